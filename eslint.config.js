@@ -1,0 +1,28 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', '**/dist/**', '.cache/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  {
+    rules: {
+      'no-restricted-properties': ['error', {
+        object: 'process', property: 'env',
+        message: 'Read the environment only in shared/runtime/config.ts (child processes inherit it in shared/controlplane/process.ts).',
+      }],
+    },
+  },
+  {
+    files: ['shared/runtime/config.ts', 'shared/controlplane/process.ts', 'test/**', 'bench/**'],
+    rules: { 'no-restricted-properties': 'off' },
+  },
+  {
+    files: ['shared/domain/**', 'functions/*/decide.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: ['node:*', '@kubernetes/*', 'fastify', 'pino', '../k8s/*', '../oci/*'],
+      }],
+    },
+  },
+);

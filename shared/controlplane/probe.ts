@@ -1,0 +1,33 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+
+export interface TlsMaterial {
+  ca?: string;
+  cert?: string;
+  key?: string;
+}
+
+export interface ProbeResponse {
+  status: number;
+  body: string;
+}
+
+/** One GET with a 5 s timeout; resolves with status and body, rejects on connection errors. */
+export function get(url: string, tls: TlsMaterial = {}): Promise<ProbeResponse> {
+  const request = url.startsWith('https:') ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'GET', timeout: 5_000, ...tls }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => { body += chunk; });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('timeout', () => req.destroy(new Error(`GET ${url} timed out`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+export async function answers(url: string, tls: TlsMaterial = {}, status = 200): Promise<boolean> {
+  return (await get(url, tls)).status === status;
+}
