@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    teardownTimeout: 60_000,
     projects: [
       {
         extends: true,

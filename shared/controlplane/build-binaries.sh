@@ -48,7 +48,7 @@ export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS=-mod=mod
 timer=(); if [ -x /usr/bin/time ]; then timer=(/usr/bin/time -f '  %e s wall, %M KiB peak RSS'); fi
 needs() { for t in "${todo[@]}"; do [ "$t" = "$1" ] && return 0; done; return 1; }
 started=$(date +%s)
-say "building ${todo[*]} into $OUT (first build takes 15-30 minutes on 2 cores)"
+say "building ${todo[*]} into $OUT (a cold build took about 8 minutes on 2 cores)"
 
 log="$OUT/build.log"; : >"$log"
 # Runs a step with its output in the build log, a heartbeat every minute, and the log's tail on failure.

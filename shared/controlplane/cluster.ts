@@ -99,7 +99,7 @@ function apiServerArgs(opts: ClusterOptions, pki: ClusterPki, etcdUrl: string, p
     '--authorization-mode=RBAC', `--service-account-issuer=https://127.0.0.1:${port}`,
     `--service-account-key-file=${pki.serviceAccountPub}`, `--service-account-signing-key-file=${pki.serviceAccountKey}`,
     '--service-cluster-ip-range=10.0.0.0/24', '--allow-privileged=true',
-    '--disable-admission-plugins=ServiceAccount', '--profiling=false', '--v=1',
+    '--disable-admission-plugins=ServiceAccount,TaintNodesByCondition', '--profiling=false', '--v=1',
     ...(opts.apiServerFlags ?? []),
   ];
 }

@@ -53,8 +53,9 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     ...runtimeNames.map((name) => startCluster({ ...common, name, workloads: opts.runtimeWorkloads ?? true })),
     ...(opts.registry ?? true ? [startRegistry(runDir, binaries)] : []),
   ]);
+  // The watchdog ends by itself once the run directory is gone; it stays until then so that an interrupted
+  // stop (a test runner's teardown timeout, a second Ctrl-C) still ends with everything reaped.
   const stopAll = async () => {
-    try { if (watchdog.pid) process.kill(watchdog.pid); } catch { /* already gone */ }
     await Promise.all(results.map((r) => (r.status === 'fulfilled' ? r.value.stop() : undefined)));
     await rm(runDir, { recursive: true, force: true });
   };

@@ -1,5 +1,6 @@
 import { CoreV1Api } from '@kubernetes/client-node';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Binaries } from './binaries.ts';
 import { loadKubeConfig } from './kubeconfig.ts';
 import type { ClusterPki } from './pki.ts';
@@ -48,7 +49,7 @@ export async function startWorkloadControllers(opts: WorkloadOptions): Promise<M
     args: [
       `--kubeconfig=${opts.kubeconfigPath}`, '--manage-all-nodes=false',
       '--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake', '--cidr=10.244.0.0/16',
-      '--node-ip=10.0.0.2',
+      '--node-ip=10.0.0.2', `--config=${fileURLToPath(new URL('./kwok-stages.yaml', import.meta.url))}`,
     ],
     env: { HOME: join(opts.runDir, opts.name) },
   });

@@ -1,7 +1,8 @@
-import { ApiextensionsV1Api, type KubeConfig, type V1CustomResourceDefinition } from '@kubernetes/client-node';
+import type { KubeConfig, V1CustomResourceDefinition } from '@kubernetes/client-node';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { readObjectsFromDir, serverSideApply } from './apply.ts';
+import { readObjectsFromDir } from './apply.ts';
+import { KubeClient } from './client.ts';
 
 export const CRD_DIR = fileURLToPath(new URL('../../manifests/crds', import.meta.url));
 const FIELD_MANAGER = 'lifecycle-manager';
@@ -15,18 +16,19 @@ export async function lifecycleCrds(): Promise<V1CustomResourceDefinition[]> {
 export async function installCrds(kc: KubeConfig, crds?: V1CustomResourceDefinition[], timeoutMs = 30_000):
 Promise<void> {
   const list = crds ?? await lifecycleCrds();
-  for (const crd of list) await serverSideApply(kc, crd, FIELD_MANAGER);
-  const api = kc.makeApiClient(ApiextensionsV1Api);
+  const client = await KubeClient.from(kc);
+  for (const crd of list) await client.apply(crd, FIELD_MANAGER);
   const deadline = Date.now() + timeoutMs;
   for (const crd of list) {
     const name = crd.metadata?.name ?? '';
-    while (!isEstablished(await api.readCustomResourceDefinition({ name }))) {
+    const ref = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name };
+    while (!isEstablished(await client.get<V1CustomResourceDefinition>(ref))) {
       if (Date.now() > deadline) throw new Error(`CRD ${name} not Established within ${timeoutMs / 1000} s`);
       await sleep(100);
     }
   }
 }
 
-function isEstablished(crd: V1CustomResourceDefinition): boolean {
-  return crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True') ?? false;
+function isEstablished(crd: V1CustomResourceDefinition | undefined): boolean {
+  return crd?.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True') ?? false;
 }
