@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     teardownTimeout: 60_000,
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-artifacts/vitest.json' },
     projects: [
       {
         extends: true,
