@@ -1,7 +1,14 @@
-import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { Agent, request, type RequestOptions } from 'node:https';
 import { apiErrorFrom, isNotFound } from './errors.ts';
 import { Discovery, type ResourceInfo } from './discovery.ts';
+
+/** Any Kubernetes object as plain JSON. */
+export interface KubeObject {
+  apiVersion?: string | undefined;
+  kind?: string | undefined;
+  metadata?: { name?: string | undefined; namespace?: string | undefined; resourceVersion?: string | undefined } | undefined;
+}
 
 export interface ObjectRef {
   apiVersion: string;
@@ -61,14 +68,14 @@ export class KubeClient {
     return `${info.base}${ns}/${info.plural}${ref.name ? `/${encodeURIComponent(ref.name)}` : ''}`;
   }
 
-  async get<T extends KubernetesObject>(ref: ObjectRef): Promise<T | undefined> {
+  async get<T extends KubeObject>(ref: ObjectRef): Promise<T | undefined> {
     return this.request<T>('GET', await this.path(ref)).catch((e: unknown) => {
       if (isNotFound(e)) return undefined;
       throw e;
     });
   }
 
-  async list<T extends KubernetesObject>(apiVersion: string, kind: string, opts: ListOptions = {}): Promise<ObjectList<T>> {
+  async list<T extends KubeObject>(apiVersion: string, kind: string, opts: ListOptions = {}): Promise<ObjectList<T>> {
     const query = new URLSearchParams();
     if (opts.labelSelector) query.set('labelSelector', opts.labelSelector);
     if (opts.limit) query.set('limit', String(opts.limit));
@@ -78,17 +85,17 @@ export class KubeClient {
   }
 
   /** Server-side apply (force) as `fieldManager`; `subresource` 'status' applies the status. */
-  async apply<T extends KubernetesObject>(object: T, fieldManager: string, subresource = ''): Promise<T> {
+  async apply<T extends KubeObject>(object: T, fieldManager: string, subresource = ''): Promise<T> {
     const path = await this.path(refOf(object));
     const qs = `?fieldManager=${encodeURIComponent(fieldManager)}&force=true`;
     return this.request('PATCH', `${path}${subresource ? `/${subresource}` : ''}${qs}`, object, APPLY);
   }
 
-  async mergePatch<T extends KubernetesObject>(ref: ObjectRef, patch: object, subresource = ''): Promise<T> {
+  async mergePatch<T extends KubeObject>(ref: ObjectRef, patch: object, subresource = ''): Promise<T> {
     return this.request('PATCH', `${await this.path(ref)}${subresource ? `/${subresource}` : ''}`, patch, MERGE);
   }
 
-  async create<T extends KubernetesObject>(object: T, dryRun = false): Promise<T> {
+  async create<T extends KubeObject>(object: T, dryRun = false): Promise<T> {
     const ref = refOf(object);
     return this.request('POST', `${await this.path({ ...ref, name: undefined })}${dryRun ? '?dryRun=All' : ''}`, object);
   }
@@ -127,7 +134,7 @@ export class KubeClient {
   }
 }
 
-export function refOf(object: KubernetesObject): ObjectRef {
+export function refOf(object: KubeObject): ObjectRef {
   return {
     apiVersion: object.apiVersion ?? '',
     kind: object.kind ?? '',

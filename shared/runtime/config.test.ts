@@ -3,7 +3,7 @@ import { readConfig } from './config.ts';
 
 describe('readConfig', () => {
   it('starts the embedded control plane with one runtime when nothing is set', () => {
-    expect(readConfig({})).toEqual({ kubeconfigPath: undefined, embeddedRuntimes: 1, logLevel: 'info' });
+    expect(readConfig({})).toMatchObject({ kubeconfigPath: undefined, embeddedRuntimes: 1, logLevel: 'info', kcpNamespace: 'kcp-system', port: 8080 });
   });
 
   it('uses KUBECONFIG when set', () => {
@@ -12,5 +12,15 @@ describe('readConfig', () => {
 
   it.each(['-1', '2.5', 'many', '21'])('rejects LIFECYCLE_EMBEDDED_RUNTIMES=%s with a clear message', (value) => {
     expect(() => readConfig({ LIFECYCLE_EMBEDDED_RUNTIMES: value })).toThrow(/LIFECYCLE_EMBEDDED_RUNTIMES must be an integer from 0 to 20/);
+  });
+});
+
+describe('registry configuration', () => {
+  it.each([
+    ['http://127.0.0.1:5000', { base: '127.0.0.1:5000', plainHttp: true }],
+    ['registry.example.net/modules/', { base: 'registry.example.net/modules', plainHttp: false }],
+    ['https://registry.example.net', { base: 'registry.example.net', plainHttp: false }],
+  ])('reads LIFECYCLE_OCI_REGISTRY=%s', (value, expected) => {
+    expect(readConfig({ LIFECYCLE_OCI_REGISTRY: value }).registry).toEqual(expected);
   });
 });

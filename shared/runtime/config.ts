@@ -1,20 +1,39 @@
 /** Configuration, read from the environment in this one place, validated and frozen. */
 export interface Config {
-  /** A kubeconfig file for an existing KCP; absent = start the embedded local control plane. */
+  /** A kubeconfig file for an existing KCP; absent = in-cluster config (functions) or the embedded control plane. */
   readonly kubeconfigPath: string | undefined;
   /** Runtime clusters the embedded control plane starts. */
   readonly embeddedRuntimes: number;
   readonly logLevel: string;
+  /** Namespace of Kymas, templates, Manifests and kubeconfig Secrets in the KCP. */
+  readonly kcpNamespace: string;
+  /** The module registry: `host[:port][/path]`; `http://` in LIFECYCLE_OCI_REGISTRY means plain HTTP. */
+  readonly registry: { readonly base: string; readonly plainHttp: boolean };
+  /** Broker ingress for fan-out events (Knative sets K_SINK). */
+  readonly sinkUrl: string | undefined;
+  /** Port the function host listens on (Knative sets PORT). */
+  readonly port: number;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const embeddedRuntimes = Number(env.LIFECYCLE_EMBEDDED_RUNTIMES ?? '1');
-  if (!Number.isInteger(embeddedRuntimes) || embeddedRuntimes < 0 || embeddedRuntimes > 20) {
-    throw new Error(`LIFECYCLE_EMBEDDED_RUNTIMES must be an integer from 0 to 20, got "${env.LIFECYCLE_EMBEDDED_RUNTIMES}"`);
-  }
+  const embeddedRuntimes = integer(env, 'LIFECYCLE_EMBEDDED_RUNTIMES', '1', 0, 20);
+  const registry = env.LIFECYCLE_OCI_REGISTRY ?? '';
   return Object.freeze({
     kubeconfigPath: env.KUBECONFIG || undefined,
     embeddedRuntimes,
     logLevel: env.LOG_LEVEL ?? 'info',
+    kcpNamespace: env.LIFECYCLE_KCP_NAMESPACE || 'kcp-system',
+    registry: Object.freeze({ base: registry.replace(/^https?:\/\//, '').replace(/\/$/, ''), plainHttp: registry.startsWith('http://') }),
+    sinkUrl: env.K_SINK || undefined,
+    port: integer(env, 'PORT', '8080', 0, 65535),
   });
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: string, min: number, max: number): number {
+  const text = env[name] ?? fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be an integer from ${min} to ${max}, got "${text}"`);
+  }
+  return value;
 }

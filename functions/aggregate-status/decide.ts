@@ -1,0 +1,80 @@
+import { canonicalJson } from '../../shared/domain/canonical.ts';
+import type { Kyma, KymaModule, KymaStatus, ModuleResolution, ModuleStatus } from '../../shared/domain/kyma.ts';
+import type { Manifest } from '../../shared/domain/manifest.ts';
+import type { Condition, State, TrackingObject } from '../../shared/domain/objects.ts';
+import { ANNOTATION, API_VERSION, LABEL } from '../../shared/domain/vocabulary.ts';
+
+const READY_STATES: (State | undefined)[] = ['Ready', 'Unmanaged'];
+
+/** PURE. One status entry per module in spec or with a Manifest: the aggregate-status-owned fields. */
+export function moduleEntries(kyma: Kyma, manifests: Manifest[]): ModuleStatus[] {
+  const spec = new Map((kyma.spec?.modules ?? []).map((m) => [m.name, m]));
+  const byModule = new Map(manifests.map((m) => [m.metadata.labels?.[LABEL.moduleName] ?? '', m]));
+  const names = [...new Set([...spec.keys(), ...byModule.keys()])].filter(Boolean);
+  const resolution = (name: string) => kyma.status?.modules?.find((m) => m.name === name)?.resolution;
+  return names.map((name) => moduleEntry(name, spec.get(name), resolution(name), byModule.get(name)));
+}
+
+function moduleEntry(name: string, wanted: KymaModule | undefined, resolution: ModuleResolution | undefined, manifest: Manifest | undefined): ModuleStatus {
+  if (wanted?.managed === false) return { name, state: 'Unmanaged' };
+  const version = manifest?.spec?.version ? { version: manifest.spec.version } : {};
+  if (wanted && resolution?.state === 'Error') return { name, state: 'Error', ...(resolution.message ? { message: resolution.message } : {}), ...version };
+  const refs = manifest ? { ...version, manifest: tracking(manifest), ...resourceRef(manifest) } : {};
+  if (wanted && resolution?.state === 'Warning') return { name, state: 'Warning', ...(resolution.message ? { message: resolution.message } : {}), ...refs };
+  if (!manifest) return { name, state: 'Processing', message: resolution ? 'waiting for the module Manifest to be created' : 'waiting for the module to be resolved' };
+  const state = manifest.status?.state || 'Processing';
+  const message = state === 'Ready' ? undefined : manifest.status?.lastOperation?.operation;
+  return { name, state, ...(message ? { message } : {}), ...refs };
+}
+
+const tracking = (m: Manifest): TrackingObject => ({
+  apiVersion: API_VERSION, kind: 'Manifest', metadata: { name: m.metadata.name, namespace: m.metadata.namespace ?? '', generation: m.metadata.generation ?? 0 },
+});
+
+function resourceRef(m: Manifest): { resource?: TrackingObject } {
+  const cr = m.spec?.resource as { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string } } | null | undefined;
+  if (!cr?.kind || (m.spec?.customResourcePolicy ?? 'CreateAndDelete') !== 'CreateAndDelete') return {};
+  const clusterScoped = m.metadata.annotations?.[ANNOTATION.isClusterScoped] === 'true';
+  return { resource: { apiVersion: cr.apiVersion ?? '', kind: cr.kind, metadata: { name: cr.metadata?.name ?? '', namespace: clusterScoped ? '' : (cr.metadata?.namespace ?? '') } } };
+}
+
+/** PURE. Kyma state: Error > Warning > Processing > any condition not True > Ready. */
+export function kymaState(modules: ModuleStatus[], conditions: Condition[]): Exclude<State, 'Unmanaged' | 'Deleting'> {
+  if (modules.some((m) => m.state === 'Error')) return 'Error';
+  if (modules.some((m) => m.state === 'Warning')) return 'Warning';
+  if (modules.some((m) => m.state === 'Processing')) return 'Processing';
+  return conditions.every((c) => c.status === 'True') ? 'Ready' : 'Processing';
+}
+
+/** PURE. The status aggregate-status writes; timestamps kept when nothing else changed. */
+export function aggregate(kyma: Kyma, manifests: Manifest[], now: string): KymaStatus {
+  const modules = moduleEntries(kyma, manifests);
+  const allReady = modules.every((m) => READY_STATES.includes(m.state));
+  const previous = kyma.status ?? {};
+  const old = previous.conditions?.find((c) => c.type === 'Modules');
+  const status = allReady ? 'True' : 'False';
+  const conditions: Condition[] = [{
+    type: 'Modules', status, reason: 'Ready', observedGeneration: kyma.metadata.generation ?? 0,
+    message: allReady ? 'all modules are in ready state' : 'not all modules are in ready state',
+    lastTransitionTime: old?.status === status ? (old.lastTransitionTime ?? now) : now,
+  }];
+  const state = kymaState(modules, conditions);
+  const operation = operationOf(state, modules);
+  const activeChannel = state === 'Ready' || state === 'Warning' ? kyma.spec?.channel : previous.activeChannel;
+  const lastUpdateTime = previous.state === state && previous.lastOperation?.operation === operation ? (previous.lastOperation.lastUpdateTime ?? now) : now;
+  return { state, conditions, modules, lastOperation: { operation, lastUpdateTime }, ...(activeChannel ? { activeChannel } : {}) };
+}
+
+function operationOf(state: State, modules: ModuleStatus[]): string {
+  if (state === 'Ready') return 'kyma is ready';
+  const problem = modules.find((m) => m.state === state && m.message);
+  return problem ? `module ${problem.name}: ${problem.message}` : 'waiting for all modules to become ready';
+}
+
+/** The aggregate-owned part of a stored status, for compare-before-write (timestamps ignored). */
+export function ownedPart(status: KymaStatus | undefined): string {
+  const modules = (status?.modules ?? []).map(({ name, state, message, version, manifest, resource, maintenance }) => ({ name, state, message, version, manifest, resource, maintenance }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  const conditions = (status?.conditions ?? []).map((c) => ({ ...c, lastTransitionTime: undefined }));
+  return canonicalJson({ state: status?.state, activeChannel: status?.activeChannel, operation: status?.lastOperation?.operation, conditions, modules });
+}

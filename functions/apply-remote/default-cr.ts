@@ -1,0 +1,25 @@
+import type { Manifest } from '../../shared/domain/manifest.ts';
+import type { KubeClient } from '../../shared/k8s/client.ts';
+import { isConflict, isNotFound } from '../../shared/k8s/errors.ts';
+import { NotYetReadyError } from '../../shared/runtime/errors.ts';
+import type { RuntimeObject } from './render.ts';
+import { CONDITION, hasDefaultCr } from './status.ts';
+
+/**
+ * CreateAndDelete with a default CR: create it on the runtime once (never updated afterwards, as upstream).
+ * Returns the ModuleCR condition message once it exists, '' when the module has no default CR.
+ */
+export async function ensureDefaultCr(runtime: KubeClient, manifest: Manifest): Promise<string> {
+  if (!hasDefaultCr(manifest)) return '';
+  const done = manifest.status?.conditions?.find((c) => c.type === CONDITION.moduleCr.type && c.status === 'True');
+  if (done) return done.message;
+  const cr = manifest.spec?.resource as unknown as RuntimeObject;
+  const what = `${cr.kind} ${cr.metadata.namespace ? `${cr.metadata.namespace}/` : ''}${cr.metadata.name}`;
+  try {
+    await runtime.create(cr);
+  } catch (error) {
+    if (isNotFound(error)) throw new NotYetReadyError(`the runtime does not serve ${cr.apiVersion} ${cr.kind} yet (default CR)`);
+    if (!isConflict(error)) throw error;
+  }
+  return `default CR ${what} created`;
+}

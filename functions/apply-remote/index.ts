@@ -1,0 +1,51 @@
+import type { Manifest } from '../../shared/domain/manifest.ts';
+import { API_VERSION, LABEL } from '../../shared/domain/vocabulary.ts';
+import { RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
+import { InvalidEventError, TransientError } from '../../shared/runtime/errors.ts';
+import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE } from '../../shared/runtime/events.ts';
+import type { FunctionDeps } from '../../shared/runtime/deps.ts';
+import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
+import { install } from './install.ts';
+import { LayerCache } from './layer.ts';
+import { uninstall } from './uninstall.ts';
+import { writeStatus } from './write-status.ts';
+
+export const NAME = 'apply-remote';
+
+/** Manifest → the module's resources on the Kyma's runtime cluster, and the Manifest status. */
+export function applyRemote(deps: FunctionDeps): LifecycleFunction {
+  const runtimes = new RuntimeClients(deps.kcp);
+  const layers = new LayerCache(deps.registry);
+  return {
+    name: NAME,
+    accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
+    async handle({ key, log }) {
+      if (key.kind !== 'Manifest') throw new InvalidEventError(`${NAME} handles Manifests, not ${key.kind}`);
+      const manifest = await deps.kcp.get<Manifest>({ apiVersion: API_VERSION, kind: 'Manifest', namespace: key.namespace, name: key.name });
+      if (!manifest || manifest.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
+      const ctx = { kcp: deps.kcp, layers, log };
+      const kyma = manifest.metadata.labels?.[LABEL.kymaName];
+      if (!kyma) return writeStatus(ctx, manifest, { state: 'Error', operation: `Manifest has no ${LABEL.kymaName} label: no runtime to install to` }).then(() => undefined);
+      let access;
+      try {
+        access = await runtimes.forKyma(key.namespace, kyma);
+      } catch (error) {
+        if (manifest.metadata.deletionTimestamp) throw error;
+        await writeStatus(ctx, manifest, { state: 'Error', operation: `runtime of Kyma ${kyma}: ${error instanceof Error ? error.message : String(error)}` });
+        return undefined;
+      }
+      try {
+        if (manifest.metadata.deletionTimestamp) await uninstall(ctx, manifest, 'client' in access ? access.client : undefined);
+        else if ('missing' in access) await writeStatus(ctx, manifest, { state: 'Error', operation: `runtime of Kyma ${kyma}: access secret not found (${access.missing})` });
+        else await install(ctx, manifest, access.client);
+      } catch (error) {
+        if (error instanceof TransientError) {
+          runtimes.evict(key.namespace, kyma);
+          throw new TransientError(`runtime of Kyma ${kyma}: ${error.message}`, error);
+        }
+        throw error;
+      }
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import type { Manifest } from '../../shared/domain/manifest.ts';
+import { FINALIZER } from '../../shared/domain/vocabulary.ts';
+import type { KubeClient } from '../../shared/k8s/client.ts';
+import { isNotFound } from '../../shared/k8s/errors.ts';
+import { NotYetReadyError } from '../../shared/runtime/errors.ts';
+import type { ApplyContext } from './context.ts';
+import { setFinalizers } from './finalizers.ts';
+import { prune, pruneWaves } from './prune.ts';
+import type { RuntimeObject } from './render.ts';
+import { hasDefaultCr } from './status.ts';
+import { writeStatus } from './write-status.ts';
+
+const OURS: string[] = [FINALIZER.declarative, FINALIZER.labelRemoval, FINALIZER.resource];
+
+/**
+ * The Manifest is being deleted. One step per call: while module CRs other than the default one exist, nothing
+ * is removed and the status names them; then the default CR goes, then the module's resources (two waves,
+ * waiting until gone), then our finalizers. Without a runtime (kubeconfig Secret gone) the finalizers go at once.
+ */
+export async function uninstall(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient | undefined): Promise<void> {
+  if (!runtime) return removeFinalizers(ctx, manifest);
+  const blocking = await blockingCrs(runtime, manifest);
+  if (blocking.length) return wait(ctx, manifest, `waiting for module crs deletion: ${blocking.join(', ')}`);
+  if (hasDefaultCr(manifest) && await deleteIfPresent(runtime, manifest.spec?.resource as unknown as RuntimeObject)) {
+    return wait(ctx, manifest, 'deleting the default CR and waiting until it is gone');
+  }
+  const remaining = await prune(runtime, pruneWaves(manifest.status?.synced ?? [], []));
+  if (remaining.length) return wait(ctx, manifest, `removing module resources: ${remaining.length} still present (${remaining.slice(0, 3).map((r) => `${r.kind} ${r.name}`).join(', ')})`);
+  await removeFinalizers(ctx, manifest);
+}
+
+async function removeFinalizers(ctx: ApplyContext, manifest: Manifest): Promise<void> {
+  const rest = (manifest.metadata.finalizers ?? []).filter((f) => !OURS.includes(f));
+  if (rest.length !== (manifest.metadata.finalizers ?? []).length) await setFinalizers(ctx.kcp, manifest, rest);
+}
+
+async function wait(ctx: ApplyContext, manifest: Manifest, operation: string): Promise<never> {
+  await writeStatus(ctx, manifest, { state: 'Deleting', operation });
+  throw new NotYetReadyError(operation);
+}
+
+interface ListedCr { metadata: { name: string; namespace?: string; finalizers?: string[] } }
+
+/** Custom resources of the default CR's kind anywhere on the runtime that block removal, as
+ * `Kind namespace/name [finalizers]`. CreateAndDelete: all but the default CR; Ignore: all of them. */
+export async function blockingCrs(runtime: KubeClient, manifest: Manifest): Promise<string[]> {
+  const cr = manifest.spec?.resource as unknown as RuntimeObject | undefined;
+  if (!cr?.kind) return [];
+  let items: ListedCr[];
+  try {
+    items = (await runtime.list<ListedCr>(cr.apiVersion, cr.kind)).items;
+  } catch (error) {
+    if (isNotFound(error)) return [];
+    throw error;
+  }
+  const own = hasDefaultCr(manifest) ? `${cr.metadata.namespace ?? ''}/${cr.metadata.name}` : undefined;
+  return items
+    .filter((i) => `${i.metadata.namespace ?? ''}/${i.metadata.name}` !== own)
+    .map((i) => `${cr.kind} ${i.metadata.namespace ? `${i.metadata.namespace}/` : ''}${i.metadata.name}${i.metadata.finalizers?.length ? ` [finalizers: ${i.metadata.finalizers.join(', ')}]` : ''}`);
+}
+
+async function deleteIfPresent(runtime: KubeClient, cr: RuntimeObject): Promise<boolean> {
+  try {
+    return await runtime.delete({ apiVersion: cr.apiVersion, kind: cr.kind, name: cr.metadata.name, namespace: cr.metadata.namespace });
+  } catch (error) {
+    if (isNotFound(error)) return false;
+    throw error;
+  }
+}

@@ -1,0 +1,86 @@
+import { canonicalJson } from '../../shared/domain/canonical.ts';
+import type { Kyma, KymaModule, ModuleStatus } from '../../shared/domain/kyma.ts';
+import type { ImageSpec, Manifest } from '../../shared/domain/manifest.ts';
+import { manifestName } from '../../shared/domain/names.ts';
+import type { ModuleTemplate } from '../../shared/domain/templates.ts';
+import { ANNOTATION, API_VERSION, LABEL, MANAGED_BY_KCP, REMOTE_NAMESPACE } from '../../shared/domain/vocabulary.ts';
+
+/** Everything a module's Manifest is made of: the Kyma's wish, the resolved template and the descriptor. */
+export interface ModuleSource {
+  module: KymaModule;
+  entry: ModuleStatus;
+  template: ModuleTemplate;
+  componentName: string;
+  version: string;
+  install: ImageSpec;
+  localizedImages: string[];
+}
+
+/** PURE. The Manifest of one module of a Kyma, with the upstream name, labels, annotations and owner. */
+export function desiredManifest(kyma: Kyma, src: ModuleSource): Manifest {
+  const name = manifestName(kyma.metadata.name, src.componentName, src.module.name);
+  const namespace = kyma.metadata.namespace ?? '';
+  const labels: Record<string, string> = {
+    [LABEL.kymaName]: kyma.metadata.name, [LABEL.moduleName]: src.module.name,
+    [LABEL.channel]: src.entry.channel ?? '', [LABEL.managedBy]: MANAGED_BY_KCP,
+    [LABEL.controllerName]: src.template.metadata.labels?.[LABEL.controllerName] ?? '',
+  };
+  return {
+    apiVersion: API_VERSION, kind: 'Manifest',
+    metadata: {
+      name, namespace, labels,
+      annotations: { [ANNOTATION.ocmComponentName]: src.componentName, [ANNOTATION.fqdn]: src.componentName },
+      ownerReferences: [{ apiVersion: API_VERSION, kind: 'Kyma', name: kyma.metadata.name, uid: kyma.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
+    },
+    spec: {
+      install: { name: 'raw-manifest', source: src.install },
+      resource: defaultCr(src.template, name),
+      customResourcePolicy: src.module.customResourcePolicy ?? 'CreateAndDelete',
+      version: src.version,
+      localizedImages: src.localizedImages,
+      ...(src.template.spec?.manager ? { manager: src.template.spec.manager } : {}),
+    },
+  };
+}
+
+/** The template's default CR, named after the Manifest unless it has a name, in kyma-system unless cluster-scoped. */
+function defaultCr(template: ModuleTemplate, manifest: string): Record<string, unknown> | null {
+  const data = template.spec?.data;
+  if (!data?.kind) return null;
+  const copy = structuredClone(data);
+  const clusterScoped = template.metadata.annotations?.[ANNOTATION.isClusterScoped]?.toLowerCase() === 'true';
+  const metadata = { ...copy.metadata, name: copy.metadata?.name || manifest };
+  if (clusterScoped) delete metadata.namespace;
+  else metadata.namespace = copy.metadata?.namespace || REMOTE_NAMESPACE;
+  return { ...copy, metadata };
+}
+
+/** Whether the stored Manifest differs from the desired one in any field render-manifest owns. */
+export function needsWrite(stored: Manifest | undefined, desired: Manifest): boolean {
+  if (!stored) return true;
+  const subset = (have: Record<string, string> | undefined, want: Record<string, string> | undefined) =>
+    Object.entries(want ?? {}).every(([k, v]) => have?.[k] === v);
+  return !subset(stored.metadata.labels, desired.metadata.labels)
+    || !subset(stored.metadata.annotations, desired.metadata.annotations)
+    || canonicalJson(stored.spec) !== canonicalJson(desired.spec)
+    || !(stored.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === desired.metadata.ownerReferences?.[0]?.uid);
+}
+
+/** PURE. Manifests of this Kyma whose module is no longer wanted, or was refused for it (visibility). */
+export function unwantedManifests(kyma: Kyma, manifests: Manifest[]): Manifest[] {
+  const wanted = new Set((kyma.spec?.modules ?? []).map((m) => m.name));
+  const refused = new Set((kyma.status?.modules ?? []).filter((m) => m.resolution?.notAllowed).map((m) => m.name));
+  return manifests.filter((m) => {
+    const module = m.metadata.labels?.[LABEL.moduleName] ?? '';
+    return !m.metadata.deletionTimestamp && (!wanted.has(module) || refused.has(module));
+  });
+}
+
+/** PURE. Modules that should have a Manifest written now: resolved (or kept on a warning) with a template. */
+export function renderable(kyma: Kyma): { module: KymaModule; entry: ModuleStatus }[] {
+  return (kyma.spec?.modules ?? []).flatMap((module) => {
+    const entry = kyma.status?.modules?.find((m) => m.name === module.name);
+    const usable = entry?.template && entry.ocmComponentName && !entry.resolution?.notAllowed && module.managed !== false;
+    return usable ? [{ module, entry }] : [];
+  });
+}

@@ -1,0 +1,55 @@
+import type { Kyma } from '../../shared/domain/kyma.ts';
+import type { Manifest } from '../../shared/domain/manifest.ts';
+import type { ModuleTemplate } from '../../shared/domain/templates.ts';
+import { API_VERSION, FIELD_MANAGER, LABEL } from '../../shared/domain/vocabulary.ts';
+import { listAll } from '../../shared/k8s/list.ts';
+import { MODULES_RESOLVED, RESYNC_DUE } from '../../shared/runtime/events.ts';
+import type { FunctionDeps } from '../../shared/runtime/deps.ts';
+import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
+import type { Logger } from '../../shared/runtime/logger.ts';
+import { desiredManifest, needsWrite, renderable, unwantedManifests, type ModuleSource } from './decide.ts';
+
+export const NAME = 'render-manifest';
+
+/** `modules.resolved` → one Manifest per wanted module (created or updated only when it differs); Manifests of
+ * modules no longer wanted (or refused) are deleted. Manifest changes drive apply-remote through the source. */
+export function renderManifest(deps: FunctionDeps): LifecycleFunction {
+  return {
+    name: NAME,
+    accepts: [MODULES_RESOLVED, RESYNC_DUE],
+    async handle({ key, log }) {
+      const kyma = await deps.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name: key.name });
+      if (!kyma || kyma.metadata.deletionTimestamp || kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
+      const existing = await listAll<Manifest>(deps.kcp, API_VERSION, 'Manifest',
+        { namespace: key.namespace, labelSelector: `${LABEL.kymaName}=${key.name}` });
+      for (const source of await sources(deps, kyma)) await write(deps, desiredManifest(kyma, source), existing, log);
+      for (const manifest of unwantedManifests(kyma, existing)) {
+        await deps.kcp.delete({ apiVersion: API_VERSION, kind: 'Manifest', namespace: key.namespace, name: manifest.metadata.name });
+        log.info({ manifest: manifest.metadata.name }, 'module no longer wanted: Manifest deleted');
+      }
+      return undefined;
+    },
+  };
+}
+
+async function sources(deps: FunctionDeps, kyma: Kyma): Promise<ModuleSource[]> {
+  const found = await Promise.all(renderable(kyma).map(async ({ module, entry }) => {
+    const ref = entry.template?.metadata;
+    const template = ref && await deps.kcp.get<ModuleTemplate>({ apiVersion: API_VERSION, kind: 'ModuleTemplate', namespace: ref.namespace || kyma.metadata.namespace, name: ref.name });
+    const componentName = entry.ocmComponentName ?? '';
+    const version = template?.spec?.version ?? '';
+    const lookup = template ? await deps.artifacts.lookup(componentName, version, template) : undefined;
+    if (!template || !lookup || 'error' in lookup) return [];
+    const { artifact } = lookup;
+    const install = { repo: deps.config.registry.base, name: componentName, ref: artifact.install.ref, type: artifact.install.type };
+    return [{ module, entry, template, componentName, version: artifact.version, install, localizedImages: artifact.localizedImages }];
+  }));
+  return found.flat();
+}
+
+async function write(deps: FunctionDeps, desired: Manifest, existing: Manifest[], log: Logger): Promise<void> {
+  const stored = existing.find((m) => m.metadata.name === desired.metadata.name);
+  if (stored?.metadata.deletionTimestamp || !needsWrite(stored, desired)) return;
+  await deps.kcp.apply(desired, FIELD_MANAGER.lifecycleManager);
+  log.info({ manifest: desired.metadata.name, version: desired.spec?.version }, stored ? 'Manifest updated' : 'Manifest created');
+}

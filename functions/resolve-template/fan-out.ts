@@ -1,0 +1,28 @@
+import type { Kyma } from '../../shared/domain/kyma.ts';
+import { API_VERSION } from '../../shared/domain/vocabulary.ts';
+import { listAll } from '../../shared/k8s/list.ts';
+import { eventAbout, RESYNC_DUE, type EventAttributes, type ObjectKey } from '../../shared/runtime/events.ts';
+import type { FunctionDeps } from '../../shared/runtime/deps.ts';
+
+/** Kymas that use a changed ModuleTemplate (by template reference) or ModuleReleaseMeta (by module name). */
+export function usesChange(kyma: Kyma, changed: ObjectKey): boolean {
+  const entries = kyma.status?.modules ?? [];
+  if (changed.kind === 'ModuleTemplate') return entries.some((m) => m.template?.metadata.name === changed.name);
+  const inSpec = (kyma.spec?.modules ?? []).some((m) => m.name === changed.name);
+  return inSpec || entries.some((m) => m.name === changed.name);
+}
+
+/**
+ * A ModuleTemplate or ModuleReleaseMeta changed: send one `resync.due` event per Kyma that uses it to the broker
+ * ingress (a reply can carry only one event). For a template that nobody references yet (a new version), the
+ * MRM change that points at it triggers the Kymas. Returns the number of events sent.
+ */
+export async function fanOut(deps: FunctionDeps, changed: ObjectKey, cause: EventAttributes): Promise<number> {
+  const kymas = await listAll<Kyma>(deps.kcp, API_VERSION, 'Kyma', { namespace: changed.namespace });
+  const affected = kymas.filter((k) => usesChange(k, changed));
+  for (const kyma of affected) {
+    const key = { kind: 'Kyma', apiVersion: API_VERSION, namespace: kyma.metadata.namespace ?? '', name: kyma.metadata.name };
+    await deps.sink(eventAbout(RESYNC_DUE, 'resolve-template', key, cause));
+  }
+  return affected.length;
+}

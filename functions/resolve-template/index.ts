@@ -1,0 +1,42 @@
+import type { Kyma } from '../../shared/domain/kyma.ts';
+import { API_VERSION, FIELD_MANAGER, LABEL } from '../../shared/domain/vocabulary.ts';
+import { InvalidEventError } from '../../shared/runtime/errors.ts';
+import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, MODULES_RESOLVED, RESYNC_DUE, eventAbout } from '../../shared/runtime/events.ts';
+import type { FunctionDeps } from '../../shared/runtime/deps.ts';
+import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
+import { fanOut } from './fan-out.ts';
+import { observe } from './observe.ts';
+import { resolveModules, sameResolution } from './resolve.ts';
+
+export const NAME = 'resolve-template';
+
+/**
+ * Kyma → which template (and version) each wanted module uses, recorded in `status.modules[]`; then a
+ * `modules.resolved` reply for render-manifest. ModuleTemplate/ModuleReleaseMeta changes fan out to Kymas.
+ */
+export function resolveTemplate(deps: FunctionDeps): LifecycleFunction {
+  return {
+    name: NAME,
+    accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
+    async handle({ event, key, log }) {
+      if (key.kind === 'ModuleTemplate' || key.kind === 'ModuleReleaseMeta') {
+        const sent = await fanOut(deps, key, event);
+        log.info({ kymas: sent }, `${key.kind} change fanned out`);
+        return undefined;
+      }
+      if (key.kind !== 'Kyma') throw new InvalidEventError(`${NAME} handles Kyma, ModuleTemplate and ModuleReleaseMeta, not ${key.kind}`);
+      const kyma = await deps.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name: key.name });
+      if (!kyma || kyma.metadata.deletionTimestamp) return undefined;
+      if (kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
+      const modules = resolveModules(await observe(deps.kcp, deps.artifacts, kyma));
+      let stored = kyma;
+      if (!sameResolution(kyma, modules)) {
+        stored = await deps.kcp.apply<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: key.name, namespace: key.namespace }, status: { modules } },
+          FIELD_MANAGER.resolution, 'status');
+      }
+      return eventAbout(MODULES_RESOLVED, NAME, key, event, {
+        generation: String(stored.metadata.generation ?? 0), resourceversion: stored.metadata.resourceVersion ?? '',
+      });
+    },
+  };
+}

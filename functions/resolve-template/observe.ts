@@ -1,0 +1,30 @@
+import type { KubeClient } from '../../shared/k8s/client.ts';
+import type { Kyma } from '../../shared/domain/kyma.ts';
+import { templateName, type ModuleReleaseMeta, type ModuleTemplate } from '../../shared/domain/templates.ts';
+import { API_VERSION } from '../../shared/domain/vocabulary.ts';
+import { listAll } from '../../shared/k8s/list.ts';
+import type { ModuleArtifacts } from '../../shared/module/descriptors.ts';
+import { desiredChannel, lookup, wantedModules, type Observed } from './decide.ts';
+
+/** Reads what resolution needs for one Kyma: one MRM GET per module, one template GET per MRM-resolved
+ * version, and a list of all templates only when some module has no MRM (the channel-template fallback). */
+export async function observe(kcp: KubeClient, artifacts: ModuleArtifacts, kyma: Kyma): Promise<Observed> {
+  const namespace = kyma.metadata.namespace ?? '';
+  const modules = wantedModules(kyma);
+  const releaseMetas = new Map(await Promise.all(modules.map(async (m) =>
+    [m.name, await kcp.get<ModuleReleaseMeta>({ apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', namespace, name: m.name })] as const)));
+  const names = modules.flatMap((m) => {
+    const spec = releaseMetas.get(m.name)?.spec;
+    const version = spec?.mandatory?.version ?? spec?.channels?.find((c) => c.channel === desiredChannel(kyma, m))?.version;
+    return version ? [templateName(m.name, version)] : [];
+  });
+  const templates = new Map(await Promise.all(names.map(async (name) =>
+    [name, await kcp.get<ModuleTemplate>({ apiVersion: API_VERSION, kind: 'ModuleTemplate', namespace, name })] as const)));
+  const needsAll = modules.some((m) => !releaseMetas.get(m.name));
+  const allTemplates = needsAll ? await listAll<ModuleTemplate>(kcp, API_VERSION, 'ModuleTemplate', { namespace }) : undefined;
+  const partial = { kyma, releaseMetas, templates, allTemplates, artifacts: new Map() };
+  const found = modules.map((m) => lookup(partial, m, desiredChannel(kyma, m))).flatMap((f) => ('error' in f ? [] : [f]));
+  const lookups = await Promise.all(found.map(async (f) =>
+    [`${f.componentName}:${f.version}`, await artifacts.lookup(f.componentName, f.version, f.template)] as const));
+  return { ...partial, artifacts: new Map(lookups) };
+}

@@ -1,0 +1,64 @@
+import { canonicalJson } from '../../shared/domain/canonical.ts';
+import type { Kyma, KymaModule, ModuleStatus } from '../../shared/domain/kyma.ts';
+import { desiredChannel, downgradeProblem, lookup, trackingOf, visibilityProblem, wantedModules, type Observed } from './decide.ts';
+
+/**
+ * PURE. The resolution part of `status.modules[]` for every module in the Kyma spec: channel, component,
+ * template reference and the resolution outcome. Modules no longer in spec get no entry from here (their
+ * entries live on while aggregate-status reports the Manifest that is being removed).
+ */
+export function resolveModules(observed: Observed): ModuleStatus[] {
+  return wantedModules(observed.kyma).map((module) => resolveModule(observed, module));
+}
+
+function resolveModule(observed: Observed, module: KymaModule): ModuleStatus {
+  const channel = desiredChannel(observed.kyma, module);
+  const previous = observed.kyma.status?.modules?.find((m) => m.name === module.name);
+  if (channel === 'none') return failed(module, channel, previous, 'Error', 'Channel none is not allowed', false);
+  const found = lookup(observed, module, channel);
+  if ('error' in found) {
+    const keep = found.keepPrevious && Boolean(previous?.template);
+    return failed(module, channel, previous, keep ? 'Warning' : 'Error', found.error, keep);
+  }
+  const component = { ocmComponentName: found.componentName, fqdn: found.componentName };
+  const hidden = visibilityProblem(observed.kyma, found.template);
+  if (hidden) return { name: module.name, channel, ...component, resolution: { state: 'Error', message: hidden, version: found.version, notAllowed: true } };
+  if (found.template.spec?.mandatory) {
+    return { name: module.name, channel, ...component, resolution: { state: 'Warning', message: `no templates were found: ${found.template.metadata.name} is a mandatory module and is not enabled through the Kyma spec`, version: found.version } };
+  }
+  const downgrade = downgradeProblem(previous, found.version, channel);
+  if (downgrade) return failed(module, channel, previous, 'Warning', downgrade, true, found.version);
+  const artifact = observed.artifacts.get(`${found.componentName}:${found.version}`);
+  if (!artifact || 'error' in artifact) {
+    return failed(module, channel, previous, 'Error', artifact?.error ?? `descriptor of ${found.componentName}:${found.version} not read`, false, found.version);
+  }
+  return { name: module.name, channel, ...component, template: trackingOf(found.template), resolution: { state: 'Resolved', version: found.version } };
+}
+
+function failed(module: KymaModule, channel: string, previous: ModuleStatus | undefined, state: 'Error' | 'Warning',
+  message: string, keepPrevious: boolean, version?: string): ModuleStatus {
+  const kept = keepPrevious && previous
+    ? pick(previous, ['ocmComponentName', 'fqdn', 'template'])
+    : pick(previous, ['ocmComponentName', 'fqdn']);
+  return { name: module.name, channel, ...kept, resolution: { state, message, ...(version ? { version } : {}) } };
+}
+
+function pick(status: ModuleStatus | undefined, keys: (keyof ModuleStatus)[]): Partial<ModuleStatus> {
+  const out: Record<string, unknown> = {};
+  for (const key of keys) if (status?.[key] !== undefined) out[key] = status[key];
+  return out as Partial<ModuleStatus>;
+}
+
+/** The resolution-owned fields of an entry, for compare-before-write. */
+export function resolutionPart(entry: ModuleStatus): ModuleStatus {
+  const { name, channel, ocmComponentName, fqdn, template, resolution } = entry;
+  return JSON.parse(JSON.stringify({ name, channel, ocmComponentName, fqdn, template, resolution })) as ModuleStatus;
+}
+
+export function sameResolution(kyma: Kyma, computed: ModuleStatus[]): boolean {
+  const current = (kyma.status?.modules ?? []).filter((m) => m.resolution).map(resolutionPart);
+  return canonicalJson(sortByName(current)) === canonicalJson(sortByName(computed.map(resolutionPart)));
+}
+
+const sortByName = (entries: ModuleStatus[]) => [...entries].sort((a, b) => a.name.localeCompare(b.name));
+export type { Observed };

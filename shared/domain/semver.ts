@@ -1,0 +1,17 @@
+export interface CoreVersion {
+  major: number;
+  minor: number;
+  patch: number;
+}
+
+/** major.minor.patch of a semantic version (pre-release and build metadata ignored); undefined if unparsable. */
+export function coreVersion(version: string): CoreVersion | undefined {
+  const match = /^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:[-+].*)?$/.exec(version.trim());
+  if (!match) return undefined;
+  return { major: Number(match[1]), minor: Number(match[2]), patch: Number(match[3]) };
+}
+
+/** Negative when a < b, 0 when equal, positive when a > b (core versions only). */
+export function compareCore(a: CoreVersion, b: CoreVersion): number {
+  return a.major - b.major || a.minor - b.minor || a.patch - b.patch;
+}

@@ -1,0 +1,79 @@
+// The error catalogue: every outcome of a function invocation that is not a success maps to exactly one of
+// these, and each carries the HTTP status Knative's delivery acts on (5xx, 404, 408, 409, 429 are retried;
+// other 4xx are not).
+
+export type ErrorCode =
+  | 'LCM_ERR_EVENT_INVALID'
+  | 'LCM_ERR_CONFLICT'
+  | 'LCM_ERR_TRANSIENT'
+  | 'LCM_ERR_NOT_YET_READY'
+  | 'LCM_ERR_INTERNAL';
+
+export class LifecycleError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly retryable: boolean;
+  constructor(code: ErrorCode, status: number, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+    this.status = status;
+    this.retryable = status >= 500 || [404, 408, 409, 429].includes(status);
+  }
+}
+
+/** Not a CloudEvent, missing extensions, unknown type, bad data: 400, never retried. */
+export class InvalidEventError extends LifecycleError {
+  constructor(message: string) {
+    super('LCM_ERR_EVENT_INVALID', 400, message);
+  }
+}
+
+/** The API server refused a write on a stale resourceVersion: 409, retried after a re-read. */
+export class ConflictError extends LifecycleError {
+  constructor(message: string, cause?: unknown) {
+    super('LCM_ERR_CONFLICT', 409, message, { cause });
+  }
+}
+
+/** A cluster or the registry is unreachable, overloaded or answered 5xx: 503, retried with backoff. */
+export class TransientError extends LifecycleError {
+  constructor(message: string, cause?: unknown) {
+    super('LCM_ERR_TRANSIENT', 503, message, { cause });
+  }
+}
+
+/**
+ * The step was done and recorded, but the outcome is not there yet (a rollout, a pruned object still
+ * terminating): 503 so that the delivery is retried with backoff; resync covers what retries do not.
+ */
+export class NotYetReadyError extends LifecycleError {
+  constructor(message: string) {
+    super('LCM_ERR_NOT_YET_READY', 503, message);
+  }
+}
+
+/** Anything unexpected, after normalisation: 500, retried, then dead-lettered. */
+export class InternalError extends LifecycleError {
+  constructor(message: string, cause?: unknown) {
+    super('LCM_ERR_INTERNAL', 500, message, { cause });
+  }
+}
+
+/** Turns any thrown value into a catalogue error (unknown throws become InternalError). */
+export function toLifecycleError(error: unknown): LifecycleError {
+  if (error instanceof LifecycleError) return error;
+  const status = (error as { status?: unknown }).status;
+  const message = error instanceof Error ? error.message : String(error);
+  if (status === 409) return new ConflictError(message, error);
+  if (typeof status === 'number' && (status >= 500 || status === 429)) return new TransientError(message, error);
+  if (isConnectionError(error)) return new TransientError(message, error);
+  return new InternalError(message, error);
+}
+
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+export function isConnectionError(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code ?? (error as { cause?: { code?: unknown } }).cause?.code;
+  return (typeof code === 'string' && CONNECTION_CODES.has(code)) || /timed out|socket hang up/i.test(String(error));
+}

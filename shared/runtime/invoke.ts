@@ -1,0 +1,64 @@
+import type { CloudEvent } from 'cloudevents';
+import { InvalidEventError, toLifecycleError, type LifecycleError } from './errors.ts';
+import { keyText, objectKeyOf, type EventAttributes, type ObjectKey } from './events.ts';
+import type { Logger } from './logger.ts';
+
+/** One call of a function: the event, the object it points at, and a logger bound to both. */
+export interface Invocation {
+  event: EventAttributes;
+  key: ObjectKey;
+  log: Logger;
+}
+
+/** What every lifecycle function is: a name, the event types it accepts, and a handler. */
+export interface LifecycleFunction {
+  name: string;
+  accepts: readonly string[];
+  handle(invocation: Invocation): Promise<CloudEvent<unknown> | undefined>;
+}
+
+export type Outcome =
+  | { status: 200; reply: CloudEvent<unknown> }
+  | { status: 204 }
+  | { status: number; error: LifecycleError };
+
+/**
+ * Runs one invocation and maps every result to the reply contract: 204, one reply event, or the catalogue
+ * status of the error. Never throws. Logs once per call with outcome and duration.
+ */
+export async function invoke(fn: LifecycleFunction, event: EventAttributes, log: Logger): Promise<Outcome> {
+  const started = performance.now();
+  let bound = log.child({ ceId: event.id, ceType: event.type, traceId: traceIdOf(event) });
+  let outcome: Outcome;
+  try {
+    if (event.specversion !== '1.0') throw new InvalidEventError(`unsupported specversion ${String(event.specversion)}`);
+    if (!fn.accepts.includes(event.type)) throw new InvalidEventError(`${fn.name} does not accept events of type ${event.type}`);
+    const key = objectKeyOf(event);
+    bound = bound.child({ object: keyText(key) });
+    const reply = await fn.handle({ event, key, log: bound });
+    outcome = reply ? { status: 200, reply } : { status: 204 };
+  } catch (thrown) {
+    const error = toLifecycleError(thrown);
+    outcome = { status: error.status, error };
+  }
+  logOutcome(bound, outcome, performance.now() - started);
+  return outcome;
+}
+
+function logOutcome(log: Logger, outcome: Outcome, ms: number): void {
+  const durationMs = Math.round(ms);
+  if ('error' in outcome) {
+    const { error } = outcome;
+    const fields = { status: outcome.status, code: error.code, durationMs, err: { message: error.message, code: error.code } };
+    if (error.code === 'LCM_ERR_NOT_YET_READY') log.info(fields, `requeue: ${error.message}`);
+    else if (outcome.status < 500) log.warn(fields, error.message);
+    else log.error({ ...fields, err: error }, error.message);
+    return;
+  }
+  log.info({ status: outcome.status, durationMs, ...('reply' in outcome ? { replyType: outcome.reply.type } : {}) }, 'done');
+}
+
+export function traceIdOf(event: EventAttributes): string | undefined {
+  const parent = event.traceparent;
+  return typeof parent === 'string' ? parent.split('-')[1] : undefined;
+}

@@ -1,0 +1,17 @@
+import { pino, type Logger, type DestinationStream } from 'pino';
+
+export type { Logger };
+
+/**
+ * Paths pino blanks in every log line: kubeconfigs, tokens, registry credentials, Secret data. Messages are
+ * built without them in the first place; this is the second line of defence.
+ */
+export const REDACT_PATHS = [
+  'kubeconfig', '*.kubeconfig', 'token', '*.token', 'password', '*.password', 'authorization', '*.authorization',
+  'headers.authorization', 'data.config', '*.data', 'stringData', '*.stringData', 'credentials', '*.credentials',
+];
+
+export function createLogger(name: string, level = 'info', destination?: DestinationStream): Logger {
+  const options = { name, level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: { fn: name } };
+  return destination ? pino(options, destination) : pino(options);
+}
