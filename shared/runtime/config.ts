@@ -13,6 +13,8 @@ export interface Config {
   readonly sinkUrl: string | undefined;
   /** Port the function host listens on (Knative sets PORT). */
   readonly port: number;
+  /** Ready objects are re-checked for drift once per this many minutes (non-Ready ones every minute). */
+  readonly driftPeriodMinutes: number;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -26,6 +28,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     registry: Object.freeze({ base: registry.replace(/^https?:\/\//, '').replace(/\/$/, ''), plainHttp: registry.startsWith('http://') }),
     sinkUrl: env.K_SINK || undefined,
     port: integer(env, 'PORT', '8080', 0, 65535),
+    driftPeriodMinutes: integer(env, 'LIFECYCLE_DRIFT_PERIOD_MINUTES', '5', 1, 1440),
   });
 }
 

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { Kyma, ModuleStatus } from '../../shared/domain/kyma.ts';
+import type { Manifest } from '../../shared/domain/manifest.ts';
+import type { State } from '../../shared/domain/objects.ts';
+import { aggregate, kymaState, ownedPart } from './decide.ts';
+
+const NOW = '2026-11-22T12:00:00Z';
+const kyma = (modules: { name: string; managed?: boolean }[], status: Kyma['status'] = {}): Kyma =>
+  ({ apiVersion: 'v', kind: 'Kyma', metadata: { name: 'k1', namespace: 'kcp-system', generation: 2 }, spec: { channel: 'regular', modules }, status });
+const manifest = (module: string, state: State, operation = ''): Manifest => ({
+  apiVersion: 'v', kind: 'Manifest', metadata: { name: `k1-${module}`, namespace: 'kcp-system', generation: 1, labels: { 'operator.kyma-project.io/module-name': module } },
+  spec: { install: { name: 'raw-manifest', source: { repo: 'r', name: 'n', ref: 'sha256:1', type: 'oci-dir' } }, version: '1.0.0', customResourcePolicy: 'CreateAndDelete', resource: { apiVersion: 'x/v1', kind: 'Sample', metadata: { name: 's', namespace: 'kyma-system' } } },
+  status: { state, lastOperation: { operation } },
+});
+
+describe('kymaState', () => {
+  const m = (...states: State[]): ModuleStatus[] => states.map((state, i) => ({ name: `m${i}`, state }));
+  const ok = [{ type: 'Modules', status: 'True' as const, reason: 'Ready', message: '' }];
+  it.each([
+    [m('Ready', 'Error', 'Warning'), 'Error'],
+    [m('Ready', 'Warning', 'Processing'), 'Warning'],
+    [m('Ready', 'Processing'), 'Processing'],
+    [m('Ready', 'Unmanaged'), 'Ready'],
+  ])('%j → %s', (modules, state) => {
+    expect(kymaState(modules, ok)).toBe(state);
+  });
+
+  it('is Processing while a module is Deleting (the Modules condition is False)', () => {
+    expect(kymaState(m('Ready', 'Deleting'), [{ type: 'Modules', status: 'False', reason: 'Ready', message: '' }])).toBe('Processing');
+  });
+});
+
+describe('aggregate', () => {
+  it('reports Ready with manifest and default CR references and the active channel', () => {
+    const status = aggregate(kyma([{ name: 'sample' }]), [manifest('sample', 'Ready')], NOW);
+    expect(status).toMatchObject({ state: 'Ready', activeChannel: 'regular', lastOperation: { operation: 'kyma is ready' } });
+    expect(status.modules).toEqual([{
+      name: 'sample', state: 'Ready', version: '1.0.0',
+      manifest: { apiVersion: 'operator.kyma-project.io/v1beta2', kind: 'Manifest', metadata: { name: 'k1-sample', namespace: 'kcp-system', generation: 1 } },
+      resource: { apiVersion: 'x/v1', kind: 'Sample', metadata: { name: 's', namespace: 'kyma-system' } },
+    }]);
+  });
+
+  it('shows a resolution error on the module and the Kyma, naming the module', () => {
+    const k = kyma([{ name: 'sample' }], { modules: [{ name: 'sample', resolution: { state: 'Error', message: 'no channels found for module sample' } }] });
+    const status = aggregate(k, [], NOW);
+    expect(status.state).toBe('Error');
+    expect(status.modules?.[0]).toEqual({ name: 'sample', state: 'Error', message: 'no channels found for module sample' });
+    expect(status.lastOperation?.operation).toBe('module sample: no channels found for module sample');
+  });
+
+  it('keeps an entry for a module being removed while its Manifest exists', () => {
+    const status = aggregate(kyma([]), [manifest('old', 'Deleting', 'deleting')], NOW);
+    expect(status.modules).toMatchObject([{ name: 'old', state: 'Deleting', message: 'deleting' }]);
+    expect(status.state).toBe('Processing');
+  });
+
+  it('reports unmanaged modules as Unmanaged without references', () => {
+    expect(aggregate(kyma([{ name: 'sample', managed: false }]), [manifest('sample', 'Ready')], NOW).modules).toEqual([{ name: 'sample', state: 'Unmanaged' }]);
+  });
+
+  it('writes nothing new on a second pass: timestamps are kept and the owned part is equal', () => {
+    const first = aggregate(kyma([{ name: 'sample' }]), [manifest('sample', 'Ready')], NOW);
+    const second = aggregate(kyma([{ name: 'sample' }], first), [manifest('sample', 'Ready')], '2026-11-22T13:00:00Z');
+    expect(second).toEqual(first);
+    expect(ownedPart(second)).toBe(ownedPart(first));
+  });
+});

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import type { Kyma, ModuleStatus } from '../../shared/domain/kyma.ts';
+import type { ArtifactLookup } from '../../shared/module/descriptors.ts';
+import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/domain/templates.ts';
+import { resolveModules, sameResolution } from './resolve.ts';
+import type { Observed } from './decide.ts';
+
+const COMPONENT = 'kyma-project.io/module/sample';
+const kyma = (spec: Kyma['spec'], labels: Record<string, string> = {}, modules: ModuleStatus[] = []): Kyma =>
+  ({ apiVersion: 'operator.kyma-project.io/v1beta2', kind: 'Kyma', metadata: { name: 'k1', namespace: 'kcp-system', labels }, spec, status: { modules } });
+const mrm = (channels: { channel: string; version: string }[]): ModuleReleaseMeta =>
+  ({ apiVersion: '', kind: 'ModuleReleaseMeta', metadata: { name: 'sample' }, spec: { moduleName: 'sample', ocmComponentName: COMPONENT, channels } });
+const template = (version: string, labels: Record<string, string> = {}, extra: Record<string, unknown> = {}): ModuleTemplate =>
+  ({ apiVersion: '', kind: 'ModuleTemplate', metadata: { name: `sample-${version}`, namespace: 'kcp-system', generation: 3, labels }, spec: { moduleName: 'sample', version, ...extra } });
+const artifact = (version: string): [string, ArtifactLookup] =>
+  [`${COMPONENT}:${version}`, { artifact: { componentName: COMPONENT, version, install: { name: 'raw-manifest', type: 'oci-dir', ref: 'sha256:aa', componentName: COMPONENT }, layers: [], localizedImages: [] } }];
+
+function observed(k: Kyma, opts: { mrm?: ModuleReleaseMeta; templates?: ModuleTemplate[]; all?: ModuleTemplate[]; artifacts?: [string, ArtifactLookup][] } = {}): Observed {
+  return {
+    kyma: k,
+    releaseMetas: new Map([['sample', opts.mrm]]),
+    templates: new Map((opts.templates ?? []).map((t) => [t.metadata.name, t])),
+    allTemplates: opts.all,
+    artifacts: new Map(opts.artifacts ?? []),
+  };
+}
+
+const CHANNELS = [{ channel: 'regular', version: '1.0.0' }, { channel: 'fast', version: '2.0.0' }, { channel: 'old', version: '0.9.0' }];
+
+describe('resolveModules', () => {
+  it('resolves module channel → version → template <module>-<version> through the ModuleReleaseMeta', () => {
+    const [entry] = resolveModules(observed(kyma({ channel: 'regular', modules: [{ name: 'sample' }] }), { mrm: mrm(CHANNELS), templates: [template('1.0.0')], artifacts: [artifact('1.0.0')] }));
+    expect(entry).toEqual({
+      name: 'sample', channel: 'regular', ocmComponentName: COMPONENT, fqdn: COMPONENT,
+      template: { apiVersion: 'operator.kyma-project.io/v1beta2', kind: 'ModuleTemplate', metadata: { name: 'sample-1.0.0', namespace: 'kcp-system', generation: 3 } },
+      resolution: { state: 'Resolved', version: '1.0.0' },
+    });
+  });
+
+  it.each([
+    ['module channel over Kyma channel', { channel: 'regular', modules: [{ name: 'sample', channel: 'fast' }] }, 'fast', '2.0.0'],
+    ['Kyma channel', { channel: 'fast', modules: [{ name: 'sample' }] }, 'fast', '2.0.0'],
+    ['regular when neither is set', { channel: '', modules: [{ name: 'sample' }] }, 'regular', '1.0.0'],
+  ])('picks the channel: %s', (_, spec, channel, version) => {
+    const [entry] = resolveModules(observed(kyma(spec), { mrm: mrm(CHANNELS), templates: [template('1.0.0'), template('2.0.0')], artifacts: [artifact('1.0.0'), artifact('2.0.0')] }));
+    expect(entry).toMatchObject({ channel, resolution: { state: 'Resolved', version } });
+  });
+
+  it.each([
+    ['channel none', { channel: 'none', modules: [{ name: 'sample' }] }, { mrm: mrm(CHANNELS) }, 'Error', 'Channel none is not allowed'],
+    ['channel missing in MRM', { channel: 'rapid', modules: [{ name: 'sample' }] }, { mrm: mrm(CHANNELS) }, 'Error', 'no versions found for channel: rapid in module sample'],
+    ['MRM without channels', { channel: 'regular', modules: [{ name: 'sample' }] }, { mrm: mrm([]) }, 'Error', 'no channels found for module sample'],
+    ['template missing', { channel: 'regular', modules: [{ name: 'sample' }] }, { mrm: mrm(CHANNELS) }, 'Error', 'ModuleTemplate sample-1.0.0 not found'],
+    ['no MRM and no channel template', { channel: 'regular', modules: [{ name: 'sample' }] }, { all: [] }, 'Error', 'no ModuleReleaseMeta found for module sample and no ModuleTemplate for channel regular'],
+    ['descriptor unreadable', { channel: 'regular', modules: [{ name: 'sample' }] }, { mrm: mrm(CHANNELS), templates: [template('1.0.0')], artifacts: [[`${COMPONENT}:1.0.0`, { error: 'failed to get descriptor' }]] as [string, ArtifactLookup][] }, 'Error', 'failed to get descriptor'],
+  ])('reports %s', (_, spec, opts, state, message) => {
+    const [entry] = resolveModules(observed(kyma(spec), opts));
+    expect(entry?.resolution).toMatchObject({ state, message: expect.stringContaining(message) });
+    expect(entry?.template).toBeUndefined();
+  });
+
+  it('falls back to the single ModuleTemplate whose spec.channel matches when no MRM exists', () => {
+    const descriptor = { component: { name: COMPONENT } };
+    const all = [template('1.0.0', {}, { channel: 'regular', descriptor }), template('2.0.0', {}, { channel: 'fast', descriptor })];
+    const [entry] = resolveModules(observed(kyma({ channel: 'fast', modules: [{ name: 'sample' }] }), { all, artifacts: [artifact('2.0.0')] }));
+    expect(entry).toMatchObject({ ocmComponentName: COMPONENT, template: { metadata: { name: 'sample-2.0.0' } }, resolution: { state: 'Resolved', version: '2.0.0' } });
+  });
+
+  it.each([
+    ['beta', { 'operator.kyma-project.io/beta': 'true' }],
+    ['internal', { 'operator.kyma-project.io/internal': 'TRUE' }],
+  ])('refuses a %s template for a Kyma without the opt-in label (notAllowed, so the Manifest goes)', (kind, labels) => {
+    const o = { mrm: mrm(CHANNELS), templates: [template('1.0.0', labels)], artifacts: [artifact('1.0.0')] };
+    const [refused] = resolveModules(observed(kyma({ channel: 'regular', modules: [{ name: 'sample' }] }), o));
+    expect(refused?.resolution).toMatchObject({ state: 'Error', notAllowed: true, message: expect.stringContaining(`is ${kind}`) });
+    const [allowed] = resolveModules(observed(kyma({ channel: 'regular', modules: [{ name: 'sample' }] }, labels), o));
+    expect(allowed?.resolution?.state).toBe('Resolved');
+  });
+
+  it('keeps the installed template and warns when the channel would downgrade (upstream message)', () => {
+    const installed: ModuleStatus = { name: 'sample', channel: 'regular', version: '1.0.0', template: { apiVersion: 'x', kind: 'ModuleTemplate', metadata: { name: 'sample-1.0.0' } }, ocmComponentName: COMPONENT };
+    const o = { mrm: mrm(CHANNELS), templates: [template('0.9.0')], artifacts: [artifact('0.9.0')] };
+    const [entry] = resolveModules(observed(kyma({ channel: 'regular', modules: [{ name: 'sample', channel: 'old' }] }, {}, [installed]), o));
+    expect(entry).toMatchObject({
+      channel: 'old', template: { metadata: { name: 'sample-1.0.0' } },
+      resolution: { state: 'Warning', message: 'ignore channel skew (from regular to old), as a higher version (1.0.0) of the module was previously installed' },
+    });
+  });
+
+  it('lists each module once (first occurrence wins) and none that left the spec', () => {
+    const k = kyma({ channel: 'regular', modules: [{ name: 'sample' }, { name: 'sample', channel: 'fast' }] }, {}, [{ name: 'gone', state: 'Deleting' }]);
+    const entries = resolveModules(observed(k, { mrm: mrm(CHANNELS), templates: [template('1.0.0')], artifacts: [artifact('1.0.0')] }));
+    expect(entries.map((e) => [e.name, e.channel])).toEqual([['sample', 'regular']]);
+  });
+});
+
+describe('sameResolution', () => {
+  it('ignores key order and fields other functions own', () => {
+    const computed = resolveModules(observed(kyma({ channel: 'regular', modules: [{ name: 'sample' }] }), { mrm: mrm(CHANNELS), templates: [template('1.0.0')], artifacts: [artifact('1.0.0')] }));
+    const stored = kyma({ channel: 'regular' }, {}, [{ state: 'Ready', version: '1.0.0', ...JSON.parse(JSON.stringify(computed[0])) as ModuleStatus }]);
+    expect(sameResolution(stored, computed)).toBe(true);
+    expect(sameResolution(kyma({ channel: 'regular' }), computed)).toBe(false);
+  });
+});

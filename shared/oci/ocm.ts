@@ -1,0 +1,154 @@
+import { parseDocument } from 'yaml';
+import { badContent } from './errors.ts';
+
+/** Where a component version is stored (OCM `repositoryContexts` entry). */
+export interface RepositoryContext {
+  type: string;
+  baseUrl?: string;
+  subPath?: string;
+  componentNameMapping?: string;
+}
+
+export interface ResourceAccess {
+  type: string;
+  [field: string]: unknown;
+}
+
+export interface ComponentResource {
+  name: string;
+  type: string;
+  version?: string;
+  relation?: string;
+  access: ResourceAccess;
+}
+
+/** The parts of an OCM component descriptor the lifecycle manager reads. */
+export interface ComponentDescriptor {
+  name: string;
+  version: string;
+  repositoryContexts: RepositoryContext[];
+  resources: ComponentResource[];
+}
+
+/** A blob of the component version holding module content, pulled as `component-descriptors/<componentName>@<ref>`. */
+export interface ModuleLayer {
+  name: string;
+  type: 'oci-dir' | 'oci-ref';
+  ref: string;
+  componentName: string;
+}
+
+export interface ModuleContent {
+  install: ModuleLayer & { name: 'raw-manifest' };
+  layers: ModuleLayer[];
+  localizedImages: string[];
+}
+
+const MAX_ALIASES = 50;
+type Fields = Record<string, unknown>;
+
+/** Parses a component descriptor (schema v2, or v3alpha1); YAML alias bombs and malformed documents are rejected. */
+export function parseComponentDescriptor(yaml: string): ComponentDescriptor {
+  const doc = parseDocument(yaml, { uniqueKeys: true });
+  const [error] = doc.errors;
+  if (error) throw badContent(`component descriptor is not valid YAML: ${error.message}`);
+  let root: unknown;
+  try {
+    root = doc.toJS({ maxAliasCount: MAX_ALIASES });
+  } catch (e) {
+    throw badContent(`component descriptor rejected: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (!isFields(root)) throw badContent('component descriptor is not a YAML mapping');
+  return isFields(root.meta) && root.meta.schemaVersion === 'v2' ? fromV2(root) : fromV3(root);
+}
+
+function fromV2(root: Fields): ComponentDescriptor {
+  const component = root.component;
+  if (!isFields(component)) throw badContent('component descriptor v2 has no "component"');
+  return build(component.name, component.version, component.repositoryContexts, component.resources);
+}
+
+function fromV3(root: Fields): ComponentDescriptor {
+  const { apiVersion, metadata, spec } = root;
+  if (typeof apiVersion !== 'string' || !apiVersion.startsWith('ocm.software/v3') || !isFields(metadata)) {
+    throw badContent('unsupported component descriptor schema (expected meta.schemaVersion v2 or ocm.software/v3alpha1)');
+  }
+  return build(metadata.name, metadata.version, root.repositoryContexts, isFields(spec) ? spec.resources : []);
+}
+
+function build(name: unknown, version: unknown, contexts: unknown, resources: unknown): ComponentDescriptor {
+  if (typeof name !== 'string' || !name) throw badContent('component descriptor has no component name');
+  if (typeof version !== 'string' || !version) throw badContent(`component descriptor ${name} has no version`);
+  return {
+    name, version,
+    repositoryContexts: listOf(contexts, 'repositoryContexts').map(repositoryContext),
+    resources: listOf(resources, 'resources').map((r, i) => resource(r, `${name}:${version} resources[${i}]`)),
+  };
+}
+
+function repositoryContext(entry: Fields): RepositoryContext {
+  if (typeof entry.type !== 'string') throw badContent('repository context has no type');
+  const context: RepositoryContext = { type: entry.type };
+  if (typeof entry.baseUrl === 'string') context.baseUrl = entry.baseUrl;
+  if (typeof entry.subPath === 'string') context.subPath = entry.subPath;
+  if (typeof entry.componentNameMapping === 'string') context.componentNameMapping = entry.componentNameMapping;
+  return context;
+}
+
+function resource(entry: Fields, where: string): ComponentResource {
+  const { name, type, version, relation, access } = entry;
+  if (typeof name !== 'string' || !name) throw badContent(`${where} has no name`);
+  if (typeof type !== 'string') throw badContent(`${where} (${name}) has no type`);
+  if (!isFields(access) || typeof access.type !== 'string') throw badContent(`${where} (${name}) has no access type`);
+  return {
+    name, type, access: { ...access, type: access.type },
+    ...(typeof version === 'string' ? { version } : {}),
+    ...(typeof relation === 'string' ? { relation } : {}),
+  };
+}
+
+/**
+ * What a module installs from its component version (upstream `parse.go`): local blobs become layers
+ * (`oci-dir` when tarred, else `oci-ref`), `ociArtifact` images become localized images, anything else fails.
+ */
+export function moduleContent(descriptor: ComponentDescriptor): ModuleContent {
+  const layers: ModuleLayer[] = [];
+  const localizedImages: string[] = [];
+  for (const r of descriptor.resources) {
+    const access = accessKind(r.access.type);
+    if (access === 'localblob' || access === 'localociblob') layers.push(localLayer(descriptor, r));
+    else if (access === 'ociartifact') localizedImages.push(imageReference(r));
+    else if (access !== 'ociregistry') {
+      throw badContent(`resource ${r.name} of ${descriptor.name}:${descriptor.version}: access type "${r.access.type}" not supported`);
+    }
+  }
+  const install = layers.find((l) => l.name === 'raw-manifest');
+  if (!install) throw badContent(`component ${descriptor.name}:${descriptor.version} has no local raw-manifest resource`);
+  return { install: { ...install, name: 'raw-manifest' }, layers, localizedImages };
+}
+
+/** `localBlob/v1` and `LocalBlob` name the same access type as `localBlob`. */
+const accessKind = (type: string) => type.replace(/\/v1$/, '').toLowerCase();
+
+function localLayer(descriptor: ComponentDescriptor, r: ComponentResource): ModuleLayer {
+  const { localReference, mediaType } = r.access;
+  if (typeof localReference !== 'string' || !/^sha256:[a-f0-9]{64}$/.test(localReference)) {
+    throw badContent(`resource ${r.name} of ${descriptor.name}:${descriptor.version} has no sha256 localReference`);
+  }
+  const type = mediaType === 'application/x-tar' ? 'oci-dir' : 'oci-ref';
+  return { name: r.name, type, ref: localReference, componentName: descriptor.name };
+}
+
+function imageReference(r: ComponentResource): string {
+  const ref = r.access.imageReference;
+  if (typeof ref !== 'string' || !ref) throw badContent(`resource ${r.name} has no imageReference`);
+  return ref;
+}
+
+function listOf(value: unknown, field: string): Fields[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || !value.every(isFields)) throw badContent(`component descriptor field ${field} is not a list of mappings`);
+  return value;
+}
+
+const isFields = (v: unknown): v is Fields => typeof v === 'object' && v !== null && !Array.isArray(v);
