@@ -55,6 +55,13 @@ describe('aggregate', () => {
     expect(status.state).toBe('Processing');
   });
 
+  it('reports Processing while the Manifest status still describes an older generation (an upgrade in flight)', () => {
+    const m = manifest('sample', 'Ready');
+    m.metadata.generation = 2;
+    m.status = { ...m.status, conditions: [{ type: 'Installation', status: 'True', reason: 'Ready', message: '', observedGeneration: 1 }] };
+    expect(aggregate(kyma([{ name: 'sample' }]), [m], NOW).modules?.[0]).toMatchObject({ state: 'Processing', message: 'waiting for version 1.0.0 to be applied' });
+  });
+
   it('reports unmanaged modules as Unmanaged without references', () => {
     expect(aggregate(kyma([{ name: 'sample', managed: false }]), [manifest('sample', 'Ready')], NOW).modules).toEqual([{ name: 'sample', state: 'Unmanaged' }]);
   });

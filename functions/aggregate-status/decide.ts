@@ -22,10 +22,15 @@ function moduleEntry(name: string, wanted: KymaModule | undefined, resolution: M
   const refs = manifest ? { ...version, manifest: tracking(manifest), ...resourceRef(manifest) } : {};
   if (wanted && resolution?.state === 'Warning') return { name, state: 'Warning', ...(resolution.message ? { message: resolution.message } : {}), ...refs };
   if (!manifest) return { name, state: 'Processing', message: resolution ? 'waiting for the module Manifest to be created' : 'waiting for the module to be resolved' };
+  if (isStale(manifest)) return { name, state: 'Processing', message: `waiting for version ${manifest.spec?.version ?? ''} to be applied`, ...refs };
   const state = manifest.status?.state || 'Processing';
   const message = state === 'Ready' ? undefined : manifest.status?.lastOperation?.operation;
   return { name, state, ...(message ? { message } : {}), ...refs };
 }
+
+/** The Manifest's status describes an older spec (its conditions observed an earlier generation). */
+const isStale = (m: Manifest) => !m.metadata.deletionTimestamp
+  && (m.status?.conditions ?? []).some((c) => (c.observedGeneration ?? 0) < (m.metadata.generation ?? 0));
 
 const tracking = (m: Manifest): TrackingObject => ({
   apiVersion: API_VERSION, kind: 'Manifest', metadata: { name: m.metadata.name, namespace: m.metadata.namespace ?? '', generation: m.metadata.generation ?? 0 },

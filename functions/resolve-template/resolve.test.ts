@@ -6,7 +6,7 @@ import { resolveModules, sameResolution } from './resolve.ts';
 import type { Observed } from './decide.ts';
 
 const COMPONENT = 'kyma-project.io/module/sample';
-const kyma = (spec: Kyma['spec'], labels: Record<string, string> = {}, modules: ModuleStatus[] = []): Kyma =>
+const kyma = (spec: NonNullable<Kyma['spec']>, labels: Record<string, string> = {}, modules: ModuleStatus[] = []): Kyma =>
   ({ apiVersion: 'operator.kyma-project.io/v1beta2', kind: 'Kyma', metadata: { name: 'k1', namespace: 'kcp-system', labels }, spec, status: { modules } });
 const mrm = (channels: { channel: string; version: string }[]): ModuleReleaseMeta =>
   ({ apiVersion: '', kind: 'ModuleReleaseMeta', metadata: { name: 'sample' }, spec: { moduleName: 'sample', ocmComponentName: COMPONENT, channels } });
@@ -77,12 +77,12 @@ describe('resolveModules', () => {
     expect(allowed?.resolution?.state).toBe('Resolved');
   });
 
-  it('keeps the installed template and warns when the channel would downgrade (upstream message)', () => {
+  it('keeps the installed template and channel and warns when the channel would downgrade (upstream message)', () => {
     const installed: ModuleStatus = { name: 'sample', channel: 'regular', version: '1.0.0', template: { apiVersion: 'x', kind: 'ModuleTemplate', metadata: { name: 'sample-1.0.0' } }, ocmComponentName: COMPONENT };
     const o = { mrm: mrm(CHANNELS), templates: [template('0.9.0')], artifacts: [artifact('0.9.0')] };
     const [entry] = resolveModules(observed(kyma({ channel: 'regular', modules: [{ name: 'sample', channel: 'old' }] }, {}, [installed]), o));
     expect(entry).toMatchObject({
-      channel: 'old', template: { metadata: { name: 'sample-1.0.0' } },
+      channel: 'regular', template: { metadata: { name: 'sample-1.0.0' } },
       resolution: { state: 'Warning', message: 'ignore channel skew (from regular to old), as a higher version (1.0.0) of the module was previously installed' },
     });
   });

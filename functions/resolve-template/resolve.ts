@@ -27,7 +27,7 @@ function resolveModule(observed: Observed, module: KymaModule): ModuleStatus {
     return { name: module.name, channel, ...component, resolution: { state: 'Warning', message: `no templates were found: ${found.template.metadata.name} is a mandatory module and is not enabled through the Kyma spec`, version: found.version } };
   }
   const downgrade = downgradeProblem(previous, found.version, channel);
-  if (downgrade) return failed(module, channel, previous, 'Warning', downgrade, true, found.version);
+  if (downgrade) return failed(module, previous?.channel ?? channel, previous, 'Warning', downgrade, true, found.version);
   const artifact = observed.artifacts.get(`${found.componentName}:${found.version}`);
   if (!artifact || 'error' in artifact) {
     return failed(module, channel, previous, 'Error', artifact?.error ?? `descriptor of ${found.componentName}:${found.version} not read`, false, found.version);

@@ -18,6 +18,7 @@ export function resync(deps: FunctionDeps): LifecycleFunction {
   return {
     name: NAME,
     accepts: [PING],
+    keyless: true,
     async handle({ event, log }) {
       const minute = Math.floor(Date.now() / 60_000);
       const counts: Record<string, number> = {};

@@ -14,6 +14,8 @@ export interface Invocation {
 export interface LifecycleFunction {
   name: string;
   accepts: readonly string[];
+  /** Events that point at no object (a PingSource tick): the key is empty. Default false. */
+  keyless?: boolean;
   handle(invocation: Invocation): Promise<CloudEvent<unknown> | undefined>;
 }
 
@@ -33,8 +35,8 @@ export async function invoke(fn: LifecycleFunction, event: EventAttributes, log:
   try {
     if (event.specversion !== '1.0') throw new InvalidEventError(`unsupported specversion ${String(event.specversion)}`);
     if (!fn.accepts.includes(event.type)) throw new InvalidEventError(`${fn.name} does not accept events of type ${event.type}`);
-    const key = objectKeyOf(event);
-    bound = bound.child({ object: keyText(key) });
+    const key = fn.keyless ? { kind: '', apiVersion: '', namespace: '', name: '' } : objectKeyOf(event);
+    if (!fn.keyless) bound = bound.child({ object: keyText(key) });
     const reply = await fn.handle({ event, key, log: bound });
     outcome = reply ? { status: 200, reply } : { status: 204 };
   } catch (thrown) {
@@ -52,7 +54,7 @@ function logOutcome(log: Logger, outcome: Outcome, ms: number): void {
     const fields = { status: outcome.status, code: error.code, durationMs, err: { message: error.message, code: error.code } };
     if (error.code === 'LCM_ERR_NOT_YET_READY') log.info(fields, `requeue: ${error.message}`);
     else if (outcome.status < 500) log.warn(fields, error.message);
-    else log.error({ ...fields, err: error }, error.message);
+    else log.error(error.code === 'LCM_ERR_INTERNAL' ? { ...fields, err: { ...fields.err, stack: error.stack } } : fields, error.message);
     return;
   }
   log.info({ status: outcome.status, durationMs, ...('reply' in outcome ? { replyType: outcome.reply.type } : {}) }, 'done');

@@ -1,0 +1,171 @@
+// A local Knative Broker: HTTP ingress, Trigger filters, binary-mode delivery with Knative's retry rules,
+// reply chaining with `knativebrokerttl` loop protection, and an in-memory dead-letter list.
+import type { CloudEvent } from 'cloudevents';
+import { setTimeout as delay } from 'node:timers/promises';
+import { DeadLetterList, type DeadLetter } from './dead-letters.ts';
+import { backoffMs, deliverOnce, type DeliveryOutcome } from './delivery.ts';
+import { attributesOf, withExtension, withoutExtension } from './event-message.ts';
+import { matchesAll } from './filters.ts';
+import { startIngress, type Ingress } from './ingress.ts';
+import { ConcurrencyLimiter } from './limiter.ts';
+import { defaultLog, type EventingLog } from './log.ts';
+import type { Trigger } from './triggers.ts';
+
+export interface BrokerStats {
+  /** Events accepted at the ingress, from producers and from replies. */
+  readonly received: number;
+  /** Deliveries a subscriber acknowledged (2xx, with or without a reply). */
+  readonly delivered: number;
+  readonly retries: number;
+  readonly deadLettered: number;
+  /** Events dropped because their `knativebrokerttl` ran out (a reply loop). */
+  readonly droppedTtl: number;
+  /** Reply events re-ingested into the broker. */
+  readonly replies: number;
+}
+
+export interface LocalBrokerOptions {
+  /** The Triggers of this broker; each matching Trigger gets its own delivery. */
+  readonly triggers: readonly Trigger[];
+  /** The subscriber URL of a Trigger (what Knative resolves from `spec.subscriber`). */
+  readonly resolveSubscriber: (trigger: Trigger) => string;
+  readonly log?: EventingLog;
+  /** HTTP requests to subscribers in flight at once (default 32); the rest wait in order. */
+  readonly maxConcurrentDeliveries?: number;
+  /** Dead letters kept in memory (default 1000; the oldest are forgotten first). */
+  readonly maxDeadLetters?: number;
+}
+
+const TTL = 'knativebrokerttl';
+const MAX_TTL = 255;
+
+export class LocalBroker {
+  private readonly options: LocalBrokerOptions;
+  private readonly log: EventingLog;
+  private readonly limiter: ConcurrencyLimiter;
+  private readonly letters: DeadLetterList;
+  private readonly counters = { received: 0, delivered: 0, retries: 0, deadLettered: 0, droppedTtl: 0, replies: 0 };
+  private readonly stopping = new AbortController();
+  private pending = 0;
+  private idleWaiters: (() => void)[] = [];
+  private ingress: Ingress | undefined;
+
+  constructor(options: LocalBrokerOptions) {
+    this.options = options;
+    this.log = options.log ?? defaultLog('local-broker');
+    this.limiter = new ConcurrencyLimiter(options.maxConcurrentDeliveries ?? 32);
+    this.letters = new DeadLetterList(options.maxDeadLetters ?? 1000);
+  }
+
+  /** Starts the HTTP ingress (port 0 = a free port) and answers its URL. */
+  async start(port = 0, host = '127.0.0.1'): Promise<string> {
+    if (this.ingress) throw new Error('the broker is already started');
+    this.ingress = await startIngress((event) => this.accept(event), port, host);
+    return this.ingress.url;
+  }
+
+  get url(): string {
+    if (!this.ingress) throw new Error('the broker is not started');
+    return this.ingress.url;
+  }
+
+  /** For in-process producers (event sources): the same as a POST to the ingress. */
+  publish(event: CloudEvent<unknown>): Promise<void> {
+    this.accept(event);
+    return Promise.resolve();
+  }
+
+  stats(): BrokerStats {
+    return { ...this.counters };
+  }
+
+  deadLetters(): DeadLetter[] {
+    return this.letters.list();
+  }
+
+  /** Resolves once no delivery is in flight, queued or waiting for a retry. */
+  idle(): Promise<void> {
+    if (this.pending === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Stops the ingress; deliveries still waiting for a retry or a slot are dead-lettered ("the broker stopped"). */
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await this.ingress?.close();
+    await this.idle();
+  }
+
+  private accept(event: CloudEvent<unknown>): void {
+    if (this.stopping.signal.aborted) throw new Error('the broker is stopped');
+    const given = Number.parseInt(String(attributesOf(event)[TTL] ?? ''), 10);
+    const ttl = Number.isNaN(given) ? MAX_TTL : given;
+    this.ingest(withExtension(event, TTL, ttl), ttl);
+  }
+
+  private ingest(event: CloudEvent<unknown>, ttl: number): void {
+    this.counters.received++;
+    if (ttl <= 0) {
+      this.counters.droppedTtl++;
+      this.log.warn({ eventId: event.id, type: event.type, source: event.source }, 'event dropped: knativebrokerttl exhausted (a reply loop?)');
+      return;
+    }
+    const attributes = attributesOf(event);
+    for (const trigger of this.options.triggers) {
+      if (matchesAll(trigger.filters, attributes)) this.track(this.deliver(trigger, withoutExtension(event, TTL), ttl));
+    }
+  }
+
+  private track(delivery: Promise<void>): void {
+    this.pending++;
+    void delivery.finally(() => {
+      this.pending--;
+      if (this.pending > 0) return;
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const resolve of waiters) resolve();
+    });
+  }
+
+  /** Delivers to one Trigger's subscriber with its retry policy; a reply goes back into the broker. Never rejects. */
+  private async deliver(trigger: Trigger, event: CloudEvent<unknown>, ttl: number): Promise<void> {
+    let outcome: DeliveryOutcome = { kind: 'failed', retryable: false, error: 'not attempted' };
+    let attempts = 0;
+    try {
+      const url = this.options.resolveSubscriber(trigger);
+      const { delivery } = trigger;
+      while (attempts <= delivery.retry && this.running()) {
+        if (attempts > 0) await this.waitForRetry(backoffMs(delivery, attempts));
+        if (!this.running()) break;
+        attempts++;
+        outcome = await this.limiter.run(() => deliverOnce(url, event, delivery.timeoutMs, this.stopping.signal));
+        if (outcome.kind !== 'failed' || !outcome.retryable) break;
+      }
+    } catch (e) {
+      outcome = { kind: 'failed', retryable: false, error: `no subscriber URL: ${(e as Error).message}` };
+    }
+    if (outcome.kind === 'failed') return this.deadLetter(trigger, event, outcome, attempts);
+    this.counters.delivered++;
+    if (outcome.kind === 'replied') {
+      this.counters.replies++;
+      this.ingest(withExtension(outcome.reply, TTL, ttl - 1), ttl - 1);
+    }
+  }
+
+  private async waitForRetry(ms: number): Promise<void> {
+    await delay(ms, undefined, { signal: this.stopping.signal }).catch(() => undefined);
+    if (this.running()) this.counters.retries++;
+  }
+
+  private running(): boolean {
+    return !this.stopping.signal.aborted;
+  }
+
+  private deadLetter(trigger: Trigger, event: CloudEvent<unknown>, failure: Extract<DeliveryOutcome, { kind: 'failed' }>, attempts: number): void {
+    const error = this.running() ? failure.error : `the broker stopped (last: ${failure.error})`;
+    const letter: DeadLetter = { trigger: trigger.name, event, error, attempts, at: new Date(), ...(failure.status === undefined ? {} : { status: failure.status }) };
+    this.counters.deadLettered++;
+    this.letters.add(letter);
+    this.log.warn({ trigger: trigger.name, eventId: event.id, type: event.type, subject: event.subject, status: failure.status, attempts, error }, 'event dead-lettered');
+  }
+}

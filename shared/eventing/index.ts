@@ -1,0 +1,13 @@
+// The local eventing runtime: what Knative Eventing does, for the embedded deployment and for e2e tests.
+export { LocalBroker, type BrokerStats, type LocalBrokerOptions } from './broker.ts';
+export type { DeadLetter } from './dead-letters.ts';
+export { backoffMs, isRetryableStatus, type DeliveryOutcome } from './delivery.ts';
+export { matches, matchesAll, type EventAttributes, type EventFilter } from './filters.ts';
+export { parseAttributesFilter, parseFilters } from './filter-spec.ts';
+export { DEFAULT_DELIVERY, loadTriggers, parseTriggers, type DeliveryOptions, type SubscriberRef, type Trigger } from './triggers.ts';
+export { parseIsoDuration } from './duration.ts';
+export { LocalApiServerSource, labelSelectorText, loadApiServerSources, parseApiServerSources, type LocalApiServerSourceOptions, type WatchedResource } from './apiserver-source.ts';
+export { apiServerEvent, guessPlural, selfLink, type ResourceChange } from './apiserver-events.ts';
+export { LocalPingSource, cronMatches, loadPingSources, parseCron, parsePingSources, pingEvent, type CronSchedule, type LocalPingSourceOptions, type PingSourceSpec } from './ping-source.ts';
+export type { EventSink } from './sink.ts';
+export type { EventingLog } from './log.ts';

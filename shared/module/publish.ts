@@ -1,0 +1,37 @@
+import type { KubeClient } from '../k8s/client.ts';
+import type { RegistryClient } from '../oci/registry.ts';
+import { templateName } from '../domain/templates.ts';
+import { API_VERSION, FIELD_MANAGER, LABEL } from '../domain/vocabulary.ts';
+import { packageModule, pushModule } from './package.ts';
+import { sampleComponent, sampleDefaultCr, sampleRawManifest, type SampleModuleOptions } from './sample.ts';
+
+export interface PublishOptions extends SampleModuleOptions {
+  namespace: string;
+  beta?: boolean;
+  internal?: boolean;
+}
+
+/** Publishes a sample module version: the OCM component in the registry and its ModuleTemplate in the KCP. */
+export async function publishSampleModule(registry: RegistryClient, kcp: KubeClient, opts: PublishOptions): Promise<void> {
+  const componentName = sampleComponent(opts.name);
+  const defaultCr = sampleDefaultCr(opts.name);
+  await pushModule(registry, packageModule({ componentName, version: opts.version, rawManifest: sampleRawManifest(opts), defaultCr, registryBaseUrl: registry.host }));
+  const labels: Record<string, string> = { [LABEL.moduleName]: opts.name };
+  if (opts.beta) labels[LABEL.beta] = 'true';
+  if (opts.internal) labels[LABEL.internal] = 'true';
+  await kcp.apply({
+    apiVersion: API_VERSION, kind: 'ModuleTemplate', metadata: { name: templateName(opts.name, opts.version), namespace: opts.namespace, labels },
+    spec: {
+      moduleName: opts.name, version: opts.version, data: defaultCr,
+      manager: { group: 'apps', version: 'v1', kind: 'Deployment', namespace: 'kyma-system', name: `${opts.name}-manager` },
+    },
+  }, FIELD_MANAGER.lifecycleManager);
+}
+
+/** Sets a module's ModuleReleaseMeta: which version each channel gets. */
+export async function setReleaseChannels(kcp: KubeClient, namespace: string, name: string, channels: { channel: string; version: string }[]): Promise<void> {
+  await kcp.apply({
+    apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', metadata: { name, namespace },
+    spec: { moduleName: name, ocmComponentName: sampleComponent(name), channels },
+  }, FIELD_MANAGER.lifecycleManager);
+}

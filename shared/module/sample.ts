@@ -1,0 +1,55 @@
+import { stringify } from 'yaml';
+
+export interface SampleModuleOptions {
+  /** Module name (`^[a-z]{3,}(-[a-z]{3,})*$`); resource names and the CRD derive from it. */
+  name: string;
+  version: string;
+  /** The manager's pods cannot be scheduled: the Deployment ends ProgressDeadlineExceeded after 5 s. */
+  unschedulable?: boolean;
+  /** Include a ConfigMap that exists only in this version (shows pruning on upgrade). */
+  extraConfigMap?: string;
+}
+
+const kindOf = (name: string) => name.split('-').map((p) => p[0]?.toUpperCase() + p.slice(1)).join('');
+export const sampleGroup = (name: string) => `${name}.modules.kyma-project.io`;
+export const sampleComponent = (name: string) => `kyma-project.io/module/${name}`;
+
+/** The raw manifest of a small module: namespace, CRD, service account, manager Deployment, config. */
+export function sampleRawManifest(opts: SampleModuleOptions): string {
+  const kind = kindOf(opts.name);
+  const group = sampleGroup(opts.name);
+  const labels = { app: `${opts.name}-manager` };
+  const docs: object[] = [
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kyma-system' } },
+    {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `${opts.name}s.${group}` },
+      spec: {
+        group, scope: 'Namespaced', names: { kind, plural: `${opts.name}s`, singular: opts.name, listKind: `${kind}List` },
+        versions: [{ name: 'v1alpha1', served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+      },
+    },
+    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: `${opts.name}-manager`, namespace: 'kyma-system' } },
+    {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: `${opts.name}-manager`, namespace: 'kyma-system', labels },
+      spec: {
+        replicas: 1, selector: { matchLabels: labels }, ...(opts.unschedulable ? { progressDeadlineSeconds: 5 } : {}),
+        template: {
+          metadata: { labels },
+          spec: {
+            serviceAccountName: `${opts.name}-manager`,
+            containers: [{ name: 'manager', image: `europe-docker.pkg.dev/kyma-project/prod/${opts.name}-manager:${opts.version}` }],
+            ...(opts.unschedulable ? { nodeSelector: { 'kyma-project.io/no-such-node': 'true' } } : {}),
+          },
+        },
+      },
+    },
+    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `${opts.name}-config`, namespace: 'kyma-system' }, data: { version: opts.version } },
+    ...(opts.extraConfigMap ? [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: opts.extraConfigMap, namespace: 'kyma-system' }, data: { only: opts.version } }] : []),
+  ];
+  return docs.map((d) => stringify(d)).join('---\n');
+}
+
+/** The module's default CR (the ModuleTemplate's spec.data); its name defaults to the Manifest name. */
+export function sampleDefaultCr(name: string): Record<string, unknown> {
+  return { apiVersion: `${sampleGroup(name)}/v1alpha1`, kind: kindOf(name), metadata: {}, spec: { replicas: 1 } };
+}

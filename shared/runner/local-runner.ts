@@ -1,0 +1,75 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { CloudEvent } from 'cloudevents';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LocalApiServerSource, LocalBroker, LocalPingSource, loadApiServerSources, loadPingSources, loadTriggers } from '../eventing/index.ts';
+import { composeDeps } from '../runtime/compose.ts';
+import type { Config } from '../runtime/config.ts';
+import { startFunctionHost, type FunctionHost } from '../runtime/host.ts';
+import type { Logger } from '../runtime/logger.ts';
+import { httpSink } from '../runtime/sink.ts';
+import { FUNCTIONS } from './functions.ts';
+
+export const MANIFESTS_DIR = fileURLToPath(new URL('../../manifests', import.meta.url));
+
+export interface LocalRunner {
+  readonly broker: LocalBroker;
+  /** Function name → URL of its host. */
+  readonly functions: Map<string, string>;
+  /** Sends the resync PingSource's event now. */
+  resync(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface LocalRunnerOptions {
+  kcp: KubeConfig;
+  config: Config;
+  log: Logger;
+  /** Fire the resync once at start (ApiServerSource sends nothing for objects that already exist). Default true. */
+  resyncAtStart?: boolean;
+  /** Sees every event the sources produce (tests record them to replay). */
+  onSourceEvent?: (event: CloudEvent<unknown>) => void;
+}
+
+/**
+ * The single-machine deployment: every function on its own HTTP port, a local broker routing by the Trigger
+ * files in manifests/triggers, the ApiServerSource and PingSource of manifests/eventing — the same wiring as on
+ * Knative, so the functions cannot tell the difference.
+ */
+export async function startLocalRunner(opts: LocalRunnerOptions): Promise<LocalRunner> {
+  const urls = new Map<string, string>();
+  const triggers = await loadTriggers(join(MANIFESTS_DIR, 'triggers'));
+  const broker = new LocalBroker({
+    triggers, log: opts.log.child({ component: 'broker' }),
+    resolveSubscriber: (t) => urls.get(t.subscriber.ref?.name ?? '') ?? t.subscriber.uri ?? '',
+  });
+  const brokerUrl = await broker.start();
+  const deps = await composeDeps(opts.kcp, opts.config, httpSink(brokerUrl));
+  const hosts: FunctionHost[] = [];
+  for (const [name, factory] of Object.entries(FUNCTIONS)) {
+    const host = await startFunctionHost(factory(deps), opts.log.child({ fn: name }));
+    hosts.push(host);
+    urls.set(name, host.url);
+  }
+  const sink = (event: CloudEvent<unknown>) => {
+    opts.onSourceEvent?.(event);
+    return broker.publish(event);
+  };
+  const source = new LocalApiServerSource({ kubeConfig: opts.kcp, resources: await loadApiServerSources(join(MANIFESTS_DIR, 'eventing')), sink, log: opts.log.child({ component: 'apiserver-source' }) });
+  await source.start();
+  await source.ready();
+  const pingSources = await loadPingSources(join(MANIFESTS_DIR, 'eventing'));
+  const ping = new LocalPingSource({ sources: pingSources, sink, log: opts.log.child({ component: 'ping-source' }) });
+  ping.start();
+  const resync = () => Promise.all(pingSources.map((p) => ping.fireNow(p.name))).then(() => undefined);
+  if (opts.resyncAtStart ?? true) await resync();
+  return {
+    broker, functions: urls, resync,
+    stop: async () => {
+      ping.stop();
+      await source.stop();
+      await Promise.all(hosts.map((h) => h.close()));
+      await broker.stop();
+    },
+  };
+}

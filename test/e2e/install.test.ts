@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ModuleStatus } from '../../shared/domain/kyma.ts';
+import { KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
+import { publishSampleModule, setReleaseChannels } from '../../shared/module/publish.ts';
+import { sampleGroup } from '../../shared/module/sample.ts';
+import { applyKyma, connectRuntime, eventually, getKyma, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
+
+let world: World;
+const module = (k: { status?: { modules?: ModuleStatus[] } } | undefined, name: string) => k?.status?.modules?.find((m) => m.name === name);
+
+beforeAll(async () => {
+  world = await startWorld();
+  const publish = (name: string, version: string, extra: object = {}) =>
+    publishSampleModule(world.registry, world.kcp, { name, version, namespace: KCP_NAMESPACE, ...extra });
+  await publish('sample', '1.0.0', { extraConfigMap: 'sample-legacy' });
+  await publish('sample', '2.0.0');
+  await publish('other', '1.0.0');
+  await publish('broken', '1.0.0', { unschedulable: true });
+  await publish('betamod', '1.0.0', { beta: true });
+  await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'sample', [{ channel: 'regular', version: '1.0.0' }, { channel: 'fast', version: '2.0.0' }, { channel: 'stable', version: '1.0.0' }]);
+  await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'other', [{ channel: 'regular', version: '1.0.0' }]);
+  await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'broken', [{ channel: 'regular', version: '1.0.0' }]);
+  await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'betamod', [{ channel: 'regular', version: '1.0.0' }]);
+});
+
+afterAll(async () => {
+  await world?.runner.stop();
+});
+
+const [RUNTIME_1, RUNTIME_2] = [0, 1];
+const deployment = (runtime: number, name: string) => world.runtimes[runtime]?.get<{ kind?: string; status?: { availableReplicas?: number } }>({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'kyma-system', name });
+const configMap = (runtime: number, name: string) => world.runtimes[runtime]?.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'kyma-system', name });
+
+describe('install path through the local runner (resolve-template → render-manifest → apply-remote → aggregate-status)', () => {
+  it('installs a Kyma with two modules on its runtime and reports Ready', async () => {
+    await connectRuntime(world, 'kyma-a', RUNTIME_1);
+    await applyKyma(world, 'kyma-a', { channel: 'regular', modules: [{ name: 'sample' }, { name: 'other' }] });
+    const kyma = await kymaInState(world, 'kyma-a', 'Ready', (k) => k.status?.modules?.length === 2);
+    expect(kyma.status?.activeChannel).toBe('regular');
+    expect(module(kyma, 'sample')).toMatchObject({ state: 'Ready', version: '1.0.0', channel: 'regular', template: { metadata: { name: 'sample-1.0.0' } } });
+    expect(module(kyma, 'other')).toMatchObject({ state: 'Ready', version: '1.0.0' });
+    expect((await deployment(RUNTIME_1, 'sample-manager'))?.status?.availableReplicas).toBe(1);
+    expect((await deployment(RUNTIME_1, 'other-manager'))?.status?.availableReplicas).toBe(1);
+    const cr = module(kyma, 'sample')?.resource;
+    expect(cr?.kind).toBe('Sample');
+    expect(await world.runtimes[RUNTIME_1]?.get({ apiVersion: `${sampleGroup('sample')}/v1alpha1`, kind: 'Sample', namespace: 'kyma-system', name: cr?.metadata.name ?? '' })).toBeDefined();
+    const manifests = await manifestsOf(world, 'kyma-a');
+    expect(manifests.map((m) => m.status?.state)).toEqual(['Ready', 'Ready']);
+    expect(manifests[0]?.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'Kyma', name: 'kyma-a', controller: true });
+  });
+
+  it('reports Error on the module and the Kyma when the manager cannot become ready', async () => {
+    await connectRuntime(world, 'kyma-b', RUNTIME_2);
+    await applyKyma(world, 'kyma-b', { channel: 'regular', modules: [{ name: 'broken' }] });
+    const kyma = await kymaInState(world, 'kyma-b', 'Error');
+    expect(module(kyma, 'broken')).toMatchObject({ state: 'Error', message: expect.stringContaining('ProgressDeadlineExceeded') });
+  });
+
+  it('honours a per-module channel override', async () => {
+    await connectRuntime(world, 'kyma-c', RUNTIME_2);
+    await applyKyma(world, 'kyma-c', { channel: 'regular', modules: [{ name: 'sample', channel: 'fast' }] });
+    const kyma = await kymaInState(world, 'kyma-c', 'Ready');
+    expect(module(kyma, 'sample')).toMatchObject({ channel: 'fast', version: '2.0.0', state: 'Ready' });
+  });
+
+  it('upgrades on an MRM version bump and prunes what the new version dropped', async () => {
+    expect(await configMap(RUNTIME_1, 'sample-legacy')).toBeDefined();
+    await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'sample', [{ channel: 'regular', version: '2.0.0' }, { channel: 'fast', version: '2.0.0' }, { channel: 'stable', version: '1.0.0' }]);
+    const kyma = await kymaInState(world, 'kyma-a', 'Ready', (k) => module(k, 'sample')?.version === '2.0.0');
+    expect(module(kyma, 'sample')?.template?.metadata.name).toBe('sample-2.0.0');
+    const manifest = (await manifestsOf(world, 'kyma-a')).find((m) => m.spec?.version === '2.0.0');
+    expect(manifest?.status?.state).toBe('Ready');
+    await eventually('ConfigMap sample-legacy pruned', async () => (await configMap(RUNTIME_1, 'sample-legacy')) === undefined);
+    expect((await configMap(RUNTIME_1, 'sample-config')) as { data?: { version?: string } }).toMatchObject({ data: { version: '2.0.0' } });
+    expect((await deployment(RUNTIME_1, 'sample-manager')) as { spec?: unknown }).toMatchObject({ spec: { template: { spec: { containers: [{ image: expect.stringContaining(':2.0.0') }] } } } });
+  });
+
+  it('keeps the installed version and warns when a channel switch would downgrade', async () => {
+    await applyKyma(world, 'kyma-a', { channel: 'regular', modules: [{ name: 'sample', channel: 'stable' }, { name: 'other' }] });
+    const kyma = await kymaInState(world, 'kyma-a', 'Warning');
+    expect(module(kyma, 'sample')).toMatchObject({
+      state: 'Warning', version: '2.0.0',
+      message: 'ignore channel skew (from regular to stable), as a higher version (2.0.0) of the module was previously installed',
+    });
+    expect((await manifestsOf(world, 'kyma-a')).find((m) => m.metadata.labels?.['operator.kyma-project.io/module-name'] === 'sample')?.spec?.version).toBe('2.0.0');
+    await applyKyma(world, 'kyma-a', { channel: 'regular', modules: [{ name: 'sample' }, { name: 'other' }] });
+    await kymaInState(world, 'kyma-a', 'Ready');
+  });
+
+  it('reports a clear error for a module with neither ModuleReleaseMeta nor template', async () => {
+    await connectRuntime(world, 'kyma-d', RUNTIME_2);
+    await applyKyma(world, 'kyma-d', { channel: 'regular', modules: [{ name: 'ghost' }] });
+    const kyma = await kymaInState(world, 'kyma-d', 'Error');
+    expect(module(kyma, 'ghost')).toMatchObject({ state: 'Error', message: 'no ModuleReleaseMeta found for module ghost and no ModuleTemplate for channel regular' });
+    expect(await manifestsOf(world, 'kyma-d')).toEqual([]);
+  });
+
+  it('does not install a beta module on a Kyma without the beta label', async () => {
+    await connectRuntime(world, 'kyma-e', RUNTIME_2);
+    await applyKyma(world, 'kyma-e', { channel: 'regular', modules: [{ name: 'betamod' }] });
+    const kyma = await kymaInState(world, 'kyma-e', 'Error');
+    expect(module(kyma, 'betamod')).toMatchObject({ state: 'Error', message: expect.stringContaining('is beta') });
+    expect(await manifestsOf(world, 'kyma-e')).toEqual([]);
+    expect(await deployment(RUNTIME_2, 'betamod-manager')).toBeUndefined();
+  });
+
+  it('uninstalls a removed module (no user CRs) and drops its Manifest and status entry', async () => {
+    await applyKyma(world, 'kyma-a', { channel: 'regular', modules: [{ name: 'sample' }] });
+    await eventually('Manifest of module other gone', async () => (await manifestsOf(world, 'kyma-a')).length === 1);
+    const kyma = await kymaInState(world, 'kyma-a', 'Ready', (k) => k.status?.modules?.length === 1);
+    expect(module(kyma, 'other')).toBeUndefined();
+    expect(await deployment(RUNTIME_1, 'other-manager')).toBeUndefined();
+    expect(await world.runtimes[RUNTIME_1]?.get({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: `others.${sampleGroup('other')}` })).toBeUndefined();
+    expect((await getKyma(world, 'kyma-a'))?.status?.modules?.map((m) => m.name)).toEqual(['sample']);
+  });
+});

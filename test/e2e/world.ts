@@ -1,0 +1,82 @@
+// The e2e world: KCP with CRDs and kcp-system, runtimes, registry, a local runner, and helpers to wait for states.
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { CloudEvent } from 'cloudevents';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { inject } from 'vitest';
+import { loadKubeConfig } from '../../shared/controlplane/index.ts';
+import type { Kyma } from '../../shared/domain/kyma.ts';
+import type { Manifest } from '../../shared/domain/manifest.ts';
+import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/domain/vocabulary.ts';
+import { KubeClient } from '../../shared/k8s/client.ts';
+import { installCrds } from '../../shared/k8s/crds.ts';
+import { RegistryClient } from '../../shared/oci/registry.ts';
+import { readConfig } from '../../shared/runtime/config.ts';
+import { createLogger } from '../../shared/runtime/logger.ts';
+import { startLocalRunner, type LocalRunner } from '../../shared/runner/local-runner.ts';
+
+export interface World {
+  kcp: KubeClient;
+  runtimes: KubeClient[];
+  runtimeKubeconfigs: string[];
+  registry: RegistryClient;
+  runner: LocalRunner;
+  events: CloudEvent<unknown>[];
+}
+
+export async function startWorld(): Promise<World> {
+  const cp = inject('controlPlane');
+  const kcpConfig: KubeConfig = loadKubeConfig(cp.kcp);
+  await installCrds(kcpConfig);
+  const kcp = await KubeClient.from(kcpConfig);
+  await kcp.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: KCP_NAMESPACE } }).catch(() => undefined);
+  const runtimes = await Promise.all(cp.runtimes.map((k) => KubeClient.from(loadKubeConfig(k))));
+  const registry = new RegistryClient({ host: cp.registryHost, plainHttp: true });
+  const config = { ...readConfig({ LIFECYCLE_OCI_REGISTRY: `http://${cp.registryHost}` }) };
+  const events: CloudEvent<unknown>[] = [];
+  const log = createLogger('e2e', process.env.E2E_LOG_LEVEL ?? 'warn');
+  const runner = await startLocalRunner({ kcp: kcpConfig, config, log, onSourceEvent: (e) => events.push(e) });
+  return { kcp, runtimes, runtimeKubeconfigs: cp.runtimes, registry, runner, events };
+}
+
+/** The kubeconfig Secret of a Kyma, pointing at a runtime. */
+export async function connectRuntime(world: World, kymaName: string, runtime: number): Promise<void> {
+  await world.kcp.apply({
+    apiVersion: 'v1', kind: 'Secret', metadata: { name: kymaName, namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: kymaName } },
+    data: { config: Buffer.from(world.runtimeKubeconfigs[runtime] ?? '').toString('base64') },
+  }, 'e2e-user');
+}
+
+export async function applyKyma(world: World, name: string, spec: Kyma['spec'], labels: Record<string, string> = {}): Promise<void> {
+  await world.kcp.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace: KCP_NAMESPACE, labels }, spec }, 'e2e-user');
+}
+
+export const getKyma = (world: World, name: string) => world.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name });
+
+export async function manifestsOf(world: World, kyma: string): Promise<Manifest[]> {
+  return (await world.kcp.list<Manifest>(API_VERSION, 'Manifest', { namespace: KCP_NAMESPACE, labelSelector: `${LABEL.kymaName}=${kyma}` })).items;
+}
+
+/** Polls until `check` returns a value (not undefined/false); fails with the last observation. */
+export async function eventually<T>(what: string | (() => string), check: () => Promise<T | undefined | false>, timeoutMs = 90_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined && value !== false) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`${typeof what === 'string' ? what : what()}: not within ${timeoutMs / 1000} s${last ? ` (last error: ${String(last)})` : ''}`);
+    await sleep(250);
+  }
+}
+
+/** The Kyma once it has `state` (and, optionally, satisfies `also`). */
+export function kymaInState(world: World, name: string, state: string, also: (k: Kyma) => boolean = () => true) {
+  let seen: Kyma | undefined;
+  return eventually(() => `Kyma ${name} ${state} (last status: ${JSON.stringify(seen?.status ?? {})})`, async () => {
+    seen = await getKyma(world, name);
+    return seen?.status?.state === state && also(seen) ? seen : undefined;
+  });
+}
