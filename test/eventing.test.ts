@@ -158,6 +158,17 @@ describe('delivery and retries', () => {
     expect(letters.slow?.status).toBeUndefined();
     expect(broker.stats()).toMatchObject({ retries: 4, deadLettered: 3, delivered: 0 });
   });
+
+  it('dead-letters deliveries still waiting for a retry when the broker stops', async () => {
+    const down = await subscriber(status(503));
+    const broker = await startBroker([trigger('down', [{ exact: { type: 'test.stop' } }], down.url, { retry: 5, backoffDelayMs: 60_000 })]);
+    await broker.publish(event('test.stop'));
+    await waitFor(() => expect(down.received).toHaveLength(1));
+    await broker.stop();
+    expect(broker.deadLetters()).toMatchObject([{ trigger: 'down', status: 503, attempts: 1, error: expect.stringMatching(/^the broker stopped/) as unknown }]);
+    await expect(broker.publish(event('test.stop'))).rejects.toThrow(/stopped/);
+    await expect(fetch(broker.url, { method: 'POST' })).rejects.toThrow();
+  });
 });
 
 describe('reply chaining', () => {

@@ -10,6 +10,7 @@ import { prune, pruneWaves } from './prune.ts';
 import { moduleReadiness } from './readiness.ts';
 import { syncedOf } from './render.ts';
 import { renderTarget } from './target.ts';
+import { ensureRemoteNamespace } from './namespace.ts';
 import { CONDITION, hasDefaultCr } from './status.ts';
 import { writeStatus } from './write-status.ts';
 
@@ -30,6 +31,7 @@ export async function install(ctx: ApplyContext, manifest: Manifest, runtime: Ku
   if ('error' in objects) {
     return writeStatus(ctx, manifest, { state: 'Error', operation: objects.error, conditions: { [CONDITION.resources.type]: { ok: false, message: objects.error } } });
   }
+  await ensureRemoteNamespace(runtime);
   const target = objects.map(syncedOf);
   const remaining = await prune(runtime, pruneWaves(manifest.status?.synced ?? [], target));
   if (remaining.length) throw new NotYetReadyError(`pruning ${remaining.length} resources dropped by version ${manifest.spec?.version ?? ''}: waiting until they are gone`);

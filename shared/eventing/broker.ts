@@ -69,10 +69,9 @@ export class LocalBroker {
     return this.ingress.url;
   }
 
-  /** For in-process producers (event sources): the same as a POST to the ingress. */
-  publish(event: CloudEvent<unknown>): Promise<void> {
+  /** For in-process producers (event sources): the same as a POST to the ingress; rejects once stopped. */
+  async publish(event: CloudEvent<unknown>): Promise<void> {
     this.accept(event);
-    return Promise.resolve();
   }
 
   stats(): BrokerStats {
@@ -129,26 +128,29 @@ export class LocalBroker {
 
   /** Delivers to one Trigger's subscriber with its retry policy; a reply goes back into the broker. Never rejects. */
   private async deliver(trigger: Trigger, event: CloudEvent<unknown>, ttl: number): Promise<void> {
-    let outcome: DeliveryOutcome = { kind: 'failed', retryable: false, error: 'not attempted' };
+    const url = this.subscriberUrl(trigger);
+    let outcome: DeliveryOutcome = typeof url === 'string' ? { kind: 'failed', retryable: false, error: 'not attempted' } : url;
     let attempts = 0;
-    try {
-      const url = this.options.resolveSubscriber(trigger);
-      const { delivery } = trigger;
-      while (attempts <= delivery.retry && this.running()) {
-        if (attempts > 0) await this.waitForRetry(backoffMs(delivery, attempts));
-        if (!this.running()) break;
-        attempts++;
-        outcome = await this.limiter.run(() => deliverOnce(url, event, delivery.timeoutMs, this.stopping.signal));
-        if (outcome.kind !== 'failed' || !outcome.retryable) break;
-      }
-    } catch (e) {
-      outcome = { kind: 'failed', retryable: false, error: `no subscriber URL: ${(e as Error).message}` };
+    while (typeof url === 'string' && attempts <= trigger.delivery.retry && this.running()) {
+      if (attempts > 0) await this.waitForRetry(backoffMs(trigger.delivery, attempts));
+      if (!this.running()) break;
+      attempts++;
+      outcome = await this.limiter.run(() => deliverOnce(url, event, trigger.delivery.timeoutMs, this.stopping.signal));
+      if (outcome.kind !== 'failed' || !outcome.retryable) break;
     }
     if (outcome.kind === 'failed') return this.deadLetter(trigger, event, outcome, attempts);
     this.counters.delivered++;
     if (outcome.kind === 'replied') {
       this.counters.replies++;
       this.ingest(withExtension(outcome.reply, TTL, ttl - 1), ttl - 1);
+    }
+  }
+
+  private subscriberUrl(trigger: Trigger): string | DeliveryOutcome {
+    try {
+      return new URL(this.options.resolveSubscriber(trigger)).href;
+    } catch (e) {
+      return { kind: 'failed', retryable: false, error: `no subscriber URL: ${(e as Error).message}` };
     }
   }
 

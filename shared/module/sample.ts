@@ -14,13 +14,13 @@ const kindOf = (name: string) => name.split('-').map((p) => p[0]?.toUpperCase() 
 export const sampleGroup = (name: string) => `${name}.modules.kyma-project.io`;
 export const sampleComponent = (name: string) => `kyma-project.io/module/${name}`;
 
-/** The raw manifest of a small module: namespace, CRD, service account, manager Deployment, config. */
+/** The raw manifest of a small module: CRD, service account, manager Deployment, config (in kyma-system, which
+ * the lifecycle manager itself ensures on every runtime). */
 export function sampleRawManifest(opts: SampleModuleOptions): string {
   const kind = kindOf(opts.name);
   const group = sampleGroup(opts.name);
   const labels = { app: `${opts.name}-manager` };
   const docs: object[] = [
-    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kyma-system' } },
     {
       apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `${opts.name}s.${group}` },
       spec: {

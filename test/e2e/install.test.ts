@@ -3,6 +3,8 @@ import type { ModuleStatus } from '../../shared/domain/kyma.ts';
 import { KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
 import { publishSampleModule, setReleaseChannels } from '../../shared/module/publish.ts';
 import { sampleGroup } from '../../shared/module/sample.ts';
+import { converged } from './replay.ts';
+import { writeSnapshot } from './snapshot.ts';
 import { applyKyma, connectRuntime, eventually, getKyma, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
 
 let world: World;
@@ -112,5 +114,28 @@ describe('install path through the local runner (resolve-template → render-man
     expect(await deployment(RUNTIME_1, 'other-manager')).toBeUndefined();
     expect(await world.runtimes[RUNTIME_1]?.get({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: `others.${sampleGroup('other')}` })).toBeUndefined();
     expect((await getKyma(world, 'kyma-a'))?.status?.modules?.map((m) => m.name)).toEqual(['sample']);
+  });
+
+  it('changes nothing when every event of the finished run is delivered again (zero writes)', async () => {
+    const before = await converged(world);
+    const events = [...world.events];
+    expect(events.length).toBeGreaterThan(20);
+    for (const event of events) await world.runner.broker.publish(event);
+    await world.runner.broker.idle();
+    expect(await writeSnapshot(world.kcp, world.runtimes)).toEqual(before);
+  });
+
+  it.each([
+    ['not a CloudEvent', { 'content-type': 'application/json' }, '{"hello":1}', 400],
+    ['wrong specversion', { 'ce-specversion': '0.3', 'ce-id': '1', 'ce-source': '/x', 'ce-type': 'dev.knative.apiserver.resource.update', 'ce-kind': 'Kyma', 'ce-apiversion': 'v1', 'ce-name': 'k', 'ce-namespace': 'kcp-system' }, '{}', 400],
+    ['missing object extensions', { 'ce-specversion': '1.0', 'ce-id': '2', 'ce-source': '/x', 'ce-type': 'dev.knative.apiserver.resource.update' }, '{}', 400],
+    ['an unknown event type', { 'ce-specversion': '1.0', 'ce-id': '3', 'ce-source': '/x', 'ce-type': 'com.example.unknown', 'ce-kind': 'Kyma', 'ce-apiversion': 'v1', 'ce-name': 'k', 'ce-namespace': 'kcp-system' }, '{}', 400],
+    ['structured mode with broken JSON', { 'content-type': 'application/cloudevents+json' }, '{"specversion":', 400],
+    ['a body over 1 MiB', { 'ce-specversion': '1.0', 'ce-id': '4', 'ce-source': '/x', 'ce-type': 'x', 'content-type': 'application/json' }, `"${'x'.repeat(1_100_000)}"`, 413],
+  ])('answers %s with a 4xx (never retried by Knative)', async (_, headers, body, status) => {
+    for (const [name, url] of world.runner.functions) {
+      const response = await fetch(url, { method: 'POST', headers, body });
+      expect([name, response.status]).toEqual([name, status]);
+    }
   });
 });

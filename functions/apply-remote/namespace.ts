@@ -1,0 +1,16 @@
+import { LABEL, MANAGED_BY_RUNTIME, REMOTE_NAMESPACE } from '../../shared/domain/vocabulary.ts';
+import type { KubeClient } from '../../shared/k8s/client.ts';
+
+/** Field manager upstream uses for the runtime's kyma-system namespace and the remote Kyma's metadata. */
+export const SYNC_CONTEXT_MANAGER = 'kyma-sync-context';
+
+/**
+ * Ensures `kyma-system` on the runtime with the upstream labels (server-side apply; a no-op when it is already
+ * so). Modules install into it; no module owns it, so it is never pruned with one.
+ */
+export async function ensureRemoteNamespace(runtime: KubeClient): Promise<void> {
+  await runtime.apply({
+    apiVersion: 'v1', kind: 'Namespace',
+    metadata: { name: REMOTE_NAMESPACE, labels: { [LABEL.managedBy]: MANAGED_BY_RUNTIME, 'istio-injection': 'enabled', 'namespaces.warden.kyma-project.io/validate': 'enabled' } },
+  }, SYNC_CONTEXT_MANAGER);
+}
