@@ -1,34 +1,45 @@
-// `npm start`: the embedded local control plane (KCP + runtimes + OCI registry, real processes) with the
-// lifecycle CRDs installed, or — with KUBECONFIG set — the same setup step against that cluster.
-import { loadKubeConfig, startControlPlane } from './controlplane/index.ts';
-import { installCrds } from './k8s/crds.ts';
-import { readConfig } from './runtime/config.ts';
+// `npm start`: the lifecycle manager on the embedded local control plane (KCP + runtime + OCI registry, real
+// processes, a sample module and a Kyma), or — with KUBECONFIG set — the same runner against that cluster.
 import { readFile } from 'node:fs/promises';
+import { loadKubeConfig } from './controlplane/index.ts';
+import { SAMPLE_KYMA, startEmbedded } from './embedded.ts';
+import { readConfig } from './runtime/config.ts';
+import { createLogger } from './runtime/logger.ts';
+import { startLocalRunner } from './runner/local-runner.ts';
 
 const say = (line: string) => console.log(`[lifecycle] ${line}`);
 const config = readConfig();
+let stop: () => Promise<void>;
 
 if (config.kubeconfigPath) {
   const kcp = loadKubeConfig(await readFile(config.kubeconfigPath, 'utf8'));
-  say(`using the cluster of KUBECONFIG (context ${kcp.getCurrentContext()})`);
-  await installCrds(kcp);
-  say('lifecycle CRDs installed and Established');
+  say(`running the functions against the cluster of KUBECONFIG (context ${kcp.getCurrentContext()}, namespace ${config.kcpNamespace})`);
+  const runner = await startLocalRunner({ kcp, config, log: createLogger('lifecycle', config.logLevel) });
+  say(`functions: ${[...runner.functions.entries()].map(([n, u]) => `${n} ${u}`).join(', ')}`);
+  stop = () => runner.stop();
 } else {
-  say('starting the embedded control plane (first run builds the Kubernetes binaries, 5-15 min)');
-  const plane = await startControlPlane({ runtimes: config.embeddedRuntimes, progress: say });
-  await installCrds(plane.kcp.kubeConfig());
-  say('lifecycle CRDs installed on the KCP');
-  say(`KCP:       kubectl --kubeconfig ${plane.kcp.kubeconfigPath} get kymas -A`);
-  for (const runtime of plane.runtimes) say(`${runtime.name}: kubectl --kubeconfig ${runtime.kubeconfigPath} get pods -A`);
-  if (plane.registry) say(`registry:  ${plane.registry.url} (oras: ${plane.binaries.oras} --plain-http …)`);
-  say(`kubectl:   ${plane.binaries.kubectl}`);
-  say('running; press Ctrl-C to stop and remove everything');
-  const stop = async () => {
-    say('stopping');
+  say('starting the embedded control plane (the first run builds the Kubernetes binaries: about 8 minutes)');
+  const { plane, runner } = await startEmbedded(config, say);
+  const runtime = plane.runtimes[0];
+  say(`kubectl:  ${plane.binaries.kubectl}`);
+  say(`KCP:      kubectl --kubeconfig ${plane.kcp.kubeconfigPath} -n kcp-system get kymas,manifests,moduletemplates,modulereleasemetas`);
+  if (runtime) say(`runtime:  kubectl --kubeconfig ${runtime.kubeconfigPath} -n kyma-system get deployments,samples`);
+  say(`try:      kubectl --kubeconfig ${plane.kcp.kubeconfigPath} -n kcp-system patch kyma ${SAMPLE_KYMA} --type merge -p '{"spec":{"modules":[{"name":"sample","channel":"fast"}]}}'`);
+  say(`functions: ${[...runner.functions.entries()].map(([n, u]) => `${n} ${u}`).join(', ')}`);
+  say('running; Ctrl-C stops everything and removes the clusters');
+  stop = async () => {
+    await runner.stop();
     await plane.stop();
-    process.exit(0);
   };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
-  setInterval(() => undefined, 1 << 30);
 }
+
+let stopping = false;
+const shutdown = () => {
+  if (stopping) return;
+  stopping = true;
+  say('stopping');
+  void stop().finally(() => process.exit(0));
+};
+process.once('SIGINT', shutdown);
+process.once('SIGTERM', shutdown);
+setInterval(() => undefined, 1 << 30);

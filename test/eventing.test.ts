@@ -159,6 +159,13 @@ describe('delivery and retries', () => {
     expect(broker.stats()).toMatchObject({ retries: 4, deadLettered: 3, delivered: 0 });
   });
 
+  it('dead-letters at once when a Trigger has no usable subscriber URL', async () => {
+    const broker = await startBroker([trigger('nowhere', [], '')]);
+    await broker.publish(event('test.nowhere'));
+    await broker.idle();
+    expect(broker.deadLetters()).toMatchObject([{ trigger: 'nowhere', attempts: 0, error: expect.stringMatching(/^no subscriber URL/) as unknown }]);
+  });
+
   it('dead-letters deliveries still waiting for a retry when the broker stops', async () => {
     const down = await subscriber(status(503));
     const broker = await startBroker([trigger('down', [{ exact: { type: 'test.stop' } }], down.url, { retry: 5, backoffDelayMs: 60_000 })]);

@@ -117,7 +117,7 @@ export class LocalBroker {
 
   private track(delivery: Promise<void>): void {
     this.pending++;
-    void delivery.finally(() => {
+    void delivery.catch((e: unknown) => this.log.error({ err: e }, 'delivery failed unexpectedly')).finally(() => {
       this.pending--;
       if (this.pending > 0) return;
       const waiters = this.idleWaiters;

@@ -22,8 +22,8 @@ export function backoffMs(delivery: DeliveryOptions, retryNumber: number): numbe
 
 /** POSTs the event in binary mode (with `Prefer: reply`, as Knative's dispatcher does) and classifies the answer. */
 export async function deliverOnce(url: string, event: CloudEvent<unknown>, timeoutMs: number | undefined, signal: AbortSignal): Promise<DeliveryOutcome> {
-  const message = binaryMessage(event);
   try {
+    const message = binaryMessage(event);
     const answer = await post(url, { headers: { ...message.headers, prefer: 'reply' }, body: message.body, timeoutMs, signal });
     return outcomeOf(answer);
   } catch (e) {

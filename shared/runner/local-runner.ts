@@ -68,8 +68,8 @@ export async function startLocalRunner(opts: LocalRunnerOptions): Promise<LocalR
     stop: async () => {
       ping.stop();
       await source.stop();
-      await Promise.all(hosts.map((h) => h.close()));
       await broker.stop();
+      await Promise.all(hosts.map((h) => h.close()));
     },
   };
 }

@@ -1,0 +1,55 @@
+import { pino } from 'pino';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startControlPlane, type ControlPlane } from './controlplane/index.ts';
+import type { Kyma } from './domain/kyma.ts';
+import { API_VERSION, KCP_NAMESPACE, LABEL } from './domain/vocabulary.ts';
+import { KubeClient } from './k8s/client.ts';
+import { installCrds } from './k8s/crds.ts';
+import { publishSampleModule, setReleaseChannels } from './module/publish.ts';
+import { RegistryClient } from './oci/registry.ts';
+import type { Config } from './runtime/config.ts';
+import { createLogger } from './runtime/logger.ts';
+import { startLocalRunner, type LocalRunner } from './runner/local-runner.ts';
+
+export const SAMPLE_KYMA = 'local-kyma';
+
+/** The embedded default: a local control plane with a sample module, a Kyma asking for it, and the runner. */
+export async function startEmbedded(config: Config, say: (line: string) => void): Promise<{ plane: ControlPlane; runner: LocalRunner }> {
+  const plane = await startControlPlane({ runtimes: Math.max(1, config.embeddedRuntimes), progress: say });
+  const kcp = await KubeClient.from(plane.kcp.kubeConfig());
+  await installCrds(plane.kcp.kubeConfig());
+  await kcp.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: KCP_NAMESPACE } });
+  const registryHost = plane.registry?.host ?? '';
+  const registry = new RegistryClient({ host: registryHost, plainHttp: true });
+  for (const version of ['1.0.0', '2.0.0']) await publishSampleModule(registry, kcp, { name: 'sample', version, namespace: KCP_NAMESPACE });
+  await setReleaseChannels(kcp, KCP_NAMESPACE, 'sample', [{ channel: 'regular', version: '1.0.0' }, { channel: 'fast', version: '2.0.0' }]);
+  say('published module "sample": 1.0.0 on channel regular, 2.0.0 on channel fast');
+  const logFile = join(plane.runDir, 'logs', 'lifecycle-functions.log');
+  const log = createLogger('lifecycle', config.logLevel, pino.destination({ dest: logFile, sync: false, mkdir: true }));
+  const runner = await startLocalRunner({ kcp: plane.kcp.kubeConfig(), config: { ...config, registry: { base: registryHost, plainHttp: true } }, log });
+  say(`functions running (logs: ${logFile})`);
+  const [runtime] = plane.runtimes;
+  await kcp.apply({
+    apiVersion: 'v1', kind: 'Secret', metadata: { name: SAMPLE_KYMA, namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: SAMPLE_KYMA } },
+    data: { config: Buffer.from(runtime?.kubeconfig ?? '').toString('base64') },
+  }, 'lifecycle-embedded');
+  await kcp.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: SAMPLE_KYMA, namespace: KCP_NAMESPACE }, spec: { channel: 'regular', modules: [{ name: 'sample' }] } }, 'lifecycle-embedded');
+  say(`created Kyma ${SAMPLE_KYMA} (channel regular, module sample) for ${runtime?.name ?? 'runtime-1'}`);
+  await followKyma(kcp, say);
+  return { plane, runner };
+}
+
+/** Prints every state change of the sample Kyma until it is Ready. */
+async function followKyma(kcp: KubeClient, say: (line: string) => void): Promise<void> {
+  let last = '';
+  for (;;) {
+    const kyma = await kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name: SAMPLE_KYMA });
+    const modules = (kyma?.status?.modules ?? []).map((m) => `${m.name} ${m.version ?? ''} ${m.state ?? ''}`.trim()).join(', ');
+    const line = `Kyma ${SAMPLE_KYMA}: ${kyma?.status?.state ?? 'waiting'}${modules ? ` (${modules})` : ''}`;
+    if (line !== last) say(line);
+    last = line;
+    if (kyma?.status?.state === 'Ready') return;
+    await sleep(500);
+  }
+}
