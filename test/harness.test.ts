@@ -12,14 +12,14 @@ const isAlive = (pid: number) => {
 };
 
 describe('control-plane harness', () => {
-  it('reaps etcd and kube-apiserver by PID when the process that started them is killed', async () => {
+  it('reaps etcd, kube-apiserver and controller-manager by PID when the process that started them is killed', async () => {
     const runRoot = await mkdtemp(join(tmpdir(), 'reap-test-'));
     const owner = spawn(process.execPath, [join(import.meta.dirname, 'fixtures/start-cluster-and-wait.ts'), runRoot], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const [line] = await createInterface({ input: owner.stdout })[Symbol.asyncIterator]().next().then((r) => [r.value as string]);
     const { runDir, pids } = JSON.parse(line ?? '{}') as { runDir: string; pids: number[] };
-    expect(pids).toHaveLength(2);
+    expect(pids).toHaveLength(3);
     expect(pids.every(isAlive)).toBe(true);
 
     owner.kill('SIGKILL');

@@ -9,7 +9,8 @@ const READY_STATES: (State | undefined)[] = ['Ready', 'Unmanaged'];
 /** PURE. One status entry per module in spec or with a Manifest: the aggregate-status-owned fields. */
 export function moduleEntries(kyma: Kyma, manifests: Manifest[]): ModuleStatus[] {
   const spec = new Map((kyma.spec?.modules ?? []).map((m) => [m.name, m]));
-  const byModule = new Map(manifests.map((m) => [m.metadata.labels?.[LABEL.moduleName] ?? '', m]));
+  const byModule = new Map(manifests.filter((m) => m.metadata.labels?.[LABEL.mandatoryModule] !== 'true')
+    .map((m) => [m.metadata.labels?.[LABEL.moduleName] ?? '', m]));
   const names = [...new Set([...spec.keys(), ...byModule.keys()])].filter(Boolean);
   const resolution = (name: string) => kyma.status?.modules?.find((m) => m.name === name)?.resolution;
   return names.map((name) => moduleEntry(name, spec.get(name), resolution(name), byModule.get(name)));

@@ -9,6 +9,10 @@ import { install } from './install.ts';
 import { LayerCache } from './layer.ts';
 import { uninstall } from './uninstall.ts';
 import { writeStatus } from './write-status.ts';
+import { orphanReason, parentKyma } from './orphan.ts';
+import { isUnmanaged, unmanage } from './unmanage.ts';
+import type { ApplyContext } from './context.ts';
+import type { KubeClient } from '../../shared/k8s/client.ts';
 
 export const NAME = 'apply-remote';
 
@@ -34,10 +38,12 @@ export function applyRemote(deps: FunctionDeps): LifecycleFunction {
         await writeStatus(ctx, manifest, { state: 'Error', operation: `runtime of Kyma ${kyma}: ${error instanceof Error ? error.message : String(error)}` });
         return undefined;
       }
+      const runtime = 'client' in access ? access.client : undefined;
       try {
-        if (manifest.metadata.deletionTimestamp) await uninstall(ctx, manifest, 'client' in access ? access.client : undefined);
-        else if ('missing' in access) await writeStatus(ctx, manifest, { state: 'Error', operation: `runtime of Kyma ${kyma}: access secret not found (${access.missing})` });
-        else await install(ctx, manifest, access.client);
+        if (isUnmanaged(manifest)) await unmanage(ctx, manifest, runtime);
+        else if (manifest.metadata.deletionTimestamp) await uninstall(ctx, manifest, runtime);
+        else if (!runtime) await writeStatus(ctx, manifest, { state: 'Error', operation: `runtime of Kyma ${kyma}: access secret not found (${'missing' in access ? access.missing : ''})` });
+        else await installUnlessOrphan(ctx, manifest, runtime);
       } catch (error) {
         if (error instanceof TransientError) {
           runtimes.evict(key.namespace, kyma);
@@ -48,4 +54,10 @@ export function applyRemote(deps: FunctionDeps): LifecycleFunction {
       return undefined;
     },
   };
+}
+
+async function installUnlessOrphan(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient): Promise<void> {
+  const orphan = orphanReason(manifest, await parentKyma(ctx.kcp, manifest), Date.now());
+  if (orphan) return writeStatus(ctx, manifest, { state: 'Error', operation: orphan });
+  return install(ctx, manifest, runtime);
 }

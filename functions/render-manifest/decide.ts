@@ -14,6 +14,8 @@ export interface ModuleSource {
   version: string;
   install: ImageSpec;
   localizedImages: string[];
+  /** A mandatory module (from a ModuleReleaseMeta with spec.mandatory): on every Kyma, no channel. */
+  mandatory?: boolean;
 }
 
 /** PURE. The Manifest of one module of a Kyma, with the upstream name, labels, annotations and owner. */
@@ -21,9 +23,9 @@ export function desiredManifest(kyma: Kyma, src: ModuleSource): Manifest {
   const name = manifestName(kyma.metadata.name, src.componentName, src.module.name);
   const namespace = kyma.metadata.namespace ?? '';
   const labels: Record<string, string> = {
-    [LABEL.kymaName]: kyma.metadata.name, [LABEL.moduleName]: src.module.name,
-    [LABEL.channel]: src.entry.channel ?? '', [LABEL.managedBy]: MANAGED_BY_KCP,
+    [LABEL.kymaName]: kyma.metadata.name, [LABEL.moduleName]: src.module.name, [LABEL.managedBy]: MANAGED_BY_KCP,
     [LABEL.controllerName]: src.template.metadata.labels?.[LABEL.controllerName] ?? '',
+    ...(src.mandatory ? { [LABEL.mandatoryModule]: 'true' } : { [LABEL.channel]: src.entry.channel ?? '' }),
   };
   return {
     apiVersion: API_VERSION, kind: 'Manifest',
@@ -66,14 +68,27 @@ export function needsWrite(stored: Manifest | undefined, desired: Manifest): boo
     || !(stored.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === desired.metadata.ownerReferences?.[0]?.uid);
 }
 
-/** PURE. Manifests of this Kyma whose module is no longer wanted, or was refused for it (visibility). */
-export function unwantedManifests(kyma: Kyma, manifests: Manifest[]): Manifest[] {
+const isUnmanaged = (m: Manifest) => m.metadata.annotations?.[ANNOTATION.isUnmanaged] === 'true';
+const isMandatory = (m: Manifest) => m.metadata.labels?.[LABEL.mandatoryModule] === 'true';
+
+/** PURE. Manifests of this Kyma whose module is no longer wanted, was refused for it (visibility), or is a mandatory
+ * module that no longer exists. Unmanaged Manifests are never deleted this way: they remove themselves. */
+export function unwantedManifests(kyma: Kyma, manifests: Manifest[], mandatory: ReadonlySet<string>): Manifest[] {
   const wanted = new Set((kyma.spec?.modules ?? []).map((m) => m.name));
   const refused = new Set((kyma.status?.modules ?? []).filter((m) => m.resolution?.notAllowed).map((m) => m.name));
   return manifests.filter((m) => {
     const module = m.metadata.labels?.[LABEL.moduleName] ?? '';
-    return !m.metadata.deletionTimestamp && (!wanted.has(module) || refused.has(module));
+    if (m.metadata.deletionTimestamp || isUnmanaged(m)) return false;
+    if (isMandatory(m)) return !mandatory.has(module);
+    return !wanted.has(module) || refused.has(module);
   });
+}
+
+/** PURE. Manifests of modules the Kyma set to `managed: false` that are not yet marked unmanaged. */
+export function toUnmanage(kyma: Kyma, manifests: Manifest[]): Manifest[] {
+  const unmanaged = new Set((kyma.spec?.modules ?? []).filter((m) => m.managed === false).map((m) => m.name));
+  return manifests.filter((m) => !m.metadata.deletionTimestamp && !isUnmanaged(m) && !isMandatory(m)
+    && unmanaged.has(m.metadata.labels?.[LABEL.moduleName] ?? ''));
 }
 
 /** PURE. Modules that should have a Manifest written now: resolved (or kept on a warning) with a template. */

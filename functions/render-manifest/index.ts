@@ -1,13 +1,14 @@
 import type { Kyma } from '../../shared/domain/kyma.ts';
 import type { Manifest } from '../../shared/domain/manifest.ts';
 import type { ModuleTemplate } from '../../shared/domain/templates.ts';
-import { API_VERSION, FIELD_MANAGER, LABEL } from '../../shared/domain/vocabulary.ts';
+import { ANNOTATION, API_VERSION, FIELD_MANAGER, LABEL } from '../../shared/domain/vocabulary.ts';
 import { listAll } from '../../shared/k8s/list.ts';
 import { MODULES_RESOLVED, RESYNC_DUE } from '../../shared/runtime/events.ts';
 import type { FunctionDeps } from '../../shared/runtime/deps.ts';
 import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
 import type { Logger } from '../../shared/runtime/logger.ts';
-import { desiredManifest, needsWrite, renderable, unwantedManifests, type ModuleSource } from './decide.ts';
+import { desiredManifest, needsWrite, renderable, toUnmanage, unwantedManifests, type ModuleSource } from './decide.ts';
+import { mandatorySources } from './mandatory.ts';
 
 export const NAME = 'render-manifest';
 
@@ -22,8 +23,13 @@ export function renderManifest(deps: FunctionDeps): LifecycleFunction {
       if (!kyma || kyma.metadata.deletionTimestamp || kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
       const existing = await listAll<Manifest>(deps.kcp, API_VERSION, 'Manifest',
         { namespace: key.namespace, labelSelector: `${LABEL.kymaName}=${key.name}` });
-      for (const source of await sources(deps, kyma)) await write(deps, desiredManifest(kyma, source), existing, log);
-      for (const manifest of unwantedManifests(kyma, existing)) {
+      const mandatory = await mandatorySources(deps, kyma);
+      for (const source of [...await sources(deps, kyma), ...mandatory]) await write(deps, desiredManifest(kyma, source), existing, log);
+      for (const manifest of toUnmanage(kyma, existing)) {
+        await deps.kcp.mergePatch({ apiVersion: API_VERSION, kind: 'Manifest', namespace: key.namespace, name: manifest.metadata.name }, { metadata: { annotations: { [ANNOTATION.isUnmanaged]: 'true' } } });
+        log.info({ manifest: manifest.metadata.name }, 'module set to managed: false: Manifest marked unmanaged');
+      }
+      for (const manifest of unwantedManifests(kyma, existing, new Set(mandatory.map((m) => m.module.name)))) {
         await deps.kcp.delete({ apiVersion: API_VERSION, kind: 'Manifest', namespace: key.namespace, name: manifest.metadata.name });
         log.info({ manifest: manifest.metadata.name }, 'module no longer wanted: Manifest deleted');
       }
@@ -32,7 +38,7 @@ export function renderManifest(deps: FunctionDeps): LifecycleFunction {
   };
 }
 
-async function sources(deps: FunctionDeps, kyma: Kyma): Promise<ModuleSource[]> {
+export async function sources(deps: FunctionDeps, kyma: Kyma): Promise<ModuleSource[]> {
   const found = await Promise.all(renderable(kyma).map(async ({ module, entry }) => {
     const ref = entry.template?.metadata;
     const template = ref && await deps.kcp.get<ModuleTemplate>({ apiVersion: API_VERSION, kind: 'ModuleTemplate', namespace: ref.namespace || kyma.metadata.namespace, name: ref.name });

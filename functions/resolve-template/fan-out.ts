@@ -19,10 +19,18 @@ export function usesChange(kyma: Kyma, changed: ObjectKey): boolean {
  */
 export async function fanOut(deps: FunctionDeps, changed: ObjectKey, cause: EventAttributes): Promise<number> {
   const kymas = await listAll<Kyma>(deps.kcp, API_VERSION, 'Kyma', { namespace: changed.namespace });
-  const affected = kymas.filter((k) => usesChange(k, changed));
+  const everyone = await concernsEveryKyma(deps, changed);
+  const affected = kymas.filter((k) => everyone || usesChange(k, changed));
   for (const kyma of affected) {
     const key = { kind: 'Kyma', apiVersion: API_VERSION, namespace: kyma.metadata.namespace ?? '', name: kyma.metadata.name };
     await deps.sink(eventAbout(RESYNC_DUE, 'resolve-template', key, cause));
   }
   return affected.length;
+}
+
+/** Mandatory modules (and their templates) are installed on every Kyma. */
+async function concernsEveryKyma(deps: FunctionDeps, changed: ObjectKey): Promise<boolean> {
+  const ref = { apiVersion: API_VERSION, kind: changed.kind, namespace: changed.namespace, name: changed.name };
+  const object = await deps.kcp.get<{ kind?: string; spec?: { mandatory?: unknown } }>(ref);
+  return Boolean(object?.spec?.mandatory);
 }

@@ -5,6 +5,8 @@ import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, MODULES_RESOLVED, RE
 import type { FunctionDeps } from '../../shared/runtime/deps.ts';
 import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
 import { fanOut } from './fan-out.ts';
+import { ensureKymaMetadata } from './kyma-metadata.ts';
+import { mandatoryRelease } from './mandatory.ts';
 import { observe } from './observe.ts';
 import { resolveModules, sameResolution } from './resolve.ts';
 
@@ -20,6 +22,7 @@ export function resolveTemplate(deps: FunctionDeps): LifecycleFunction {
     accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
     async handle({ event, key, log }) {
       if (key.kind === 'ModuleTemplate' || key.kind === 'ModuleReleaseMeta') {
+        if (key.kind === 'ModuleReleaseMeta' && await mandatoryRelease(deps.kcp, key, log)) return undefined;
         const sent = await fanOut(deps, key, event);
         log.info({ kymas: sent }, `${key.kind} change fanned out`);
         return undefined;
@@ -28,6 +31,7 @@ export function resolveTemplate(deps: FunctionDeps): LifecycleFunction {
       const kyma = await deps.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name: key.name });
       if (!kyma || kyma.metadata.deletionTimestamp) return undefined;
       if (kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
+      await ensureKymaMetadata(deps.kcp, kyma);
       const modules = resolveModules(await observe(deps.kcp, deps.artifacts, kyma));
       let stored = kyma;
       if (!sameResolution(kyma, modules)) {

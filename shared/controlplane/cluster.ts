@@ -7,7 +7,7 @@ import { createClusterPki, issueClientCert, type ClusterPki } from './pki.ts';
 import { freePort } from './ports.ts';
 import { answers, type TlsMaterial } from './probe.ts';
 import { startProcess, waitUntil, type ManagedProcess } from './process.ts';
-import { startWorkloadControllers } from './workloads.ts';
+import { startControllerManager, startWorkloadControllers } from './workloads.ts';
 
 export interface ClusterOptions {
   name: string;
@@ -15,6 +15,8 @@ export interface ClusterOptions {
   binaries: Binaries;
   /** Also run kube-controller-manager, kube-scheduler and kwok with one fake node, so workloads roll out. */
   workloads?: boolean;
+  /** Run kube-controller-manager with only the namespace and garbage-collector controllers (a KCP). */
+  garbageCollection?: boolean;
   /** Extra kube-apiserver flags, e.g. for load tests. */
   apiServerFlags?: string[];
   startTimeoutMs?: number;
@@ -62,6 +64,8 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const processes = [etcd.process, apiserver];
   if (opts.workloads) {
     processes.push(...await startWorkloadControllers({ ...opts, pki, kubeconfigPath, kubeconfig, timeoutMs }));
+  } else if (opts.garbageCollection) {
+    processes.push(await startControllerManager({ ...opts, pki, kubeconfigPath }, 'namespace,garbagecollector'));
   }
   return {
     name: opts.name, server, kubeconfig, kubeconfigPath, pki, processes,

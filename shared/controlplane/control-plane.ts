@@ -49,7 +49,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
   const common = { runDir, binaries, ...(opts.apiServerFlags ? { apiServerFlags: opts.apiServerFlags } : {}) };
   const runtimeNames = Array.from({ length: opts.runtimes ?? 2 }, (_, i) => `runtime-${i + 1}`);
   const results = await Promise.allSettled([
-    startCluster({ ...common, name: 'kcp' }),
+    startCluster({ ...common, name: 'kcp', garbageCollection: true }),
     ...runtimeNames.map((name) => startCluster({ ...common, name, workloads: opts.runtimeWorkloads ?? true })),
     ...(opts.registry ?? true ? [startRegistry(runDir, binaries)] : []),
   ]);

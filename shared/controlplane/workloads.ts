@@ -30,16 +30,7 @@ const CONTROLLERS = [
  */
 export async function startWorkloadControllers(opts: WorkloadOptions): Promise<ManagedProcess[]> {
   const common = { runDir: opts.runDir };
-  const kcm = await startProcess({
-    ...common, name: `${opts.name}-kube-controller-manager`, bin: opts.binaries['kube-controller-manager'],
-    args: [
-      `--kubeconfig=${opts.kubeconfigPath}`, `--controllers=${CONTROLLERS}`,
-      `--service-account-private-key-file=${opts.pki.serviceAccountKey}`, `--root-ca-file=${opts.pki.caCert}`,
-      '--use-service-account-credentials=false', '--leader-elect=false', '--secure-port=0', '--v=1',
-      '--concurrent-deployment-syncs=10', '--concurrent-replicaset-syncs=10', '--kube-api-qps=200',
-      '--kube-api-burst=400',
-    ],
-  });
+  const kcm = await startControllerManager(opts, CONTROLLERS);
   const scheduler = await startProcess({
     ...common, name: `${opts.name}-kube-scheduler`, bin: opts.binaries['kube-scheduler'],
     args: [`--kubeconfig=${opts.kubeconfigPath}`, '--leader-elect=false', '--secure-port=0', '--v=1'],
@@ -60,6 +51,20 @@ export async function startWorkloadControllers(opts: WorkloadOptions): Promise<M
     return node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
   }, kwok, opts.timeoutMs);
   return [kwok, scheduler, kcm];
+}
+
+/** kube-controller-manager running the given controllers (the KCP runs only namespace and garbage collection). */
+export function startControllerManager(opts: Omit<WorkloadOptions, 'kubeconfig' | 'timeoutMs'>, controllers: string): Promise<ManagedProcess> {
+  return startProcess({
+    runDir: opts.runDir, name: `${opts.name}-kube-controller-manager`, bin: opts.binaries['kube-controller-manager'],
+    args: [
+      `--kubeconfig=${opts.kubeconfigPath}`, `--controllers=${controllers}`,
+      `--service-account-private-key-file=${opts.pki.serviceAccountKey}`, `--root-ca-file=${opts.pki.caCert}`,
+      '--use-service-account-credentials=false', '--leader-elect=false', '--secure-port=0', '--v=1',
+      '--concurrent-deployment-syncs=10', '--concurrent-replicaset-syncs=10', '--kube-api-qps=200',
+      '--kube-api-burst=400', '--concurrent-gc-syncs=10',
+    ],
+  });
 }
 
 async function createFakeNode(kubeconfig: string): Promise<void> {

@@ -41,6 +41,7 @@ export const FINALIZER = {
   declarative: 'declarative.kyma-project.io/finalizer',
   labelRemoval: 'label-removal-finalizer',
   resource: 'resource.kyma-project.io/finalizer',
+  mandatory: `${GROUP}/mandatory-module`,
 } as const;
 
 export const FIELD_MANAGER = {

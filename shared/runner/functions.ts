@@ -2,6 +2,7 @@ import { aggregateStatus } from '../../functions/aggregate-status/index.ts';
 import { applyRemote } from '../../functions/apply-remote/index.ts';
 import { renderManifest } from '../../functions/render-manifest/index.ts';
 import { resolveTemplate } from '../../functions/resolve-template/index.ts';
+import { purge } from '../../functions/purge/index.ts';
 import { resync } from '../../functions/resync/index.ts';
 import type { FunctionDeps } from '../runtime/deps.ts';
 import type { LifecycleFunction } from '../runtime/invoke.ts';
@@ -12,5 +13,6 @@ export const FUNCTIONS: Record<string, (deps: FunctionDeps) => LifecycleFunction
   'render-manifest': renderManifest,
   'apply-remote': applyRemote,
   'aggregate-status': aggregateStatus,
+  purge,
   resync,
 };

@@ -1,0 +1,34 @@
+import type { Manifest } from '../../shared/domain/manifest.ts';
+import { ANNOTATION, API_VERSION, FINALIZER, LABEL } from '../../shared/domain/vocabulary.ts';
+import type { KubeClient } from '../../shared/k8s/client.ts';
+import { isNotFound } from '../../shared/k8s/errors.ts';
+import type { ApplyContext } from './context.ts';
+import { setFinalizers } from './finalizers.ts';
+import { apiVersionOf } from './render.ts';
+
+export const isUnmanaged = (m: Manifest) => m.metadata.annotations?.[ANNOTATION.isUnmanaged] === 'true';
+
+/**
+ * `managed: false`: take the managed-by label off every synced resource (they stay, now the user's), drop the
+ * label-removal finalizer, then delete the Manifest itself; its deletion removes our finalizers without touching
+ * the runtime. One step per call.
+ */
+export async function unmanage(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient | undefined): Promise<void> {
+  const finalizers = manifest.metadata.finalizers ?? [];
+  const ref = { apiVersion: API_VERSION, kind: 'Manifest', namespace: manifest.metadata.namespace, name: manifest.metadata.name };
+  if (manifest.metadata.deletionTimestamp) {
+    const ours: string[] = [FINALIZER.declarative, FINALIZER.labelRemoval, FINALIZER.resource];
+    if (finalizers.some((f) => ours.includes(f))) await setFinalizers(ctx.kcp, manifest, finalizers.filter((f) => !ours.includes(f)));
+    return;
+  }
+  if (finalizers.includes(FINALIZER.labelRemoval) && runtime) {
+    for (const r of manifest.status?.synced ?? []) {
+      const target = { apiVersion: apiVersionOf(r), kind: r.kind, name: r.name, namespace: r.namespace || undefined };
+      await runtime.mergePatch(target, { metadata: { labels: { [LABEL.managedBy]: null } } }).catch((e: unknown) => { if (!isNotFound(e)) throw e; });
+    }
+    await setFinalizers(ctx.kcp, manifest, finalizers.filter((f) => f !== FINALIZER.labelRemoval));
+    ctx.log.info({ resources: manifest.status?.synced?.length ?? 0 }, 'module unmanaged: managed-by label removed from its resources');
+    return;
+  }
+  await ctx.kcp.delete(ref);
+}

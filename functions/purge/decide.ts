@@ -1,0 +1,63 @@
+import type { Kyma } from '../../shared/domain/kyma.ts';
+import type { Manifest } from '../../shared/domain/manifest.ts';
+import { FINALIZER, LABEL } from '../../shared/domain/vocabulary.ts';
+
+/** What purge saw of a deleting Kyma and its runtime. `runtime` is absent when the kubeconfig Secret is gone. */
+export interface DeletionView {
+  kyma: Kyma;
+  manifests: Manifest[];
+  runtime?: { crds: string[]; remoteKyma: boolean };
+  now: number;
+  gracePeriodMs: number;
+}
+
+export type DeletionStep =
+  | { step: 'SetKymaStateDeleting' }
+  | { step: 'DeleteManifests'; names: string[] }
+  | { step: 'DeleteRuntimeCrd'; name: string }
+  | { step: 'DeleteRemoteKyma' }
+  | { step: 'PurgeModuleCrFinalizers' }
+  | { step: 'WaitForManifests'; message: string }
+  | { step: 'DropKymaFinalizer'; finalizers: string[] };
+
+export const RUNTIME_CRDS = ['moduletemplates.operator.kyma-project.io', 'modulereleasemetas.operator.kyma-project.io'];
+export const RUNTIME_KYMA_CRD = 'kymas.operator.kyma-project.io';
+const OURS: string[] = [FINALIZER.kyma, FINALIZER.purge];
+
+/**
+ * PURE. The first applicable step of the Kyma deletion chain, in upstream order: Deleting → delete all Manifests →
+ * runtime catalog CRDs → remote Kyma → Kyma CRD on the runtime → (after the grace period) strip finalizers of stuck
+ * module CRs → wait for the Manifests, saying what blocks → drop our finalizers.
+ */
+export function nextDeletionStep(view: DeletionView, purgeDone: boolean): DeletionStep | undefined {
+  const { kyma, manifests, runtime } = view;
+  if (kyma.status?.state !== 'Deleting') return { step: 'SetKymaStateDeleting' };
+  const undeleted = manifests.filter((m) => !m.metadata.deletionTimestamp).map((m) => m.metadata.name);
+  if (undeleted.length) return { step: 'DeleteManifests', names: undeleted };
+  const crd = RUNTIME_CRDS.find((name) => runtime?.crds.includes(name));
+  if (crd) return { step: 'DeleteRuntimeCrd', name: crd };
+  if (runtime?.remoteKyma) return { step: 'DeleteRemoteKyma' };
+  if (runtime?.crds.includes(RUNTIME_KYMA_CRD)) return { step: 'DeleteRuntimeCrd', name: RUNTIME_KYMA_CRD };
+  if (manifests.length) {
+    if (!purgeDone && runtime && purgeDue(view)) return { step: 'PurgeModuleCrFinalizers' };
+    return { step: 'WaitForManifests', message: blockingMessage(manifests) };
+  }
+  const finalizers = kyma.metadata.finalizers ?? [];
+  if (finalizers.some((f) => OURS.includes(f))) return { step: 'DropKymaFinalizer', finalizers: finalizers.filter((f) => !OURS.includes(f)) };
+  return undefined;
+}
+
+export function purgeDue(view: DeletionView): boolean {
+  const since = Date.parse(view.kyma.metadata.deletionTimestamp ?? '');
+  return view.gracePeriodMs > 0 && Number.isFinite(since) && view.now - since >= view.gracePeriodMs;
+}
+
+/** "waiting for modules to be deleted: sample (waiting for module crs deletion: Sample ns/x [finalizers: f])". */
+export function blockingMessage(manifests: Manifest[]): string {
+  const parts = manifests.map((m) => {
+    const module = m.metadata.labels?.[LABEL.moduleName] ?? m.metadata.name;
+    const why = m.status?.lastOperation?.operation;
+    return why ? `${module} (${why})` : module;
+  });
+  return `waiting for modules to be deleted: ${parts.join('; ')}`;
+}

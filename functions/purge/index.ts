@@ -1,0 +1,75 @@
+import type { Kyma } from '../../shared/domain/kyma.ts';
+import type { Manifest } from '../../shared/domain/manifest.ts';
+import { API_VERSION, LABEL } from '../../shared/domain/vocabulary.ts';
+import type { KubeClient } from '../../shared/k8s/client.ts';
+import { recordEvent } from '../../shared/k8s/events.ts';
+import { listAll } from '../../shared/k8s/list.ts';
+import { RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
+import { InvalidEventError, NotYetReadyError } from '../../shared/runtime/errors.ts';
+import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE, type EventAttributes, type ObjectKey } from '../../shared/runtime/events.ts';
+import type { FunctionDeps } from '../../shared/runtime/deps.ts';
+import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
+import type { Logger } from '../../shared/runtime/logger.ts';
+import { nextDeletionStep, type DeletionStep, type DeletionView } from './decide.ts';
+import { deleteRemoteKyma, deleteRuntimeCrd, observeRuntime } from './runtime-view.ts';
+import { stripStuckFinalizers } from './strip.ts';
+import { setKymaDeletionStatus } from './status.ts';
+
+export const NAME = 'purge';
+
+/** A Kyma with a deletionTimestamp: one step of the deletion chain per call (see decide.ts), then a retry. */
+export function purge(deps: FunctionDeps): LifecycleFunction {
+  const runtimes = new RuntimeClients(deps.kcp);
+  return {
+    name: NAME,
+    accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
+    async handle({ event, key, log }) {
+      const kymaName = kymaOf(key, event);
+      const kyma = await deps.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name: kymaName });
+      if (!kyma?.metadata.deletionTimestamp) return undefined;
+      const manifests = await listAll<Manifest>(deps.kcp, API_VERSION, 'Manifest', { namespace: key.namespace, labelSelector: `${LABEL.kymaName}=${kymaName}` });
+      const access = await runtimes.forKyma(key.namespace, kymaName).catch(() => ({ missing: 'unusable kubeconfig Secret' }));
+      const runtime = 'client' in access ? access.client : undefined;
+      const view: DeletionView = { kyma, manifests, now: Date.now(), gracePeriodMs: deps.config.purgeGracePeriodMs, ...(runtime ? { runtime: await observeRuntime(runtime) } : {}) };
+      let step = nextDeletionStep(view, false);
+      if (step?.step === 'PurgeModuleCrFinalizers' && runtime && !(await purgeStuck(deps, kyma, manifests, runtime, log))) step = nextDeletionStep(view, true);
+      if (!step || step.step === 'PurgeModuleCrFinalizers') return undefined;
+      await execute(deps.kcp, kyma, step, runtime);
+      log.info({ step: step.step }, `Kyma deletion: ${step.step}`);
+      if (step.step === 'WaitForManifests') throw new NotYetReadyError(step.message);
+      return undefined;
+    },
+  };
+}
+
+function kymaOf(key: ObjectKey, event: EventAttributes): string {
+  if (key.kind === 'Kyma') return key.name;
+  const labels = (event.data as { metadata?: { labels?: Record<string, string> } } | undefined)?.metadata?.labels;
+  const name = key.kind === 'Manifest' ? labels?.[LABEL.kymaName] : undefined;
+  if (!name) throw new InvalidEventError(`${NAME} handles Kyma events and Manifest delete events, not ${key.kind}`);
+  return name;
+}
+
+async function execute(kcp: KubeClient, kyma: Kyma, step: DeletionStep, runtime: KubeClient | undefined): Promise<void> {
+  const { name, namespace = '' } = kyma.metadata;
+  switch (step.step) {
+    case 'SetKymaStateDeleting': return setKymaDeletionStatus(kcp, kyma, 'waiting for modules to be deleted');
+    case 'DeleteManifests': for (const m of step.names) await kcp.delete({ apiVersion: API_VERSION, kind: 'Manifest', namespace, name: m }); return;
+    case 'DeleteRuntimeCrd': if (runtime) await deleteRuntimeCrd(runtime, step.name); return;
+    case 'DeleteRemoteKyma': if (runtime) await deleteRemoteKyma(runtime); return;
+    case 'WaitForManifests': return setKymaDeletionStatus(kcp, kyma, step.message);
+    case 'DropKymaFinalizer':
+      await kcp.mergePatch({ apiVersion: API_VERSION, kind: 'Kyma', namespace, name }, { metadata: { finalizers: step.finalizers, resourceVersion: kyma.metadata.resourceVersion } });
+      return;
+    case 'PurgeModuleCrFinalizers': return;
+  }
+}
+
+async function purgeStuck(deps: FunctionDeps, kyma: Kyma, manifests: Manifest[], runtime: KubeClient, log: Logger): Promise<boolean> {
+  const removed = await stripStuckFinalizers(runtime, manifests, deps.config.purgeSkip);
+  if (!removed.length) return false;
+  const message = `grace period of ${deps.config.purgeGracePeriodMs / 1000} s passed: finalizers force-removed from ${removed.join('; ')}`;
+  log.warn({ kyma: kyma.metadata.name, removed }, message);
+  await recordEvent(deps.kcp, { apiVersion: API_VERSION, kind: 'Kyma', name: kyma.metadata.name, namespace: kyma.metadata.namespace ?? '', uid: kyma.metadata.uid }, 'Warning', 'PurgedModuleCrFinalizers', message, NAME);
+  return true;
+}

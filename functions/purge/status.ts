@@ -1,0 +1,16 @@
+import type { Kyma } from '../../shared/domain/kyma.ts';
+import { API_VERSION } from '../../shared/domain/vocabulary.ts';
+import type { KubeClient } from '../../shared/k8s/client.ts';
+
+/** Field manager of the deletion chain's status writes (aggregate-status leaves deleting Kymas alone). */
+export const PURGE_MANAGER = 'lifecycle-manager-purge';
+
+/** Kyma state Deleting with `operation` as lastOperation; written only when either changes. */
+export async function setKymaDeletionStatus(kcp: KubeClient, kyma: Kyma, operation: string): Promise<void> {
+  if (kyma.status?.state === 'Deleting' && kyma.status.lastOperation?.operation === operation) return;
+  const { name, namespace } = kyma.metadata;
+  await kcp.apply({
+    apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace },
+    status: { state: 'Deleting', lastOperation: { operation, lastUpdateTime: new Date().toISOString() } },
+  }, PURGE_MANAGER, 'status');
+}

@@ -1,0 +1,35 @@
+import type { Manifest } from '../../shared/domain/manifest.ts';
+import type { KubeClient } from '../../shared/k8s/client.ts';
+import { isNotFound } from '../../shared/k8s/errors.ts';
+
+interface Cr { apiVersion?: string; kind?: string; metadata: { name: string; namespace?: string; finalizers?: string[]; deletionTimestamp?: string } }
+
+/** Kinds whose CRs purge must never touch: `<plural>.<group>` or `*.<group>`, matched against the CR's API group. */
+export function skipped(skip: readonly string[], plural: string, group: string): boolean {
+  return skip.some((s) => s === `${plural}.${group}` || s === `*.${group}`);
+}
+
+/**
+ * Strips the finalizers of module CRs that are stuck in deletion (deletionTimestamp set) on the runtime — only the
+ * kinds of the Kyma's modules' default CRs, never a CR that is not being deleted, never a kind on the skip list.
+ * Returns what was force-removed, as `Kind namespace/name [finalizers]`.
+ */
+export async function stripStuckFinalizers(runtime: KubeClient, manifests: Manifest[], skip: readonly string[]): Promise<string[]> {
+  const kinds = new Map<string, { apiVersion: string; kind: string }>();
+  for (const m of manifests) {
+    const cr = m.spec?.resource as { apiVersion?: string; kind?: string } | null | undefined;
+    if (cr?.apiVersion && cr.kind) kinds.set(`${cr.apiVersion}|${cr.kind}`, { apiVersion: cr.apiVersion, kind: cr.kind });
+  }
+  const removed: string[] = [];
+  for (const { apiVersion, kind } of kinds.values()) {
+    const resource = await runtime.resource(apiVersion, kind).catch(() => undefined);
+    if (!resource || skipped(skip, resource.plural, apiVersion.split('/')[0] ?? '')) continue;
+    const items = (await runtime.list<Cr>(apiVersion, kind)).items;
+    for (const cr of items.filter((i) => i.metadata.deletionTimestamp && i.metadata.finalizers?.length)) {
+      const ref = { apiVersion, kind, name: cr.metadata.name, namespace: cr.metadata.namespace };
+      await runtime.mergePatch(ref, { metadata: { finalizers: null } }).catch((e: unknown) => { if (!isNotFound(e)) throw e; });
+      removed.push(`${kind} ${cr.metadata.namespace ? `${cr.metadata.namespace}/` : ''}${cr.metadata.name} [${cr.metadata.finalizers?.join(', ')}]`);
+    }
+  }
+  return removed;
+}

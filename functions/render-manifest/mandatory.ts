@@ -1,0 +1,29 @@
+import type { Kyma } from '../../shared/domain/kyma.ts';
+import { templateName, type ModuleReleaseMeta, type ModuleTemplate } from '../../shared/domain/templates.ts';
+import { API_VERSION } from '../../shared/domain/vocabulary.ts';
+import { listAll } from '../../shared/k8s/list.ts';
+import type { FunctionDeps } from '../../shared/runtime/deps.ts';
+import type { ModuleSource } from './decide.ts';
+
+/** Every mandatory module (ModuleReleaseMeta with spec.mandatory, not being deleted) for one Kyma: template
+ * `<module>-<mandatory.version>`, policy CreateAndDelete, no channel. Modules whose template or descriptor is
+ * missing are left out (their Manifests stay as they are). */
+export async function mandatorySources(deps: FunctionDeps, kyma: Kyma): Promise<ModuleSource[]> {
+  const namespace = kyma.metadata.namespace ?? '';
+  const metas = (await listAll<ModuleReleaseMeta>(deps.kcp, API_VERSION, 'ModuleReleaseMeta', { namespace }))
+    .filter((m) => m.spec?.mandatory?.version && !m.metadata.deletionTimestamp);
+  const found = await Promise.all(metas.map(async (mrm) => {
+    const name = mrm.metadata.name;
+    const template = await deps.kcp.get<ModuleTemplate>({ apiVersion: API_VERSION, kind: 'ModuleTemplate', namespace, name: templateName(name, mrm.spec?.mandatory?.version ?? '') });
+    const componentName = mrm.spec?.ocmComponentName ?? '';
+    const lookup = template ? await deps.artifacts.lookup(componentName, template.spec?.version ?? '', template) : undefined;
+    if (!template || !lookup || 'error' in lookup) return [];
+    const { artifact } = lookup;
+    return [{
+      module: { name, customResourcePolicy: 'CreateAndDelete' as const }, entry: { name }, template, componentName, version: artifact.version,
+      install: { repo: deps.config.registry.base, name: componentName, ref: artifact.install.ref, type: artifact.install.type },
+      localizedImages: artifact.localizedImages, mandatory: true,
+    }];
+  }));
+  return found.flat();
+}
