@@ -1,16 +1,12 @@
 import type { Manifest } from '../../shared/domain/manifest.ts';
-import { FIELD_MANAGER, FINALIZER } from '../../shared/domain/vocabulary.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
 import { NotYetReadyError } from '../../shared/runtime/errors.ts';
-import { applyAll } from './apply.ts';
 import { ensureDefaultCr } from './default-cr.ts';
+import { FINALIZER } from '../../shared/domain/vocabulary.ts';
+import { syncModule } from './sync.ts';
 import { missingFinalizers, setFinalizers, withFinalizers } from './finalizers.ts';
 import type { ApplyContext } from './context.ts';
-import { prune, pruneWaves } from './prune.ts';
 import { moduleReadiness } from './readiness.ts';
-import { syncedOf } from './render.ts';
-import { renderTarget } from './target.ts';
-import { ensureRemoteNamespace } from './namespace.ts';
 import { CONDITION, hasDefaultCr } from './status.ts';
 import { writeStatus } from './write-status.ts';
 
@@ -25,20 +21,14 @@ export async function install(ctx: ApplyContext, manifest: Manifest, runtime: Ku
     await setFinalizers(ctx.kcp, manifest, withFinalizers(manifest, wanted));
     return;
   }
-  const layer = await ctx.layers.rawManifest(manifest);
-  if ('error' in layer) return writeStatus(ctx, manifest, { state: 'Error', operation: layer.error, conditions: { [CONDITION.resources.type]: { ok: false, message: layer.error } } });
-  const objects = await renderTarget(runtime, manifest, layer.yaml);
-  if ('error' in objects) {
-    return writeStatus(ctx, manifest, { state: 'Error', operation: objects.error, conditions: { [CONDITION.resources.type]: { ok: false, message: objects.error } } });
+  const synced = await syncModule(ctx, manifest, runtime);
+  if ('error' in synced) {
+    const resources = synced.stage === 'resources' ? { conditions: { [CONDITION.resources.type]: { ok: false, message: synced.error } } } : {};
+    return writeStatus(ctx, manifest, { state: 'Error', operation: synced.error, ...(synced.target ? { synced: synced.target } : {}), ...resources });
   }
-  await ensureRemoteNamespace(runtime);
-  const target = objects.map(syncedOf);
-  const remaining = await prune(runtime, pruneWaves(manifest.status?.synced ?? [], target));
-  if (remaining.length) throw new NotYetReadyError(`pruning ${remaining.length} resources dropped by version ${manifest.spec?.version ?? ''}: waiting until they are gone`);
-  const applied = await applyAll(runtime, objects, FIELD_MANAGER.applier);
-  if ('error' in applied) return writeStatus(ctx, manifest, { state: 'Error', operation: applied.error, synced: target });
+  const { applied, target } = synced;
   const crMessage = await ensureDefaultCr(runtime, manifest);
-  const readiness = moduleReadiness(applied.objects);
+  const readiness = moduleReadiness(applied);
   const installed = readiness.state === 'Ready';
   await writeStatus(ctx, manifest, {
     state: readiness.state, synced: target,

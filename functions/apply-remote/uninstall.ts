@@ -1,10 +1,11 @@
-import type { Manifest } from '../../shared/domain/manifest.ts';
+import type { Manifest, SyncedResource } from '../../shared/domain/manifest.ts';
 import { FINALIZER } from '../../shared/domain/vocabulary.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
 import { isNotFound } from '../../shared/k8s/errors.ts';
 import { NotYetReadyError } from '../../shared/runtime/errors.ts';
 import type { ApplyContext } from './context.ts';
 import { setFinalizers } from './finalizers.ts';
+import { syncModule } from './sync.ts';
 import { prune, pruneWaves } from './prune.ts';
 import type { RuntimeObject } from './render.ts';
 import { hasDefaultCr } from './status.ts';
@@ -18,9 +19,13 @@ const OURS: string[] = [FINALIZER.declarative, FINALIZER.labelRemoval, FINALIZER
  * waiting until gone), then our finalizers. Without a runtime (kubeconfig Secret gone) the finalizers go at once.
  */
 export async function uninstall(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient | undefined): Promise<void> {
-  if (!runtime) return removeFinalizers(ctx, manifest);
+  if (!runtime) return removeAllFinalizers(ctx, manifest);
   const blocking = await blockingCrs(runtime, manifest);
-  if (blocking.length) return wait(ctx, manifest, `waiting for module crs deletion: ${blocking.join(', ')}`);
+  if (blocking.length) {
+    const kept = await syncModule(ctx, manifest, runtime);
+    const synced = 'target' in kept && kept.target ? { synced: kept.target } : {};
+    return wait(ctx, manifest, `waiting for module crs deletion: ${blocking.join(', ')}`, synced);
+  }
   if (hasDefaultCr(manifest) && await deleteIfPresent(runtime, manifest.spec?.resource as unknown as RuntimeObject)) {
     return wait(ctx, manifest, 'deleting the default CR and waiting until it is gone');
   }
@@ -29,13 +34,23 @@ export async function uninstall(ctx: ApplyContext, manifest: Manifest, runtime: 
   await removeFinalizers(ctx, manifest);
 }
 
+/** Our finalizers go; if others remain, the status says which ones the Manifest now waits for. */
 async function removeFinalizers(ctx: ApplyContext, manifest: Manifest): Promise<void> {
   const rest = (manifest.metadata.finalizers ?? []).filter((f) => !OURS.includes(f));
-  if (rest.length !== (manifest.metadata.finalizers ?? []).length) await setFinalizers(ctx.kcp, manifest, rest);
+  if (rest.length !== (manifest.metadata.finalizers ?? []).length) {
+    await setFinalizers(ctx.kcp, manifest, rest);
+    return;
+  }
+  if (rest.length) await writeStatus(ctx, manifest, { state: 'Deleting', operation: `waiting as other finalizers are present: [${rest.join(', ')}]` });
 }
 
-async function wait(ctx: ApplyContext, manifest: Manifest, operation: string): Promise<never> {
-  await writeStatus(ctx, manifest, { state: 'Deleting', operation });
+/** The runtime is gone (kubeconfig Secret deleted): nothing can be cleaned up there, every finalizer goes (upstream). */
+async function removeAllFinalizers(ctx: ApplyContext, manifest: Manifest): Promise<void> {
+  if (manifest.metadata.finalizers?.length) await setFinalizers(ctx.kcp, manifest, []);
+}
+
+async function wait(ctx: ApplyContext, manifest: Manifest, operation: string, extra: { synced?: SyncedResource[] } = {}): Promise<never> {
+  await writeStatus(ctx, manifest, { state: 'Deleting', operation, ...extra });
   throw new NotYetReadyError(operation);
 }
 

@@ -9,6 +9,7 @@ import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
 import type { Logger } from '../../shared/runtime/logger.ts';
 import { desiredManifest, needsWrite, renderable, toUnmanage, unwantedManifests, type ModuleSource } from './decide.ts';
 import { mandatorySources } from './mandatory.ts';
+import { removedModuleSources } from './removing.ts';
 
 export const NAME = 'render-manifest';
 
@@ -24,7 +25,8 @@ export function renderManifest(deps: FunctionDeps): LifecycleFunction {
       const existing = await listAll<Manifest>(deps.kcp, API_VERSION, 'Manifest',
         { namespace: key.namespace, labelSelector: `${LABEL.kymaName}=${key.name}` });
       const mandatory = await mandatorySources(deps, kyma);
-      for (const source of [...await sources(deps, kyma), ...mandatory]) await write(deps, desiredManifest(kyma, source), existing, log);
+      const removing = await removedModuleSources(deps, kyma, existing);
+      for (const source of [...await sources(deps, kyma), ...mandatory, ...removing]) await write(deps, desiredManifest(kyma, source), existing, log);
       for (const manifest of toUnmanage(kyma, existing)) {
         await deps.kcp.mergePatch({ apiVersion: API_VERSION, kind: 'Manifest', namespace: key.namespace, name: manifest.metadata.name }, { metadata: { annotations: { [ANNOTATION.isUnmanaged]: 'true' } } });
         log.info({ manifest: manifest.metadata.name }, 'module set to managed: false: Manifest marked unmanaged');
@@ -55,7 +57,7 @@ export async function sources(deps: FunctionDeps, kyma: Kyma): Promise<ModuleSou
 
 async function write(deps: FunctionDeps, desired: Manifest, existing: Manifest[], log: Logger): Promise<void> {
   const stored = existing.find((m) => m.metadata.name === desired.metadata.name);
-  if (stored?.metadata.deletionTimestamp || !needsWrite(stored, desired)) return;
+  if (!needsWrite(stored, desired)) return;
   await deps.kcp.apply(desired, FIELD_MANAGER.lifecycleManager);
   log.info({ manifest: desired.metadata.name, version: desired.spec?.version }, stored ? 'Manifest updated' : 'Manifest created');
 }

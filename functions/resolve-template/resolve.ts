@@ -14,6 +14,7 @@ export function resolveModules(observed: Observed): ModuleStatus[] {
 function resolveModule(observed: Observed, module: KymaModule): ModuleStatus {
   const channel = desiredChannel(observed.kyma, module);
   const previous = observed.kyma.status?.modules?.find((m) => m.name === module.name);
+  if (module.managed === false) return { name: module.name, channel, resolution: { state: 'Resolved', message: 'module is unmanaged: not resolved, not installed' } };
   if (channel === 'none') return failed(module, channel, previous, 'Error', 'Channel none is not allowed', false);
   const found = lookup(observed, module, channel);
   if ('error' in found) {

@@ -1,7 +1,7 @@
 import type { KubeClient } from '../k8s/client.ts';
 import type { RegistryClient } from '../oci/registry.ts';
 import { templateName } from '../domain/templates.ts';
-import { API_VERSION, FIELD_MANAGER, LABEL } from '../domain/vocabulary.ts';
+import { ANNOTATION, API_VERSION, FIELD_MANAGER, LABEL } from '../domain/vocabulary.ts';
 import { packageModule, pushModule } from './package.ts';
 import { sampleComponent, sampleDefaultCr, sampleRawManifest, type SampleModuleOptions } from './sample.ts';
 
@@ -15,14 +15,15 @@ export interface PublishOptions extends SampleModuleOptions {
 export async function publishSampleModule(registry: RegistryClient, kcp: KubeClient, opts: PublishOptions): Promise<void> {
   const componentName = sampleComponent(opts.name);
   const defaultCr = sampleDefaultCr(opts.name);
-  await pushModule(registry, packageModule({ componentName, version: opts.version, rawManifest: sampleRawManifest(opts), defaultCr, registryBaseUrl: registry.host }));
+  await pushModule(registry, packageModule({ componentName, version: opts.version, rawManifest: sampleRawManifest(opts), ...(opts.withoutDefaultCr ? {} : { defaultCr }), registryBaseUrl: registry.host }));
   const labels: Record<string, string> = { [LABEL.moduleName]: opts.name };
+  const annotations = opts.clusterScoped ? { [ANNOTATION.isClusterScoped]: 'true' } : {};
   if (opts.beta) labels[LABEL.beta] = 'true';
   if (opts.internal) labels[LABEL.internal] = 'true';
   await kcp.apply({
-    apiVersion: API_VERSION, kind: 'ModuleTemplate', metadata: { name: templateName(opts.name, opts.version), namespace: opts.namespace, labels },
+    apiVersion: API_VERSION, kind: 'ModuleTemplate', metadata: { name: templateName(opts.name, opts.version), namespace: opts.namespace, labels, annotations },
     spec: {
-      moduleName: opts.name, version: opts.version, data: defaultCr,
+      moduleName: opts.name, version: opts.version, ...(opts.withoutDefaultCr ? {} : { data: defaultCr }),
       manager: { group: 'apps', version: 'v1', kind: 'Deployment', namespace: 'kyma-system', name: `${opts.name}-manager` },
     },
   }, FIELD_MANAGER.lifecycleManager);
@@ -33,5 +34,13 @@ export async function setReleaseChannels(kcp: KubeClient, namespace: string, nam
   await kcp.apply({
     apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', metadata: { name, namespace },
     spec: { moduleName: name, ocmComponentName: sampleComponent(name), channels },
+  }, FIELD_MANAGER.lifecycleManager);
+}
+
+/** Makes a module mandatory: installed on every Kyma at `version`. */
+export async function setMandatoryVersion(kcp: KubeClient, namespace: string, name: string, version: string): Promise<void> {
+  await kcp.apply({
+    apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', metadata: { name, namespace },
+    spec: { moduleName: name, ocmComponentName: sampleComponent(name), mandatory: { version } },
   }, FIELD_MANAGER.lifecycleManager);
 }

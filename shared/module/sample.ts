@@ -8,10 +8,15 @@ export interface SampleModuleOptions {
   unschedulable?: boolean;
   /** Include a ConfigMap that exists only in this version (shows pruning on upgrade). */
   extraConfigMap?: string;
+  /** The module's CRD is cluster-scoped (and so is its default CR). */
+  clusterScoped?: boolean;
+  /** The ModuleTemplate has no default CR (spec.data). */
+  withoutDefaultCr?: boolean;
 }
 
 const kindOf = (name: string) => name.split('-').map((p) => p[0]?.toUpperCase() + p.slice(1)).join('');
 export const sampleGroup = (name: string) => `${name}.modules.kyma-project.io`;
+export const sampleKind = (name: string) => kindOf(name);
 export const sampleComponent = (name: string) => `kyma-project.io/module/${name}`;
 
 /** The raw manifest of a small module: CRD, service account, manager Deployment, config (in kyma-system, which
@@ -24,7 +29,7 @@ export function sampleRawManifest(opts: SampleModuleOptions): string {
     {
       apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `${opts.name}s.${group}` },
       spec: {
-        group, scope: 'Namespaced', names: { kind, plural: `${opts.name}s`, singular: opts.name, listKind: `${kind}List` },
+        group, scope: opts.clusterScoped ? 'Cluster' : 'Namespaced', names: { kind, plural: `${opts.name}s`, singular: opts.name, listKind: `${kind}List` },
         versions: [{ name: 'v1alpha1', served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
       },
     },

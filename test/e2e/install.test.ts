@@ -5,7 +5,7 @@ import { publishSampleModule, setReleaseChannels } from '../../shared/module/pub
 import { sampleGroup } from '../../shared/module/sample.ts';
 import { converged } from './replay.ts';
 import { writeSnapshot } from './snapshot.ts';
-import { applyKyma, connectRuntime, eventually, getKyma, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
+import { applyKyma, connectRuntime, deleteKyma, kymaGone, eventually, getKyma, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
 
 let world: World;
 const module = (k: { status?: { modules?: ModuleStatus[] } } | undefined, name: string) => k?.status?.modules?.find((m) => m.name === name);
@@ -26,6 +26,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  for (const name of ['kyma-a', 'kyma-b', 'kyma-c', 'kyma-d', 'kyma-e']) await deleteKyma(world, name).catch(() => undefined);
+  for (const name of ['kyma-a', 'kyma-b', 'kyma-c', 'kyma-d', 'kyma-e']) await kymaGone(world, name).catch(() => undefined);
   await world?.runner.stop();
 });
 

@@ -23,7 +23,7 @@ export interface World {
   events: CloudEvent<unknown>[];
 }
 
-export async function startWorld(): Promise<World> {
+export async function startWorld(env: Record<string, string> = {}): Promise<World> {
   const cp = inject('controlPlane');
   const kcpConfig: KubeConfig = loadKubeConfig(cp.kcp);
   await installCrds(kcpConfig);
@@ -31,7 +31,7 @@ export async function startWorld(): Promise<World> {
   await kcp.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: KCP_NAMESPACE } }).catch(() => undefined);
   const runtimes = await Promise.all(cp.runtimes.map((k) => KubeClient.from(loadKubeConfig(k))));
   const registry = new RegistryClient({ host: cp.registryHost, plainHttp: true });
-  const config = { ...readConfig({ LIFECYCLE_OCI_REGISTRY: `http://${cp.registryHost}` }) };
+  const config = { ...readConfig({ LIFECYCLE_OCI_REGISTRY: `http://${cp.registryHost}`, ...env }) };
   const events: CloudEvent<unknown>[] = [];
   const log = createLogger('e2e', process.env.E2E_LOG_LEVEL ?? 'warn');
   const runner = await startLocalRunner({ kcp: kcpConfig, config, log, onSourceEvent: (e) => events.push(e) });
@@ -79,4 +79,17 @@ export function kymaInState(world: World, name: string, state: string, also: (k:
     seen = await getKyma(world, name);
     return seen?.status?.state === state && also(seen) ? seen : undefined;
   });
+}
+
+/** Deletes a Kyma (background or foreground propagation) and waits until it is gone. */
+export async function deleteKyma(world: World, name: string, propagation: 'Background' | 'Foreground' = 'Background'): Promise<void> {
+  await world.kcp.delete({ apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name }, propagation);
+}
+
+export async function kymaGone(world: World, name: string, timeoutMs = 90_000): Promise<void> {
+  let seen: unknown;
+  await eventually(() => `Kyma ${name} gone (last: ${JSON.stringify((seen as { status?: unknown } | undefined)?.status)})`, async () => {
+    seen = await getKyma(world, name);
+    return seen === undefined;
+  }, timeoutMs);
 }

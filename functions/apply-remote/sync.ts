@@ -1,0 +1,33 @@
+import type { Manifest, SyncedResource } from '../../shared/domain/manifest.ts';
+import { FIELD_MANAGER } from '../../shared/domain/vocabulary.ts';
+import type { KubeClient } from '../../shared/k8s/client.ts';
+import { NotYetReadyError } from '../../shared/runtime/errors.ts';
+import { applyAll } from './apply.ts';
+import type { ApplyContext } from './context.ts';
+import { ensureRemoteNamespace } from './namespace.ts';
+import { prune, pruneWaves } from './prune.ts';
+import { syncedOf, type RuntimeObject } from './render.ts';
+import { renderTarget } from './target.ts';
+
+export type SyncOutcome =
+  | { applied: RuntimeObject[]; target: SyncedResource[] }
+  | { error: string; stage: 'resources' | 'apply'; target?: SyncedResource[] };
+
+/**
+ * The module's version as the Manifest asks for it, on the runtime: pull the layer, render, prune what this version
+ * no longer has (waiting until it is gone), apply. Used by install, and by a blocked deletion, which keeps the
+ * operator current (an MRM bump still upgrades it) while user CRs hold the removal.
+ */
+export async function syncModule(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient): Promise<SyncOutcome> {
+  const layer = await ctx.layers.rawManifest(manifest);
+  if ('error' in layer) return { error: layer.error, stage: 'resources' };
+  const objects = await renderTarget(runtime, manifest, layer.yaml);
+  if ('error' in objects) return { error: objects.error, stage: 'resources' };
+  await ensureRemoteNamespace(runtime);
+  const target = objects.map(syncedOf);
+  const remaining = await prune(runtime, pruneWaves(manifest.status?.synced ?? [], target));
+  if (remaining.length) throw new NotYetReadyError(`pruning ${remaining.length} resources dropped by version ${manifest.spec?.version ?? ''}: waiting until they are gone`);
+  const applied = await applyAll(runtime, objects, FIELD_MANAGER.applier);
+  if ('error' in applied) return { error: applied.error, stage: 'apply', target };
+  return { applied: applied.objects, target };
+}

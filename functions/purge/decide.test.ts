@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import type { Kyma } from '../../shared/domain/kyma.ts';
+import type { Manifest } from '../../shared/domain/manifest.ts';
+import { blockingMessage, nextDeletionStep, type DeletionView } from './decide.ts';
+
+const DELETED_AT = Date.parse('2026-11-22T12:00:00Z');
+const kyma = (state: string | undefined, finalizers = ['operator.kyma-project.io/Kyma']): Kyma => ({
+  apiVersion: 'v', kind: 'Kyma', metadata: { name: 'k1', namespace: 'kcp-system', finalizers, deletionTimestamp: new Date(DELETED_AT).toISOString() },
+  spec: { channel: 'regular' }, ...(state ? { status: { state: state as 'Deleting' } } : {}),
+});
+const manifest = (name: string, deleting: boolean, operation?: string): Manifest => ({
+  apiVersion: 'v', kind: 'Manifest',
+  metadata: { name, labels: { 'operator.kyma-project.io/module-name': name }, ...(deleting ? { deletionTimestamp: 'x' } : {}) },
+  ...(operation ? { status: { state: 'Deleting', lastOperation: { operation } } } : {}),
+});
+const view = (k: Kyma, manifests: Manifest[], extra: Partial<DeletionView> = {}): DeletionView =>
+  ({ kyma: k, manifests, now: DELETED_AT + 1000, gracePeriodMs: 300_000, ...extra });
+
+describe('nextDeletionStep (one step per call, upstream order)', () => {
+  it.each([
+    ['state first', view(kyma(undefined), [manifest('a', false)]), 'SetKymaStateDeleting'],
+    ['then all Manifests', view(kyma('Deleting'), [manifest('a', false), manifest('b', true)]), 'DeleteManifests'],
+    ['then the runtime catalog CRDs', view(kyma('Deleting'), [manifest('a', true)], { runtime: { crds: ['kymas.operator.kyma-project.io', 'moduletemplates.operator.kyma-project.io'], remoteKyma: true } }), 'DeleteRuntimeCrd'],
+    ['then the remote Kyma', view(kyma('Deleting'), [manifest('a', true)], { runtime: { crds: ['kymas.operator.kyma-project.io'], remoteKyma: true } }), 'DeleteRemoteKyma'],
+    ['then the Kyma CRD on the runtime', view(kyma('Deleting'), [manifest('a', true)], { runtime: { crds: ['kymas.operator.kyma-project.io'], remoteKyma: false } }), 'DeleteRuntimeCrd'],
+    ['then wait for the Manifests', view(kyma('Deleting'), [manifest('a', true)], { runtime: { crds: [], remoteKyma: false } }), 'WaitForManifests'],
+    ['purge once the grace period passed', view(kyma('Deleting'), [manifest('a', true)], { runtime: { crds: [], remoteKyma: false }, now: DELETED_AT + 300_000 }), 'PurgeModuleCrFinalizers'],
+    ['no purge without a runtime', view(kyma('Deleting'), [manifest('a', true)], { now: DELETED_AT + 300_000 }), 'WaitForManifests'],
+    ['no purge with grace period 0', view(kyma('Deleting'), [manifest('a', true)], { runtime: { crds: [], remoteKyma: false }, now: DELETED_AT + 10e9, gracePeriodMs: 0 }), 'WaitForManifests'],
+    ['finally drop the finalizer', view(kyma('Deleting'), []), 'DropKymaFinalizer'],
+  ])('%s', (_, v, step) => {
+    expect(nextDeletionStep(v, false)?.step).toBe(step);
+  });
+
+  it('drops ours and the historical purge finalizer, keeps everybody else finalizers', () => {
+    const step = nextDeletionStep(view(kyma('Deleting', ['foregroundDeletion', 'operator.kyma-project.io/Kyma', 'operator.kyma-project.io/purge-finalizer']), []), false);
+    expect(step).toEqual({ step: 'DropKymaFinalizer', finalizers: ['foregroundDeletion'] });
+    expect(nextDeletionStep(view(kyma('Deleting', ['foregroundDeletion']), []), false)).toBeUndefined();
+  });
+
+  it('after a purge that found nothing to strip, waits', () => {
+    expect(nextDeletionStep(view(kyma('Deleting'), [manifest('a', true)], { runtime: { crds: [], remoteKyma: false }, now: DELETED_AT + 300_000 }), true)?.step).toBe('WaitForManifests');
+  });
+
+  it('says exactly what blocks', () => {
+    expect(blockingMessage([manifest('sample', true, 'waiting for module crs deletion: Sample team-a/mine [finalizers: x/y]'), manifest('other', true)]))
+      .toBe('waiting for modules to be deleted: sample (waiting for module crs deletion: Sample team-a/mine [finalizers: x/y]); other');
+  });
+});

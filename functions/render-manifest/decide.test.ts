@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import type { Kyma } from '../../shared/domain/kyma.ts';
+import type { Manifest } from '../../shared/domain/manifest.ts';
+import { toUnmanage, unwantedManifests } from './decide.ts';
+
+const kyma = (modules: { name: string; managed?: boolean }[], refused: string[] = []): Kyma => ({
+  apiVersion: 'v', kind: 'Kyma', metadata: { name: 'k1' }, spec: { channel: 'regular', modules },
+  status: { modules: refused.map((name) => ({ name, resolution: { state: 'Error', notAllowed: true } })) },
+});
+const manifest = (module: string, opts: { mandatory?: boolean; unmanaged?: boolean; deleting?: boolean } = {}): Manifest => ({
+  apiVersion: 'v', kind: 'Manifest', metadata: {
+    name: `k1-${module}`, labels: { 'operator.kyma-project.io/module-name': module, ...(opts.mandatory ? { 'operator.kyma-project.io/mandatory-module': 'true' } : {}) },
+    ...(opts.unmanaged ? { annotations: { 'operator.kyma-project.io/is-unmanaged': 'true' } } : {}), ...(opts.deleting ? { deletionTimestamp: 'x' } : {}),
+  },
+});
+const names = (ms: Manifest[]) => ms.map((m) => m.metadata.name);
+
+describe('unwantedManifests', () => {
+  it('deletes Manifests of modules left out of the spec or refused, keeps wanted, deleting and unmanaged ones', () => {
+    const all = [manifest('kept'), manifest('gone'), manifest('refused'), manifest('going', { deleting: true }), manifest('mine', { unmanaged: true })];
+    expect(names(unwantedManifests(kyma([{ name: 'kept' }, { name: 'refused' }], ['refused']), all, new Set()))).toEqual(['k1-gone', 'k1-refused']);
+  });
+
+  it('keeps mandatory Manifests while their module is mandatory, whatever the spec says', () => {
+    const all = [manifest('base', { mandatory: true }), manifest('retired', { mandatory: true })];
+    expect(names(unwantedManifests(kyma([]), all, new Set(['base'])))).toEqual(['k1-retired']);
+  });
+});
+
+describe('toUnmanage', () => {
+  it('marks Manifests of managed: false modules once', () => {
+    const all = [manifest('a'), manifest('b', { unmanaged: true }), manifest('c')];
+    expect(names(toUnmanage(kyma([{ name: 'a', managed: false }, { name: 'b', managed: false }, { name: 'c' }]), all))).toEqual(['k1-a']);
+  });
+});

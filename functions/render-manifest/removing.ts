@@ -1,0 +1,37 @@
+import type { Kyma } from '../../shared/domain/kyma.ts';
+import type { Manifest } from '../../shared/domain/manifest.ts';
+import { templateName, type ModuleReleaseMeta, type ModuleTemplate } from '../../shared/domain/templates.ts';
+import { ANNOTATION, API_VERSION, LABEL } from '../../shared/domain/vocabulary.ts';
+import type { FunctionDeps } from '../../shared/runtime/deps.ts';
+import type { ModuleSource } from './decide.ts';
+
+/**
+ * Modules removed from the spec whose Manifest is still being deleted (user CRs block it) keep following their
+ * channel: when the MRM moves the channel to a new version, the deleting Manifest gets it, so the operator that
+ * must finalize those CRs is upgraded too (upstream "ModuleReleaseMeta upgrade under deletion").
+ */
+export async function removedModuleSources(deps: FunctionDeps, kyma: Kyma, manifests: Manifest[]): Promise<ModuleSource[]> {
+  const inSpec = new Set((kyma.spec?.modules ?? []).map((m) => m.name));
+  const removing = manifests.filter((m) => m.metadata.deletionTimestamp && !inSpec.has(m.metadata.labels?.[LABEL.moduleName] ?? '')
+    && m.metadata.labels?.[LABEL.mandatoryModule] !== 'true' && m.metadata.annotations?.[ANNOTATION.isUnmanaged] !== 'true');
+  const found = await Promise.all(removing.map((m) => follow(deps, m)));
+  return found.flat();
+}
+
+async function follow(deps: FunctionDeps, manifest: Manifest): Promise<ModuleSource[]> {
+  const name = manifest.metadata.labels?.[LABEL.moduleName] ?? '';
+  const channel = manifest.metadata.labels?.[LABEL.channel] ?? '';
+  const namespace = manifest.metadata.namespace ?? '';
+  const mrm = await deps.kcp.get<ModuleReleaseMeta>({ apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', namespace, name });
+  const version = mrm?.spec?.channels?.find((c) => c.channel === channel)?.version;
+  if (!mrm?.spec || !version || version === manifest.spec?.version) return [];
+  const template = await deps.kcp.get<ModuleTemplate>({ apiVersion: API_VERSION, kind: 'ModuleTemplate', namespace, name: templateName(name, version) });
+  const lookup = template ? await deps.artifacts.lookup(mrm.spec.ocmComponentName, version, template) : undefined;
+  if (!template || !lookup || 'error' in lookup) return [];
+  const { artifact } = lookup;
+  return [{
+    module: { name, customResourcePolicy: manifest.spec?.customResourcePolicy ?? 'CreateAndDelete' }, entry: { name, channel }, template,
+    componentName: mrm.spec.ocmComponentName, version: artifact.version, localizedImages: artifact.localizedImages,
+    install: { repo: deps.config.registry.base, name: mrm.spec.ocmComponentName, ref: artifact.install.ref, type: artifact.install.type },
+  }];
+}

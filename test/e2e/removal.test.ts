@@ -1,0 +1,180 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ModuleStatus } from '../../shared/domain/kyma.ts';
+import type { Manifest } from '../../shared/domain/manifest.ts';
+import { API_VERSION, KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
+import { crRef, deploymentOf, dropFinalizers, publishModule, userCr } from './removal-helpers.ts';
+import { applyKyma, connectRuntime, deleteKyma, eventually, getKyma, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
+
+let world: World;
+const entry = async (kyma: string, module: string): Promise<ModuleStatus | undefined> => (await getKyma(world, kyma))?.status?.modules?.find((m) => m.name === module);
+const onlyManifest = async (kyma: string): Promise<Manifest | undefined> => (await manifestsOf(world, kyma))[0];
+const HOLD = 'test.kyma-project.io/hold';
+
+beforeAll(async () => {
+  world = await startWorld({ LIFECYCLE_PURGE_GRACE_SECONDS: '8' });
+  await publishModule(world, 'alpha', ['1.0.0']);
+  await publishModule(world, 'bravo', ['1.0.0'], { clusterScoped: true });
+  await publishModule(world, 'charlie', ['1.0.0', '2.0.0']);
+  await publishModule(world, 'delta', ['1.0.0']);
+  await publishModule(world, 'echo', ['1.0.0']);
+});
+
+afterAll(async () => {
+  await world?.runner.stop();
+});
+
+async function installed(kyma: string, runtime: number, module: string, extra: object = {}): Promise<void> {
+  await connectRuntime(world, kyma, runtime);
+  await applyKyma(world, kyma, { channel: 'regular', modules: [{ name: module, ...extra }] });
+  await kymaInState(world, kyma, 'Ready', (k) => k.status?.modules?.[0]?.state === 'Ready');
+}
+
+async function removeAndCleanUp(kyma: string): Promise<void> {
+  await deleteKyma(world, kyma);
+  await kymaGone(world, kyma);
+}
+
+describe('module removal blocked by user CRs, CreateAndDelete (same namespace, other namespace, default CR finalizer)', () => {
+  it('keeps everything and names each blocking CR with its finalizers; then removes default CR, resources and Manifest in order', async () => {
+    const [runtime] = world.runtimes;
+    if (!runtime) throw new Error('no runtime');
+    await installed('rm-a', 0, 'alpha');
+    const defaultCr = crRef('alpha', (await onlyManifest('rm-a'))?.metadata.name ?? '', 'kyma-system');
+    expect(await runtime.get(defaultCr)).toBeDefined();
+    await runtime.mergePatch(defaultCr, { metadata: { finalizers: [HOLD] } });
+    await userCr(runtime, 'alpha', 'mine', 'kyma-system', ['test.kyma-project.io/keep']);
+    await userCr(runtime, 'alpha', 'theirs', 'team-a');
+
+    await applyKyma(world, 'rm-a', { channel: 'regular', modules: [] });
+    const blocked = await eventually('module entry Deleting with the blocking CRs', async () => {
+      const e = await entry('rm-a', 'alpha');
+      return e?.state === 'Deleting' && e.message?.includes('team-a/theirs') ? e : undefined;
+    });
+    expect(blocked.message).toBe('waiting for module crs deletion: Alpha kyma-system/mine [finalizers: test.kyma-project.io/keep], Alpha team-a/theirs');
+    expect((await getKyma(world, 'rm-a'))?.status?.state).toBe('Processing');
+    expect((await onlyManifest('rm-a'))?.status?.state).toBe('Deleting');
+    expect(await deploymentOf(runtime, 'alpha')).toBeDefined();
+    expect(await runtime.get(defaultCr)).toBeDefined();
+
+    await runtime.delete(crRef('alpha', 'theirs', 'team-a'));
+    await eventually('still blocked by the remaining CR only', async () => (await entry('rm-a', 'alpha'))?.message === 'waiting for module crs deletion: Alpha kyma-system/mine [finalizers: test.kyma-project.io/keep]');
+    expect(await deploymentOf(runtime, 'alpha')).toBeDefined();
+
+    await runtime.delete(crRef('alpha', 'mine', 'kyma-system'));
+    await dropFinalizers(runtime, crRef('alpha', 'mine', 'kyma-system'));
+    await eventually('default CR being deleted, operator still there', async () => (await entry('rm-a', 'alpha'))?.message?.includes('deleting the default CR') && Boolean(await deploymentOf(runtime, 'alpha')));
+    await dropFinalizers(runtime, defaultCr);
+    await eventually('Manifest gone', async () => (await manifestsOf(world, 'rm-a')).length === 0);
+    expect(await deploymentOf(runtime, 'alpha')).toBeUndefined();
+    expect(await runtime.get(defaultCr)).toBeUndefined();
+    await kymaInState(world, 'rm-a', 'Ready', (k) => (k.status?.modules ?? []).length === 0);
+    await removeAndCleanUp('rm-a');
+  });
+});
+
+describe('module removal with policy Ignore and cluster-scoped CRs', () => {
+  it('creates no default CR, and every CR of the kind blocks (also one named like the default) until the user deletes it', async () => {
+    const runtime = world.runtimes[1];
+    if (!runtime) throw new Error('no runtime');
+    await installed('rm-b', 1, 'bravo', { customResourcePolicy: 'Ignore' });
+    await eventually('no Bravo CRs (policy Ignore)', async () => (await runtime.list('bravo.modules.kyma-project.io/v1alpha1', 'Bravo')).items.length === 0);
+    const defaultName = (await onlyManifest('rm-b'))?.metadata.name ?? '';
+    await userCr(runtime, 'bravo', defaultName, undefined);
+    await userCr(runtime, 'bravo', 'cluster-wide', undefined);
+    await applyKyma(world, 'rm-b', { channel: 'regular', modules: [] });
+    const blocked = await eventually('blocked by both cluster-scoped CRs', async () => {
+      const e = await entry('rm-b', 'bravo');
+      return e?.state === 'Deleting' && e.message?.includes('cluster-wide') ? e : undefined;
+    });
+    expect(blocked.message).toContain(`Bravo ${defaultName}`);
+    await runtime.delete(crRef('bravo', 'cluster-wide'));
+    await eventually('still blocked by the CR named like the default', async () => (await entry('rm-b', 'bravo'))?.message === `waiting for module crs deletion: Bravo ${defaultName}`);
+    expect(await deploymentOf(runtime, 'bravo')).toBeDefined();
+    await runtime.delete(crRef('bravo', defaultName));
+    await eventually('Manifest gone', async () => (await manifestsOf(world, 'rm-b')).length === 0);
+    expect(await deploymentOf(runtime, 'bravo')).toBeUndefined();
+    await kymaInState(world, 'rm-b', 'Ready');
+    await removeAndCleanUp('rm-b');
+  });
+});
+
+describe('ModuleReleaseMeta upgrade under a blocked deletion', () => {
+  it('upgrades the operator while user CRs hold the removal, then removes everything', async () => {
+    const [runtime] = world.runtimes;
+    if (!runtime) throw new Error('no runtime');
+    await installed('rm-c', 0, 'charlie');
+    await userCr(runtime, 'charlie', 'blocker', 'kyma-system');
+    await applyKyma(world, 'rm-c', { channel: 'regular', modules: [] });
+    await eventually('blocked', async () => (await entry('rm-c', 'charlie'))?.state === 'Deleting');
+    const { setReleaseChannels } = await import('../../shared/module/publish.ts');
+    await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'charlie', [{ channel: 'regular', version: '2.0.0' }]);
+    await eventually('operator upgraded to 2.0.0 during deletion', async () =>
+      (await deploymentOf(runtime, 'charlie'))?.spec?.template?.spec?.containers?.[0]?.image?.endsWith(':2.0.0'));
+    const manifest = await onlyManifest('rm-c');
+    expect(manifest?.spec?.version).toBe('2.0.0');
+    expect(manifest?.metadata.deletionTimestamp).toBeDefined();
+    await runtime.delete(crRef('charlie', 'blocker', 'kyma-system'));
+    await eventually('Manifest gone', async () => (await manifestsOf(world, 'rm-c')).length === 0);
+    expect(await deploymentOf(runtime, 'charlie')).toBeUndefined();
+    await kymaInState(world, 'rm-c', 'Ready');
+    await removeAndCleanUp('rm-c');
+  });
+});
+
+describe('unmanaged modules', () => {
+  it('leaves resources in place without the managed-by label, deletes the Manifest, and manages again on request', async () => {
+    const runtime = world.runtimes[1];
+    if (!runtime) throw new Error('no runtime');
+    await installed('rm-d', 1, 'delta');
+    await applyKyma(world, 'rm-d', { channel: 'regular', modules: [{ name: 'delta', managed: false }] });
+    await eventually('Manifest gone', async () => (await manifestsOf(world, 'rm-d')).length === 0);
+    const kyma = await kymaInState(world, 'rm-d', 'Ready');
+    expect(kyma.status?.modules).toMatchObject([{ name: 'delta', state: 'Unmanaged' }]);
+    expect(kyma.status?.modules?.[0]).not.toHaveProperty('template');
+    expect(kyma.status?.modules?.[0]).not.toHaveProperty('manifest');
+    const kept = await deploymentOf(runtime, 'delta');
+    expect(kept).toBeDefined();
+    expect(kept?.metadata?.labels?.['operator.kyma-project.io/managed-by']).toBeUndefined();
+
+    await applyKyma(world, 'rm-d', { channel: 'regular', modules: [{ name: 'delta' }] });
+    await kymaInState(world, 'rm-d', 'Ready', (k) => k.status?.modules?.[0]?.state === 'Ready');
+    expect((await deploymentOf(runtime, 'delta'))?.metadata?.labels?.['operator.kyma-project.io/managed-by']).toBe('kyma');
+
+    await applyKyma(world, 'rm-d', { channel: 'regular', modules: [{ name: 'delta', managed: false }] });
+    await eventually('unmanaged again', async () => (await entry('rm-d', 'delta'))?.state === 'Unmanaged' && (await manifestsOf(world, 'rm-d')).length === 0);
+    await applyKyma(world, 'rm-d', { channel: 'regular', modules: [] });
+    await kymaInState(world, 'rm-d', 'Ready', (k) => (k.status?.modules ?? []).length === 0);
+    expect(await deploymentOf(runtime, 'delta')).toBeDefined();
+    await removeAndCleanUp('rm-d');
+    expect(await deploymentOf(runtime, 'delta')).toBeDefined();
+  });
+});
+
+describe('skip-reconciliation and foreign finalizers on a Manifest', () => {
+  it('freezes a labelled Manifest (a deleted Deployment stays gone), repairs drift once the label is removed, and names foreign finalizers', async () => {
+    const [runtime] = world.runtimes;
+    if (!runtime) throw new Error('no runtime');
+    await installed('rm-e', 0, 'echo');
+    const manifest = await onlyManifest('rm-e');
+    const ref = { apiVersion: API_VERSION, kind: 'Manifest', namespace: KCP_NAMESPACE, name: manifest?.metadata.name ?? '' };
+    expect(manifest?.metadata.labels?.['operator.kyma-project.io/channel']).toBe('regular');
+    await world.kcp.mergePatch(ref, { metadata: { labels: { 'operator.kyma-project.io/skip-reconciliation': 'true' } } });
+    await runtime.delete({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'kyma-system', name: 'echo-manager' });
+    await world.runner.resync();
+    await world.runner.broker.idle();
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(await deploymentOf(runtime, 'echo')).toBeUndefined();
+    await world.kcp.mergePatch(ref, { metadata: { labels: { 'operator.kyma-project.io/skip-reconciliation': null } } });
+    await eventually('Deployment restored', async () => Boolean(await deploymentOf(runtime, 'echo')));
+    await kymaInState(world, 'rm-e', 'Ready');
+
+    const current = await world.kcp.get<Manifest>(ref);
+    await world.kcp.mergePatch(ref, { metadata: { finalizers: [...(current?.metadata.finalizers ?? []), 'test.kyma-project.io/foreign'] } });
+    await applyKyma(world, 'rm-e', { channel: 'regular', modules: [] });
+    await eventually('waiting for the foreign finalizer', async () => (await world.kcp.get<Manifest>(ref))?.status?.lastOperation?.operation === 'waiting as other finalizers are present: [test.kyma-project.io/foreign]');
+    expect(await deploymentOf(runtime, 'echo')).toBeUndefined();
+    await world.kcp.mergePatch(ref, { metadata: { finalizers: null } });
+    await eventually('Manifest gone', async () => (await world.kcp.get(ref)) === undefined);
+    await removeAndCleanUp('rm-e');
+  });
+});
