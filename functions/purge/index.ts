@@ -36,8 +36,8 @@ export function purge(deps: FunctionDeps): LifecycleFunction {
       if (!step || step.step === 'PurgeModuleCrFinalizers') return undefined;
       await execute(deps.kcp, kyma, step, runtime);
       log.info({ step: step.step }, `Kyma deletion: ${step.step}`);
-      if (step.step === 'WaitForManifests') throw new NotYetReadyError(step.message);
-      return undefined;
+      if (step.step === 'DropKymaFinalizer') return undefined;
+      throw new NotYetReadyError(step.step === 'WaitForManifests' ? step.message : `Kyma deletion continues after ${step.step}`);
     },
   };
 }

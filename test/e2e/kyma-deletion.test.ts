@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Cluster } from '../../shared/controlplane/index.ts';
+import { KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
+import { KubeClient } from '../../shared/k8s/client.ts';
+import { crRef, deploymentOf, publishModule, userCr } from './removal-helpers.ts';
+import { throwawayRuntime } from './throwaway.ts';
+import { applyKyma, deleteKyma, eventually, getKyma, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
+
+let world: World;
+const clusters: Cluster[] = [];
+
+beforeAll(async () => {
+  world = await startWorld({ LIFECYCLE_PURGE_GRACE_SECONDS: '6' });
+  await publishModule(world, 'golf', ['1.0.0']);
+  await publishModule(world, 'hotel', ['1.0.0']);
+});
+
+afterAll(async () => {
+  await world?.runner.stop();
+  for (const c of clusters) await c.stop();
+});
+
+/** A Kyma with one module on its own runtime cluster, Ready. */
+async function kymaOnOwnRuntime(kyma: string, module: string): Promise<{ cluster: Cluster; runtime: KubeClient }> {
+  const cluster = await throwawayRuntime(`${kyma}-runtime`);
+  clusters.push(cluster);
+  await world.kcp.apply({
+    apiVersion: 'v1', kind: 'Secret', metadata: { name: kyma, namespace: KCP_NAMESPACE, labels: { 'operator.kyma-project.io/kyma-name': kyma } },
+    data: { config: Buffer.from(cluster.kubeconfig).toString('base64') },
+  }, 'e2e-user');
+  await applyKyma(world, kyma, { channel: 'regular', modules: [{ name: module }] });
+  await kymaInState(world, kyma, 'Ready', (k) => k.status?.modules?.[0]?.state === 'Ready');
+  return { cluster, runtime: await KubeClient.from(cluster.kubeConfig()) };
+}
+
+describe('Kyma deletion chain (purge function)', () => {
+  it('foreground: Deleting, Manifests deleted, a default CR stuck on a finalizer is purged after the grace period (with an Event), then the Kyma is gone', async () => {
+    const { runtime } = await kymaOnOwnRuntime('del-fg', 'golf');
+    const defaultCr = crRef('golf', (await manifestsOf(world, 'del-fg'))[0]?.metadata.name ?? '', 'kyma-system');
+    await runtime.mergePatch(defaultCr, { metadata: { finalizers: ['test.kyma-project.io/operator-gone'] } });
+    const deleted = Date.now();
+    await deleteKyma(world, 'del-fg', 'Foreground');
+    const deleting = await kymaInState(world, 'del-fg', 'Deleting', (k) => Boolean(k.status?.lastOperation?.operation.includes('golf')));
+    expect(deleting.status?.lastOperation?.operation).toMatch(/^waiting for modules to be deleted: golf \(/);
+    await kymaGone(world, 'del-fg');
+    expect(Date.now() - deleted).toBeGreaterThanOrEqual(6000);
+    expect(await runtime.get(defaultCr)).toBeUndefined();
+    expect(await deploymentOf(runtime, 'golf')).toBeUndefined();
+    const events = await world.kcp.list<{ kind?: string; reason?: string; message?: string; involvedObject?: { name?: string } }>('v1', 'Event', { namespace: KCP_NAMESPACE });
+    const purged = events.items.find((e) => e.reason === 'PurgedModuleCrFinalizers' && e.involvedObject?.name === 'del-fg');
+    expect(purged?.message).toContain(`Golf kyma-system/${defaultCr.name} [test.kyma-project.io/operator-gone]`);
+  });
+
+  it('background, runtime removed: user CRs are never deleted; once the kubeconfig Secret is deleted the Kyma disappears cleanly', async () => {
+    const { cluster, runtime } = await kymaOnOwnRuntime('del-bg', 'hotel');
+    await userCr(runtime, 'hotel', 'keep-me', 'team-x');
+    await deleteKyma(world, 'del-bg', 'Background');
+    await eventually('Kyma says which CR blocks', async () => (await getKyma(world, 'del-bg'))?.status?.lastOperation?.operation.includes('Hotel team-x/keep-me'));
+    await new Promise((r) => setTimeout(r, 8000));
+    expect(await runtime.get(crRef('hotel', 'keep-me', 'team-x'))).toBeDefined();
+    expect((await getKyma(world, 'del-bg'))?.status?.state).toBe('Deleting');
+    await cluster.stop();
+    await world.runner.resync();
+    await new Promise((r) => setTimeout(r, 2000));
+    expect((await getKyma(world, 'del-bg'))?.status?.state).toBe('Deleting');
+    await world.kcp.delete({ apiVersion: 'v1', kind: 'Secret', namespace: KCP_NAMESPACE, name: 'del-bg' });
+    await world.runner.resync();
+    await kymaGone(world, 'del-bg');
+    expect(await manifestsOf(world, 'del-bg')).toEqual([]);
+  });
+});

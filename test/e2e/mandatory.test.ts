@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Manifest } from '../../shared/domain/manifest.ts';
+import { API_VERSION, KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
+import { publishSampleModule, setMandatoryVersion } from '../../shared/module/publish.ts';
+import { crRef, deploymentOf } from './removal-helpers.ts';
+import { applyKyma, connectRuntime, deleteKyma, eventually, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
+
+let world: World;
+const MRM = { apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', namespace: KCP_NAMESPACE, name: 'india' };
+
+beforeAll(async () => {
+  world = await startWorld();
+  for (const version of ['1.0.0', '2.0.0']) await publishSampleModule(world.registry, world.kcp, { name: 'india', version, namespace: KCP_NAMESPACE });
+});
+
+afterAll(async () => {
+  await world?.runner.stop();
+});
+
+describe('mandatory modules', () => {
+  it('installs on every Kyma without a spec or status entry, upgrades with the MRM, and goes everywhere when the MRM is deleted', async () => {
+    const runtime = world.runtimes[1];
+    if (!runtime) throw new Error('no runtime');
+    await connectRuntime(world, 'mand-a', 1);
+    await applyKyma(world, 'mand-a', { channel: 'regular', modules: [] });
+    await kymaInState(world, 'mand-a', 'Ready');
+    await setMandatoryVersion(world.kcp, KCP_NAMESPACE, 'india', '1.0.0');
+
+    const manifest = await eventually('mandatory Manifest Ready', async () => {
+      const [m] = await manifestsOf(world, 'mand-a');
+      return m?.status?.state === 'Ready' ? m : undefined;
+    });
+    expect(manifest.metadata.labels).toMatchObject({ 'operator.kyma-project.io/mandatory-module': 'true', 'operator.kyma-project.io/module-name': 'india' });
+    expect(manifest.metadata.labels).not.toHaveProperty('operator.kyma-project.io/channel');
+    expect(manifest.spec?.version).toBe('1.0.0');
+    expect(await deploymentOf(runtime, 'india')).toBeDefined();
+    expect(await runtime.get(crRef('india', manifest.metadata.name, 'kyma-system'))).toBeDefined();
+    const kyma = await kymaInState(world, 'mand-a', 'Ready');
+    expect(kyma.spec?.modules ?? []).toEqual([]);
+    expect(kyma.status?.modules ?? []).toEqual([]);
+    expect((await world.kcp.get<Manifest>(MRM))?.metadata.finalizers).toContain('operator.kyma-project.io/mandatory-module');
+
+    await setMandatoryVersion(world.kcp, KCP_NAMESPACE, 'india', '2.0.0');
+    await eventually('operator upgraded to 2.0.0', async () => (await deploymentOf(runtime, 'india'))?.spec?.template?.spec?.containers?.[0]?.image?.endsWith(':2.0.0'));
+
+    await world.kcp.delete(MRM);
+    await eventually('mandatory Manifest removed', async () => (await manifestsOf(world, 'mand-a')).length === 0);
+    expect(await deploymentOf(runtime, 'india')).toBeUndefined();
+    expect(await runtime.get(crRef('india', manifest.metadata.name, 'kyma-system'))).toBeUndefined();
+    await eventually('MRM gone (finalizer released)', async () => (await world.kcp.get(MRM)) === undefined);
+    await kymaInState(world, 'mand-a', 'Ready');
+    await deleteKyma(world, 'mand-a');
+    await kymaGone(world, 'mand-a');
+  });
+});
