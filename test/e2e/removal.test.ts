@@ -178,3 +178,36 @@ describe('skip-reconciliation and foreign finalizers on a Manifest', () => {
     await removeAndCleanUp('rm-e');
   });
 });
+
+describe('skip-reconciliation on a Kyma, and orphaned Manifests', () => {
+  it('freezes a labelled Kyma (a new module is not installed) but still deletes it', async () => {
+    const [runtime] = world.runtimes;
+    if (!runtime) throw new Error('no runtime');
+    await installed('rm-f', 0, 'alpha');
+    await applyKyma(world, 'rm-f', { channel: 'regular', modules: [{ name: 'alpha' }, { name: 'echo' }] }, { 'operator.kyma-project.io/skip-reconciliation': 'true' });
+    await world.runner.resync();
+    await world.runner.broker.idle();
+    await new Promise((r) => setTimeout(r, 3000));
+    expect((await manifestsOf(world, 'rm-f')).map((m) => m.metadata.labels?.['operator.kyma-project.io/module-name'])).toEqual(['alpha']);
+    await removeAndCleanUp('rm-f');
+    expect(await deploymentOf(runtime, 'alpha')).toBeUndefined();
+  });
+
+  it('reports a Manifest whose Kyma does not exist as orphaned', async () => {
+    await connectRuntime(world, 'no-such-kyma', 0);
+    const name = 'no-such-kyma-alpha-1';
+    await world.kcp.apply({
+      apiVersion: API_VERSION, kind: 'Manifest',
+      metadata: { name, namespace: KCP_NAMESPACE, labels: { 'operator.kyma-project.io/kyma-name': 'no-such-kyma', 'operator.kyma-project.io/module-name': 'alpha' } },
+      spec: { install: { name: 'raw-manifest', source: { repo: 'x', name: 'kyma-project.io/module/alpha', ref: 'sha256:00', type: 'oci-dir' } }, version: '1.0.0' },
+    }, 'e2e-user');
+    const ref = { apiVersion: API_VERSION, kind: 'Manifest', namespace: KCP_NAMESPACE, name };
+    const orphan = await eventually('orphan reported', async () => {
+      const m = await world.kcp.get<Manifest>(ref);
+      return m?.status?.state === 'Error' ? m : undefined;
+    });
+    expect(orphan.status?.lastOperation?.operation).toBe('orphaned manifest detected: Kyma no-such-kyma does not exist');
+    await world.kcp.delete(ref);
+    await eventually('orphan deleted', async () => (await world.kcp.get(ref)) === undefined);
+  });
+});
