@@ -66,6 +66,8 @@ export function toLifecycleError(error: unknown): LifecycleError {
   const status = (error as { status?: unknown }).status;
   const message = error instanceof Error ? error.message : String(error);
   if (status === 409) return new ConflictError(message, error);
+  // An object vanished between our read and our write: retried, and the re-read ends the story.
+  if (status === 404) return new ConflictError(`object changed while being processed: ${message}`, error);
   if (typeof status === 'number' && (status >= 500 || status === 429)) return new TransientError(message, error);
   if (isConnectionError(error)) return new TransientError(message, error);
   return new InternalError(message, error);

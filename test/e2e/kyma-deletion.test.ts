@@ -13,6 +13,7 @@ beforeAll(async () => {
   world = await startWorld({ LIFECYCLE_PURGE_GRACE_SECONDS: '6' });
   await publishModule(world, 'golf', ['1.0.0']);
   await publishModule(world, 'hotel', ['1.0.0']);
+  await publishModule(world, 'juliet', ['1.0.0'], { withoutDefaultCr: true });
 });
 
 afterAll(async () => {
@@ -67,5 +68,22 @@ describe('Kyma deletion chain (purge function)', () => {
     await world.runner.resync();
     await kymaGone(world, 'del-bg');
     expect(await manifestsOf(world, 'del-bg')).toEqual([]);
+  });
+
+  it('module without default CR: no module CR, Ready; a foreign Manifest finalizer keeps the Kyma Deleting until the runtime and its Secret are gone', async () => {
+    const { cluster, runtime } = await kymaOnOwnRuntime('del-nocr', 'juliet');
+    expect((await runtime.list('juliet.modules.kyma-project.io/v1alpha1', 'Juliet').catch(() => ({ items: [] }))).items).toEqual([]);
+    const [manifest] = await manifestsOf(world, 'del-nocr');
+    const ref = { apiVersion: 'operator.kyma-project.io/v1beta2', kind: 'Manifest', namespace: KCP_NAMESPACE, name: manifest?.metadata.name ?? '' };
+    await world.kcp.mergePatch(ref, { metadata: { finalizers: [...(manifest?.metadata.finalizers ?? []), 'test.kyma-project.io/blocking'] } });
+    await deleteKyma(world, 'del-nocr');
+    await eventually('Kyma Deleting, naming the foreign finalizer', async () =>
+      (await getKyma(world, 'del-nocr'))?.status?.lastOperation?.operation.includes('waiting as other finalizers are present: [test.kyma-project.io/blocking]'));
+    expect(await deploymentOf(runtime, 'juliet')).toBeUndefined();
+    await cluster.stop();
+    await world.kcp.delete({ apiVersion: 'v1', kind: 'Secret', namespace: KCP_NAMESPACE, name: 'del-nocr' });
+    await world.runner.resync();
+    await kymaGone(world, 'del-nocr');
+    expect(await manifestsOf(world, 'del-nocr')).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModuleStatus } from '../../shared/domain/kyma.ts';
 import type { Manifest } from '../../shared/domain/manifest.ts';
 import { API_VERSION, KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
+import { setReleaseChannels } from '../../shared/module/publish.ts';
 import { crRef, deploymentOf, dropFinalizers, publishModule, userCr } from './removal-helpers.ts';
 import { applyKyma, connectRuntime, deleteKyma, eventually, getKyma, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
 
@@ -17,6 +18,8 @@ beforeAll(async () => {
   await publishModule(world, 'charlie', ['1.0.0', '2.0.0']);
   await publishModule(world, 'delta', ['1.0.0']);
   await publishModule(world, 'echo', ['1.0.0']);
+  await publishModule(world, 'kilo', ['1.0.0', '2.0.0']);
+  await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'kilo', [{ channel: 'regular', version: '1.0.0' }, { channel: 'fast', version: '2.0.0' }]);
 });
 
 afterAll(async () => {
@@ -106,7 +109,6 @@ describe('ModuleReleaseMeta upgrade under a blocked deletion', () => {
     await userCr(runtime, 'charlie', 'blocker', 'kyma-system');
     await applyKyma(world, 'rm-c', { channel: 'regular', modules: [] });
     await eventually('blocked', async () => (await entry('rm-c', 'charlie'))?.state === 'Deleting');
-    const { setReleaseChannels } = await import('../../shared/module/publish.ts');
     await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'charlie', [{ channel: 'regular', version: '2.0.0' }]);
     await eventually('operator upgraded to 2.0.0 during deletion', async () =>
       (await deploymentOf(runtime, 'charlie'))?.spec?.template?.spec?.containers?.[0]?.image?.endsWith(':2.0.0'));
@@ -118,6 +120,29 @@ describe('ModuleReleaseMeta upgrade under a blocked deletion', () => {
     expect(await deploymentOf(runtime, 'charlie')).toBeUndefined();
     await kymaInState(world, 'rm-c', 'Ready');
     await removeAndCleanUp('rm-c');
+  });
+});
+
+describe('re-enabling a module whose removal is blocked', () => {
+  it('rolls the new channel\'s version out to the deleting Manifest, and after the user CR goes a fresh Manifest takes over', async () => {
+    const runtime = world.runtimes[1];
+    if (!runtime) throw new Error('no runtime');
+    await installed('rm-k', 1, 'kilo');
+    await userCr(runtime, 'kilo', 'held', 'kyma-system', ['test.kyma-project.io/held']);
+    await applyKyma(world, 'rm-k', { channel: 'regular', modules: [] });
+    await eventually('blocked', async () => (await entry('rm-k', 'kilo'))?.state === 'Deleting');
+    await applyKyma(world, 'rm-k', { channel: 'regular', modules: [{ name: 'kilo', channel: 'fast' }] });
+    await eventually('new version deployed while the old Manifest is still deleting', async () =>
+      (await deploymentOf(runtime, 'kilo'))?.spec?.template?.spec?.containers?.[0]?.image?.endsWith(':2.0.0'));
+    expect((await onlyManifest('rm-k'))?.metadata.deletionTimestamp).toBeDefined();
+    await runtime.delete(crRef('kilo', 'held', 'kyma-system'));
+    await dropFinalizers(runtime, crRef('kilo', 'held', 'kyma-system'));
+    const kyma = await kymaInState(world, 'rm-k', 'Ready', (k) => k.status?.modules?.[0]?.version === '2.0.0' && k.status.modules[0].state === 'Ready');
+    expect(kyma.status?.modules?.[0]?.channel).toBe('fast');
+    const fresh = await onlyManifest('rm-k');
+    expect(fresh?.metadata.deletionTimestamp).toBeUndefined();
+    expect((await deploymentOf(runtime, 'kilo'))?.spec?.template?.spec?.containers?.[0]?.image).toMatch(/:2\.0\.0$/);
+    await removeAndCleanUp('rm-k');
   });
 });
 
