@@ -56,14 +56,18 @@ async function wait(ctx: ApplyContext, manifest: Manifest, operation: string, ex
 
 interface ListedCr { metadata: { name: string; namespace?: string; finalizers?: string[] } }
 
-/** Custom resources of the default CR's kind anywhere on the runtime that block removal, as
- * `Kind namespace/name [finalizers]`. CreateAndDelete: all but the default CR; Ignore: all of them. */
+/** Custom resources of the default CR's kind (its group and kind, in whatever version the runtime serves it) anywhere
+ * on the runtime that block removal, as `Kind namespace/name [finalizers]`. CreateAndDelete: all but the default CR;
+ * Ignore: all of them. */
 export async function blockingCrs(runtime: KubeClient, manifest: Manifest): Promise<string[]> {
   const cr = manifest.spec?.resource as unknown as RuntimeObject | undefined;
   if (!cr?.kind) return [];
+  const group = cr.apiVersion.includes('/') ? cr.apiVersion.split('/')[0] ?? '' : '';
+  const served = await runtime.servedVersionOf(group, cr.kind);
+  if (!served) return [];
   let items: ListedCr[];
   try {
-    items = (await runtime.list<ListedCr>(cr.apiVersion, cr.kind)).items;
+    items = (await runtime.list<ListedCr>(served, cr.kind)).items;
   } catch (error) {
     if (isNotFound(error)) return [];
     throw error;

@@ -62,6 +62,12 @@ export class KubeClient {
     return this.discovery.resource(apiVersion, kind);
   }
 
+  /** The apiVersion under which the server serves a group's kind now (preferred first), or undefined. */
+  async servedVersionOf(group: string, kind: string): Promise<string | undefined> {
+    if (!group) return (await this.resource('v1', kind).catch(() => undefined)) ? 'v1' : undefined;
+    return (await this.discovery.resourceOfGroupKind(group, kind, (path) => this.request('GET', path)))?.apiVersion;
+  }
+
   async path(ref: Omit<ObjectRef, 'name'> & { name?: string | undefined }): Promise<string> {
     const info = await this.resource(ref.apiVersion, ref.kind);
     const ns = info.namespaced && ref.namespace ? `/namespaces/${encodeURIComponent(ref.namespace)}` : '';

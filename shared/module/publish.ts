@@ -14,7 +14,7 @@ export interface PublishOptions extends SampleModuleOptions {
 /** Publishes a sample module version: the OCM component in the registry and its ModuleTemplate in the KCP. */
 export async function publishSampleModule(registry: RegistryClient, kcp: KubeClient, opts: PublishOptions): Promise<void> {
   const componentName = sampleComponent(opts.name);
-  const defaultCr = sampleDefaultCr(opts.name);
+  const defaultCr = sampleDefaultCr(opts.name, opts.apiVersions?.at(-1));
   await pushModule(registry, packageModule({ componentName, version: opts.version, rawManifest: sampleRawManifest(opts), ...(opts.withoutDefaultCr ? {} : { defaultCr }), registryBaseUrl: registry.host }));
   const labels: Record<string, string> = { [LABEL.moduleName]: opts.name };
   const annotations = opts.clusterScoped ? { [ANNOTATION.isClusterScoped]: 'true' } : {};

@@ -12,6 +12,8 @@ export interface SampleModuleOptions {
   clusterScoped?: boolean;
   /** The ModuleTemplate has no default CR (spec.data). */
   withoutDefaultCr?: boolean;
+  /** API versions the module's CRD serves; the last one is the storage version and the default CR's (default v1alpha1). */
+  apiVersions?: string[];
 }
 
 const kindOf = (name: string) => name.split('-').map((p) => p[0]?.toUpperCase() + p.slice(1)).join('');
@@ -30,7 +32,10 @@ export function sampleRawManifest(opts: SampleModuleOptions): string {
       apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `${opts.name}s.${group}` },
       spec: {
         group, scope: opts.clusterScoped ? 'Cluster' : 'Namespaced', names: { kind, plural: `${opts.name}s`, singular: opts.name, listKind: `${kind}List` },
-        versions: [{ name: 'v1alpha1', served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+        versions: (opts.apiVersions ?? ['v1alpha1']).map((name, i, all) => ({
+          name, served: true, storage: i === all.length - 1, subresources: { status: {} },
+          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        })),
       },
     },
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: `${opts.name}-manager`, namespace: 'kyma-system' } },
@@ -55,6 +60,6 @@ export function sampleRawManifest(opts: SampleModuleOptions): string {
 }
 
 /** The module's default CR (the ModuleTemplate's spec.data); its name defaults to the Manifest name. */
-export function sampleDefaultCr(name: string): Record<string, unknown> {
-  return { apiVersion: `${sampleGroup(name)}/v1alpha1`, kind: kindOf(name), metadata: {}, spec: { replicas: 1 } };
+export function sampleDefaultCr(name: string, apiVersion = 'v1alpha1'): Record<string, unknown> {
+  return { apiVersion: `${sampleGroup(name)}/${apiVersion}`, kind: kindOf(name), metadata: {}, spec: { replicas: 1 } };
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModuleStatus } from '../../shared/domain/kyma.ts';
 import type { Manifest } from '../../shared/domain/manifest.ts';
 import { API_VERSION, KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
-import { setReleaseChannels } from '../../shared/module/publish.ts';
+import { publishSampleModule, setReleaseChannels } from '../../shared/module/publish.ts';
 import { crRef, deploymentOf, dropFinalizers, publishModule, userCr } from './removal-helpers.ts';
 import { applyKyma, connectRuntime, deleteKyma, eventually, getKyma, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
 
@@ -19,6 +19,8 @@ beforeAll(async () => {
   await publishModule(world, 'delta', ['1.0.0']);
   await publishModule(world, 'echo', ['1.0.0']);
   await publishModule(world, 'kilo', ['1.0.0', '2.0.0']);
+  await publishModule(world, 'lima', ['1.0.0']);
+  await publishSampleModule(world.registry, world.kcp, { name: 'lima', version: '2.0.0', namespace: KCP_NAMESPACE, apiVersions: ['v1alpha1', 'v1alpha2'] });
   await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'kilo', [{ channel: 'regular', version: '1.0.0' }, { channel: 'fast', version: '2.0.0' }]);
 });
 
@@ -120,6 +122,28 @@ describe('ModuleReleaseMeta upgrade under a blocked deletion', () => {
     expect(await deploymentOf(runtime, 'charlie')).toBeUndefined();
     await kymaInState(world, 'rm-c', 'Ready');
     await removeAndCleanUp('rm-c');
+  });
+});
+
+describe('module CR API upgrade under a blocked deletion', () => {
+  it('upgrades to a version whose CR API moved to v1alpha2 while blocked, still sees the blocking CR, and completes once it is gone', async () => {
+    const [runtime] = world.runtimes;
+    if (!runtime) throw new Error('no runtime');
+    await installed('rm-l', 0, 'lima');
+    await userCr(runtime, 'lima', 'old-api', 'kyma-system', ['test.kyma-project.io/held']);
+    await applyKyma(world, 'rm-l', { channel: 'regular', modules: [] });
+    await eventually('blocked', async () => (await entry('rm-l', 'lima'))?.message?.includes('kyma-system/old-api'));
+    await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'lima', [{ channel: 'regular', version: '2.0.0' }]);
+    await eventually('operator 2.0.0 and default CR API v1alpha2 while deleting', async () =>
+      (await deploymentOf(runtime, 'lima'))?.spec?.template?.spec?.containers?.[0]?.image?.endsWith(':2.0.0')
+      && ((await onlyManifest('rm-l'))?.spec?.resource as { apiVersion?: string } | undefined)?.apiVersion === 'lima.modules.kyma-project.io/v1alpha2');
+    expect((await entry('rm-l', 'lima'))?.message).toContain('Lima kyma-system/old-api');
+    await runtime.delete(crRef('lima', 'old-api', 'kyma-system'));
+    await dropFinalizers(runtime, crRef('lima', 'old-api', 'kyma-system'));
+    await eventually('Manifest gone', async () => (await manifestsOf(world, 'rm-l')).length === 0);
+    expect(await deploymentOf(runtime, 'lima')).toBeUndefined();
+    await kymaInState(world, 'rm-l', 'Ready');
+    await removeAndCleanUp('rm-l');
   });
 });
 
