@@ -3,10 +3,11 @@ import type { Manifest } from '../../shared/domain/manifest.ts';
 import { API_VERSION, FIELD_MANAGER, LABEL } from '../../shared/domain/vocabulary.ts';
 import { listAll } from '../../shared/k8s/list.ts';
 import { InvalidEventError } from '../../shared/runtime/errors.ts';
-import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE, type EventAttributes, type ObjectKey } from '../../shared/runtime/events.ts';
+import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE } from '../../shared/runtime/events.ts';
 import type { FunctionDeps } from '../../shared/runtime/deps.ts';
 import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
 import { aggregate, ownedPart } from './decide.ts';
+import { kymaNameOf } from '../../shared/k8s/kyma-of.ts';
 
 export const NAME = 'aggregate-status';
 
@@ -16,7 +17,8 @@ export function aggregateStatus(deps: FunctionDeps): LifecycleFunction {
     name: NAME,
     accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
     async handle({ event, key, log }) {
-      const kymaName = await kymaOf(deps, key, event);
+      if (key.kind !== 'Kyma' && key.kind !== 'Manifest') throw new InvalidEventError(`${NAME} handles Kyma and Manifest events, not ${key.kind}`);
+      const kymaName = await kymaNameOf(deps.kcp, key, event);
       if (!kymaName) return undefined;
       const kyma = await deps.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name: kymaName });
       if (!kyma || kyma.metadata.deletionTimestamp || kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
@@ -28,14 +30,4 @@ export function aggregateStatus(deps: FunctionDeps): LifecycleFunction {
       return undefined;
     },
   };
-}
-
-/** The Kyma an event concerns: itself, or the owner of a Manifest (from the Manifest, or — once it is gone —
- * from the label in the delete event's last state, used only as a pointer). */
-async function kymaOf(deps: FunctionDeps, key: ObjectKey, event: EventAttributes): Promise<string | undefined> {
-  if (key.kind === 'Kyma') return key.name;
-  if (key.kind !== 'Manifest') throw new InvalidEventError(`${NAME} handles Kyma and Manifest events, not ${key.kind}`);
-  const manifest = await deps.kcp.get<Manifest>({ apiVersion: API_VERSION, kind: 'Manifest', namespace: key.namespace, name: key.name });
-  const labels = manifest?.metadata.labels ?? (event.data as { metadata?: { labels?: Record<string, string> } } | undefined)?.metadata?.labels;
-  return labels?.[LABEL.kymaName];
 }

@@ -1,4 +1,5 @@
 import type { Manifest } from '../../shared/domain/manifest.ts';
+import { FIELD_MANAGER } from '../../shared/domain/vocabulary.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
 import { isConflict, isNotFound } from '../../shared/k8s/errors.ts';
 import { NotYetReadyError } from '../../shared/runtime/errors.ts';
@@ -16,7 +17,7 @@ export async function ensureDefaultCr(runtime: KubeClient, manifest: Manifest): 
   const cr = manifest.spec?.resource as unknown as RuntimeObject;
   const what = `${cr.kind} ${cr.metadata.namespace ? `${cr.metadata.namespace}/` : ''}${cr.metadata.name}`;
   try {
-    await runtime.create(cr);
+    await runtime.create(cr, false, FIELD_MANAGER.defaultCr);
   } catch (error) {
     if (isNotFound(error)) throw new NotYetReadyError(`the runtime does not serve ${cr.apiVersion} ${cr.kind} yet (default CR)`);
     if (!isConflict(error)) throw error;

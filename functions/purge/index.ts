@@ -6,13 +6,14 @@ import { recordEvent } from '../../shared/k8s/events.ts';
 import { listAll } from '../../shared/k8s/list.ts';
 import { RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
 import { InvalidEventError, NotYetReadyError } from '../../shared/runtime/errors.ts';
-import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE, type EventAttributes, type ObjectKey } from '../../shared/runtime/events.ts';
+import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE } from '../../shared/runtime/events.ts';
 import type { FunctionDeps } from '../../shared/runtime/deps.ts';
 import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
 import type { Logger } from '../../shared/runtime/logger.ts';
 import { nextDeletionStep, type DeletionStep, type DeletionView } from './decide.ts';
 import { deleteRemoteKyma, deleteRuntimeCrd, observeRuntime } from './runtime-view.ts';
 import { stripStuckFinalizers } from './strip.ts';
+import { kymaNameOf } from '../../shared/k8s/kyma-of.ts';
 import { setKymaDeletionStatus } from './status.ts';
 
 export const NAME = 'purge';
@@ -24,7 +25,8 @@ export function purge(deps: FunctionDeps): LifecycleFunction {
     name: NAME,
     accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
     async handle({ event, key, log }) {
-      const kymaName = kymaOf(key, event);
+      const kymaName = await kymaNameOf(deps.kcp, key, event);
+      if (!kymaName) throw new InvalidEventError(`${NAME} handles Kyma events and Manifest delete events, not ${key.kind}`);
       const kyma = await deps.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name: kymaName });
       if (!kyma?.metadata.deletionTimestamp) return undefined;
       const manifests = await listAll<Manifest>(deps.kcp, API_VERSION, 'Manifest', { namespace: key.namespace, labelSelector: `${LABEL.kymaName}=${kymaName}` });
@@ -40,14 +42,6 @@ export function purge(deps: FunctionDeps): LifecycleFunction {
       throw new NotYetReadyError(step.step === 'WaitForManifests' ? step.message : `Kyma deletion continues after ${step.step}`);
     },
   };
-}
-
-function kymaOf(key: ObjectKey, event: EventAttributes): string {
-  if (key.kind === 'Kyma') return key.name;
-  const labels = (event.data as { metadata?: { labels?: Record<string, string> } } | undefined)?.metadata?.labels;
-  const name = key.kind === 'Manifest' ? labels?.[LABEL.kymaName] : undefined;
-  if (!name) throw new InvalidEventError(`${NAME} handles Kyma events and Manifest delete events, not ${key.kind}`);
-  return name;
 }
 
 async function execute(kcp: KubeClient, kyma: Kyma, step: DeletionStep, runtime: KubeClient | undefined): Promise<void> {

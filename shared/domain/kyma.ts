@@ -51,5 +51,3 @@ export interface KymaStatus {
 }
 
 export type Kyma = Resource<KymaSpec, KymaStatus>;
-
-export const isManaged = (module: KymaModule) => module.managed !== false;

@@ -101,9 +101,10 @@ export class KubeClient {
     return this.request('PATCH', `${await this.path(ref)}${subresource ? `/${subresource}` : ''}`, patch, MERGE);
   }
 
-  async create<T extends KubeObject>(object: T, dryRun = false): Promise<T> {
+  async create<T extends KubeObject>(object: T, dryRun = false, fieldManager = ''): Promise<T> {
     const ref = refOf(object);
-    return this.request('POST', `${await this.path({ ...ref, name: undefined })}${dryRun ? '?dryRun=All' : ''}`, object);
+    const query = new URLSearchParams({ ...(dryRun ? { dryRun: 'All' } : {}), ...(fieldManager ? { fieldManager } : {}) });
+    return this.request('POST', `${await this.path({ ...ref, name: undefined })}${query.size ? `?${query}` : ''}`, object);
   }
 
   /** Deletes; true when a delete was issued, false when the object was already gone. */

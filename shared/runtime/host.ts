@@ -1,4 +1,4 @@
-import { HTTP, type CloudEvent } from 'cloudevents';
+import { HTTP } from 'cloudevents';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Counter, Histogram, Registry } from 'prom-client';
@@ -79,5 +79,3 @@ function functionMetrics(fn: string) {
     },
   };
 }
-
-export type { CloudEvent };
