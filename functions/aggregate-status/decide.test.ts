@@ -5,6 +5,7 @@ import type { State } from '../../shared/domain/objects.ts';
 import { aggregate, kymaState, ownedPart } from './decide.ts';
 
 const NOW = '2026-11-22T12:00:00Z';
+const SYNCED = { crds: { ok: true, message: 'CRDs synced' }, catalog: { ok: true, message: 'catalog synced' } };
 const kyma = (modules: { name: string; managed?: boolean }[], status: Kyma['status'] = {}): Kyma =>
   ({ apiVersion: 'v', kind: 'Kyma', metadata: { name: 'k1', namespace: 'kcp-system', generation: 2 }, spec: { channel: 'regular', modules }, status });
 const manifest = (module: string, state: State, operation = ''): Manifest => ({
@@ -32,7 +33,7 @@ describe('kymaState', () => {
 
 describe('aggregate', () => {
   it('reports Ready with manifest and default CR references and the active channel', () => {
-    const status = aggregate(kyma([{ name: 'sample' }]), [manifest('sample', 'Ready')], NOW);
+    const status = aggregate(kyma([{ name: 'sample' }]), [manifest('sample', 'Ready')], NOW, SYNCED);
     expect(status).toMatchObject({ state: 'Ready', activeChannel: 'regular', lastOperation: { operation: 'kyma is ready' } });
     expect(status.modules).toEqual([{
       name: 'sample', state: 'Ready', version: '1.0.0',
@@ -62,12 +63,25 @@ describe('aggregate', () => {
     expect(aggregate(kyma([{ name: 'sample' }]), [m], NOW).modules?.[0]).toMatchObject({ state: 'Processing', message: 'waiting for version 1.0.0 to be applied' });
   });
 
+  it('stays Processing until the runtime CRDs and catalog were synced once (conditions Unknown)', () => {
+    const status = aggregate(kyma([{ name: 'sample' }]), [manifest('sample', 'Ready')], NOW);
+    expect(status.state).toBe('Processing');
+    expect(status.conditions?.map((c) => [c.type, c.status])).toEqual([['CRDsSync', 'Unknown'], ['Modules', 'True'], ['ModuleCatalog', 'Unknown']]);
+  });
+
+  it('marks every module and the Kyma Error, naming the runtime, when the runtime is unreachable', () => {
+    const status = aggregate(kyma([{ name: 'sample' }]), [manifest('sample', 'Ready')], NOW, { unreachable: 'runtime of Kyma k1 unreachable: connect ECONNREFUSED' });
+    expect(status.state).toBe('Error');
+    expect(status.modules?.[0]).toMatchObject({ state: 'Error', message: 'runtime of Kyma k1 unreachable: connect ECONNREFUSED' });
+    expect(status.lastOperation?.operation).toBe('runtime of Kyma k1 unreachable: connect ECONNREFUSED');
+  });
+
   it('reports unmanaged modules as Unmanaged without references', () => {
     expect(aggregate(kyma([{ name: 'sample', managed: false }]), [manifest('sample', 'Ready')], NOW).modules).toEqual([{ name: 'sample', state: 'Unmanaged' }]);
   });
 
   it('writes nothing new on a second pass: timestamps are kept and the owned part is equal', () => {
-    const first = aggregate(kyma([{ name: 'sample' }]), [manifest('sample', 'Ready')], NOW);
+    const first = aggregate(kyma([{ name: 'sample' }]), [manifest('sample', 'Ready')], NOW, SYNCED);
     const second = aggregate(kyma([{ name: 'sample' }], first), [manifest('sample', 'Ready')], '2026-11-22T13:00:00Z');
     expect(second).toEqual(first);
     expect(ownedPart(second)).toBe(ownedPart(first));

@@ -52,23 +52,42 @@ export function kymaState(modules: ModuleStatus[], conditions: Condition[]): Exc
   return conditions.every((c) => c.status === 'True') ? 'Ready' : 'Processing';
 }
 
+/** What syncing the runtime (CRDs, module catalog) gave this time; undefined = not attempted in this call. */
+export type RuntimeSync = { crds: Outcome; catalog: Outcome } | { unreachable: string };
+type Outcome = { ok: boolean; message: string };
+
 /** PURE. The status aggregate-status writes; timestamps kept when nothing else changed. */
-export function aggregate(kyma: Kyma, manifests: Manifest[], now: string): KymaStatus {
-  const modules = moduleEntries(kyma, manifests);
+export function aggregate(kyma: Kyma, manifests: Manifest[], now: string, sync?: RuntimeSync): KymaStatus {
+  const unreachable = sync && 'unreachable' in sync ? sync.unreachable : '';
+  const modules = moduleEntries(kyma, manifests).map((m) => (unreachable && m.state !== 'Unmanaged' ? { ...m, state: 'Error' as const, message: unreachable } : m));
   const allReady = modules.every((m) => READY_STATES.includes(m.state));
   const previous = kyma.status ?? {};
-  const old = previous.conditions?.find((c) => c.type === 'Modules');
-  const status = allReady ? 'True' : 'False';
-  const conditions: Condition[] = [{
-    type: 'Modules', status, reason: 'Ready', observedGeneration: kyma.metadata.generation ?? 0,
-    message: allReady ? 'all modules are in ready state' : 'not all modules are in ready state',
-    lastTransitionTime: old?.status === status ? (old.lastTransitionTime ?? now) : now,
-  }];
-  const state = kymaState(modules, conditions);
-  const operation = operationOf(state, modules);
+  const runtimeOutcome = (type: 'CRDsSync' | 'ModuleCatalog'): Outcome | undefined => {
+    if (!sync) return undefined;
+    if ('unreachable' in sync) return { ok: false, message: sync.unreachable };
+    return type === 'CRDsSync' ? sync.crds : sync.catalog;
+  };
+  const conditions = [
+    condition(kyma, 'CRDsSync', runtimeOutcome('CRDsSync'), now),
+    condition(kyma, 'Modules', { ok: allReady, message: allReady ? 'all modules are in ready state' : 'not all modules are in ready state' }, now),
+    condition(kyma, 'ModuleCatalog', runtimeOutcome('ModuleCatalog'), now),
+  ];
+  const state = unreachable ? 'Error' : kymaState(modules, conditions);
+  const operation = unreachable || operationOf(state, modules);
   const activeChannel = state === 'Ready' || state === 'Warning' ? kyma.spec?.channel : previous.activeChannel;
   const lastUpdateTime = previous.state === state && previous.lastOperation?.operation === operation ? (previous.lastOperation.lastUpdateTime ?? now) : now;
   return { state, conditions, modules, lastOperation: { operation, lastUpdateTime }, ...(activeChannel ? { activeChannel } : {}) };
+}
+
+/** A condition from this call's outcome, or as stored when not evaluated (Unknown if never). */
+function condition(kyma: Kyma, type: string, outcome: Outcome | undefined, now: string): Condition {
+  const old = kyma.status?.conditions?.find((c) => c.type === type);
+  const status = outcome ? (outcome.ok ? 'True' : 'False') : (old?.status ?? 'Unknown');
+  const message = outcome?.message ?? old?.message ?? `${type} not evaluated yet`;
+  return {
+    type, status, reason: 'Ready', message, observedGeneration: kyma.metadata.generation ?? 0,
+    lastTransitionTime: old?.status === status ? (old.lastTransitionTime ?? now) : now,
+  };
 }
 
 function operationOf(state: State, modules: ModuleStatus[]): string {

@@ -8,11 +8,15 @@ import type { FunctionDeps } from '../../shared/runtime/deps.ts';
 import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
 import { aggregate, ownedPart } from './decide.ts';
 import { kymaNameOf } from '../../shared/k8s/kyma-of.ts';
+import { syncRuntime } from './runtime-sync.ts';
+import { RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
 
 export const NAME = 'aggregate-status';
 
-/** Manifest or Kyma changed → the Kyma's status: module entries, state, Modules condition, lastOperation. */
+/** Manifest or Kyma changed → the Kyma's status: module entries, state, conditions, lastOperation. On Kyma events
+ * (and resync) also the runtime side: lifecycle CRDs (CRDsSync) and the module catalog (ModuleCatalog). */
 export function aggregateStatus(deps: FunctionDeps): LifecycleFunction {
+  const runtimes = new RuntimeClients(deps.kcp);
   return {
     name: NAME,
     accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
@@ -23,7 +27,8 @@ export function aggregateStatus(deps: FunctionDeps): LifecycleFunction {
       const kyma = await deps.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name: kymaName });
       if (!kyma || kyma.metadata.deletionTimestamp || kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
       const manifests = await listAll<Manifest>(deps.kcp, API_VERSION, 'Manifest', { namespace: key.namespace, labelSelector: `${LABEL.kymaName}=${kymaName}` });
-      const status = aggregate(kyma, manifests, new Date().toISOString());
+      const sync = key.kind === 'Kyma' ? await syncRuntime(deps.kcp, runtimes, kyma) : undefined;
+      const status = aggregate(kyma, manifests, new Date().toISOString(), sync);
       if (ownedPart(status) === ownedPart(kyma.status)) return undefined;
       await deps.kcp.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: kymaName, namespace: key.namespace }, status }, FIELD_MANAGER.lifecycleManager, 'status');
       log.info({ kyma: kymaName, state: status.state }, status.lastOperation?.operation ?? '');

@@ -20,6 +20,7 @@ describe('nextDeletionStep (one step per call, upstream order)', () => {
   it.each([
     ['state first', view(kyma(undefined), [manifest('a', false)]), 'SetKymaStateDeleting'],
     ['then all Manifests', view(kyma('Deleting'), [manifest('a', false), manifest('b', true)]), 'DeleteManifests'],
+    ['then the catalog copies on the runtime', view(kyma('Deleting'), [manifest('a', true)], { runtime: { crds: ['moduletemplates.operator.kyma-project.io'], remoteKyma: false, copies: [{ kind: 'ModuleTemplate', name: 'x-1.0.0' }] } }), 'DeleteCatalogCopies'],
     ['then the runtime catalog CRDs', view(kyma('Deleting'), [manifest('a', true)], { runtime: { crds: ['kymas.operator.kyma-project.io', 'moduletemplates.operator.kyma-project.io'], remoteKyma: true } }), 'DeleteRuntimeCrd'],
     ['then the remote Kyma', view(kyma('Deleting'), [manifest('a', true)], { runtime: { crds: ['kymas.operator.kyma-project.io'], remoteKyma: true } }), 'DeleteRemoteKyma'],
     ['then the Kyma CRD on the runtime', view(kyma('Deleting'), [manifest('a', true)], { runtime: { crds: ['kymas.operator.kyma-project.io'], remoteKyma: false } }), 'DeleteRuntimeCrd'],

@@ -6,7 +6,7 @@ import { FINALIZER, LABEL } from '../../shared/domain/vocabulary.ts';
 export interface DeletionView {
   kyma: Kyma;
   manifests: Manifest[];
-  runtime?: { crds: string[]; remoteKyma: boolean };
+  runtime?: { crds: string[]; remoteKyma: boolean; copies?: { kind: string; name: string }[] };
   now: number;
   gracePeriodMs: number;
 }
@@ -14,6 +14,7 @@ export interface DeletionView {
 export type DeletionStep =
   | { step: 'SetKymaStateDeleting' }
   | { step: 'DeleteManifests'; names: string[] }
+  | { step: 'DeleteCatalogCopies'; copies: { kind: string; name: string }[] }
   | { step: 'DeleteRuntimeCrd'; name: string }
   | { step: 'DeleteRemoteKyma' }
   | { step: 'PurgeModuleCrFinalizers' }
@@ -26,7 +27,7 @@ const OURS: string[] = [FINALIZER.kyma, FINALIZER.purge];
 
 /**
  * PURE. The first applicable step of the Kyma deletion chain, in upstream order: Deleting → delete all Manifests →
- * runtime catalog CRDs → remote Kyma → Kyma CRD on the runtime → (after the grace period) strip finalizers of stuck
+ * catalog copies, then the catalog CRDs (only when nothing but our copies lived in them) → remote Kyma → Kyma CRD → (after the grace period) strip finalizers of stuck
  * module CRs → wait for the Manifests, saying what blocks → drop our finalizers.
  */
 export function nextDeletionStep(view: DeletionView, purgeDone: boolean): DeletionStep | undefined {
@@ -34,6 +35,7 @@ export function nextDeletionStep(view: DeletionView, purgeDone: boolean): Deleti
   if (kyma.status?.state !== 'Deleting') return { step: 'SetKymaStateDeleting' };
   const undeleted = manifests.filter((m) => !m.metadata.deletionTimestamp).map((m) => m.metadata.name);
   if (undeleted.length) return { step: 'DeleteManifests', names: undeleted };
+  if (runtime?.copies?.length) return { step: 'DeleteCatalogCopies', copies: runtime.copies };
   const crd = RUNTIME_CRDS.find((name) => runtime?.crds.includes(name));
   if (crd) return { step: 'DeleteRuntimeCrd', name: crd };
   if (runtime?.remoteKyma) return { step: 'DeleteRemoteKyma' };

@@ -11,7 +11,7 @@ import type { FunctionDeps } from '../../shared/runtime/deps.ts';
 import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
 import type { Logger } from '../../shared/runtime/logger.ts';
 import { nextDeletionStep, type DeletionStep, type DeletionView } from './decide.ts';
-import { deleteRemoteKyma, deleteRuntimeCrd, observeRuntime } from './runtime-view.ts';
+import { deleteCopies, deleteRemoteKyma, deleteRuntimeCrd, observeRuntime } from './runtime-view.ts';
 import { stripStuckFinalizers } from './strip.ts';
 import { kymaNameOf } from '../../shared/k8s/kyma-of.ts';
 import { setKymaDeletionStatus } from './status.ts';
@@ -49,6 +49,7 @@ async function execute(kcp: KubeClient, kyma: Kyma, step: DeletionStep, runtime:
   switch (step.step) {
     case 'SetKymaStateDeleting': return setKymaDeletionStatus(kcp, kyma, 'waiting for modules to be deleted');
     case 'DeleteManifests': for (const m of step.names) await kcp.delete({ apiVersion: API_VERSION, kind: 'Manifest', namespace, name: m }); return;
+    case 'DeleteCatalogCopies': if (runtime) await deleteCopies(runtime, step.copies); return;
     case 'DeleteRuntimeCrd': if (runtime) await deleteRuntimeCrd(runtime, step.name); return;
     case 'DeleteRemoteKyma': if (runtime) await deleteRemoteKyma(runtime); return;
     case 'WaitForManifests': return setKymaDeletionStatus(kcp, kyma, step.message);

@@ -3,16 +3,38 @@ import { API_VERSION, REMOTE_NAMESPACE } from '../../shared/domain/vocabulary.ts
 import { RUNTIME_CRDS, RUNTIME_KYMA_CRD } from './decide.ts';
 
 const CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' };
+const CATALOG_MANAGER = 'catalog-sync';
+const KIND_OF: Record<string, string> = {
+  [RUNTIME_CRDS[0] ?? '']: 'ModuleTemplate', [RUNTIME_CRDS[1] ?? '']: 'ModuleReleaseMeta', [RUNTIME_KYMA_CRD]: 'Kyma',
+};
 
-/** Which lifecycle CRDs and whether the remote Kyma (kyma-system/default) exist on the runtime. */
-export async function observeRuntime(runtime: KubeClient): Promise<{ crds: string[]; remoteKyma: boolean }> {
-  const names = [...RUNTIME_CRDS, RUNTIME_KYMA_CRD];
-  const present = await Promise.all(names.map(async (name) => (await runtime.get({ ...CRD, name })) ? [name] : []));
-  const crds = present.flat();
-  const remoteKyma = crds.includes(RUNTIME_KYMA_CRD)
-    && Boolean(await runtime.get({ apiVersion: API_VERSION, kind: 'Kyma', namespace: REMOTE_NAMESPACE, name: 'default' }).catch(() => undefined));
-  return { crds, remoteKyma };
+interface Listed { metadata: { name: string; namespace?: string; managedFields?: { manager?: string }[] } }
+
+export interface RuntimeView {
+  /** Lifecycle CRDs that exist and hold nothing but our own objects (deleting them deletes nobody else's data). */
+  crds: string[];
+  /** Catalog copies (field manager catalog-sync) still on the runtime. */
+  copies: { kind: string; name: string }[];
+  remoteKyma: boolean;
+}
+
+/** What the deletion chain may remove on the runtime. A CRD that still holds objects someone else created is kept. */
+export async function observeRuntime(runtime: KubeClient): Promise<RuntimeView> {
+  const view: RuntimeView = { crds: [], copies: [], remoteKyma: false };
+  for (const name of [...RUNTIME_CRDS, RUNTIME_KYMA_CRD]) {
+    if (!(await runtime.get({ ...CRD, name }))) continue;
+    const kind = KIND_OF[name] ?? '';
+    const items = (await runtime.list<Listed>(API_VERSION, kind).catch(() => ({ items: [] as Listed[] }))).items;
+    const ours = (i: Listed) => (kind === 'Kyma' ? i.metadata.namespace === REMOTE_NAMESPACE && i.metadata.name === 'default' : i.metadata.managedFields?.some((f) => f.manager === CATALOG_MANAGER));
+    if (kind === 'Kyma') view.remoteKyma = items.some(ours);
+    else view.copies.push(...items.filter((i) => i.metadata.namespace === REMOTE_NAMESPACE && ours(i)).map((i) => ({ kind, name: i.metadata.name })));
+    if (items.every(ours)) view.crds.push(name);
+  }
+  return view;
 }
 
 export const deleteRuntimeCrd = (runtime: KubeClient, name: string) => runtime.delete({ ...CRD, name });
 export const deleteRemoteKyma = (runtime: KubeClient) => runtime.delete({ apiVersion: API_VERSION, kind: 'Kyma', namespace: REMOTE_NAMESPACE, name: 'default' });
+export async function deleteCopies(runtime: KubeClient, copies: { kind: string; name: string }[]): Promise<void> {
+  for (const c of copies) await runtime.delete({ apiVersion: API_VERSION, kind: c.kind, namespace: REMOTE_NAMESPACE, name: c.name });
+}

@@ -64,15 +64,7 @@ function componentNameOf(template: ModuleTemplate): string | undefined {
   return typeof component?.name === 'string' ? component.name : undefined;
 }
 
-/** Why a template may not be installed for this Kyma (beta/internal visibility, mandatory), or ''. */
-export function visibilityProblem(kyma: Kyma, template: ModuleTemplate): string {
-  const allows = (label: string) => template.metadata.labels?.[label]?.toLowerCase() !== 'true'
-    || kyma.metadata.labels?.[label]?.toLowerCase() === 'true';
-  const name = template.metadata.name;
-  if (!allows(LABEL.internal)) return `ModuleTemplate ${name} is internal and Kyma ${kyma.metadata.name} does not enable internal modules (label ${LABEL.internal}: "true")`;
-  if (!allows(LABEL.beta)) return `ModuleTemplate ${name} is beta and Kyma ${kyma.metadata.name} does not enable beta modules (label ${LABEL.beta}: "true")`;
-  return '';
-}
+export { visibilityProblem } from '../../shared/domain/visibility.ts';
 
 /** The upstream downgrade guard: a lower major.minor.patch than the installed version is refused. */
 export function downgradeProblem(previous: ModuleStatus | undefined, version: string, channel: string): string {

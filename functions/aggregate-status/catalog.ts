@@ -1,0 +1,51 @@
+import type { Kyma } from '../../shared/domain/kyma.ts';
+import { templateName, type ModuleReleaseMeta, type ModuleTemplate } from '../../shared/domain/templates.ts';
+import { visibilityProblem } from '../../shared/domain/visibility.ts';
+import { LABEL, MANAGED_BY_RUNTIME, REMOTE_NAMESPACE } from '../../shared/domain/vocabulary.ts';
+
+export interface Catalog {
+  templates: ModuleTemplate[];
+  metas: ModuleReleaseMeta[];
+}
+
+const syncEnabled = (kyma: Kyma, t: ModuleTemplate) => !t.spec?.mandatory && !visibilityProblem(kyma, t);
+
+/** A module with a kymaSelector is restricted: shown only to Kymas whose labels match it (a nil or empty selector never matches). */
+export function selectorMatches(kyma: Kyma, selector: { matchLabels?: Record<string, string> } | undefined): boolean {
+  const wanted = Object.entries(selector?.matchLabels ?? {});
+  return wanted.length > 0 && wanted.every(([k, v]) => kyma.metadata.labels?.[k] === v);
+}
+
+/**
+ * PURE. The module catalog a Kyma may see (upstream §3.5): release metas that are not mandatory (restricted ones only
+ * when their kymaSelector matches), reduced to channels whose template exists and is visible (beta/internal opt-in,
+ * not mandatory); templates visible and referenced by such a channel. Copies are put in kyma-system, labelled
+ * managed-by=kyma.
+ */
+export function catalogFor(kyma: Kyma, templates: ModuleTemplate[], metas: ModuleReleaseMeta[]): Catalog {
+  const byName = new Map(templates.map((t) => [t.metadata.name, t]));
+  const syncedMetas = metas.flatMap((meta) => {
+    const spec = meta.spec;
+    if (!spec || spec.mandatory || meta.metadata.deletionTimestamp) return [];
+    if (spec.kymaSelector && !selectorMatches(kyma, spec.kymaSelector)) return [];
+    const channels = (spec.channels ?? []).filter((c) => {
+      const t = byName.get(templateName(meta.metadata.name, c.version));
+      return t !== undefined && syncEnabled(kyma, t);
+    });
+    return channels.length ? [copyOf(meta, { ...spec, channels })] : [];
+  });
+  const referenced = new Set(syncedMetas.flatMap((m) => (m.spec?.channels ?? []).map((c) => templateName(m.metadata.name, c.version))));
+  const syncedTemplates = [...referenced].flatMap((name) => {
+    const t = byName.get(name);
+    return t ? [copyOf(t, t.spec)] : [];
+  });
+  return { templates: syncedTemplates, metas: syncedMetas };
+}
+
+function copyOf<T extends ModuleTemplate | ModuleReleaseMeta>(object: T, spec: T['spec']): T {
+  const { name, labels, annotations } = object.metadata;
+  return {
+    apiVersion: object.apiVersion, kind: object.kind, spec,
+    metadata: { name, namespace: REMOTE_NAMESPACE, labels: { ...labels, [LABEL.managedBy]: MANAGED_BY_RUNTIME }, ...(annotations ? { annotations } : {}) },
+  } as unknown as T;
+}

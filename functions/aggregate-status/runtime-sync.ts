@@ -1,0 +1,59 @@
+import type { Kyma } from '../../shared/domain/kyma.ts';
+import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/domain/templates.ts';
+import { API_VERSION, FIELD_MANAGER, LABEL, MANAGED_BY_RUNTIME, REMOTE_NAMESPACE } from '../../shared/domain/vocabulary.ts';
+import type { KubeClient } from '../../shared/k8s/client.ts';
+import { KubeApiError } from '../../shared/k8s/errors.ts';
+import { listAll } from '../../shared/k8s/list.ts';
+import type { RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
+import { isConnectionError } from '../../shared/runtime/errors.ts';
+import { catalogFor } from './catalog.ts';
+import type { RuntimeSync } from './decide.ts';
+
+export const CATALOG_MANAGER = 'catalog-sync';
+const CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' };
+const SYNCED_CRDS = ['kymas', 'moduletemplates', 'modulereleasemetas'].map((p) => `${p}.operator.kyma-project.io`);
+
+/** CRDs, then the module catalog, on the Kyma's runtime; an unreachable runtime is reported, not thrown. */
+export async function syncRuntime(kcp: KubeClient, runtimes: RuntimeClients, kyma: Kyma): Promise<RuntimeSync> {
+  const { name, namespace = '' } = kyma.metadata;
+  const access = await runtimes.forKyma(namespace, name).catch((e: unknown) => ({ missing: e instanceof Error ? e.message : String(e) }));
+  if ('missing' in access) return { unreachable: `runtime of Kyma ${name}: ${access.missing}` };
+  try {
+    await syncCrds(kcp, access.client);
+    const catalog = await syncCatalog(kcp, access.client, kyma);
+    return { crds: { ok: true, message: `${SYNCED_CRDS.length} CRDs synced to the runtime` }, catalog: { ok: true, message: catalog } };
+  } catch (error) {
+    const auth = error instanceof KubeApiError && [401, 403].includes(error.status);
+    if (auth || isConnectionError(error)) runtimes.evict(namespace, name);
+    return { unreachable: `runtime of Kyma ${name} unreachable: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+/** The lifecycle CRDs as the KCP has them, conversion None, label managed-by=kyma (server-side apply, a no-op when equal). */
+async function syncCrds(kcp: KubeClient, runtime: KubeClient): Promise<void> {
+  for (const name of SYNCED_CRDS) {
+    const crd = await kcp.get<{ kind?: string; spec?: Record<string, unknown> }>({ ...CRD, name });
+    if (!crd?.spec) throw new Error(`CRD ${name} missing in the KCP`);
+    await runtime.apply({ ...CRD, metadata: { name, labels: { [LABEL.managedBy]: MANAGED_BY_RUNTIME } }, spec: { ...crd.spec, conversion: { strategy: 'None' } } }, FIELD_MANAGER.lifecycleManager);
+  }
+}
+
+interface Copy { kind?: string; metadata: { name: string; managedFields?: { manager?: string }[] } }
+
+async function syncCatalog(kcp: KubeClient, runtime: KubeClient, kyma: Kyma): Promise<string> {
+  const namespace = kyma.metadata.namespace ?? '';
+  const templates = await listAll<ModuleTemplate>(kcp, API_VERSION, 'ModuleTemplate', { namespace });
+  const metas = await listAll<ModuleReleaseMeta>(kcp, API_VERSION, 'ModuleReleaseMeta', { namespace });
+  const catalog = catalogFor(kyma, templates, metas);
+  for (const object of [...catalog.templates, ...catalog.metas]) await runtime.apply(object, CATALOG_MANAGER);
+  const keep = new Set([...catalog.templates, ...catalog.metas].map((o) => `${o.kind}/${o.metadata.name}`));
+  let removed = 0;
+  for (const kind of ['ModuleTemplate', 'ModuleReleaseMeta']) {
+    const copies = (await runtime.list<Copy>(API_VERSION, kind, { namespace: REMOTE_NAMESPACE })).items;
+    for (const copy of copies.filter((c) => !keep.has(`${kind}/${c.metadata.name}`) && c.metadata.managedFields?.some((f) => f.manager === CATALOG_MANAGER))) {
+      await runtime.delete({ apiVersion: API_VERSION, kind, namespace: REMOTE_NAMESPACE, name: copy.metadata.name });
+      removed++;
+    }
+  }
+  return `${catalog.templates.length} ModuleTemplates and ${catalog.metas.length} ModuleReleaseMetas synced${removed ? `, ${removed} copies removed` : ''}`;
+}

@@ -1,0 +1,13 @@
+import type { Kyma } from './kyma.ts';
+import type { ModuleTemplate } from './templates.ts';
+import { LABEL } from './vocabulary.ts';
+
+/** Why a template may not be installed or shown for this Kyma (beta/internal without the Kyma's opt-in), or ''. */
+export function visibilityProblem(kyma: Kyma, template: ModuleTemplate): string {
+  const allows = (label: string) => template.metadata.labels?.[label]?.toLowerCase() !== 'true'
+    || kyma.metadata.labels?.[label]?.toLowerCase() === 'true';
+  const name = template.metadata.name;
+  if (!allows(LABEL.internal)) return `ModuleTemplate ${name} is internal and Kyma ${kyma.metadata.name} does not enable internal modules (label ${LABEL.internal}: "true")`;
+  if (!allows(LABEL.beta)) return `ModuleTemplate ${name} is beta and Kyma ${kyma.metadata.name} does not enable beta modules (label ${LABEL.beta}: "true")`;
+  return '';
+}
