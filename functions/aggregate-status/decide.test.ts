@@ -6,8 +6,13 @@ import { aggregate, kymaState, ownedPart } from './decide.ts';
 
 const NOW = '2026-11-22T12:00:00Z';
 const SYNCED = { crds: { ok: true, message: 'CRDs synced' }, catalog: { ok: true, message: 'catalog synced' } };
-const kyma = (modules: { name: string; managed?: boolean }[], status: Kyma['status'] = {}): Kyma =>
-  ({ apiVersion: 'v', kind: 'Kyma', metadata: { name: 'k1', namespace: 'kcp-system', generation: 2 }, spec: { channel: 'regular', modules }, status });
+/** A Kyma whose effective module list (as resolve-template recorded it) is `modules`. */
+const kyma = (modules: { name: string; managed?: boolean }[], status: Kyma['status'] = {}): Kyma => {
+  const resolved = modules.map((m): ModuleStatus => ({ name: m.name, resolution: { state: 'Resolved', ...(m.managed === false ? { managed: false } : {}) } }));
+  const merged = [...resolved.filter((r) => !(status.modules ?? []).some((e) => e.name === r.name)), ...(status.modules ?? [])];
+  return { apiVersion: 'v', kind: 'Kyma', metadata: { name: 'k1', namespace: 'kcp-system', generation: 2 }, spec: { channel: 'regular' },
+    status: { specSource: { from: 'runtime', channel: 'regular' }, ...status, modules: merged } };
+};
 const manifest = (module: string, state: State, operation = ''): Manifest => ({
   apiVersion: 'v', kind: 'Manifest', metadata: { name: `k1-${module}`, namespace: 'kcp-system', generation: 1, labels: { 'operator.kyma-project.io/module-name': module } },
   spec: { install: { name: 'raw-manifest', source: { repo: 'r', name: 'n', ref: 'sha256:1', type: 'oci-dir' } }, version: '1.0.0', customResourcePolicy: 'CreateAndDelete', resource: { apiVersion: 'x/v1', kind: 'Sample', metadata: { name: 's', namespace: 'kyma-system' } } },

@@ -1,5 +1,5 @@
 import { canonicalJson } from '../../shared/domain/canonical.ts';
-import type { Kyma, KymaModule, KymaStatus, ModuleResolution, ModuleStatus } from '../../shared/domain/kyma.ts';
+import { effectiveModules, type Kyma, type KymaModule, type KymaStatus, type ModuleResolution, type ModuleStatus } from '../../shared/domain/kyma.ts';
 import type { Manifest } from '../../shared/domain/manifest.ts';
 import type { Condition, State, TrackingObject } from '../../shared/domain/objects.ts';
 import { ANNOTATION, API_VERSION, LABEL } from '../../shared/domain/vocabulary.ts';
@@ -8,7 +8,7 @@ const READY_STATES: (State | undefined)[] = ['Ready', 'Unmanaged'];
 
 /** PURE. One status entry per module in spec or with a Manifest: the aggregate-status-owned fields. */
 export function moduleEntries(kyma: Kyma, manifests: Manifest[]): ModuleStatus[] {
-  const spec = new Map((kyma.spec?.modules ?? []).map((m) => [m.name, m]));
+  const spec = new Map(effectiveModules(kyma).map((m) => [m.name, m]));
   const byModule = new Map(manifests.filter((m) => m.metadata.labels?.[LABEL.mandatoryModule] !== 'true')
     .map((m) => [m.metadata.labels?.[LABEL.moduleName] ?? '', m]));
   const names = [...new Set([...spec.keys(), ...byModule.keys()])].filter(Boolean);
@@ -72,9 +72,10 @@ export function aggregate(kyma: Kyma, manifests: Manifest[], now: string, sync?:
     condition(kyma, 'Modules', { ok: allReady, message: allReady ? 'all modules are in ready state' : 'not all modules are in ready state' }, now),
     condition(kyma, 'ModuleCatalog', runtimeOutcome('ModuleCatalog'), now),
   ];
-  const state = unreachable ? 'Error' : kymaState(modules, conditions);
-  const operation = unreachable || operationOf(state, modules);
-  const activeChannel = state === 'Ready' || state === 'Warning' ? kyma.spec?.channel : previous.activeChannel;
+  const resolved = Boolean(previous.specSource);
+  const state = unreachable ? 'Error' : resolved ? kymaState(modules, conditions) : 'Processing';
+  const operation = unreachable || (resolved ? operationOf(state, modules) : 'waiting for the module list to be resolved');
+  const activeChannel = state === 'Ready' || state === 'Warning' ? (previous.specSource?.channel || kyma.spec?.channel) : previous.activeChannel;
   const lastUpdateTime = previous.state === state && previous.lastOperation?.operation === operation ? (previous.lastOperation.lastUpdateTime ?? now) : now;
   return { state, conditions, modules, lastOperation: { operation, lastUpdateTime }, ...(activeChannel ? { activeChannel } : {}) };
 }

@@ -2,13 +2,14 @@ import type { Kyma } from '../../shared/domain/kyma.ts';
 import type { Manifest } from '../../shared/domain/manifest.ts';
 import { API_VERSION, FIELD_MANAGER, LABEL } from '../../shared/domain/vocabulary.ts';
 import { listAll } from '../../shared/k8s/list.ts';
-import { InvalidEventError } from '../../shared/runtime/errors.ts';
-import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE } from '../../shared/runtime/events.ts';
+import { InvalidEventError, NotYetReadyError } from '../../shared/runtime/errors.ts';
+import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE, type EventAttributes, type ObjectKey } from '../../shared/runtime/events.ts';
 import type { FunctionDeps } from '../../shared/runtime/deps.ts';
 import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
 import { aggregate, ownedPart } from './decide.ts';
 import { kymaNameOf } from '../../shared/k8s/kyma-of.ts';
 import { syncRuntime } from './runtime-sync.ts';
+import { mirrorToRuntime } from './mirror.ts';
 import { RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
 
 export const NAME = 'aggregate-status';
@@ -27,11 +28,15 @@ export function aggregateStatus(deps: FunctionDeps): LifecycleFunction {
       const kyma = await deps.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name: kymaName });
       if (!kyma || kyma.metadata.deletionTimestamp || kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
       const manifests = await listAll<Manifest>(deps.kcp, API_VERSION, 'Manifest', { namespace: key.namespace, labelSelector: `${LABEL.kymaName}=${kymaName}` });
-      const sync = key.kind === 'Kyma' ? await syncRuntime(deps.kcp, runtimes, kyma) : undefined;
-      const status = aggregate(kyma, manifests, new Date().toISOString(), sync);
-      if (ownedPart(status) === ownedPart(kyma.status)) return undefined;
-      await deps.kcp.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: kymaName, namespace: key.namespace }, status }, FIELD_MANAGER.lifecycleManager, 'status');
-      log.info({ kyma: kymaName, state: status.state }, status.lastOperation?.operation ?? '');
+      const runtimeSide = key.kind === 'Kyma' ? await syncRuntime(deps.kcp, runtimes, kyma) : undefined;
+      const status = aggregate(kyma, manifests, new Date().toISOString(), runtimeSide?.sync);
+      let stored = kyma;
+      if (ownedPart(status) !== ownedPart(kyma.status)) {
+        stored = await deps.kcp.apply<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: kymaName, namespace: key.namespace }, status }, FIELD_MANAGER.lifecycleManager, 'status');
+        log.info({ kyma: kymaName, state: status.state }, status.lastOperation?.operation ?? '');
+      }
+      if (runtimeSide?.runtime && stored.status && !runtimeSide.pending) await mirrorToRuntime(runtimeSide.runtime, stored.status);
+      if (runtimeSide?.pending) throw new NotYetReadyError(`runtime of Kyma ${kymaName}: ${runtimeSide.pending}`);
       return undefined;
     },
   };

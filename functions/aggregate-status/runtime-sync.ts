@@ -14,18 +14,23 @@ const CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefini
 const SYNCED_CRDS = ['kymas', 'moduletemplates', 'modulereleasemetas'].map((p) => `${p}.operator.kyma-project.io`);
 
 /** CRDs, then the module catalog, on the Kyma's runtime; an unreachable runtime is reported, not thrown. */
-export async function syncRuntime(kcp: KubeClient, runtimes: RuntimeClients, kyma: Kyma): Promise<RuntimeSync> {
+export async function syncRuntime(kcp: KubeClient, runtimes: RuntimeClients, kyma: Kyma): Promise<{ sync: RuntimeSync; runtime?: KubeClient; pending?: string }> {
   const { name, namespace = '' } = kyma.metadata;
   const access = await runtimes.forKyma(namespace, name).catch((e: unknown) => ({ missing: e instanceof Error ? e.message : String(e) }));
-  if ('missing' in access) return { unreachable: `runtime of Kyma ${name}: ${access.missing}` };
+  if ('missing' in access) return { sync: { unreachable: `runtime of Kyma ${name}: ${access.missing}` } };
   try {
     await syncCrds(kcp, access.client);
     const catalog = await syncCatalog(kcp, access.client, kyma);
-    return { crds: { ok: true, message: `${SYNCED_CRDS.length} CRDs synced to the runtime` }, catalog: { ok: true, message: catalog } };
+    return { runtime: access.client, sync: { crds: { ok: true, message: `${SYNCED_CRDS.length} CRDs synced to the runtime` }, catalog: { ok: true, message: catalog } } };
   } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
     const auth = error instanceof KubeApiError && [401, 403].includes(error.status);
-    if (auth || isConnectionError(error)) runtimes.evict(namespace, name);
-    return { unreachable: `runtime of Kyma ${name} unreachable: ${error instanceof Error ? error.message : String(error)}` };
+    if (auth || isConnectionError(error)) {
+      runtimes.evict(namespace, name);
+      return { sync: { unreachable: `runtime of Kyma ${name} unreachable: ${message}` } };
+    }
+    // The runtime answered but is not ready for it yet (a CRD still being established, 429, 5xx): retried soon.
+    return { runtime: access.client, sync: { crds: { ok: false, message: `sync pending: ${message}` }, catalog: { ok: false, message: `sync pending: ${message}` } }, pending: message };
   }
 }
 

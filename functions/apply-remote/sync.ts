@@ -4,7 +4,7 @@ import type { KubeClient } from '../../shared/k8s/client.ts';
 import { NotYetReadyError } from '../../shared/runtime/errors.ts';
 import { applyAll } from './apply.ts';
 import type { ApplyContext } from './context.ts';
-import { ensureRemoteNamespace } from './namespace.ts';
+import { ensureRemoteNamespace } from '../../shared/k8s/remote-namespace.ts';
 import { prune, pruneWaves } from './prune.ts';
 import { syncedOf, type RuntimeObject } from './render.ts';
 import { renderTarget } from './target.ts';

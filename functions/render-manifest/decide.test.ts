@@ -4,8 +4,11 @@ import type { Manifest } from '../../shared/domain/manifest.ts';
 import { toUnmanage, unwantedManifests } from './decide.ts';
 
 const kyma = (modules: { name: string; managed?: boolean }[], refused: string[] = []): Kyma => ({
-  apiVersion: 'v', kind: 'Kyma', metadata: { name: 'k1' }, spec: { channel: 'regular', modules },
-  status: { modules: refused.map((name) => ({ name, resolution: { state: 'Error', notAllowed: true } })) },
+  apiVersion: 'v', kind: 'Kyma', metadata: { name: 'k1' }, spec: { channel: 'regular' },
+  status: {
+    specSource: { from: 'runtime', channel: 'regular' },
+    modules: modules.map((m) => ({ name: m.name, resolution: refused.includes(m.name) ? { state: 'Error' as const, notAllowed: true } : { state: 'Resolved' as const, ...(m.managed === false ? { managed: false } : {}) } })),
+  },
 });
 const manifest = (module: string, opts: { mandatory?: boolean; unmanaged?: boolean; deleting?: boolean } = {}): Manifest => ({
   apiVersion: 'v', kind: 'Manifest', metadata: {

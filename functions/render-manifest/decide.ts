@@ -1,5 +1,5 @@
 import { canonicalJson } from '../../shared/domain/canonical.ts';
-import type { Kyma, KymaModule, ModuleStatus } from '../../shared/domain/kyma.ts';
+import { effectiveModules, type Kyma, type KymaModule, type ModuleStatus } from '../../shared/domain/kyma.ts';
 import type { ImageSpec, Manifest } from '../../shared/domain/manifest.ts';
 import { manifestName } from '../../shared/domain/names.ts';
 import type { ModuleTemplate } from '../../shared/domain/templates.ts';
@@ -74,7 +74,7 @@ const isMandatory = (m: Manifest) => m.metadata.labels?.[LABEL.mandatoryModule] 
 /** PURE. Manifests of this Kyma whose module is no longer wanted, was refused for it (visibility), or is a mandatory
  * module that no longer exists. Unmanaged Manifests are never deleted this way: they remove themselves. */
 export function unwantedManifests(kyma: Kyma, manifests: Manifest[], mandatory: ReadonlySet<string>): Manifest[] {
-  const wanted = new Set((kyma.spec?.modules ?? []).map((m) => m.name));
+  const wanted = new Set(effectiveModules(kyma).map((m) => m.name));
   const refused = new Set((kyma.status?.modules ?? []).filter((m) => m.resolution?.notAllowed).map((m) => m.name));
   return manifests.filter((m) => {
     const module = m.metadata.labels?.[LABEL.moduleName] ?? '';
@@ -86,14 +86,14 @@ export function unwantedManifests(kyma: Kyma, manifests: Manifest[], mandatory: 
 
 /** PURE. Manifests of modules the Kyma set to `managed: false` that are not yet marked unmanaged. */
 export function toUnmanage(kyma: Kyma, manifests: Manifest[]): Manifest[] {
-  const unmanaged = new Set((kyma.spec?.modules ?? []).filter((m) => m.managed === false).map((m) => m.name));
+  const unmanaged = new Set(effectiveModules(kyma).filter((m) => m.managed === false).map((m) => m.name));
   return manifests.filter((m) => !m.metadata.deletionTimestamp && !isUnmanaged(m) && !isMandatory(m)
     && unmanaged.has(m.metadata.labels?.[LABEL.moduleName] ?? ''));
 }
 
 /** PURE. Modules that should have a Manifest written now: resolved (or kept on a warning) with a template. */
 export function renderable(kyma: Kyma): { module: KymaModule; entry: ModuleStatus }[] {
-  return (kyma.spec?.modules ?? []).flatMap((module) => {
+  return effectiveModules(kyma).flatMap((module) => {
     const entry = kyma.status?.modules?.find((m) => m.name === module.name);
     const usable = entry?.template && entry.ocmComponentName && !entry.resolution?.notAllowed && module.managed !== false;
     return usable ? [{ module, entry }] : [];

@@ -22,6 +22,7 @@ export function renderManifest(deps: FunctionDeps): LifecycleFunction {
     async handle({ key, log }) {
       const kyma = await deps.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name: key.name });
       if (!kyma || kyma.metadata.deletionTimestamp || kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
+      if (!kyma.status?.specSource) return undefined; // not resolved yet: nothing is known to be (un)wanted
       const existing = await listAll<Manifest>(deps.kcp, API_VERSION, 'Manifest',
         { namespace: key.namespace, labelSelector: `${LABEL.kymaName}=${key.name}` });
       const mandatory = await mandatorySources(deps, kyma);

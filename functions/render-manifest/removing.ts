@@ -1,4 +1,4 @@
-import type { Kyma } from '../../shared/domain/kyma.ts';
+import { effectiveModules, type Kyma } from '../../shared/domain/kyma.ts';
 import type { Manifest } from '../../shared/domain/manifest.ts';
 import { templateName, type ModuleReleaseMeta, type ModuleTemplate } from '../../shared/domain/templates.ts';
 import { ANNOTATION, API_VERSION, LABEL } from '../../shared/domain/vocabulary.ts';
@@ -11,7 +11,7 @@ import type { ModuleSource } from './decide.ts';
  * must finalize those CRs is upgraded too (upstream "ModuleReleaseMeta upgrade under deletion").
  */
 export async function removedModuleSources(deps: FunctionDeps, kyma: Kyma, manifests: Manifest[]): Promise<ModuleSource[]> {
-  const inSpec = new Set((kyma.spec?.modules ?? []).map((m) => m.name));
+  const inSpec = new Set(effectiveModules(kyma).map((m) => m.name));
   const removing = manifests.filter((m) => m.metadata.deletionTimestamp && !inSpec.has(m.metadata.labels?.[LABEL.moduleName] ?? '')
     && m.metadata.labels?.[LABEL.mandatoryModule] !== 'true' && m.metadata.annotations?.[ANNOTATION.isUnmanaged] !== 'true');
   const found = await Promise.all(removing.map((m) => follow(deps, m)));

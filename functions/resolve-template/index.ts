@@ -7,6 +7,10 @@ import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
 import { fanOut } from './fan-out.ts';
 import { ensureKymaMetadata } from './kyma-metadata.ts';
 import { mandatoryRelease } from './mandatory.ts';
+import { effectiveSpec } from './remote-kyma.ts';
+import { canonicalJson } from '../../shared/domain/canonical.ts';
+import { RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
+import type { KubeClient } from '../../shared/k8s/client.ts';
 import { observe } from './observe.ts';
 import { resolveModules, sameResolution } from './resolve.ts';
 
@@ -17,6 +21,7 @@ export const NAME = 'resolve-template';
  * `modules.resolved` reply for render-manifest. ModuleTemplate/ModuleReleaseMeta changes fan out to Kymas.
  */
 export function resolveTemplate(deps: FunctionDeps): LifecycleFunction {
+  const runtimes = new RuntimeClients(deps.kcp);
   return {
     name: NAME,
     accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
@@ -32,10 +37,12 @@ export function resolveTemplate(deps: FunctionDeps): LifecycleFunction {
       if (!kyma || kyma.metadata.deletionTimestamp) return undefined;
       if (kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
       await ensureKymaMetadata(deps.kcp, kyma);
-      const modules = resolveModules(await observe(deps.kcp, deps.artifacts, kyma));
+      const effective = await effectiveSpec(await runtimeOf(runtimes, kyma), kyma);
+      const modules = resolveModules(await observe(deps.kcp, deps.artifacts, { ...kyma, spec: effective.spec }));
+      const specSource = { from: effective.from, channel: effective.spec.channel };
       let stored = kyma;
-      if (!sameResolution(kyma, modules)) {
-        stored = await deps.kcp.apply<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: key.name, namespace: key.namespace }, status: { modules } },
+      if (!sameResolution(kyma, modules) || canonicalJson(kyma.status?.specSource) !== canonicalJson(specSource)) {
+        stored = await deps.kcp.apply<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: key.name, namespace: key.namespace }, status: { modules, specSource } },
           FIELD_MANAGER.resolution, 'status');
       }
       return eventAbout(MODULES_RESOLVED, NAME, key, event, {
@@ -43,4 +50,10 @@ export function resolveTemplate(deps: FunctionDeps): LifecycleFunction {
       });
     },
   };
+}
+
+/** The Kyma's runtime client, or undefined when its Secret is missing or unusable (the KCP spec counts then). */
+async function runtimeOf(runtimes: RuntimeClients, kyma: Kyma): Promise<KubeClient | undefined> {
+  const access = await runtimes.forKyma(kyma.metadata.namespace ?? '', kyma.metadata.name).catch(() => undefined);
+  return access && 'client' in access ? access.client : undefined;
 }

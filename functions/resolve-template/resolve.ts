@@ -12,6 +12,15 @@ export function resolveModules(observed: Observed): ModuleStatus[] {
 }
 
 function resolveModule(observed: Observed, module: KymaModule): ModuleStatus {
+  const entry = resolveOne(observed, module);
+  const settings = {
+    ...(module.customResourcePolicy && module.customResourcePolicy !== 'CreateAndDelete' ? { customResourcePolicy: module.customResourcePolicy } : {}),
+    ...(module.managed === false ? { managed: false } : {}),
+  };
+  return entry.resolution ? { ...entry, resolution: { ...entry.resolution, ...settings } } : entry;
+}
+
+function resolveOne(observed: Observed, module: KymaModule): ModuleStatus {
   const channel = desiredChannel(observed.kyma, module);
   const previous = observed.kyma.status?.modules?.find((m) => m.name === module.name);
   if (module.managed === false) return { name: module.name, channel, resolution: { state: 'Resolved', message: 'module is unmanaged: not resolved, not installed' } };

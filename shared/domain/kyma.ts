@@ -25,6 +25,9 @@ export interface ModuleResolution {
   version?: string;
   /** Resolution refused the module for this Kyma (visibility): its Manifest must go. */
   notAllowed?: boolean;
+  /** The module's settings from the effective spec (the runtime's Kyma once it exists). */
+  customResourcePolicy?: 'CreateAndDelete' | 'Ignore';
+  managed?: boolean;
 }
 
 export interface ModuleStatus {
@@ -42,8 +45,15 @@ export interface ModuleStatus {
   resolution?: ModuleResolution;
 }
 
+/** Where resolve-template took the module list from (our addition): the runtime's Kyma, or the KCP spec before it exists. */
+export interface SpecSource {
+  from: 'runtime' | 'kcp';
+  channel: string;
+}
+
 export interface KymaStatus {
   state?: Exclude<State, 'Unmanaged'>;
+  specSource?: SpecSource;
   activeChannel?: string;
   lastOperation?: LastOperation;
   conditions?: Condition[];
@@ -51,3 +61,14 @@ export interface KymaStatus {
 }
 
 export type Kyma = Resource<KymaSpec, KymaStatus>;
+
+export const isManaged = (module: KymaModule) => module.managed !== false;
+
+/** The modules the Kyma wants, as resolve-template recorded them from the effective spec (runtime Kyma or KCP). */
+export function effectiveModules(kyma: Kyma): KymaModule[] {
+  return (kyma.status?.modules ?? []).flatMap((m) => (m.resolution ? [{
+    name: m.name, ...(m.channel ? { channel: m.channel } : {}),
+    ...(m.resolution.customResourcePolicy ? { customResourcePolicy: m.resolution.customResourcePolicy } : {}),
+    ...(m.resolution.managed === false ? { managed: false } : {}),
+  }] : []));
+}

@@ -9,6 +9,7 @@ import { startFunctionHost, type FunctionHost } from '../runtime/host.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { httpSink } from '../runtime/sink.ts';
 import { FUNCTIONS } from './functions.ts';
+import { RuntimeWatches } from './runtime-watches.ts';
 
 export const MANIFESTS_DIR = fileURLToPath(new URL('../../manifests', import.meta.url));
 
@@ -61,12 +62,15 @@ export async function startLocalRunner(opts: LocalRunnerOptions): Promise<LocalR
   const pingSources = await loadPingSources(join(MANIFESTS_DIR, 'eventing'));
   const ping = new LocalPingSource({ sources: pingSources, sink, log: opts.log.child({ component: 'ping-source' }) });
   ping.start();
+  const runtimeWatches = new RuntimeWatches({ kcp: deps.kcp, namespace: opts.config.kcpNamespace, sink, log: opts.log.child({ component: 'runtime-watch' }) });
+  await runtimeWatches.start();
   const resync = () => Promise.all(pingSources.map((p) => ping.fireNow(p.name))).then(() => undefined);
   if (opts.resyncAtStart ?? true) await resync();
   return {
     broker, functions: urls, resync,
     stop: async () => {
       ping.stop();
+      await runtimeWatches.stop();
       await source.stop();
       await broker.stop();
       await Promise.all(hosts.map((h) => h.close()));

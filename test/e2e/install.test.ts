@@ -26,12 +26,17 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const name of ['kyma-a', 'kyma-b', 'kyma-c', 'kyma-d', 'kyma-e']) await deleteKyma(world, name).catch(() => undefined);
-  for (const name of ['kyma-a', 'kyma-b', 'kyma-c', 'kyma-d', 'kyma-e']) await kymaGone(world, name).catch(() => undefined);
+  await deleteKyma(world, 'kyma-a').catch(() => undefined);
+  await kymaGone(world, 'kyma-a').catch(() => undefined);
   await world?.runner.stop();
 });
 
 const [RUNTIME_1, RUNTIME_2] = [0, 1];
+/** One Kyma per runtime at a time: the runtime's Kyma kyma-system/default belongs to exactly one KCP Kyma. */
+async function removeKyma(name: string): Promise<void> {
+  await deleteKyma(world, name);
+  await kymaGone(world, name);
+}
 const deployment = (runtime: number, name: string) => world.runtimes[runtime]?.get<{ kind?: string; status?: { availableReplicas?: number } }>({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'kyma-system', name });
 const configMap = (runtime: number, name: string) => world.runtimes[runtime]?.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'kyma-system', name });
 
@@ -58,6 +63,7 @@ describe('install path through the local runner (resolve-template → render-man
     await applyKyma(world, 'kyma-b', { channel: 'regular', modules: [{ name: 'broken' }] });
     const kyma = await kymaInState(world, 'kyma-b', 'Error');
     expect(module(kyma, 'broken')).toMatchObject({ state: 'Error', message: expect.stringContaining('ProgressDeadlineExceeded') });
+    await removeKyma('kyma-b');
   });
 
   it('honours a per-module channel override', async () => {
@@ -65,6 +71,7 @@ describe('install path through the local runner (resolve-template → render-man
     await applyKyma(world, 'kyma-c', { channel: 'regular', modules: [{ name: 'sample', channel: 'fast' }] });
     const kyma = await kymaInState(world, 'kyma-c', 'Ready');
     expect(module(kyma, 'sample')).toMatchObject({ channel: 'fast', version: '2.0.0', state: 'Ready' });
+    await removeKyma('kyma-c');
   });
 
   it('upgrades on an MRM version bump and prunes what the new version dropped', async () => {
@@ -97,6 +104,7 @@ describe('install path through the local runner (resolve-template → render-man
     const kyma = await kymaInState(world, 'kyma-d', 'Error');
     expect(module(kyma, 'ghost')).toMatchObject({ state: 'Error', message: 'no ModuleReleaseMeta found for module ghost and no ModuleTemplate for channel regular' });
     expect(await manifestsOf(world, 'kyma-d')).toEqual([]);
+    await removeKyma('kyma-d');
   });
 
   it('does not install a beta module on a Kyma without the beta label', async () => {
@@ -106,6 +114,7 @@ describe('install path through the local runner (resolve-template → render-man
     expect(module(kyma, 'betamod')).toMatchObject({ state: 'Error', message: expect.stringContaining('is beta') });
     expect(await manifestsOf(world, 'kyma-e')).toEqual([]);
     expect(await deployment(RUNTIME_2, 'betamod-manager')).toBeUndefined();
+    await removeKyma('kyma-e');
   });
 
   it('uninstalls a removed module (no user CRs) and drops its Manifest and status entry', async () => {

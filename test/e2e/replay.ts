@@ -11,7 +11,9 @@ export async function converged(world: World, quietMs = 3_000, timeoutMs = 60_00
     await sleep(quietMs);
     const now = await writeSnapshot(world.kcp, world.runtimes);
     if (JSON.stringify(now) === JSON.stringify(last)) return now;
-    if (Date.now() > deadline) throw new Error('the fleet did not stop writing');
+    const moved = Object.keys(now).filter((k) => now[k] !== last[k]);
+    if (Date.now() > deadline) throw new Error(`the fleet did not stop writing: ${moved.join(', ')}`);
+    console.log(`[converged] still writing: ${moved.join(', ')}`);
     last = now;
   }
 }

@@ -21,6 +21,8 @@ export interface World {
   registry: RegistryClient;
   runner: LocalRunner;
   events: CloudEvent<unknown>[];
+  /** The runtime each Kyma was connected to (by connectRuntime). */
+  kymaRuntime: Map<string, KubeClient>;
 }
 
 export async function startWorld(env: Record<string, string> = {}): Promise<World> {
@@ -35,19 +37,29 @@ export async function startWorld(env: Record<string, string> = {}): Promise<Worl
   const events: CloudEvent<unknown>[] = [];
   const log = createLogger('e2e', process.env.E2E_LOG_LEVEL ?? 'warn');
   const runner = await startLocalRunner({ kcp: kcpConfig, config, log, onSourceEvent: (e) => events.push(e) });
-  return { kcp, runtimes, runtimeKubeconfigs: cp.runtimes, registry, runner, events };
+  return { kcp, runtimes, runtimeKubeconfigs: cp.runtimes, registry, runner, events, kymaRuntime: new Map() };
 }
 
 /** The kubeconfig Secret of a Kyma, pointing at a runtime. */
 export async function connectRuntime(world: World, kymaName: string, runtime: number): Promise<void> {
+  const client = world.runtimes[runtime];
+  if (client) world.kymaRuntime.set(kymaName, client);
   await world.kcp.apply({
     apiVersion: 'v1', kind: 'Secret', metadata: { name: kymaName, namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: kymaName } },
     data: { config: Buffer.from(world.runtimeKubeconfigs[runtime] ?? '').toString('base64') },
   }, 'e2e-user');
 }
 
+export const REMOTE_KYMA = { apiVersion: API_VERSION, kind: 'Kyma', namespace: 'kyma-system', name: 'default' };
+
+/**
+ * Creates or labels the KCP Kyma; once the runtime's Kyma exists, spec changes are made there (as a runtime admin
+ * would: a merge patch replacing the module list), because from then on it is the one that counts.
+ */
 export async function applyKyma(world: World, name: string, spec: Kyma['spec'], labels: Record<string, string> = {}): Promise<void> {
   await world.kcp.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace: KCP_NAMESPACE, labels }, spec }, 'e2e-user');
+  const runtime = world.kymaRuntime.get(name);
+  if (runtime && await runtime.get(REMOTE_KYMA).catch(() => undefined)) await runtime.mergePatch(REMOTE_KYMA, { spec: { channel: spec?.channel, modules: spec?.modules ?? [] } });
 }
 
 export const getKyma = (world: World, name: string) => world.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name });

@@ -1,5 +1,5 @@
-import { LABEL, MANAGED_BY_RUNTIME, REMOTE_NAMESPACE } from '../../shared/domain/vocabulary.ts';
-import type { KubeClient } from '../../shared/k8s/client.ts';
+import { LABEL, MANAGED_BY_RUNTIME, REMOTE_NAMESPACE } from '../domain/vocabulary.ts';
+import type { KubeClient } from './client.ts';
 
 /** Field manager upstream uses for the runtime's kyma-system namespace and the remote Kyma's metadata. */
 export const SYNC_CONTEXT_MANAGER = 'kyma-sync-context';

@@ -1,0 +1,56 @@
+import type { Kyma, KymaSpec } from '../../shared/domain/kyma.ts';
+import { ANNOTATION, API_VERSION, LABEL, MANAGED_BY_RUNTIME, REMOTE_NAMESPACE } from '../../shared/domain/vocabulary.ts';
+import type { KubeClient } from '../../shared/k8s/client.ts';
+import { isNotFound } from '../../shared/k8s/errors.ts';
+import { ensureRemoteNamespace } from '../../shared/k8s/remote-namespace.ts';
+
+export const REMOTE_KYMA = { apiVersion: API_VERSION, kind: 'Kyma', namespace: REMOTE_NAMESPACE, name: 'default' };
+export const SYNC_CONTEXT_MANAGER = 'kyma-sync-context';
+const KYMA_CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: 'kymas.operator.kyma-project.io' };
+const COPIED_LABELS = ['kyma-project.io/runtime-id', 'kyma-project.io/global-account-id', 'kyma-project.io/subaccount-id'];
+
+/** Where the module list of a Kyma comes from this time. */
+export interface EffectiveSpec {
+  spec: KymaSpec;
+  from: 'runtime' | 'kcp';
+}
+
+/**
+ * The runtime's Kyma `kyma-system/default` is the user's entry point (upstream §3.3): created once from the KCP
+ * spec; from then on its `spec.channel` and `spec.modules` are what counts; re-created from the KCP spec if a user
+ * deletes it. While the runtime has no Kyma CRD yet (aggregate-status syncs it), the KCP spec counts.
+ */
+export async function effectiveSpec(runtime: KubeClient | undefined, kyma: Kyma): Promise<EffectiveSpec> {
+  const kcpSpec = { from: 'kcp' as const, spec: kyma.spec ?? { channel: '' } };
+  if (!runtime || !(await runtime.get(KYMA_CRD))) return kcpSpec;
+  const remote = await runtime.get<Kyma>(REMOTE_KYMA);
+  if (!remote) {
+    await createRemote(runtime, kyma);
+    return { ...kcpSpec, from: 'runtime' };
+  }
+  await syncMetadata(runtime, kyma, remote);
+  return { from: 'runtime', spec: { ...kcpSpec.spec, channel: remote.spec?.channel ?? kcpSpec.spec.channel, modules: remote.spec?.modules ?? [] } };
+}
+
+function metadataOf(kyma: Kyma): { labels: Record<string, string>; annotations: Record<string, string> } {
+  const labels: Record<string, string> = { [LABEL.managedBy]: MANAGED_BY_RUNTIME, 'operator.kyma-project.io/watched-by': MANAGED_BY_RUNTIME };
+  for (const key of COPIED_LABELS) if (kyma.metadata.labels?.[key]) labels[key] = kyma.metadata.labels[key];
+  return { labels, annotations: { [ANNOTATION.ownedBy]: `${kyma.metadata.namespace ?? ''}/${kyma.metadata.name}` } };
+}
+
+async function createRemote(runtime: KubeClient, kyma: Kyma): Promise<void> {
+  await ensureRemoteNamespace(runtime);
+  const spec = { channel: kyma.spec?.channel ?? '', modules: kyma.spec?.modules ?? [] };
+  await runtime.create({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: REMOTE_KYMA.name, namespace: REMOTE_KYMA.namespace, ...metadataOf(kyma) }, spec } as never)
+    .catch((e: unknown) => { if ((e as { status?: number }).status !== 409) throw e; });
+}
+
+/** Labels and the owned-by annotation, applied as kyma-sync-context only when they differ. */
+async function syncMetadata(runtime: KubeClient, kyma: Kyma, remote: Kyma): Promise<void> {
+  const wanted = metadataOf(kyma);
+  const same = Object.entries(wanted.labels).every(([k, v]) => remote.metadata.labels?.[k] === v)
+    && Object.entries(wanted.annotations).every(([k, v]) => remote.metadata.annotations?.[k] === v);
+  if (same) return;
+  await runtime.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: REMOTE_KYMA.name, namespace: REMOTE_KYMA.namespace, ...wanted } }, SYNC_CONTEXT_MANAGER)
+    .catch((e: unknown) => { if (!isNotFound(e)) throw e; });
+}

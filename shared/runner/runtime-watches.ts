@@ -1,0 +1,89 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import type { CloudEvent } from 'cloudevents';
+import { API_VERSION, LABEL, REMOTE_NAMESPACE } from '../domain/vocabulary.ts';
+import type { KubeClient } from '../k8s/client.ts';
+import { LocalApiServerSource } from '../eventing/index.ts';
+import { eventAbout, RESYNC_DUE } from '../runtime/events.ts';
+import type { Logger } from '../runtime/logger.ts';
+
+interface Secret { metadata: { name: string; resourceVersion?: string; labels?: Record<string, string> }; data?: Record<string, string> }
+
+export interface RuntimeWatchesOptions {
+  kcp: KubeClient;
+  namespace: string;
+  sink: (event: CloudEvent<unknown>) => Promise<void>;
+  log: Logger;
+  /** How often the kubeconfig Secrets are re-read (default 5 s). */
+  pollMs?: number;
+}
+
+/**
+ * Runtime → KCP change events: one watch per runtime on its Kyma `kyma-system/default`; a spec change (new
+ * generation), creation or deletion becomes a `resync.due` event for the KCP Kyma, so a user's edit on the runtime
+ * reaches resolve-template at once. Runtimes are found through the kubeconfig Secrets (re-read every few seconds;
+ * a rotated Secret restarts its watch). On Knative the same loop runs as a small long-lived adapter that posts to
+ * the broker ingress (see docs/adr/0009).
+ */
+export class RuntimeWatches {
+  private readonly options: RuntimeWatchesOptions;
+  private readonly watches = new Map<string, { version: string; source: LocalApiServerSource }>();
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(options: RuntimeWatchesOptions) {
+    this.options = options;
+  }
+
+  async start(): Promise<void> {
+    await this.refresh();
+    this.timer = setInterval(() => void this.refresh().catch((e: unknown) => this.options.log.warn({ err: String(e) }, 'runtime watches: refresh failed')), this.options.pollMs ?? 5_000);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await Promise.all([...this.watches.values()].map((w) => w.source.stop()));
+    this.watches.clear();
+  }
+
+  private async refresh(): Promise<void> {
+    const { kcp, namespace } = this.options;
+    const secrets = (await kcp.list<Secret>('v1', 'Secret', { namespace, labelSelector: LABEL.kymaName })).items;
+    const current = new Map(secrets.map((s) => [s.metadata.labels?.[LABEL.kymaName] ?? '', s]));
+    for (const [kyma, watch] of this.watches) {
+      if (current.get(kyma)?.metadata.resourceVersion !== watch.version) {
+        this.watches.delete(kyma);
+        await watch.source.stop();
+      }
+    }
+    for (const [kyma, secret] of current) {
+      if (this.stopped || !kyma || this.watches.has(kyma) || !secret.data?.config) continue;
+      const source = this.watchRuntime(kyma, Buffer.from(secret.data.config, 'base64').toString('utf8'));
+      if (source) this.watches.set(kyma, { version: secret.metadata.resourceVersion ?? '', source });
+    }
+  }
+
+  private watchRuntime(kyma: string, kubeconfig: string): LocalApiServerSource | undefined {
+    const kc = new KubeConfig();
+    try {
+      kc.loadFromString(kubeconfig);
+    } catch {
+      this.options.log.warn({ kyma }, `runtime watches: the kubeconfig Secret of Kyma ${kyma} is not usable`);
+      return undefined;
+    }
+    const key = { kind: 'Kyma', apiVersion: API_VERSION, namespace: this.options.namespace, name: kyma };
+    let generation = -1;
+    const source = new LocalApiServerSource({
+      kubeConfig: kc, log: this.options.log,
+      resources: [{ apiVersion: API_VERSION, kind: 'Kyma', namespace: REMOTE_NAMESPACE }],
+      sink: async (event) => {
+        const seen = (event.data as { metadata?: { generation?: number; name?: string } } | undefined)?.metadata;
+        if (seen?.name !== 'default' || (event.type.endsWith('.update') && seen.generation === generation)) return;
+        generation = seen.generation ?? -1;
+        await this.options.sink(eventAbout(RESYNC_DUE, 'runtime-watch', key, undefined));
+      },
+    });
+    void source.start().catch((e: unknown) => this.options.log.warn({ kyma, err: String(e) }, 'runtime watch failed to start'));
+    return source;
+  }
+}
