@@ -24,7 +24,7 @@ if (config.kubeconfigPath) {
   say(`kubectl:  ${plane.binaries.kubectl}`);
   say(`KCP:      kubectl --kubeconfig ${plane.kcp.kubeconfigPath} -n kcp-system get kymas,manifests,moduletemplates,modulereleasemetas`);
   if (runtime) say(`runtime:  kubectl --kubeconfig ${runtime.kubeconfigPath} -n kyma-system get deployments,samples`);
-  say(`try:      kubectl --kubeconfig ${plane.kcp.kubeconfigPath} -n kcp-system patch kyma ${SAMPLE_KYMA} --type merge -p '{"spec":{"modules":[{"name":"sample","channel":"fast"}]}}'`);
+  if (runtime) say(`try:      kubectl --kubeconfig ${runtime.kubeconfigPath} -n kyma-system patch kyma default --type merge -p '{"spec":{"modules":[{"name":"sample","channel":"fast"}]}}'`);
   say(`functions: ${[...runner.functions.entries()].map(([n, u]) => `${n} ${u}`).join(', ')}`);
   say('running; Ctrl-C stops everything and removes the clusters');
   stop = async () => {
