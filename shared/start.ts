@@ -2,7 +2,7 @@
 // processes, a sample module and a Kyma), or — with KUBECONFIG set — the same runner against that cluster.
 import { readFile } from 'node:fs/promises';
 import { loadKubeConfig } from './controlplane/index.ts';
-import { SAMPLE_KYMA, startEmbedded } from './embedded.ts';
+import { startEmbedded } from './embedded.ts';
 import { readConfig } from './runtime/config.ts';
 import { createLogger } from './runtime/logger.ts';
 import { startLocalRunner } from './runner/local-runner.ts';
