@@ -42,7 +42,7 @@ async function subscriber(respond: Respond = ack): Promise<Subscriber> {
 
 function recordingLog(): EventingLog & { warnings: string[] } {
   const warnings: string[] = [];
-  return { warnings, info: () => undefined, warn: (_, message) => warnings.push(message), error: (_, message) => warnings.push(message) };
+  return { warnings, debug: () => undefined, info: () => undefined, warn: (_, message) => warnings.push(message), error: (_, message) => warnings.push(message) };
 }
 
 const trigger = (name: string, filters: EventFilter[], url: string, delivery: Partial<Trigger['delivery']> = {}): Trigger =>

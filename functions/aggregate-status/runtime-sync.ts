@@ -2,10 +2,9 @@ import type { Kyma } from '../../shared/domain/kyma.ts';
 import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/domain/templates.ts';
 import { API_VERSION, FIELD_MANAGER, LABEL, MANAGED_BY_RUNTIME, REMOTE_NAMESPACE } from '../../shared/domain/vocabulary.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
-import { KubeApiError } from '../../shared/k8s/errors.ts';
 import { listAll } from '../../shared/k8s/list.ts';
 import type { RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
-import { isConnectionError } from '../../shared/runtime/errors.ts';
+import { isRuntimeUnreachable } from '../../shared/runtime/errors.ts';
 import { catalogFor } from './catalog.ts';
 import type { RuntimeSync } from './decide.ts';
 
@@ -24,8 +23,7 @@ export async function syncRuntime(kcp: KubeClient, runtimes: RuntimeClients, kym
     return { runtime: access.client, sync: { crds: { ok: true, message: `${SYNCED_CRDS.length} CRDs synced to the runtime` }, catalog: { ok: true, message: catalog } } };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const auth = error instanceof KubeApiError && [401, 403].includes(error.status);
-    if (auth || isConnectionError(error)) {
+    if (isRuntimeUnreachable(error)) {
       runtimes.evict(namespace, name);
       return { sync: { unreachable: `runtime of Kyma ${name} unreachable: ${message}` } };
     }
@@ -34,12 +32,17 @@ export async function syncRuntime(kcp: KubeClient, runtimes: RuntimeClients, kym
   }
 }
 
+interface RuntimeCrd { apiVersion: string; kind: string; metadata: { name: string; labels?: Record<string, string>; deletionTimestamp?: string }; spec: object }
+
 /** The lifecycle CRDs as the KCP has them, conversion None, label managed-by=kyma (server-side apply, a no-op when equal). */
 async function syncCrds(kcp: KubeClient, runtime: KubeClient): Promise<void> {
   for (const name of SYNCED_CRDS) {
     const crd = await kcp.get<{ kind?: string; spec?: Record<string, unknown> }>({ ...CRD, name });
     if (!crd?.spec) throw new Error(`CRD ${name} missing in the KCP`);
-    await runtime.apply({ ...CRD, metadata: { name, labels: { [LABEL.managedBy]: MANAGED_BY_RUNTIME } }, spec: { ...crd.spec, conversion: { strategy: 'None' } } }, FIELD_MANAGER.lifecycleManager);
+    const applied = await runtime.apply<RuntimeCrd>(
+      { ...CRD, metadata: { name, labels: { [LABEL.managedBy]: MANAGED_BY_RUNTIME } }, spec: { ...crd.spec, conversion: { strategy: 'None' } } }, FIELD_MANAGER.lifecycleManager);
+    // A CRD left terminating by an earlier Kyma's deletion: wait until it is gone, then it is created afresh.
+    if (applied.metadata.deletionTimestamp) throw new Error(`CRD ${name} on the runtime is still being deleted`);
   }
 }
 

@@ -1,16 +1,15 @@
 import type { Kyma } from '../../shared/domain/kyma.ts';
 import { API_VERSION, FIELD_MANAGER, LABEL } from '../../shared/domain/vocabulary.ts';
-import { InvalidEventError } from '../../shared/runtime/errors.ts';
+import { InvalidEventError, NotYetReadyError, isRuntimeUnreachable } from '../../shared/runtime/errors.ts';
 import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, MODULES_RESOLVED, RESYNC_DUE, eventAbout } from '../../shared/runtime/events.ts';
 import type { FunctionDeps } from '../../shared/runtime/deps.ts';
 import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
 import { fanOut } from './fan-out.ts';
 import { ensureKymaMetadata } from './kyma-metadata.ts';
 import { mandatoryRelease } from './mandatory.ts';
-import { effectiveSpec } from './remote-kyma.ts';
+import { effectiveSpec, type EffectiveSpec } from './remote-kyma.ts';
 import { canonicalJson } from '../../shared/domain/canonical.ts';
 import { RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
-import type { KubeClient } from '../../shared/k8s/client.ts';
 import { observe } from './observe.ts';
 import { resolveModules, sameResolution } from './resolve.ts';
 
@@ -37,7 +36,7 @@ export function resolveTemplate(deps: FunctionDeps): LifecycleFunction {
       if (!kyma || kyma.metadata.deletionTimestamp) return undefined;
       if (kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
       await ensureKymaMetadata(deps.kcp, kyma);
-      const effective = await effectiveSpec(await runtimeOf(runtimes, kyma), kyma);
+      const effective = await effectiveSpecOf(runtimes, kyma);
       const modules = resolveModules(await observe(deps.kcp, deps.artifacts, { ...kyma, spec: effective.spec }));
       const specSource = { from: effective.from, channel: effective.spec.channel };
       let stored = kyma;
@@ -52,8 +51,24 @@ export function resolveTemplate(deps: FunctionDeps): LifecycleFunction {
   };
 }
 
-/** The Kyma's runtime client, or undefined when its Secret is missing or unusable (the KCP spec counts then). */
-async function runtimeOf(runtimes: RuntimeClients, kyma: Kyma): Promise<KubeClient | undefined> {
-  const access = await runtimes.forKyma(kyma.metadata.namespace ?? '', kyma.metadata.name).catch(() => undefined);
-  return access && 'client' in access ? access.client : undefined;
+/**
+ * The module list that counts: the runtime Kyma's once it exists. A Kyma whose list already came from its runtime
+ * is not resolved while that runtime cannot be read (falling back to the KCP spec would uninstall modules the user
+ * added there): 503, retried; aggregate-status reports the runtime as unreachable meanwhile.
+ */
+async function effectiveSpecOf(runtimes: RuntimeClients, kyma: Kyma): Promise<EffectiveSpec> {
+  const { namespace = '', name } = kyma.metadata;
+  const fromRuntime = kyma.status?.specSource?.from === 'runtime';
+  const access = await runtimes.forKyma(namespace, name).catch((e: unknown) => ({ missing: e instanceof Error ? e.message : String(e) }));
+  if ('missing' in access) {
+    if (fromRuntime) throw new NotYetReadyError(`runtime of Kyma ${name}: ${access.missing}`);
+    return effectiveSpec(undefined, kyma);
+  }
+  try {
+    return await effectiveSpec(access.client, kyma);
+  } catch (error) {
+    if (!isRuntimeUnreachable(error)) throw error;
+    runtimes.evict(namespace, name);
+    throw new NotYetReadyError(`runtime of Kyma ${name} unreachable: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }

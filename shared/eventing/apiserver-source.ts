@@ -14,6 +14,10 @@ export interface LocalApiServerSourceOptions {
   readonly resources: readonly WatchedResource[];
   readonly sink: EventSink;
   readonly log?: EventingLog;
+  /** Also send an `add` event for every object a (re)list finds, like an informer's initial sync. Off by default
+   * (the KCP source relies on resync instead); the runtime watches use it so an edit made while a watch was down
+   * (e.g. before the runtime had the Kyma CRD) is not missed. */
+  readonly announceExisting?: boolean;
 }
 
 export class LocalApiServerSource {
@@ -37,7 +41,7 @@ export class LocalApiServerSource {
     const source = kubeConfig.getCurrentCluster()?.server;
     if (!source) throw new Error('the kubeconfig has no current cluster');
     const client = await KubeClient.from(kubeConfig);
-    this.watches = resources.map((resource) => new ResourceWatch({ kubeConfig, client, resource, source, sink, log: this.log }));
+    this.watches = resources.map((resource) => new ResourceWatch({ kubeConfig, client, resource, source, sink, log: this.log, announceExisting: this.options.announceExisting ?? false }));
     for (const watch of this.watches) watch.start();
     this.markStarted(this.watches);
   }

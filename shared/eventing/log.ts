@@ -2,6 +2,7 @@ import { pino } from 'pino';
 
 /** The logging the eventing runtime needs; a pino logger fits. */
 export interface EventingLog {
+  debug(fields: object, message: string): void;
   info(fields: object, message: string): void;
   warn(fields: object, message: string): void;
   error(fields: object, message: string): void;

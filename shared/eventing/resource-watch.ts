@@ -16,6 +16,8 @@ export interface ResourceWatchOptions {
   readonly source: string;
   readonly sink: EventSink;
   readonly log: EventingLog;
+  /** Send `add` for every object a (re)list finds (see LocalApiServerSourceOptions). */
+  readonly announceExisting?: boolean;
 }
 
 type WatchEnd = 'closed' | 'expired';
@@ -69,18 +71,23 @@ export class ResourceWatch {
         relist = (await this.watchOnce(path, () => (backoff = FIRST_BACKOFF_MS))) === 'expired';
       } catch (e) {
         if (this.stopped) return;
-        this.options.log.warn({ ...this.describe(), err: e, retryInMs: backoff }, 'watch failed; reconnecting');
+        // A kind that is not served (yet) is expected, e.g. a runtime whose Kyma CRD is not synced yet: debug only.
+        const absent = (e as { statusCode?: number }).statusCode === 404 || /no resource for kind/.test(String(e));
+        this.options.log[absent ? 'debug' : 'warn']({ ...this.describe(), err: e, retryInMs: backoff }, 'watch failed; reconnecting');
         await delay(backoff, undefined, { signal: this.stopping.signal }).catch(() => undefined);
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       }
     }
   }
 
-  /** The LIST only yields a resourceVersion: objects that exist already produce no events (as in Knative). */
+  /** The LIST yields the resourceVersion to watch from; objects that exist already produce no events (as in
+   * Knative) unless `announceExisting` is set. */
   private async listResourceVersion(path: string): Promise<string> {
-    const query = new URLSearchParams({ limit: '1' });
+    const query = new URLSearchParams(this.options.announceExisting ? {} : { limit: '1' });
     if (this.options.resource.labelSelector) query.set('labelSelector', this.options.resource.labelSelector);
-    const list = await this.options.client.request<{ metadata?: { resourceVersion?: string } }>('GET', `${path}?${query}`);
+    const list = await this.options.client.request<{ metadata?: { resourceVersion?: string }; items?: WatchObject[] }>('GET', `${path}?${query}`);
+    const { apiVersion, kind } = this.options.resource;
+    if (this.options.announceExisting) for (const item of list.items ?? []) this.emit('add', { apiVersion, kind, ...item });
     return list.metadata?.resourceVersion ?? '';
   }
 

@@ -74,7 +74,7 @@ export class RuntimeWatches {
     const key = { kind: 'Kyma', apiVersion: API_VERSION, namespace: this.options.namespace, name: kyma };
     let generation = -1;
     const source = new LocalApiServerSource({
-      kubeConfig: kc, log: this.options.log,
+      kubeConfig: kc, log: this.options.log, announceExisting: true,
       resources: [{ apiVersion: API_VERSION, kind: 'Kyma', namespace: REMOTE_NAMESPACE }],
       sink: async (event) => {
         const seen = (event.data as { metadata?: { generation?: number; name?: string } } | undefined)?.metadata;

@@ -79,3 +79,9 @@ export function isConnectionError(error: unknown): boolean {
   const code = (error as { code?: unknown }).code ?? (error as { cause?: { code?: unknown } }).cause?.code;
   return (typeof code === 'string' && CONNECTION_CODES.has(code)) || /timed out|socket hang up/i.test(String(error));
 }
+
+/** A runtime that cannot be used with the credentials at hand: 401/403 or no connection (the client is evicted). */
+export function isRuntimeUnreachable(error: unknown): boolean {
+  const status = (error as { status?: unknown }).status;
+  return status === 401 || status === 403 || isConnectionError(error);
+}

@@ -98,8 +98,8 @@ export async function deleteKyma(world: World, name: string, propagation: 'Backg
   await world.kcp.delete({ apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name }, propagation);
 }
 
-/** Waits until the Kyma is gone and, on its runtime, the lifecycle CRDs its deletion removed are gone too (so the
- * next Kyma on that runtime does not race a terminating CRD). */
+/** Waits until the Kyma is gone and, on its runtime, no lifecycle CRD is still terminating (so the next Kyma on that
+ * runtime does not race a CRD its deletion removed; CRDs that still hold a user's objects stay, not terminating). */
 export async function kymaGone(world: World, name: string, timeoutMs = 90_000): Promise<void> {
   let seen: unknown;
   await eventually(() => `Kyma ${name} gone (last: ${JSON.stringify((seen as { status?: unknown } | undefined)?.status)})`, async () => {
@@ -109,8 +109,10 @@ export async function kymaGone(world: World, name: string, timeoutMs = 90_000): 
   const runtime = world.kymaRuntime.get(name);
   if (!runtime) return;
   const crd = (plural: string) => ({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: `${plural}.operator.kyma-project.io` });
-  await eventually(`lifecycle CRDs removed from the runtime of ${name}`, async () => {
-    for (const plural of ['kymas', 'moduletemplates', 'modulereleasemetas']) if (await runtime.get(crd(plural))) return false;
+  await eventually(`no lifecycle CRD terminating on the runtime of ${name}`, async () => {
+    for (const plural of ['kymas', 'moduletemplates', 'modulereleasemetas']) {
+      if ((await runtime.get<{ metadata: { name: string; deletionTimestamp?: string } }>(crd(plural)))?.metadata.deletionTimestamp) return false;
+    }
     return true;
   }, timeoutMs);
 }
