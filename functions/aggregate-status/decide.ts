@@ -25,8 +25,9 @@ function moduleEntry(name: string, wanted: KymaModule | undefined, resolution: M
   if (!manifest) return { name, state: 'Processing', message: resolution ? 'waiting for the module Manifest to be created' : 'waiting for the module to be resolved' };
   if (isStale(manifest)) return { name, state: 'Processing', message: `waiting for version ${manifest.spec?.version ?? ''} to be applied`, ...refs };
   const state = manifest.status?.state || 'Processing';
-  const message = state === 'Ready' ? undefined : manifest.status?.lastOperation?.operation;
-  return { name, state, ...(message ? { message } : {}), ...refs };
+  const waiting = resolution?.maintenance ? { maintenance: true } : {};
+  const message = state === 'Ready' ? (resolution?.maintenance ? resolution.message : undefined) : manifest.status?.lastOperation?.operation;
+  return { name, state, ...(message ? { message } : {}), ...refs, ...waiting };
 }
 
 /** The Manifest's status describes an older spec (its conditions observed an earlier generation). */

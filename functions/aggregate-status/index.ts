@@ -28,7 +28,7 @@ export function aggregateStatus(deps: FunctionDeps): LifecycleFunction {
       const kyma = await deps.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name: kymaName });
       if (!kyma || kyma.metadata.deletionTimestamp || kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
       const manifests = await listAll<Manifest>(deps.kcp, API_VERSION, 'Manifest', { namespace: key.namespace, labelSelector: `${LABEL.kymaName}=${kymaName}` });
-      const runtimeSide = key.kind === 'Kyma' ? await syncRuntime(deps.kcp, runtimes, kyma) : undefined;
+      const runtimeSide = key.kind === 'Kyma' ? await syncRuntime(deps.kcp, runtimes, kyma, deps.config.runtimeImagePullSecret) : undefined;
       const status = aggregate(kyma, manifests, new Date().toISOString(), runtimeSide?.sync);
       let stored = kyma;
       if (ownedPart(status) !== ownedPart(kyma.status)) {

@@ -3,6 +3,7 @@ import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/domain/temp
 import { API_VERSION, FIELD_MANAGER, LABEL, MANAGED_BY_RUNTIME, REMOTE_NAMESPACE } from '../../shared/domain/vocabulary.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
 import { listAll } from '../../shared/k8s/list.ts';
+import { ensureRemoteNamespace } from '../../shared/k8s/remote-namespace.ts';
 import type { RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
 import { isRuntimeUnreachable } from '../../shared/runtime/errors.ts';
 import { catalogFor } from './catalog.ts';
@@ -12,14 +13,15 @@ export const CATALOG_MANAGER = 'catalog-sync';
 const CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' };
 const SYNCED_CRDS = ['kymas', 'moduletemplates', 'modulereleasemetas'].map((p) => `${p}.operator.kyma-project.io`);
 
-/** CRDs, then the module catalog, on the Kyma's runtime; an unreachable runtime is reported, not thrown. */
-export async function syncRuntime(kcp: KubeClient, runtimes: RuntimeClients, kyma: Kyma): Promise<{ sync: RuntimeSync; runtime?: KubeClient; pending?: string }> {
+/** CRDs, then the module catalog (and the image pull Secret when configured), on the Kyma's runtime; an unreachable runtime is reported, not thrown. */
+export async function syncRuntime(kcp: KubeClient, runtimes: RuntimeClients, kyma: Kyma, pullSecret?: string): Promise<{ sync: RuntimeSync; runtime?: KubeClient; pending?: string }> {
   const { name, namespace = '' } = kyma.metadata;
   const access = await runtimes.forKyma(namespace, name).catch((e: unknown) => ({ missing: e instanceof Error ? e.message : String(e) }));
   if ('missing' in access) return { sync: { unreachable: `runtime of Kyma ${name}: ${access.missing}` } };
   try {
     await syncCrds(kcp, access.client);
     const catalog = await syncCatalog(kcp, access.client, kyma);
+    if (pullSecret) await syncPullSecret(kcp, access.client, namespace, pullSecret);
     return { runtime: access.client, sync: { crds: { ok: true, message: `${SYNCED_CRDS.length} CRDs synced to the runtime` }, catalog: { ok: true, message: catalog } } };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -64,4 +66,13 @@ async function syncCatalog(kcp: KubeClient, runtime: KubeClient, kyma: Kyma): Pr
     }
   }
   return `${catalog.templates.length} ModuleTemplates and ${catalog.metas.length} ModuleReleaseMetas synced${removed ? `, ${removed} copies removed` : ''}`;
+}
+
+/** The KCP's image pull Secret copied to the runtime's kyma-system (data and type only). */
+async function syncPullSecret(kcp: KubeClient, runtime: KubeClient, namespace: string, name: string): Promise<void> {
+  const secret = await kcp.get<{ metadata: { name: string }; type?: string; data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', namespace, name });
+  if (!secret) throw new Error(`image pull Secret ${namespace}/${name} not found in the KCP`);
+  await ensureRemoteNamespace(runtime);
+  await runtime.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: REMOTE_NAMESPACE, labels: { [LABEL.managedBy]: MANAGED_BY_RUNTIME } },
+    ...(secret.type ? { type: secret.type } : {}), data: secret.data ?? {} }, FIELD_MANAGER.lifecycleManager);
 }

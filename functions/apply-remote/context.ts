@@ -6,4 +6,6 @@ export interface ApplyContext {
   kcp: KubeClient;
   layers: LayerCache;
   log: Logger;
+  /** The runtime image pull Secret every module workload gets (LIFECYCLE_RUNTIME_IMAGE_PULL_SECRET), if any. */
+  pullSecret: string | undefined;
 }

@@ -27,7 +27,7 @@ export function applyRemote(deps: FunctionDeps): LifecycleFunction {
       if (key.kind !== 'Manifest') throw new InvalidEventError(`${NAME} handles Manifests, not ${key.kind}`);
       const manifest = await deps.kcp.get<Manifest>({ apiVersion: API_VERSION, kind: 'Manifest', namespace: key.namespace, name: key.name });
       if (!manifest || manifest.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
-      const ctx = { kcp: deps.kcp, layers, log };
+      const ctx = { kcp: deps.kcp, layers, log, pullSecret: deps.config.runtimeImagePullSecret };
       const kyma = manifest.metadata.labels?.[LABEL.kymaName];
       if (!kyma) return writeStatus(ctx, manifest, { state: 'Error', operation: `Manifest has no ${LABEL.kymaName} label: no runtime to install to` }).then(() => undefined);
       let access;

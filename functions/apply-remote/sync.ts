@@ -21,7 +21,7 @@ export type SyncOutcome =
 export async function syncModule(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient): Promise<SyncOutcome> {
   const layer = await ctx.layers.rawManifest(manifest);
   if ('error' in layer) return { error: layer.error, stage: 'resources' };
-  const objects = await renderTarget(runtime, manifest, layer.yaml);
+  const objects = await renderTarget(runtime, manifest, layer.yaml, ctx.pullSecret);
   if ('error' in objects) return { error: objects.error, stage: 'resources' };
   await ensureRemoteNamespace(runtime);
   const target = objects.map(syncedOf);

@@ -13,6 +13,8 @@ export interface Observed {
   allTemplates: ModuleTemplate[] | undefined;
   /** Descriptor lookups by `<componentName>:<version>`: the module content, or why it cannot be had. */
   artifacts: Map<string, ArtifactLookup>;
+  /** The runtime's maintenance window now: open or not, why it cannot be told, or undefined when windows are off. */
+  maintenance?: { open: boolean } | { error: string } | undefined;
 }
 
 type Lookup = { template: ModuleTemplate; version: string; componentName: string } | { error: string; keepPrevious: boolean };

@@ -10,6 +10,7 @@ import { mandatoryRelease } from './mandatory.ts';
 import { effectiveSpec, type EffectiveSpec } from './remote-kyma.ts';
 import { canonicalJson } from '../../shared/domain/canonical.ts';
 import { RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
+import { MaintenancePolicyFile } from './maintenance.ts';
 import { observe } from './observe.ts';
 import { resolveModules, sameResolution } from './resolve.ts';
 
@@ -21,6 +22,7 @@ export const NAME = 'resolve-template';
  */
 export function resolveTemplate(deps: FunctionDeps): LifecycleFunction {
   const runtimes = new RuntimeClients(deps.kcp);
+  const maintenance = new MaintenancePolicyFile(deps.config.maintenancePolicyPath, deps.config.maintenanceMinWindowMinutes);
   return {
     name: NAME,
     accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
@@ -37,7 +39,8 @@ export function resolveTemplate(deps: FunctionDeps): LifecycleFunction {
       if (kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
       await ensureKymaMetadata(deps.kcp, kyma);
       const effective = await effectiveSpecOf(runtimes, kyma);
-      const modules = resolveModules(await observe(deps.kcp, deps.artifacts, { ...kyma, spec: effective.spec }));
+      const observed = await observe(deps.kcp, deps.artifacts, { ...kyma, spec: effective.spec });
+      const modules = resolveModules({ ...observed, maintenance: await maintenance.windowOf(kyma) });
       const specSource = { from: effective.from, channel: effective.spec.channel };
       let stored = kyma;
       if (!sameResolution(kyma, modules) || canonicalJson(kyma.status?.specSource) !== canonicalJson(specSource)) {

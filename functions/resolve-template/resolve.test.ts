@@ -87,6 +87,25 @@ describe('resolveModules', () => {
     });
   });
 
+  it('holds a downtime upgrade until the maintenance window opens; first installs and skipping Kymas never wait', () => {
+    const installed: ModuleStatus = { name: 'sample', channel: 'regular', version: '1.0.0', template: { apiVersion: 'x', kind: 'ModuleTemplate', metadata: { name: 'sample-1.0.0' } }, ocmComponentName: COMPONENT };
+    const o = { mrm: mrm(CHANNELS), templates: [template('2.0.0', {}, { requiresDowntime: true })], artifacts: [artifact('2.0.0')] };
+    const upgrade = (skip = false, status = [installed]) => observed(kyma({ channel: 'regular', skipMaintenanceWindows: skip, modules: [{ name: 'sample', channel: 'fast' }] }, {}, status), o);
+    const closed = { open: false };
+    expect(resolveModules({ ...upgrade(), maintenance: closed })[0]).toMatchObject({
+      channel: 'regular', template: { metadata: { name: 'sample-1.0.0' } },
+      resolution: { state: 'Resolved', maintenance: true, version: '2.0.0', message: 'waiting for next maintenance window to update module version' },
+    });
+    expect(resolveModules({ ...upgrade(), maintenance: { open: true } })[0]).toMatchObject({ channel: 'fast', template: { metadata: { name: 'sample-2.0.0' } }, resolution: { state: 'Resolved' } });
+    expect(resolveModules({ ...upgrade(), maintenance: undefined })[0]?.template?.metadata.name).toBe('sample-2.0.0');
+    expect(resolveModules({ ...upgrade(true), maintenance: closed })[0]?.template?.metadata.name).toBe('sample-2.0.0');
+    expect(resolveModules({ ...upgrade(false, []), maintenance: closed })[0]?.template?.metadata.name).toBe('sample-2.0.0');
+    expect(resolveModules({ ...upgrade(), maintenance: { error: 'policy p: Unexpected end of JSON input' } })[0]).toMatchObject({
+      template: { metadata: { name: 'sample-1.0.0' } },
+      resolution: { state: 'Error', message: 'failed to determine if maintenance window is active: policy p: Unexpected end of JSON input' },
+    });
+  });
+
   it('lists each module once (first occurrence wins) and none that left the spec', () => {
     const k = kyma({ channel: 'regular', modules: [{ name: 'sample' }, { name: 'sample', channel: 'fast' }] }, {}, [{ name: 'gone', state: 'Deleting' }]);
     const entries = resolveModules(observed(k, { mrm: mrm(CHANNELS), templates: [template('1.0.0')], artifacts: [artifact('1.0.0')] }));

@@ -1,5 +1,6 @@
 import { canonicalJson } from '../../shared/domain/canonical.ts';
 import type { Kyma, KymaModule, ModuleStatus } from '../../shared/domain/kyma.ts';
+import { maintenanceRequired, WAITING_MESSAGE } from '../../shared/domain/maintenance.ts';
 import { desiredChannel, downgradeProblem, lookup, trackingOf, visibilityProblem, wantedModules, type Observed } from './decide.ts';
 
 /**
@@ -38,6 +39,14 @@ function resolveOne(observed: Observed, module: KymaModule): ModuleStatus {
   }
   const downgrade = downgradeProblem(previous, found.version, channel);
   if (downgrade) return failed(module, previous?.channel ?? channel, previous, 'Warning', downgrade, true, found.version);
+  const window = observed.maintenance;
+  if (window && maintenanceRequired(observed.kyma, found.template, previous, found.version)) {
+    if ('error' in window) return failed(module, channel, previous, 'Error', `failed to determine if maintenance window is active: ${window.error}`, true, found.version);
+    if (!window.open) {
+      return { name: module.name, channel: previous?.channel ?? channel, ...pick(previous, ['ocmComponentName', 'fqdn', 'template']),
+        resolution: { state: 'Resolved', message: WAITING_MESSAGE, version: found.version, maintenance: true } };
+    }
+  }
   const artifact = observed.artifacts.get(`${found.componentName}:${found.version}`);
   if (!artifact || 'error' in artifact) {
     return failed(module, channel, previous, 'Error', artifact?.error ?? `descriptor of ${found.componentName}:${found.version} not read`, false, found.version);

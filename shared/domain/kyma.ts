@@ -28,6 +28,8 @@ export interface ModuleResolution {
   /** The module's settings from the effective spec (the runtime's Kyma once it exists). */
   customResourcePolicy?: 'CreateAndDelete' | 'Ignore';
   managed?: boolean;
+  /** The new version waits for the runtime's maintenance window; the installed one stays. */
+  maintenance?: boolean;
 }
 
 export interface ModuleStatus {

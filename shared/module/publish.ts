@@ -9,13 +9,17 @@ export interface PublishOptions extends SampleModuleOptions {
   namespace: string;
   beta?: boolean;
   internal?: boolean;
+  /** The template's spec.requiresDowntime: upgrades to this version wait for a maintenance window. */
+  requiresDowntime?: boolean;
+  /** Image references recorded as `ociArtifact` resources of the component (→ Manifest.spec.localizedImages). */
+  images?: string[];
 }
 
 /** Publishes a sample module version: the OCM component in the registry and its ModuleTemplate in the KCP. */
 export async function publishSampleModule(registry: RegistryClient, kcp: KubeClient, opts: PublishOptions): Promise<void> {
   const componentName = sampleComponent(opts.name);
   const defaultCr = sampleDefaultCr(opts.name, opts.apiVersions?.at(-1));
-  await pushModule(registry, packageModule({ componentName, version: opts.version, rawManifest: sampleRawManifest(opts), ...(opts.withoutDefaultCr ? {} : { defaultCr }), registryBaseUrl: registry.host }));
+  await pushModule(registry, packageModule({ componentName, version: opts.version, rawManifest: sampleRawManifest(opts), ...(opts.withoutDefaultCr ? {} : { defaultCr }), ...(opts.images ? { images: opts.images } : {}), registryBaseUrl: registry.host }));
   const labels: Record<string, string> = { [LABEL.moduleName]: opts.name };
   const annotations = opts.clusterScoped ? { [ANNOTATION.isClusterScoped]: 'true' } : {};
   if (opts.beta) labels[LABEL.beta] = 'true';
@@ -24,6 +28,7 @@ export async function publishSampleModule(registry: RegistryClient, kcp: KubeCli
     apiVersion: API_VERSION, kind: 'ModuleTemplate', metadata: { name: templateName(opts.name, opts.version), namespace: opts.namespace, labels, annotations },
     spec: {
       moduleName: opts.name, version: opts.version, ...(opts.withoutDefaultCr ? {} : { data: defaultCr }),
+      ...(opts.requiresDowntime ? { requiresDowntime: true } : {}),
       manager: { group: 'apps', version: 'v1', kind: 'Deployment', namespace: 'kyma-system', name: `${opts.name}-manager` },
     },
   }, FIELD_MANAGER.lifecycleManager);

@@ -8,7 +8,7 @@ export interface Config {
   /** Namespace of Kymas, templates, Manifests and kubeconfig Secrets in the KCP. */
   readonly kcpNamespace: string;
   /** The module registry: `host[:port][/path]`; `http://` in LIFECYCLE_OCI_REGISTRY means plain HTTP. */
-  readonly registry: { readonly base: string; readonly plainHttp: boolean };
+  readonly registry: { readonly base: string; readonly plainHttp: boolean; readonly credentialSecret: string | undefined };
   /** Broker ingress for fan-out events (Knative sets K_SINK). */
   readonly sinkUrl: string | undefined;
   /** Port the function host listens on (Knative sets PORT). */
@@ -19,6 +19,12 @@ export interface Config {
   readonly purgeGracePeriodMs: number;
   /** Module CR kinds purge never touches: `<plural>.<group>` or `*.<group>`. */
   readonly purgeSkip: readonly string[];
+  /** Maintenance-window policy file (JSON, upstream format); absent = windows off, downtime upgrades proceed. */
+  readonly maintenancePolicyPath: string | undefined;
+  /** A window counts only while at least this many minutes of it are left. */
+  readonly maintenanceMinWindowMinutes: number;
+  /** Name of a Secret in the KCP namespace copied to every runtime's kyma-system and added to module workloads. */
+  readonly runtimeImagePullSecret: string | undefined;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -29,12 +35,18 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedRuntimes,
     logLevel: env.LOG_LEVEL ?? 'info',
     kcpNamespace: env.LIFECYCLE_KCP_NAMESPACE || 'kcp-system',
-    registry: Object.freeze({ base: registry.replace(/^https?:\/\//, '').replace(/\/$/, ''), plainHttp: registry.startsWith('http://') }),
+    registry: Object.freeze({
+      base: registry.replace(/^https?:\/\//, '').replace(/\/$/, ''), plainHttp: registry.startsWith('http://'),
+      credentialSecret: env.LIFECYCLE_OCI_REGISTRY_CRED_SECRET || undefined,
+    }),
     sinkUrl: env.K_SINK || undefined,
     port: integer(env, 'PORT', '8080', 0, 65535),
     driftPeriodMinutes: integer(env, 'LIFECYCLE_DRIFT_PERIOD_MINUTES', '5', 1, 1440),
     purgeGracePeriodMs: integer(env, 'LIFECYCLE_PURGE_GRACE_SECONDS', '300', 0, 30 * 86400) * 1000,
     purgeSkip: Object.freeze((env.LIFECYCLE_PURGE_SKIP ?? '').split(',').map((s) => s.trim()).filter(Boolean)),
+    maintenancePolicyPath: env.LIFECYCLE_MAINTENANCE_POLICY || undefined,
+    runtimeImagePullSecret: env.LIFECYCLE_RUNTIME_IMAGE_PULL_SECRET || undefined,
+    maintenanceMinWindowMinutes: integer(env, 'LIFECYCLE_MAINTENANCE_MIN_WINDOW_MINUTES', '20', 0, 1440),
   });
 }
 
