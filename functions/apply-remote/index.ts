@@ -1,7 +1,7 @@
 import type { Manifest } from '../../shared/domain/manifest.ts';
 import { API_VERSION, LABEL } from '../../shared/domain/vocabulary.ts';
 import { RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
-import { InvalidEventError, TransientError } from '../../shared/runtime/errors.ts';
+import { InvalidEventError, TransientError, isRuntimeUnreachable } from '../../shared/runtime/errors.ts';
 import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE } from '../../shared/runtime/events.ts';
 import type { FunctionDeps } from '../../shared/runtime/deps.ts';
 import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
@@ -45,6 +45,12 @@ export function applyRemote(deps: FunctionDeps): LifecycleFunction {
         else if (!runtime) await writeStatus(ctx, manifest, { state: 'Error', operation: `runtime of Kyma ${kyma}: access secret not found (${'missing' in access ? access.missing : ''})` });
         else await installUnlessOrphan(ctx, manifest, runtime);
       } catch (error) {
+        if (isRuntimeUnreachable(error)) {
+          runtimes.evict(key.namespace, kyma);
+          const message = `runtime of Kyma ${kyma} unreachable: ${error instanceof Error ? error.message : String(error)}`;
+          if (!manifest.metadata.deletionTimestamp) await writeStatus(ctx, manifest, { state: 'Error', operation: message });
+          throw new TransientError(message, error);
+        }
         if (error instanceof TransientError) {
           runtimes.evict(key.namespace, kyma);
           throw new TransientError(`runtime of Kyma ${kyma}: ${error.message}`, error);

@@ -55,18 +55,15 @@ export function resolveTemplate(deps: FunctionDeps): LifecycleFunction {
 }
 
 /**
- * The module list that counts: the runtime Kyma's once it exists. A Kyma whose list already came from its runtime
- * is not resolved while that runtime cannot be read (falling back to the KCP spec would uninstall modules the user
- * added there): 503, retried; aggregate-status reports the runtime as unreachable meanwhile.
+ * The module list that counts: the runtime Kyma's once it exists. Nothing is resolved while the runtime cannot be
+ * used (no or unusable kubeconfig Secret, 401/403, no connection) — as upstream, no Manifest is created for it, and
+ * a list that came from the runtime is never replaced by the KCP spec (that would uninstall what the user added
+ * there): 503, retried; aggregate-status reports the runtime as unreachable meanwhile.
  */
 async function effectiveSpecOf(runtimes: RuntimeClients, kyma: Kyma): Promise<EffectiveSpec> {
   const { namespace = '', name } = kyma.metadata;
-  const fromRuntime = kyma.status?.specSource?.from === 'runtime';
   const access = await runtimes.forKyma(namespace, name).catch((e: unknown) => ({ missing: e instanceof Error ? e.message : String(e) }));
-  if ('missing' in access) {
-    if (fromRuntime) throw new NotYetReadyError(`runtime of Kyma ${name}: ${access.missing}`);
-    return effectiveSpec(undefined, kyma);
-  }
+  if ('missing' in access) throw new NotYetReadyError(`runtime of Kyma ${name}: ${access.missing}`);
   try {
     return await effectiveSpec(access.client, kyma);
   } catch (error) {

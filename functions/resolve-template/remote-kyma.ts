@@ -20,9 +20,9 @@ export interface EffectiveSpec {
  * spec; from then on its `spec.channel` and `spec.modules` are what counts; re-created from the KCP spec if a user
  * deletes it. While the runtime has no Kyma CRD yet (aggregate-status syncs it), the KCP spec counts.
  */
-export async function effectiveSpec(runtime: KubeClient | undefined, kyma: Kyma): Promise<EffectiveSpec> {
+export async function effectiveSpec(runtime: KubeClient, kyma: Kyma): Promise<EffectiveSpec> {
   const kcpSpec = { from: 'kcp' as const, spec: kyma.spec ?? { channel: '' } };
-  if (!runtime || !(await runtime.get(KYMA_CRD))) return kcpSpec;
+  if (!(await runtime.get(KYMA_CRD))) return kcpSpec;
   const remote = await runtime.get<Kyma>(REMOTE_KYMA);
   if (!remote) {
     await createRemote(runtime, kyma);

@@ -3,7 +3,7 @@ import type { Manifest } from '../../shared/domain/manifest.ts';
 import { API_VERSION, KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
 import { publishSampleModule, setMandatoryVersion } from '../../shared/module/publish.ts';
 import { crRef, deploymentOf } from './removal-helpers.ts';
-import { applyKyma, connectRuntime, deleteKyma, eventually, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
+import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
 
 let world: World;
 const MRM = { apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', namespace: KCP_NAMESPACE, name: 'india' };
@@ -14,6 +14,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  if (world) await deleteLeftoverKymas(world);
   await world?.runner.stop();
 });
 

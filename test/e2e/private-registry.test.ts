@@ -7,7 +7,7 @@ import { KubeClient } from '../../shared/k8s/client.ts';
 import { publishSampleModule, setReleaseChannels } from '../../shared/module/publish.ts';
 import { RegistryClient } from '../../shared/oci/registry.ts';
 import { deploymentOf } from './removal-helpers.ts';
-import { applyKyma, connectRuntime, deleteKyma, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
+import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
 
 const AUTH = { username: 'robot', password: 'pr1vate-registry-pa55' };
 const LOCALIZED = `mirror.example.net/prod/oscar-manager:1.0.0@sha256:${'ab'.repeat(32)}`;
@@ -31,6 +31,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  if (world) await deleteLeftoverKymas(world);
   await world?.runner.stop();
   await registry?.stop();
 });

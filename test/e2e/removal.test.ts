@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ModuleStatus } from '../../shared/domain/kyma.ts';
 import type { Manifest } from '../../shared/domain/manifest.ts';
 import { API_VERSION, KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
 import { publishSampleModule, setReleaseChannels } from '../../shared/module/publish.ts';
 import { crRef, deploymentOf, dropFinalizers, publishModule, userCr } from './removal-helpers.ts';
-import { applyKyma, connectRuntime, deleteKyma, eventually, getKyma, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
+import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, getKyma, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
 
 let world: World;
 const entry = async (kyma: string, module: string): Promise<ModuleStatus | undefined> => (await getKyma(world, kyma))?.status?.modules?.find((m) => m.name === module);
@@ -24,7 +24,12 @@ beforeAll(async () => {
   await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'kilo', [{ channel: 'regular', version: '1.0.0' }, { channel: 'fast', version: '2.0.0' }]);
 });
 
+afterEach(async () => {
+  await deleteLeftoverKymas(world); // a failed test must not leave a second Kyma on a shared runtime
+});
+
 afterAll(async () => {
+  if (world) await deleteLeftoverKymas(world);
   await world?.runner.stop();
 });
 
@@ -177,7 +182,7 @@ describe('unmanaged modules', () => {
     await installed('rm-d', 1, 'delta');
     await applyKyma(world, 'rm-d', { channel: 'regular', modules: [{ name: 'delta', managed: false }] });
     await eventually('Manifest gone', async () => (await manifestsOf(world, 'rm-d')).length === 0);
-    const kyma = await kymaInState(world, 'rm-d', 'Ready');
+    const kyma = await kymaInState(world, 'rm-d', 'Ready', (k) => k.status?.modules?.[0]?.state === 'Unmanaged');
     expect(kyma.status?.modules).toMatchObject([{ name: 'delta', state: 'Unmanaged' }]);
     expect(kyma.status?.modules?.[0]).not.toHaveProperty('template');
     expect(kyma.status?.modules?.[0]).not.toHaveProperty('manifest');
@@ -208,6 +213,7 @@ describe('skip-reconciliation and foreign finalizers on a Manifest', () => {
     const ref = { apiVersion: API_VERSION, kind: 'Manifest', namespace: KCP_NAMESPACE, name: manifest?.metadata.name ?? '' };
     expect(manifest?.metadata.labels?.['operator.kyma-project.io/channel']).toBe('regular');
     await world.kcp.mergePatch(ref, { metadata: { labels: { 'operator.kyma-project.io/skip-reconciliation': 'true' } } });
+    await world.runner.broker.idle(); // no apply that read the Manifest before the label is still under way
     await runtime.delete({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'kyma-system', name: 'echo-manager' });
     await world.runner.resync();
     await world.runner.broker.idle();

@@ -4,7 +4,7 @@ import type { Kyma } from '../../shared/domain/kyma.ts';
 import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/domain/templates.ts';
 import { API_VERSION, KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
 import { publishSampleModule, setReleaseChannels } from '../../shared/module/publish.ts';
-import { applyKyma, connectRuntime, deleteKyma, eventually, getKyma, kymaGone, kymaInState, REMOTE_KYMA, startWorld, type World } from './world.ts';
+import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, getKyma, kymaGone, kymaInState, REMOTE_KYMA, startWorld, type World } from './world.ts';
 
 let world: World;
 const remote = (kind: string, name: string) => ({ apiVersion: API_VERSION, kind, namespace: 'kyma-system', name });
@@ -17,6 +17,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  if (world) await deleteLeftoverKymas(world);
   await world?.runner.stop();
 });
 

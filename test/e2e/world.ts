@@ -116,3 +116,17 @@ export async function kymaGone(world: World, name: string, timeoutMs = 90_000): 
     return true;
   }, timeoutMs);
 }
+
+/** Deletes every Kyma still in the KCP (left by a failed test) and waits until they are gone; a Kyma that does not
+ * go within a minute has its finalizers dropped so the next test starts on a runtime with one Kyma at most. */
+export async function deleteLeftoverKymas(world: World): Promise<void> {
+  const kymas = (await world.kcp.list<Kyma>(API_VERSION, 'Kyma', { namespace: KCP_NAMESPACE })).items;
+  for (const kyma of kymas) {
+    const name = kyma.metadata.name;
+    await deleteKyma(world, name).catch(() => undefined);
+    await kymaGone(world, name, 60_000).catch(async () => {
+      for (const m of await manifestsOf(world, name)) await world.kcp.mergePatch({ apiVersion: API_VERSION, kind: 'Manifest', namespace: KCP_NAMESPACE, name: m.metadata.name }, { metadata: { finalizers: null } }).catch(() => undefined);
+      await world.kcp.mergePatch({ apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name }, { metadata: { finalizers: null } }).catch(() => undefined);
+    });
+  }
+}

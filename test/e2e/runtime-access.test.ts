@@ -1,0 +1,86 @@
+// Runtime access going wrong (upstream §8.2 scenarios 19, 22, 33) on a throwaway runtime cluster: a kubeconfig
+// Secret that is garbage, credentials downgraded to a user without permissions, the runtime disappearing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Cluster } from '../../shared/controlplane/index.ts';
+import type { Kyma } from '../../shared/domain/kyma.ts';
+import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/domain/vocabulary.ts';
+import { KubeClient } from '../../shared/k8s/client.ts';
+import { publishSampleModule, setReleaseChannels } from '../../shared/module/publish.ts';
+import { throwawayRuntime } from './throwaway.ts';
+import { applyKyma, deleteKyma, deleteLeftoverKymas, eventually, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
+
+let world: World;
+let cluster: Cluster;
+let runtime: KubeClient;
+const KYMA = 'acc';
+
+const setSecret = (kubeconfig: string) => world.kcp.apply({
+  apiVersion: 'v1', kind: 'Secret', metadata: { name: KYMA, namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: KYMA } },
+  data: { config: Buffer.from(kubeconfig).toString('base64') },
+}, 'e2e-user');
+/** A Kyma event; Secrets are not watched, the resync would notice a fixed Secret within a minute anyway. */
+const touch = () => world.kcp.mergePatch({ apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name: KYMA }, { metadata: { annotations: { 'e2e/touched': String(Date.now()) } } });
+const modulesReady = (k: Kyma) => (k.status?.modules ?? []).length === 1 && k.status?.modules?.[0]?.state === 'Ready';
+
+beforeAll(async () => {
+  world = await startWorld({ LIFECYCLE_DRIFT_PERIOD_MINUTES: '1' });
+  await publishSampleModule(world.registry, world.kcp, { name: 'papa', version: '1.0.0', namespace: KCP_NAMESPACE });
+  await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'papa', [{ channel: 'regular', version: '1.0.0' }]);
+  cluster = await throwawayRuntime('access-runtime');
+  runtime = await KubeClient.from(cluster.kubeConfig());
+});
+
+afterAll(async () => {
+  if (world) await deleteLeftoverKymas(world);
+  await world?.runner.stop();
+  await cluster?.stop();
+});
+
+describe('runtime access', () => {
+  it('a kubeconfig Secret that is not a kubeconfig: no Manifest, Kyma Error naming the Secret; fixed → installed and Ready', async () => {
+    await setSecret('this is not a kubeconfig');
+    await applyKyma(world, KYMA, { channel: 'regular', modules: [{ name: 'papa' }] });
+    const failed = await kymaInState(world, KYMA, 'Error');
+    expect(failed.status?.lastOperation?.operation).toBe(`runtime of Kyma ${KYMA}: kubeconfig Secret ${KYMA} of Kyma ${KYMA} does not hold a usable kubeconfig`);
+    await world.runner.broker.idle();
+    expect(await manifestsOf(world, KYMA)).toEqual([]);
+
+    await setSecret(cluster.kubeconfig);
+    await touch();
+    await kymaInState(world, KYMA, 'Ready', modulesReady);
+    expect((await manifestsOf(world, KYMA))[0]?.status?.state).toBe('Ready');
+  });
+
+  it('credentials downgraded to a user without permissions: Kyma, module and Manifest Error with 403; admin again → Ready', async () => {
+    await setSecret(await cluster.kubeconfigFor('downgraded-user'));
+    await touch();
+    await world.runner.resync();
+    const failed = await kymaInState(world, KYMA, 'Error', (k) => k.status?.modules?.[0]?.state === 'Error');
+    expect(failed.status?.lastOperation?.operation).toMatch(new RegExp(`^runtime of Kyma ${KYMA} unreachable: .*403`));
+    expect(failed.status?.modules?.[0]?.message).toMatch(/403/);
+    const manifest = await eventually('Manifest Error naming the runtime', async () => {
+      const [m] = await manifestsOf(world, KYMA);
+      return m?.status?.state === 'Error' ? m : undefined;
+    });
+    expect(manifest.status?.lastOperation?.operation).toMatch(new RegExp(`^runtime of Kyma ${KYMA} unreachable: .*403`));
+    expect(JSON.stringify([failed.status, manifest.status])).not.toMatch(/BEGIN|client-key-data|client-certificate-data/);
+
+    await setSecret(cluster.kubeconfig);
+    await touch();
+    await world.runner.resync();
+    await kymaInState(world, KYMA, 'Ready', modulesReady);
+    await eventually('Manifest Ready again', async () => (await manifestsOf(world, KYMA))[0]?.status?.state === 'Ready');
+  });
+
+  it('the runtime disappears: the Kyma and every module go Error naming it; deleting the Secret lets the Kyma go', async () => {
+    expect(await runtime.get({ apiVersion: API_VERSION, kind: 'Kyma', namespace: 'kyma-system', name: 'default' })).toBeDefined();
+    await cluster.stop();
+    await touch();
+    const failed = await kymaInState(world, KYMA, 'Error', (k) => k.status?.modules?.[0]?.state === 'Error');
+    expect(failed.status?.lastOperation?.operation).toMatch(new RegExp(`^runtime of Kyma ${KYMA} unreachable: `));
+    expect(failed.status?.modules?.every((m) => m.state === 'Error' && m.message?.startsWith(`runtime of Kyma ${KYMA} unreachable`))).toBe(true);
+    await deleteKyma(world, KYMA);
+    await world.kcp.delete({ apiVersion: 'v1', kind: 'Secret', namespace: KCP_NAMESPACE, name: KYMA });
+    await kymaGone(world, KYMA);
+  });
+});
