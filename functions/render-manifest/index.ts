@@ -50,7 +50,7 @@ export async function sources(deps: FunctionDeps, kyma: Kyma): Promise<ModuleSou
     const lookup = template ? await deps.artifacts.lookup(componentName, version, template) : undefined;
     if (!template || !lookup || 'error' in lookup) return [];
     const { artifact } = lookup;
-    const install = { repo: deps.config.registry.base, name: componentName, ref: artifact.install.ref, type: artifact.install.type };
+    const install = { repo: deps.registry.host, name: componentName, ref: artifact.install.ref, type: artifact.install.type };
     return [{ module, entry, template, componentName, version: artifact.version, install, localizedImages: artifact.localizedImages }];
   }));
   return found.flat();

@@ -21,7 +21,7 @@ export async function mandatorySources(deps: FunctionDeps, kyma: Kyma): Promise<
     const { artifact } = lookup;
     return [{
       module: { name, customResourcePolicy: 'CreateAndDelete' as const }, entry: { name }, template, componentName, version: artifact.version,
-      install: { repo: deps.config.registry.base, name: componentName, ref: artifact.install.ref, type: artifact.install.type },
+      install: { repo: deps.registry.host, name: componentName, ref: artifact.install.ref, type: artifact.install.type },
       localizedImages: artifact.localizedImages, mandatory: true,
     }];
   }));

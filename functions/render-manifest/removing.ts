@@ -32,6 +32,6 @@ async function follow(deps: FunctionDeps, manifest: Manifest): Promise<ModuleSou
   return [{
     module: { name, customResourcePolicy: manifest.spec?.customResourcePolicy ?? 'CreateAndDelete' }, entry: { name, channel }, template,
     componentName: mrm.spec.ocmComponentName, version: artifact.version, localizedImages: artifact.localizedImages,
-    install: { repo: deps.config.registry.base, name: mrm.spec.ocmComponentName, ref: artifact.install.ref, type: artifact.install.type },
+    install: { repo: deps.registry.host, name: mrm.spec.ocmComponentName, ref: artifact.install.ref, type: artifact.install.type },
   }];
 }

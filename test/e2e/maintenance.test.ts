@@ -20,15 +20,15 @@ const writePolicy = (open: boolean) => writeFile(policyPath, JSON.stringify({
   default: open ? { begin: hhmmss(hours(-1)), end: hhmmss(hours(1)) } : { begin: hhmmss(hours(-3)), end: hhmmss(hours(-2)) },
 }));
 
-const moduleOf = (k: Kyma) => k.status?.modules?.find((m) => m.name === 'mw');
+const moduleOf = (k: Kyma) => k.status?.modules?.find((m) => m.name === 'nova');
 
 beforeAll(async () => {
   policyPath = join(await mkdtemp(join(tmpdir(), 'maintenance-')), 'policy.json');
   await writePolicy(false);
   world = await startWorld({ LIFECYCLE_MAINTENANCE_POLICY: policyPath, LIFECYCLE_DRIFT_PERIOD_MINUTES: '1' });
-  await publishSampleModule(world.registry, world.kcp, { name: 'mw', version: '1.0.0', namespace: KCP_NAMESPACE });
-  for (const version of ['2.0.0', '3.0.0']) await publishSampleModule(world.registry, world.kcp, { name: 'mw', version, namespace: KCP_NAMESPACE, requiresDowntime: true });
-  await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'mw', [{ channel: 'regular', version: '1.0.0' }, { channel: 'fast', version: '2.0.0' }, { channel: 'experimental', version: '3.0.0' }]);
+  await publishSampleModule(world.registry, world.kcp, { name: 'nova', version: '1.0.0', namespace: KCP_NAMESPACE });
+  for (const version of ['2.0.0', '3.0.0']) await publishSampleModule(world.registry, world.kcp, { name: 'nova', version, namespace: KCP_NAMESPACE, requiresDowntime: true });
+  await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'nova', [{ channel: 'regular', version: '1.0.0' }, { channel: 'fast', version: '2.0.0' }, { channel: 'experimental', version: '3.0.0' }]);
 });
 
 afterAll(async () => {
@@ -39,17 +39,17 @@ afterAll(async () => {
 describe('maintenance windows', () => {
   it('holds an upgrade that requires downtime until the window opens, keeping the installed version Ready', async () => {
     await connectRuntime(world, 'mw-a', 0);
-    await applyKyma(world, 'mw-a', { channel: 'regular', modules: [{ name: 'mw' }] });
+    await applyKyma(world, 'mw-a', { channel: 'regular', modules: [{ name: 'nova' }] });
     const installed = await kymaInState(world, 'mw-a', 'Ready', (k) => moduleOf(k)?.version === '1.0.0');
     expect(moduleOf(installed)?.maintenance ?? false).toBe(false);
 
-    await applyKyma(world, 'mw-a', { channel: 'regular', modules: [{ name: 'mw', channel: 'fast' }] });
+    await applyKyma(world, 'mw-a', { channel: 'regular', modules: [{ name: 'nova', channel: 'fast' }] });
     const waiting = await kymaInState(world, 'mw-a', 'Ready', (k) => moduleOf(k)?.maintenance === true);
     expect(moduleOf(waiting)).toMatchObject({ state: 'Ready', version: '1.0.0', message: 'waiting for next maintenance window to update module version' });
     expect((await manifestsOf(world, 'mw-a'))[0]?.spec?.version).toBe('1.0.0');
     const [runtime] = world.runtimes;
     if (!runtime) throw new Error('no runtime');
-    expect((await deploymentOf(runtime, 'mw'))?.spec?.template?.spec?.containers?.[0]?.image).toMatch(/mw-manager:1\.0\.0$/);
+    expect((await deploymentOf(runtime, 'nova'))?.spec?.template?.spec?.containers?.[0]?.image).toMatch(/nova-manager:1\.0\.0$/);
 
     await writePolicy(true);
     await world.runner.resync();
@@ -57,7 +57,7 @@ describe('maintenance windows', () => {
     expect(moduleOf(upgraded)?.maintenance ?? false).toBe(false);
     expect(moduleOf(upgraded)?.channel).toBe('fast');
     expect((await manifestsOf(world, 'mw-a'))[0]?.spec?.version).toBe('2.0.0');
-    expect((await deploymentOf(runtime, 'mw'))?.spec?.template?.spec?.containers?.[0]?.image).toMatch(/mw-manager:2\.0\.0$/);
+    expect((await deploymentOf(runtime, 'nova'))?.spec?.template?.spec?.containers?.[0]?.image).toMatch(/nova-manager:2\.0\.0$/);
     await writePolicy(false);
     await deleteKyma(world, 'mw-a');
     await kymaGone(world, 'mw-a');
@@ -66,11 +66,11 @@ describe('maintenance windows', () => {
   it('never holds a first install, and skipMaintenanceWindows upgrades at once', async () => {
     await writePolicy(false);
     await connectRuntime(world, 'mw-b', 1);
-    await applyKyma(world, 'mw-b', { channel: 'regular', modules: [{ name: 'mw', channel: 'fast' }] });
+    await applyKyma(world, 'mw-b', { channel: 'regular', modules: [{ name: 'nova', channel: 'fast' }] });
     const first = await kymaInState(world, 'mw-b', 'Ready', (k) => moduleOf(k)?.version === '2.0.0');
     expect(moduleOf(first)?.maintenance ?? false).toBe(false);
 
-    await applyKyma(world, 'mw-b', { channel: 'regular', skipMaintenanceWindows: true, modules: [{ name: 'mw', channel: 'experimental' }] });
+    await applyKyma(world, 'mw-b', { channel: 'regular', skipMaintenanceWindows: true, modules: [{ name: 'nova', channel: 'experimental' }] });
     const skipped = await kymaInState(world, 'mw-b', 'Ready', (k) => moduleOf(k)?.version === '3.0.0');
     expect(moduleOf(skipped)?.maintenance ?? false).toBe(false);
     await deleteKyma(world, 'mw-b');

@@ -81,14 +81,17 @@ describe('runtime side: CRD sync and module catalog sync', () => {
     const runtime = world.runtimes[1];
     if (!runtime) throw new Error('no runtime');
     await connectRuntime(world, 'rt-b', 1);
-    await world.kcp.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: 'rt-b', namespace: KCP_NAMESPACE, labels: { 'kyma-project.io/runtime-id': 'rt-b-id' } }, spec: { channel: 'regular', modules: [] } }, 'e2e-user');
+    await world.kcp.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: 'rt-b', namespace: KCP_NAMESPACE, labels: { 'kyma-project.io/runtime-id': 'rt-b-id', 'kyma-project.io/global-account-id': 'ga-b', 'kyma-project.io/subaccount-id': 'sa-b' } }, spec: { channel: 'regular', modules: [] } }, 'e2e-user');
     await kymaInState(world, 'rt-b', 'Ready');
     const created = await eventually('runtime Kyma created and mirrored', async () => {
       const k = await runtime.get<Kyma>(REMOTE_KYMA);
       return k?.status?.state === 'Ready' ? k : undefined;
     });
     expect(created.spec).toEqual({ channel: 'regular', modules: [] });
-    expect(created.metadata.labels).toMatchObject({ 'operator.kyma-project.io/watched-by': 'kyma', 'operator.kyma-project.io/managed-by': 'kyma', 'kyma-project.io/runtime-id': 'rt-b-id' });
+    expect(created.metadata.labels).toMatchObject({ 'operator.kyma-project.io/watched-by': 'kyma', 'operator.kyma-project.io/managed-by': 'kyma', 'kyma-project.io/runtime-id': 'rt-b-id',
+      'kyma-project.io/global-account-id': 'ga-b', 'kyma-project.io/subaccount-id': 'sa-b' });
+    const namespace = await runtime.get<{ metadata: { name: string; labels?: Record<string, string> } }>({ apiVersion: 'v1', kind: 'Namespace', name: 'kyma-system' });
+    expect(namespace?.metadata.labels).toMatchObject({ 'istio-injection': 'enabled', 'namespaces.warden.kyma-project.io/validate': 'enabled', 'operator.kyma-project.io/managed-by': 'kyma' });
     expect(created.metadata.annotations?.['deprecated-operator.kyma-project.io/owned-by']).toBe('kcp-system/rt-b');
 
     const edited = Date.now();
@@ -119,5 +122,38 @@ describe('runtime side: CRD sync and module catalog sync', () => {
     await deleteKyma(world, 'rt-b');
     await kymaGone(world, 'rt-b');
     expect(await runtime.get(REMOTE_KYMA)).toBeUndefined();
+  });
+});
+
+describe('restricted modules and ModuleReleaseMeta changes', () => {
+  const mrm = { apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', namespace: KCP_NAMESPACE, name: 'mike' };
+  const kymaRef = { apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name: 'rt-c' };
+
+  it('syncs a restricted module only while its kymaSelector matches the Kyma; an MRM pointing at a missing version turns the module Error until fixed', async () => {
+    const [runtime] = world.runtimes;
+    if (!runtime) throw new Error('no runtime');
+    await connectRuntime(world, 'rt-c', 0);
+    await world.kcp.mergePatch(mrm, { spec: { kymaSelector: { matchLabels: { 'kyma-project.io/global-account-id': 'ga-1' } } } });
+    await applyKyma(world, 'rt-c', { channel: 'regular', modules: [] }, { 'kyma-project.io/global-account-id': 'ga-1' });
+    await kymaInState(world, 'rt-c', 'Ready');
+    await eventually('restricted MRM synced for a matching Kyma', async () => Boolean(await runtime.get(remote('ModuleReleaseMeta', 'mike'))));
+
+    await world.kcp.mergePatch(mrm, { spec: { kymaSelector: { matchLabels: { 'kyma-project.io/global-account-id': 'ga-2' } } } });
+    await world.kcp.mergePatch(kymaRef, { metadata: { annotations: { 'e2e/touched': String(Date.now()) } } });
+    await eventually('restricted MRM and its template removed once the selector no longer matches', async () =>
+      !(await runtime.get(remote('ModuleReleaseMeta', 'mike'))) && !(await runtime.get(remote('ModuleTemplate', 'mike-1.0.0'))));
+    await world.kcp.mergePatch(kymaRef, { metadata: { labels: { 'kyma-project.io/global-account-id': 'ga-2' } } });
+    await eventually('synced again after relabelling the Kyma', async () => Boolean(await runtime.get(remote('ModuleReleaseMeta', 'mike'))));
+    await world.kcp.mergePatch(mrm, { spec: { kymaSelector: null } });
+
+    await applyKyma(world, 'rt-c', { channel: 'regular', modules: [{ name: 'mike' }] });
+    await kymaInState(world, 'rt-c', 'Ready', (k) => k.status?.modules?.[0]?.state === 'Ready');
+    await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'mike', [{ channel: 'regular', version: '9.9.9' }, { channel: 'fast', version: '2.0.0' }]);
+    const failed = await kymaInState(world, 'rt-c', 'Error');
+    expect(failed.status?.modules?.[0]).toMatchObject({ state: 'Error', message: 'ModuleTemplate mike-9.9.9 not found for module mike version 9.9.9' });
+    await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'mike', [{ channel: 'regular', version: '1.0.0' }, { channel: 'fast', version: '2.0.0' }]);
+    await kymaInState(world, 'rt-c', 'Ready', (k) => k.status?.modules?.[0]?.state === 'Ready');
+    await deleteKyma(world, 'rt-c');
+    await kymaGone(world, 'rt-c');
   });
 });
