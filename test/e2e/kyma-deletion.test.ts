@@ -10,7 +10,7 @@ let world: World;
 const clusters: Cluster[] = [];
 
 beforeAll(async () => {
-  world = await startWorld({ LIFECYCLE_PURGE_GRACE_SECONDS: '6' });
+  world = await startWorld({ LIFECYCLE_PURGE_GRACE_SECONDS: '12' }); // long enough to watch the chain name the stuck module before the purge
   await publishModule(world, 'golf', ['1.0.0']);
   await publishModule(world, 'hotel', ['1.0.0']);
   await publishModule(world, 'juliet', ['1.0.0'], { withoutDefaultCr: true });
@@ -44,7 +44,7 @@ describe('Kyma deletion chain (purge function)', () => {
     const deleting = await kymaInState(world, 'del-fg', 'Deleting', (k) => Boolean(k.status?.lastOperation?.operation.includes('golf')));
     expect(deleting.status?.lastOperation?.operation).toMatch(/^waiting for modules to be deleted: golf \(/);
     await kymaGone(world, 'del-fg');
-    expect(Date.now() - deleted).toBeGreaterThanOrEqual(6000);
+    expect(Date.now() - deleted).toBeGreaterThanOrEqual(12_000);
     expect(await runtime.get(defaultCr)).toBeUndefined();
     expect(await deploymentOf(runtime, 'golf')).toBeUndefined();
     const events = await world.kcp.list<{ kind?: string; reason?: string; message?: string; involvedObject?: { name?: string } }>('v1', 'Event', { namespace: KCP_NAMESPACE });

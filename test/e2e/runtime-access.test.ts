@@ -56,7 +56,7 @@ describe('runtime access', () => {
     await touch();
     await world.runner.resync();
     const failed = await kymaInState(world, KYMA, 'Error', (k) => k.status?.modules?.[0]?.state === 'Error');
-    expect(failed.status?.lastOperation?.operation).toMatch(new RegExp(`^runtime of Kyma ${KYMA} unreachable: .*403`));
+    expect(failed.status?.lastOperation?.operation).toMatch(new RegExp(`runtime of Kyma ${KYMA} unreachable: .*403`));
     expect(failed.status?.modules?.[0]?.message).toMatch(/403/);
     const manifest = await eventually('Manifest Error naming the runtime', async () => {
       const [m] = await manifestsOf(world, KYMA);

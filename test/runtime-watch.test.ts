@@ -1,0 +1,69 @@
+// `npm run runtime-watch` as its own process (the production notifier): it finds runtimes through the kubeconfig
+// Secrets of the KCP and posts real binary-mode CloudEvents to K_SINK when a runtime Kyma changes.
+import { spawn } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { loadKubeConfig, type Cluster } from '../shared/controlplane/index.ts';
+import { API_VERSION, LABEL } from '../shared/domain/vocabulary.ts';
+import { KubeClient } from '../shared/k8s/client.ts';
+import { installCrds } from '../shared/k8s/crds.ts';
+import { RESYNC_DUE } from '../shared/runtime/events.ts';
+import { throwawayRuntime } from './e2e/throwaway.ts';
+import { eventually } from './e2e/world.ts';
+
+const NAMESPACE = 'watch-test';
+const REMOTE = { apiVersion: API_VERSION, kind: 'Kyma', namespace: 'kyma-system', name: 'default' };
+let cluster: Cluster;
+let runtime: KubeClient;
+const received: Record<string, string>[] = [];
+const sink = createServer((req: IncomingMessage, res) => {
+  received.push(Object.fromEntries(Object.entries(req.headers).filter(([k]) => k.startsWith('ce-')).map(([k, v]) => [k, String(v)])));
+  req.resume();
+  res.writeHead(202).end();
+});
+
+beforeAll(async () => {
+  cluster = await throwawayRuntime('watch-runtime');
+  runtime = await KubeClient.from(cluster.kubeConfig());
+  await installCrds(cluster.kubeConfig());
+  await runtime.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kyma-system' } });
+  await runtime.create({ ...REMOTE, metadata: { name: 'default', namespace: 'kyma-system' }, spec: { channel: 'regular', modules: [] } } as never);
+  const kcp = await KubeClient.from(loadKubeConfig(inject('controlPlane').kcp));
+  await kcp.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } }).catch(() => undefined);
+  await kcp.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'wt', namespace: NAMESPACE, labels: { [LABEL.kymaName]: 'wt' } },
+    data: { config: Buffer.from(cluster.kubeconfig).toString('base64') } }, 'e2e-user');
+  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
+});
+
+afterAll(async () => {
+  sink.close();
+  await cluster?.stop();
+});
+
+describe('npm run runtime-watch', () => {
+  it('announces the runtime Kyma it finds, posts a resync.due per spec change, and stops on SIGTERM', async () => {
+    const kubeconfigPath = join(await mkdtemp(join(tmpdir(), 'runtime-watch-')), 'kcp.kubeconfig');
+    await writeFile(kubeconfigPath, inject('controlPlane').kcp);
+    const child = spawn(process.execPath, [join(import.meta.dirname, '../shared/runner/runtime-watch-main.ts')], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, KUBECONFIG: kubeconfigPath, K_SINK: `http://127.0.0.1:${(sink.address() as AddressInfo).port}`, LIFECYCLE_KCP_NAMESPACE: NAMESPACE, LOG_LEVEL: 'warn' },
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      await eventually('the existing runtime Kyma announced', async () => received.length >= 1, 30_000);
+      expect(received[0]).toMatchObject({ 'ce-type': RESYNC_DUE, 'ce-source': '/lifecycle-manager/runtime-watch', 'ce-kind': 'Kyma', 'ce-name': 'wt', 'ce-namespace': NAMESPACE });
+      await runtime.mergePatch(REMOTE, { spec: { modules: [{ name: 'added-on-the-runtime' }] } });
+      await eventually('the spec change posted', async () => received.length >= 2, 30_000);
+      await runtime.mergePatch(REMOTE, { metadata: { labels: { 'not-a-spec-change': 'true' } } });
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(received).toHaveLength(2);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  });
+});
