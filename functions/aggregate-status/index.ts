@@ -11,6 +11,7 @@ import { kymaNameOf } from '../../shared/k8s/kyma-of.ts';
 import { syncRuntime } from './runtime-sync.ts';
 import { mirrorToRuntime } from './mirror.ts';
 import { RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
+import type { KubeClient } from '../../shared/k8s/client.ts';
 
 export const NAME = 'aggregate-status';
 
@@ -31,13 +32,27 @@ export function aggregateStatus(deps: FunctionDeps): LifecycleFunction {
       const runtimeSide = key.kind === 'Kyma' ? await syncRuntime(deps.kcp, runtimes, kyma, deps.config.runtimeImagePullSecret) : undefined;
       const status = aggregate(kyma, manifests, new Date().toISOString(), runtimeSide?.sync);
       let stored = kyma;
-      if (ownedPart(status) !== ownedPart(kyma.status)) {
+      const changed = ownedPart(status) !== ownedPart(kyma.status);
+      if (changed) {
         stored = await deps.kcp.apply<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: kymaName, namespace: key.namespace }, status }, FIELD_MANAGER.lifecycleManager, 'status');
         log.info({ kyma: kymaName, state: status.state }, status.lastOperation?.operation ?? '');
       }
-      if (runtimeSide?.runtime && stored.status && !runtimeSide.pending) await mirrorToRuntime(runtimeSide.runtime, stored.status);
+      // The runtime Kyma mirrors every status change at once (also one caused by a Manifest event); Kyma events and
+      // the resync repair a mirror that failed.
+      const runtime = runtimeSide ? runtimeSide.runtime : changed ? await runtimeClient(runtimes, kyma) : undefined;
+      if (runtime && stored.status && !runtimeSide?.pending) {
+        await mirrorToRuntime(runtime, stored.status).catch((error: unknown) => {
+          if (runtimeSide) throw error;
+          log.warn({ kyma: kymaName, err: String(error) }, 'status not mirrored to the runtime Kyma yet');
+        });
+      }
       if (runtimeSide?.pending) throw new NotYetReadyError(`runtime of Kyma ${kymaName}: ${runtimeSide.pending}`);
       return undefined;
     },
   };
+}
+
+async function runtimeClient(runtimes: RuntimeClients, kyma: Kyma): Promise<KubeClient | undefined> {
+  const access = await runtimes.forKyma(kyma.metadata.namespace ?? '', kyma.metadata.name).catch(() => undefined);
+  return access && 'client' in access ? access.client : undefined;
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModuleStatus } from '../../shared/domain/kyma.ts';
-import { KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
+import { API_VERSION, KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
 import { publishSampleModule, setReleaseChannels } from '../../shared/module/publish.ts';
 import { sampleGroup } from '../../shared/module/sample.ts';
 import { converged } from './replay.ts';
@@ -107,13 +107,20 @@ describe('install path through the local runner (resolve-template → render-man
     await removeKyma('kyma-d');
   });
 
-  it('does not install a beta module on a Kyma without the beta label', async () => {
+  it('does not install a beta module on a Kyma without the beta label, installs it once the label is gone, refuses it again when internal', async () => {
     await connectRuntime(world, 'kyma-e', RUNTIME_2);
     await applyKyma(world, 'kyma-e', { channel: 'regular', modules: [{ name: 'betamod' }] });
     const kyma = await kymaInState(world, 'kyma-e', 'Error');
     expect(module(kyma, 'betamod')).toMatchObject({ state: 'Error', message: expect.stringContaining('is beta') });
     expect(await manifestsOf(world, 'kyma-e')).toEqual([]);
     expect(await deployment(RUNTIME_2, 'betamod-manager')).toBeUndefined();
+    const template = { apiVersion: API_VERSION, kind: 'ModuleTemplate', namespace: KCP_NAMESPACE, name: 'betamod-1.0.0' };
+    await world.kcp.mergePatch(template, { metadata: { labels: { 'operator.kyma-project.io/beta': null } } });
+    await kymaInState(world, 'kyma-e', 'Ready', (k) => module(k, 'betamod')?.state === 'Ready');
+    await world.kcp.mergePatch(template, { metadata: { labels: { 'operator.kyma-project.io/internal': 'true' } } });
+    const internal = await kymaInState(world, 'kyma-e', 'Error');
+    expect(module(internal, 'betamod')).toMatchObject({ state: 'Error', message: expect.stringContaining('is internal') });
+    await eventually('refused module uninstalled', async () => (await manifestsOf(world, 'kyma-e')).length === 0);
     await removeKyma('kyma-e');
   });
 

@@ -53,6 +53,16 @@ describe('runtime side: CRD sync and module catalog sync', () => {
     await applyKyma(world, 'rt-a', { channel: 'regular', modules: [{ name: 'mike' }] }, { 'operator.kyma-project.io/beta': 'false' });
     await eventually('beta copy removed again', async () => (await runtime.get(remote('ModuleTemplate', 'mike-2.0.0'))) === undefined);
     expect(await runtime.get(remote('ModuleTemplate', 'users-own-1.0.0'))).toBeDefined();
+
+    await publishSampleModule(world.registry, world.kcp, { name: 'sierra', version: '1.0.0', namespace: KCP_NAMESPACE });
+    await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'sierra', [{ channel: 'regular', version: '1.0.0' }]);
+    await touch();
+    await eventually('new module in the catalog', async () => Boolean(await runtime.get(remote('ModuleReleaseMeta', 'sierra'))) && Boolean(await runtime.get(remote('ModuleTemplate', 'sierra-1.0.0'))));
+    await world.kcp.delete({ apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', namespace: KCP_NAMESPACE, name: 'sierra' });
+    await touch();
+    await eventually('MRM deleted in the KCP → its copy and its template copy removed', async () =>
+      !(await runtime.get(remote('ModuleReleaseMeta', 'sierra'))) && !(await runtime.get(remote('ModuleTemplate', 'sierra-1.0.0'))));
+    expect(await world.kcp.get({ apiVersion: API_VERSION, kind: 'ModuleTemplate', namespace: KCP_NAMESPACE, name: 'sierra-1.0.0' })).toBeDefined();
   });
 
   it('reports Error naming the runtime when its credentials stop working, and recovers when the Secret is fixed (client evicted)', async () => {
