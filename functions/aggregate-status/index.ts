@@ -34,7 +34,9 @@ export function aggregateStatus(deps: FunctionDeps): LifecycleFunction {
       let stored = kyma;
       const changed = ownedPart(status) !== ownedPart(kyma.status);
       if (changed) {
-        stored = await deps.kcp.apply<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: kymaName, namespace: key.namespace }, status }, FIELD_MANAGER.lifecycleManager, 'status');
+        // Precondition on the Kyma read: a call that saw older Manifests cannot overwrite a newer status (409, retried).
+        const metadata = { name: kymaName, namespace: key.namespace, resourceVersion: kyma.metadata.resourceVersion ?? '' };
+        stored = await deps.kcp.apply<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', metadata, status }, FIELD_MANAGER.lifecycleManager, 'status');
         log.info({ kyma: kymaName, state: status.state }, status.lastOperation?.operation ?? '');
       }
       // The runtime Kyma mirrors every status change at once (also one caused by a Manifest event); Kyma events and

@@ -37,7 +37,7 @@ export async function invoke(fn: LifecycleFunction, event: EventAttributes, log:
     if (!fn.accepts.includes(event.type)) throw new InvalidEventError(`${fn.name} does not accept events of type ${event.type}`);
     const key = fn.keyless ? { kind: '', apiVersion: '', namespace: '', name: '' } : objectKeyOf(event);
     if (!fn.keyless) bound = bound.child({ object: keyText(key) });
-    const reply = await fn.handle({ event, key, log: bound });
+    const reply = await oneAtATime(fn, fn.keyless ? '' : keyText(key), () => fn.handle({ event, key, log: bound }));
     outcome = reply ? { status: 200, reply } : { status: 204 };
   } catch (thrown) {
     const error = toLifecycleError(thrown);
@@ -45,6 +45,24 @@ export async function invoke(fn: LifecycleFunction, event: EventAttributes, log:
   }
   logOutcome(bound, outcome, performance.now() - started);
   return outcome;
+}
+
+const running = new WeakMap<LifecycleFunction, Map<string, Promise<unknown>>>();
+
+/**
+ * Invocations of one function for the same object run one after another in this instance (as a controller's work
+ * queue does per key), so a call that read an older state cannot write after one that read a newer state.
+ * Different objects still run concurrently. Across instances, ordering per key is the broker's job (ADR 11).
+ */
+function oneAtATime<T>(fn: LifecycleFunction, key: string, work: () => Promise<T>): Promise<T> {
+  if (!key) return work();
+  let chains = running.get(fn);
+  if (!chains) running.set(fn, (chains = new Map()));
+  const current = (chains.get(key) ?? Promise.resolve()).then(work, work);
+  const tail = current.then(() => undefined, () => undefined);
+  chains.set(key, tail);
+  void tail.then(() => { if (chains.get(key) === tail) chains.delete(key); });
+  return current;
 }
 
 function logOutcome(log: Logger, outcome: Outcome, ms: number): void {
