@@ -1,6 +1,6 @@
 import type { Kyma } from '../../shared/domain/kyma.ts';
 import { templateName, type ModuleReleaseMeta, type ModuleTemplate } from '../../shared/domain/templates.ts';
-import { visibilityProblem } from '../../shared/domain/visibility.ts';
+import { selectorMatches, visibilityProblem } from '../../shared/domain/visibility.ts';
 import { LABEL, MANAGED_BY_RUNTIME, REMOTE_NAMESPACE } from '../../shared/domain/vocabulary.ts';
 
 export interface Catalog {
@@ -10,11 +10,6 @@ export interface Catalog {
 
 const syncEnabled = (kyma: Kyma, t: ModuleTemplate) => !t.spec?.mandatory && !visibilityProblem(kyma, t);
 
-/** A module with a kymaSelector is restricted: shown only to Kymas whose labels match it (a nil or empty selector never matches). */
-export function selectorMatches(kyma: Kyma, selector: { matchLabels?: Record<string, string> } | undefined): boolean {
-  const wanted = Object.entries(selector?.matchLabels ?? {});
-  return wanted.length > 0 && wanted.every(([k, v]) => kyma.metadata.labels?.[k] === v);
-}
 
 /**
  * PURE. The module catalog a Kyma may see (upstream §3.5): release metas that are not mandatory (restricted ones only

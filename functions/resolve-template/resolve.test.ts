@@ -106,6 +106,15 @@ describe('resolveModules', () => {
     });
   });
 
+  it('refuses a restricted module (MRM kymaSelector) unless the selector matches the Kyma labels', () => {
+    const restricted = { ...mrm(CHANNELS), spec: { ...mrm(CHANNELS).spec, kymaSelector: { matchLabels: { 'kyma-project.io/global-account-id': 'ga-1' } } } };
+    const o = { mrm: restricted as ModuleReleaseMeta, templates: [template('1.0.0')], artifacts: [artifact('1.0.0')] };
+    const refused = resolveModules(observed(kyma({ channel: 'regular', modules: [{ name: 'sample' }] }, { 'kyma-project.io/global-account-id': 'ga-2' }), o))[0];
+    expect(refused?.resolution).toMatchObject({ state: 'Error', notAllowed: true, message: 'module sample is restricted and Kyma k1 does not match its kymaSelector' });
+    const allowed = resolveModules(observed(kyma({ channel: 'regular', modules: [{ name: 'sample' }] }, { 'kyma-project.io/global-account-id': 'ga-1' }), o))[0];
+    expect(allowed?.resolution?.state).toBe('Resolved');
+  });
+
   it('lists each module once (first occurrence wins) and none that left the spec', () => {
     const k = kyma({ channel: 'regular', modules: [{ name: 'sample' }, { name: 'sample', channel: 'fast' }] }, {}, [{ name: 'gone', state: 'Deleting' }]);
     const entries = resolveModules(observed(k, { mrm: mrm(CHANNELS), templates: [template('1.0.0')], artifacts: [artifact('1.0.0')] }));

@@ -1,6 +1,7 @@
 import { canonicalJson } from '../../shared/domain/canonical.ts';
 import type { Kyma, KymaModule, ModuleStatus } from '../../shared/domain/kyma.ts';
 import { maintenanceRequired, WAITING_MESSAGE } from '../../shared/domain/maintenance.ts';
+import { restrictionProblem } from '../../shared/domain/visibility.ts';
 import { desiredChannel, downgradeProblem, lookup, trackingOf, visibilityProblem, wantedModules, type Observed } from './decide.ts';
 
 /**
@@ -32,7 +33,8 @@ function resolveOne(observed: Observed, module: KymaModule): ModuleStatus {
     return failed(module, channel, previous, keep ? 'Warning' : 'Error', found.error, keep);
   }
   const component = { ocmComponentName: found.componentName, fqdn: found.componentName };
-  const hidden = visibilityProblem(observed.kyma, found.template);
+  const hidden = visibilityProblem(observed.kyma, found.template)
+    || restrictionProblem(observed.kyma, module.name, observed.releaseMetas.get(module.name)?.spec?.kymaSelector);
   if (hidden) return { name: module.name, channel, ...component, resolution: { state: 'Error', message: hidden, version: found.version, notAllowed: true } };
   if (found.template.spec?.mandatory) {
     return { name: module.name, channel, ...component, resolution: { state: 'Warning', message: `no templates were found: ${found.template.metadata.name} is a mandatory module and is not enabled through the Kyma spec`, version: found.version } };

@@ -4,7 +4,7 @@ import type { Kyma } from '../../shared/domain/kyma.ts';
 import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/domain/templates.ts';
 import { API_VERSION, KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
 import { publishSampleModule, setReleaseChannels } from '../../shared/module/publish.ts';
-import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, getKyma, kymaGone, kymaInState, REMOTE_KYMA, startWorld, type World } from './world.ts';
+import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, getKyma, kymaGone, kymaInState, manifestsOf, REMOTE_KYMA, startWorld, type World } from './world.ts';
 
 let world: World;
 const remote = (kind: string, name: string) => ({ apiVersion: API_VERSION, kind, namespace: 'kyma-system', name });
@@ -139,7 +139,7 @@ describe('restricted modules and ModuleReleaseMeta changes', () => {
   const mrm = { apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', namespace: KCP_NAMESPACE, name: 'mike' };
   const kymaRef = { apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name: 'rt-c' };
 
-  it('syncs a restricted module only while its kymaSelector matches the Kyma; an MRM pointing at a missing version turns the module Error until fixed', async () => {
+  it('syncs and installs a restricted module only while its kymaSelector matches the Kyma (uninstalled when it stops matching); an MRM pointing at a missing version turns the module Error until fixed', async () => {
     const [runtime] = world.runtimes;
     if (!runtime) throw new Error('no runtime');
     await connectRuntime(world, 'rt-c', 0);
@@ -154,9 +154,14 @@ describe('restricted modules and ModuleReleaseMeta changes', () => {
       !(await runtime.get(remote('ModuleReleaseMeta', 'mike'))) && !(await runtime.get(remote('ModuleTemplate', 'mike-1.0.0'))));
     await world.kcp.mergePatch(kymaRef, { metadata: { labels: { 'kyma-project.io/global-account-id': 'ga-2' } } });
     await eventually('synced again after relabelling the Kyma', async () => Boolean(await runtime.get(remote('ModuleReleaseMeta', 'mike'))));
-    await world.kcp.mergePatch(mrm, { spec: { kymaSelector: null } });
 
     await applyKyma(world, 'rt-c', { channel: 'regular', modules: [{ name: 'mike' }] });
+    await kymaInState(world, 'rt-c', 'Ready', (k) => k.status?.modules?.[0]?.state === 'Ready');
+    await world.kcp.mergePatch(mrm, { spec: { kymaSelector: { matchLabels: { 'kyma-project.io/global-account-id': 'ga-3' } } } });
+    const refused = await kymaInState(world, 'rt-c', 'Error');
+    expect(refused.status?.modules?.[0]).toMatchObject({ state: 'Error', message: 'module mike is restricted and Kyma rt-c does not match its kymaSelector' });
+    await eventually('a restricted module no longer allowed is uninstalled', async () => (await manifestsOf(world, 'rt-c')).length === 0);
+    await world.kcp.mergePatch(mrm, { spec: { kymaSelector: null } });
     await kymaInState(world, 'rt-c', 'Ready', (k) => k.status?.modules?.[0]?.state === 'Ready');
     await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'mike', [{ channel: 'regular', version: '9.9.9' }, { channel: 'fast', version: '2.0.0' }]);
     const failed = await kymaInState(world, 'rt-c', 'Error');
