@@ -53,13 +53,17 @@ export async function connectRuntime(world: World, kymaName: string, runtime: nu
 export const REMOTE_KYMA = { apiVersion: API_VERSION, kind: 'Kyma', namespace: 'kyma-system', name: 'default' };
 
 /**
- * Creates or labels the KCP Kyma; once the runtime's Kyma exists, spec changes are made there (as a runtime admin
- * would: a merge patch replacing the module list), because from then on it is the one that counts.
+ * Creates the KCP Kyma, or edits a Kyma: then (as a runtime admin would) the runtime's Kyma gets the new module list
+ * by merge patch, waiting until it exists, because from its creation on it is the one that counts (a KCP spec edit
+ * racing its creation would otherwise be lost, as upstream).
  */
 export async function applyKyma(world: World, name: string, spec: Kyma['spec'], labels: Record<string, string> = {}): Promise<void> {
+  const existed = Boolean(await getKyma(world, name));
   await world.kcp.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace: KCP_NAMESPACE, labels }, spec }, 'e2e-user');
   const runtime = world.kymaRuntime.get(name);
-  if (runtime && await runtime.get(REMOTE_KYMA).catch(() => undefined)) await runtime.mergePatch(REMOTE_KYMA, { spec: { channel: spec?.channel, modules: spec?.modules ?? [] } });
+  if (!runtime || !existed) return;
+  await eventually(`the runtime Kyma of ${name} exists (to edit it)`, async () => Boolean(await runtime.get(REMOTE_KYMA).catch(() => undefined)), 60_000);
+  await runtime.mergePatch(REMOTE_KYMA, { spec: { channel: spec?.channel, modules: spec?.modules ?? [] } });
 }
 
 export const getKyma = (world: World, name: string) => world.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name });
