@@ -1,0 +1,67 @@
+// Replaying one step by hand: the README's curl command (binary-mode CloudEvent) sent to a running function of the
+// local runner, with the real curl binary. The replay repairs drift; a second replay writes nothing.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_VERSION, KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
+import { publishSampleModule, setReleaseChannels } from '../../shared/module/publish.ts';
+import { deploymentOf } from './removal-helpers.ts';
+import { converged } from './replay.ts';
+import { writeSnapshot } from './snapshot.ts';
+import { applyKyma, connectRuntime, deleteLeftoverKymas, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
+
+let world: World;
+const run = promisify(execFile);
+
+/** The README's replay command: `curl -si <function> -H ce-…` for an object of the KCP. */
+async function curlReplay(url: string, kind: string, name: string): Promise<{ status: number; headers: string }> {
+  const { stdout } = await run('curl', ['-si', url,
+    '-H', 'ce-specversion: 1.0', '-H', `ce-id: replay-${Date.now()}`, '-H', 'ce-source: /replay/curl',
+    '-H', 'ce-type: dev.knative.apiserver.resource.update', '-H', `ce-kind: ${kind}`, '-H', `ce-apiversion: ${API_VERSION}`,
+    '-H', `ce-namespace: ${KCP_NAMESPACE}`, '-H', `ce-name: ${name}`, '-H', 'content-type: application/json', '-d', '{}']);
+  const [head = ''] = stdout.split('\r\n\r\n');
+  return { status: Number(/^HTTP\/[\d.]+ (\d+)/.exec(head)?.[1]), headers: head.toLowerCase() };
+}
+
+const urlOf = (fn: string) => world.runner.functions.get(fn) ?? '';
+
+beforeAll(async () => {
+  world = await startWorld();
+  await publishSampleModule(world.registry, world.kcp, { name: 'romeo', version: '1.0.0', namespace: KCP_NAMESPACE });
+  await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'romeo', [{ channel: 'regular', version: '1.0.0' }]);
+});
+
+afterAll(async () => {
+  if (world) await deleteLeftoverKymas(world);
+  await world?.runner.stop();
+});
+
+describe('replaying a step with curl', () => {
+  it('apply-remote repairs a deleted Deployment on replay (503: call again until rolled out); resolve-template answers with its reply event; a second replay writes nothing', async () => {
+    const runtime = world.runtimes[1];
+    if (!runtime) throw new Error('no runtime');
+    await connectRuntime(world, 'cr-a', 1);
+    await applyKyma(world, 'cr-a', { channel: 'regular', modules: [{ name: 'romeo' }] });
+    await kymaInState(world, 'cr-a', 'Ready', (k) => k.status?.modules?.[0]?.state === 'Ready');
+    const manifest = (await manifestsOf(world, 'cr-a'))[0]?.metadata.name ?? '';
+    await converged(world);
+
+    // Drift on the runtime makes no KCP event: only the resync (once per drift period) or a replay repairs it.
+    await runtime.delete({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'kyma-system', name: 'romeo-manager' });
+    await world.runner.broker.idle();
+    expect(await deploymentOf(runtime, 'romeo')).toBeUndefined();
+    // 503 = progress made, call again (the re-created Deployment is not rolled out yet); the broker's retries and the
+    // Manifest's own status events finish the job.
+    expect([204, 503]).toContain((await curlReplay(urlOf('apply-remote'), 'Manifest', manifest)).status);
+    expect(await deploymentOf(runtime, 'romeo')).toBeDefined();
+    await converged(world);
+
+    const before = await writeSnapshot(world.kcp, world.runtimes);
+    expect((await curlReplay(urlOf('apply-remote'), 'Manifest', manifest)).status).toBe(204);
+    const resolved = await curlReplay(urlOf('resolve-template'), 'Kyma', 'cr-a');
+    expect(resolved.status).toBe(200);
+    expect(resolved.headers).toContain('ce-type: io.kyma-project.lifecycle.modules.resolved');
+    await world.runner.broker.idle();
+    expect(await writeSnapshot(world.kcp, world.runtimes)).toEqual(before);
+  });
+});
