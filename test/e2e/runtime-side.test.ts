@@ -122,6 +122,7 @@ describe('runtime side: CRD sync and module catalog sync', () => {
     expect((await getKyma(world, 'rt-b'))?.status?.modules?.map((m) => m.name)).toEqual(['mike']);
 
     await world.kcp.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: 'rt-b', namespace: KCP_NAMESPACE }, spec: { channel: 'regular', modules: [{ name: 'mike' }] } }, 'e2e-user');
+    await world.runner.broker.idle(); // no resolution that read the KCP spec before this edit is still under way
     await runtime.delete(REMOTE_KYMA);
     const recreated = await eventually('runtime Kyma re-created from the KCP spec', async () => {
       const k = await runtime.get<Kyma>(REMOTE_KYMA);
