@@ -2,8 +2,8 @@ import { canonicalJson } from '../../shared/domain/canonical.ts';
 import type { Kyma, KymaStatus } from '../../shared/domain/kyma.ts';
 import { API_VERSION, FIELD_MANAGER, REMOTE_NAMESPACE } from '../../shared/domain/vocabulary.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
+import { REMOTE_KYMA } from '../../shared/k8s/remote-namespace.ts';
 
-const REMOTE_KYMA = { apiVersion: API_VERSION, kind: 'Kyma', namespace: REMOTE_NAMESPACE, name: 'default' };
 
 /** PURE. The KCP status as the runtime's Kyma shows it: template refs point at the catalog copies in kyma-system,
  * Manifest refs (KCP-only objects) are left out. */

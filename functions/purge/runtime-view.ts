@@ -1,4 +1,5 @@
 import type { KubeClient } from '../../shared/k8s/client.ts';
+import { REMOTE_KYMA } from '../../shared/k8s/remote-namespace.ts';
 import { API_VERSION, REMOTE_NAMESPACE } from '../../shared/domain/vocabulary.ts';
 import { RUNTIME_CRDS, RUNTIME_KYMA_CRD } from './decide.ts';
 
@@ -34,7 +35,7 @@ export async function observeRuntime(runtime: KubeClient): Promise<RuntimeView> 
 }
 
 export const deleteRuntimeCrd = (runtime: KubeClient, name: string) => runtime.delete({ ...CRD, name });
-export const deleteRemoteKyma = (runtime: KubeClient) => runtime.delete({ apiVersion: API_VERSION, kind: 'Kyma', namespace: REMOTE_NAMESPACE, name: 'default' });
+export const deleteRemoteKyma = (runtime: KubeClient) => runtime.delete(REMOTE_KYMA);
 export async function deleteCopies(runtime: KubeClient, copies: { kind: string; name: string }[]): Promise<void> {
   for (const c of copies) await runtime.delete({ apiVersion: API_VERSION, kind: c.kind, namespace: REMOTE_NAMESPACE, name: c.name });
 }

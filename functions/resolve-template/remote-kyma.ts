@@ -1,11 +1,9 @@
 import type { Kyma, KymaSpec } from '../../shared/domain/kyma.ts';
-import { ANNOTATION, API_VERSION, LABEL, MANAGED_BY_RUNTIME, REMOTE_NAMESPACE } from '../../shared/domain/vocabulary.ts';
+import { ANNOTATION, API_VERSION, LABEL, MANAGED_BY_RUNTIME } from '../../shared/domain/vocabulary.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
 import { isNotFound } from '../../shared/k8s/errors.ts';
-import { ensureRemoteNamespace } from '../../shared/k8s/remote-namespace.ts';
+import { ensureRemoteNamespace, REMOTE_KYMA, SYNC_CONTEXT_MANAGER } from '../../shared/k8s/remote-namespace.ts';
 
-export const REMOTE_KYMA = { apiVersion: API_VERSION, kind: 'Kyma', namespace: REMOTE_NAMESPACE, name: 'default' };
-export const SYNC_CONTEXT_MANAGER = 'kyma-sync-context';
 const KYMA_CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: 'kymas.operator.kyma-project.io' };
 const COPIED_LABELS = ['kyma-project.io/runtime-id', 'kyma-project.io/global-account-id', 'kyma-project.io/subaccount-id'];
 

@@ -1,8 +1,11 @@
-import { LABEL, MANAGED_BY_RUNTIME, REMOTE_NAMESPACE } from '../domain/vocabulary.ts';
+import { API_VERSION, LABEL, MANAGED_BY_RUNTIME, REMOTE_NAMESPACE } from '../domain/vocabulary.ts';
 import type { KubeClient } from './client.ts';
 
 /** Field manager upstream uses for the runtime's kyma-system namespace and the remote Kyma's metadata. */
 export const SYNC_CONTEXT_MANAGER = 'kyma-sync-context';
+
+/** The runtime's Kyma, the user's entry point on the runtime (always `kyma-system/default`, as upstream). */
+export const REMOTE_KYMA = { apiVersion: API_VERSION, kind: 'Kyma', namespace: REMOTE_NAMESPACE, name: 'default' };
 
 /**
  * Ensures `kyma-system` on the runtime with the upstream labels (server-side apply; a no-op when it is already

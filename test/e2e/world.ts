@@ -8,6 +8,7 @@ import type { Kyma } from '../../shared/domain/kyma.ts';
 import type { Manifest } from '../../shared/domain/manifest.ts';
 import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/domain/vocabulary.ts';
 import { KubeClient } from '../../shared/k8s/client.ts';
+import { REMOTE_KYMA } from '../../shared/k8s/remote-namespace.ts';
 import { installCrds } from '../../shared/k8s/crds.ts';
 import { RegistryClient } from '../../shared/oci/registry.ts';
 import { readConfig } from '../../shared/runtime/config.ts';
@@ -50,7 +51,7 @@ export async function connectRuntime(world: World, kymaName: string, runtime: nu
   }, 'e2e-user');
 }
 
-export const REMOTE_KYMA = { apiVersion: API_VERSION, kind: 'Kyma', namespace: 'kyma-system', name: 'default' };
+export { REMOTE_KYMA };
 
 /**
  * Creates the KCP Kyma, or edits a Kyma: then (as a runtime admin would) the runtime's Kyma gets the new module list
