@@ -3,6 +3,7 @@ import type { CloudEvent } from 'cloudevents';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LocalApiServerSource, LocalBroker, LocalPingSource, loadApiServerSources, loadPingSources, loadTriggers } from '../eventing/index.ts';
+import { KubeClient } from '../k8s/client.ts';
 import { composeDeps } from '../runtime/compose.ts';
 import type { Config } from '../runtime/config.ts';
 import { startFunctionHost, type FunctionHost } from '../runtime/host.ts';
@@ -30,6 +31,11 @@ export interface LocalRunnerOptions {
   resyncAtStart?: boolean;
   /** Sees every event the sources produce (tests record them to replay). */
   onSourceEvent?: (event: CloudEvent<unknown>) => void;
+  /**
+   * The KCP identity each component acts as — a function's name, `apiserver-source` or `runtime-watch` — as on
+   * Knative, where each runs under its own ServiceAccount. Default: `kcp` for all.
+   */
+  identity?: (component: string) => Promise<KubeConfig>;
 }
 
 /**
@@ -45,9 +51,11 @@ export async function startLocalRunner(opts: LocalRunnerOptions): Promise<LocalR
     resolveSubscriber: (t) => urls.get(t.subscriber.ref?.name ?? '') ?? t.subscriber.uri ?? '',
   });
   const brokerUrl = await broker.start();
-  const deps = await composeDeps(opts.kcp, opts.config, httpSink(brokerUrl));
+  const kubeConfigOf = (component: string) => opts.identity?.(component) ?? Promise.resolve(opts.kcp);
+  const shared = opts.identity ? undefined : await composeDeps(opts.kcp, opts.config, httpSink(brokerUrl));
   const hosts: FunctionHost[] = [];
   for (const [name, factory] of Object.entries(FUNCTIONS)) {
+    const deps = shared ?? await composeDeps(await kubeConfigOf(name), opts.config, httpSink(brokerUrl));
     const host = await startFunctionHost(factory(deps), opts.log.child({ fn: name }));
     hosts.push(host);
     urls.set(name, host.url);
@@ -56,13 +64,13 @@ export async function startLocalRunner(opts: LocalRunnerOptions): Promise<LocalR
     opts.onSourceEvent?.(event);
     return broker.publish(event);
   };
-  const source = new LocalApiServerSource({ kubeConfig: opts.kcp, resources: await loadApiServerSources(join(MANIFESTS_DIR, 'eventing')), sink, log: opts.log.child({ component: 'apiserver-source' }) });
+  const source = new LocalApiServerSource({ kubeConfig: await kubeConfigOf('apiserver-source'), resources: await loadApiServerSources(join(MANIFESTS_DIR, 'eventing')), sink, log: opts.log.child({ component: 'apiserver-source' }) });
   await source.start();
   await source.ready();
   const pingSources = await loadPingSources(join(MANIFESTS_DIR, 'eventing'));
   const ping = new LocalPingSource({ sources: pingSources, sink, log: opts.log.child({ component: 'ping-source' }) });
   ping.start();
-  const runtimeWatches = new RuntimeWatches({ kcp: deps.kcp, namespace: opts.config.kcpNamespace, sink, log: opts.log.child({ component: 'runtime-watch' }) });
+  const runtimeWatches = new RuntimeWatches({ kcp: await KubeClient.from(await kubeConfigOf('runtime-watch')), namespace: opts.config.kcpNamespace, sink, log: opts.log.child({ component: 'runtime-watch' }) });
   await runtimeWatches.start();
   const resync = () => Promise.all(pingSources.map((p) => ping.fireNow(p.name))).then(() => undefined);
   if (opts.resyncAtStart ?? true) await resync();

@@ -39,6 +39,12 @@ export function objectKeyOf(event: EventAttributes): ObjectKey {
 
 export const keyText = (key: ObjectKey) => `${key.kind} ${key.namespace ? `${key.namespace}/` : ''}${key.name}`;
 
+/**
+ * The Kafka broker's record key (CloudEvents `partitionkey` extension): all events about one object land on one
+ * partition, so a Trigger with `delivery.order: ordered` hands them to a function in order (docs/adr/0012).
+ */
+export const partitionKeyOf = (key: ObjectKey) => `${key.kind}/${key.namespace}/${key.name}`;
+
 /** An event about `key`, caused by `cause` (its id travels as `causationid`, its trace context as `traceparent`). */
 export function eventAbout(type: string, fn: string, key: ObjectKey, cause: EventAttributes | undefined,
   extra: Record<string, string> = {}): CloudEvent<undefined> {
@@ -46,6 +52,7 @@ export function eventAbout(type: string, fn: string, key: ObjectKey, cause: Even
   return new CloudEvent<undefined>({
     type, source: `${EVENT_SOURCE_PREFIX}/${fn}`, subject: `${key.namespace}/${key.name}`,
     kind: key.kind, apiversion: key.apiVersion, namespace: key.namespace, name: key.name,
+    partitionkey: partitionKeyOf(key),
     ...(cause ? { causationid: cause.id } : {}), ...trace, ...extra,
   });
 }

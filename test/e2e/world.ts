@@ -26,9 +26,16 @@ export interface World {
   kymaRuntime: Map<string, KubeClient>;
 }
 
-export async function startWorld(env: Record<string, string> = {}): Promise<World> {
+export interface WorldOptions {
+  /** Another KCP than the shared one (admin kubeconfig), e.g. one with an audit log. */
+  kcp?: string;
+  /** The identity each component acts as (see LocalRunnerOptions.identity). */
+  identity?: (component: string) => Promise<KubeConfig>;
+}
+
+export async function startWorld(env: Record<string, string> = {}, opts: WorldOptions = {}): Promise<World> {
   const cp = inject('controlPlane');
-  const kcpConfig: KubeConfig = loadKubeConfig(cp.kcp);
+  const kcpConfig: KubeConfig = loadKubeConfig(opts.kcp ?? cp.kcp);
   await installCrds(kcpConfig);
   const kcp = await KubeClient.from(kcpConfig);
   await kcp.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: KCP_NAMESPACE } }).catch(() => undefined);
@@ -37,7 +44,7 @@ export async function startWorld(env: Record<string, string> = {}): Promise<Worl
   const config = { ...readConfig({ LIFECYCLE_OCI_REGISTRY: `http://${cp.registryHost}`, ...env }) };
   const events: CloudEvent<unknown>[] = [];
   const log = createLogger('e2e', process.env.E2E_LOG_LEVEL ?? 'warn');
-  const runner = await startLocalRunner({ kcp: kcpConfig, config, log, onSourceEvent: (e) => events.push(e) });
+  const runner = await startLocalRunner({ kcp: kcpConfig, config, log, onSourceEvent: (e) => events.push(e), ...(opts.identity ? { identity: opts.identity } : {}) });
   return { kcp, runtimes, runtimeKubeconfigs: cp.runtimes, registry, runner, events, kymaRuntime: new Map() };
 }
 

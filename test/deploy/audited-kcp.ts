@@ -1,0 +1,70 @@
+// A KCP of its own with the kube-apiserver's audit log on: which identity made which request, as the API server
+// saw it. Used to prove what each ServiceAccount of manifests/ needs and uses.
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import { BINARY_NAMES, startCluster, type Binaries, type Cluster } from '../../shared/controlplane/index.ts';
+
+/** One audited request: who, what, where, and the answer. */
+export interface AuditedRequest {
+  user: string;
+  verb: string;
+  /** `resource` or `resource/subresource`, with the API group: `secrets`, `kymas.operator.kyma-project.io/status`. */
+  resource: string;
+  namespace: string;
+  name: string;
+  code: number;
+}
+
+const POLICY = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+  - level: Metadata
+    userGroups: ["system:serviceaccounts"]
+  - level: None
+`;
+
+export function testBinaries(): Binaries {
+  const dir = inject('controlPlane').binDir;
+  return Object.fromEntries(BINARY_NAMES.map((name) => [name, `${dir}/${name}`])) as Binaries;
+}
+
+export async function startAuditedKcp(name: string): Promise<{ cluster: Cluster; auditLog: string }> {
+  const runDir = inject('controlPlane').runDir;
+  const dir = join(runDir, `${name}-audit`);
+  await mkdir(dir, { recursive: true });
+  const policy = join(dir, 'policy.yaml');
+  const auditLog = join(dir, 'audit.log');
+  await writeFile(policy, POLICY);
+  const cluster = await startCluster({
+    name, runDir, binaries: testBinaries(), garbageCollection: true,
+    apiServerFlags: [`--audit-policy-file=${policy}`, `--audit-log-path=${auditLog}`, '--audit-log-mode=blocking'],
+  });
+  return { cluster, auditLog };
+}
+
+/** The requests of the audit log (stage ResponseComplete), in order. */
+export async function readAudit(auditLog: string): Promise<AuditedRequest[]> {
+  const text = await readFile(auditLog, 'utf8').catch(() => '');
+  return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as AuditEvent)
+    .filter((e) => e.stage === 'ResponseComplete' && e.objectRef)
+    .map((e) => ({
+      user: e.user.username, verb: e.verb,
+      resource: resourceOf(e.objectRef ?? {}),
+      namespace: e.objectRef?.namespace ?? '', name: e.objectRef?.name ?? '', code: e.responseStatus?.code ?? 0,
+    }));
+}
+
+interface AuditEvent {
+  stage: string;
+  verb: string;
+  user: { username: string };
+  objectRef?: { resource?: string; subresource?: string; namespace?: string; name?: string; apiGroup?: string };
+  responseStatus?: { code?: number };
+}
+
+function resourceOf(ref: NonNullable<AuditEvent['objectRef']>): string {
+  const base = ref.apiGroup ? `${ref.resource}.${ref.apiGroup}` : ref.resource ?? '';
+  return ref.subresource ? `${base}/${ref.subresource}` : base;
+}
