@@ -50,6 +50,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   });
 }
 
+/** The module packaging CLI's registry login (shared/module/cli): MODULE_REGISTRY_USERNAME and MODULE_REGISTRY_PASSWORD. */
+export function readModuleRegistryLogin(env: NodeJS.ProcessEnv = process.env): { username: string | undefined; password: string | undefined } {
+  return { username: env.MODULE_REGISTRY_USERNAME || undefined, password: env.MODULE_REGISTRY_PASSWORD || undefined };
+}
+
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: string, min: number, max: number): number {
   const text = env[name] ?? fallback;
   const value = Number(text);
