@@ -1,7 +1,7 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { dockerConfigJson, registryCredentials } from './credentials.ts';
 
@@ -10,8 +10,13 @@ const AUTH = { username: 'robot', password: 's3cret-pa55' };
 const CONFIG = JSON.stringify({ auths: { [`https://${HOST}`]: { auth: Buffer.from(`${AUTH.username}:${AUTH.password}`).toString('base64') } } });
 const none = { username: undefined, password: undefined };
 
+const dirs: string[] = [];
+afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
 async function tempFile(text: string): Promise<string> {
-  const path = join(await mkdtemp(join(tmpdir(), 'module-cli-auth-')), 'auth');
+  const dir = await mkdtemp(join(tmpdir(), 'module-cli-auth-'));
+  dirs.push(dir);
+  const path = join(dir, 'auth');
   await writeFile(path, text);
   return path;
 }

@@ -1,7 +1,7 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { joinManifests, readDefaultCr, readManifest } from './inputs.ts';
 
 const CRD = 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: samples.operator.kyma-project.io\n';
@@ -19,6 +19,8 @@ async function file(name: string, text: string): Promise<string> {
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'module-cli-'));
 });
+
+afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('joinManifests', () => {
   it('ends every text with a newline and puts --- between them', () => {
