@@ -44,11 +44,11 @@ export async function startAuditedKcp(name: string): Promise<{ cluster: Cluster;
   return { cluster, auditLog };
 }
 
-/** The requests of the audit log (stage ResponseComplete), in order. */
+/** The requests of the audit log, in order: complete ones, and watches once started (they may never complete). */
 export async function readAudit(auditLog: string): Promise<AuditedRequest[]> {
   const text = await readFile(auditLog, 'utf8').catch(() => '');
   return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as AuditEvent)
-    .filter((e) => e.stage === 'ResponseComplete' && e.objectRef)
+    .filter((e) => e.objectRef && once(e))
     .map((e) => ({
       user: e.user.username, verb: e.verb,
       resource: resourceOf(e.objectRef ?? {}),
@@ -62,6 +62,12 @@ interface AuditEvent {
   user: { username: string };
   objectRef?: { resource?: string; subresource?: string; namespace?: string; name?: string; apiGroup?: string };
   responseStatus?: { code?: number };
+}
+
+/** A watch is logged when it starts and again when it ends; a refused one only ends. Everything else: when complete. */
+function once(e: AuditEvent): boolean {
+  if (e.verb !== 'watch') return e.stage === 'ResponseComplete';
+  return e.stage === 'ResponseStarted' || (e.stage === 'ResponseComplete' && (e.responseStatus?.code ?? 0) >= 400);
 }
 
 function resourceOf(ref: NonNullable<AuditEvent['objectRef']>): string {

@@ -31,6 +31,8 @@ export interface WorldOptions {
   kcp?: string;
   /** The identity each component acts as (see LocalRunnerOptions.identity). */
   identity?: (component: string) => Promise<KubeConfig>;
+  /** Runs with the KCP admin client before the functions start (e.g. Secrets they read at start). */
+  beforeRunner?: (kcp: KubeClient) => Promise<void>;
 }
 
 export async function startWorld(env: Record<string, string> = {}, opts: WorldOptions = {}): Promise<World> {
@@ -42,6 +44,7 @@ export async function startWorld(env: Record<string, string> = {}, opts: WorldOp
   const runtimes = await Promise.all(cp.runtimes.map((k) => KubeClient.from(loadKubeConfig(k))));
   const registry = new RegistryClient({ host: cp.registryHost, plainHttp: true });
   const config = { ...readConfig({ LIFECYCLE_OCI_REGISTRY: `http://${cp.registryHost}`, ...env }) };
+  await opts.beforeRunner?.(kcp);
   const events: CloudEvent<unknown>[] = [];
   const log = createLogger('e2e', process.env.E2E_LOG_LEVEL ?? 'warn');
   const runner = await startLocalRunner({ kcp: kcpConfig, config, log, onSourceEvent: (e) => events.push(e), ...(opts.identity ? { identity: opts.identity } : {}) });
