@@ -29,14 +29,15 @@ export async function knativeCrds(release: KnativeRelease): Promise<CrdDocument[
   ];
 }
 
-async function moduleDir(path: string, version: string): Promise<string> {
+/** The directory of a published Go module's source (downloaded into the Go module cache once). */
+export async function moduleDir(path: string, version: string): Promise<string> {
   try {
     const { stdout } = await run('go', ['mod', 'download', '-json', `${path}@${version}`], { env: { ...process.env, GOFLAGS: '-mod=mod' }, maxBuffer: 1 << 20 });
     const dir = (JSON.parse(stdout) as { Dir?: string }).Dir;
     if (!dir) throw new Error(`no Dir in the answer: ${stdout.slice(0, 200)}`);
     return dir;
   } catch (error) {
-    throw new Error(`cannot fetch the Knative CRDs (${path}@${version}) with the Go toolchain (the Go module proxy must be reachable): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`cannot fetch ${path}@${version} with the Go toolchain (the Go module proxy must be reachable): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
 }
 

@@ -1,0 +1,39 @@
+// The bundle step: each function folder (and the runtime watch) becomes self-contained for `func build` / `pack
+// build` — one ESM file with every dependency inlined, so the image needs only Node ≥ 22 and this folder.
+import { build } from 'esbuild';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** What gets bundled: a name, the entry file (repo-relative), and the files a standalone copy takes along. */
+export interface BundleTarget {
+  name: string;
+  entry: string;
+  /** Files copied next to the bundle when writing outside the repository (func.yaml, package.json). */
+  projectFiles: string[];
+  /** package.json written when the target has none of its own. */
+  packageJson?: object;
+}
+
+/** The bundle's entry point as `npm start` runs it. */
+export const BUNDLE_FILE = 'dist/index.mjs';
+
+// Dependencies written in CommonJS call require() at run time; an ESM bundle has none unless it is created here.
+const REQUIRE_SHIM = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+
+/** Bundles `target` into `dir` (dir/dist/index.mjs) and, when `standalone`, copies its project files there too. */
+export async function bundleTarget(target: BundleTarget, dir: string, standalone: boolean): Promise<{ bytes: number }> {
+  const outfile = join(dir, BUNDLE_FILE);
+  const result = await build({
+    entryPoints: [join(REPO_ROOT, target.entry)], outfile, bundle: true, platform: 'node', target: 'node22', format: 'esm',
+    banner: { js: REQUIRE_SHIM }, external: ['bufferutil', 'utf-8-validate'], legalComments: 'none', metafile: true, logLevel: 'silent',
+  });
+  if (standalone) {
+    await mkdir(dir, { recursive: true });
+    for (const file of target.projectFiles) await copyFile(join(REPO_ROOT, file), join(dir, file.split('/').pop() ?? file));
+  }
+  if (target.packageJson) await writeFile(join(dir, 'package.json'), `${JSON.stringify(target.packageJson, null, 2)}\n`);
+  return { bytes: result.metafile.outputs[Object.keys(result.metafile.outputs)[0] ?? '']?.bytes ?? 0 };
+}

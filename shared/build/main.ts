@@ -1,0 +1,28 @@
+// `npm run bundle [-- --out <dir>]`: bundles every function into functions/<name>/dist/ (so each folder is what
+// `func build` needs) and the runtime watch into dist/runtime-watch/; with --out, standalone copies go to <dir>/<name>.
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { FUNCTIONS } from '../runner/functions.ts';
+import { BUNDLE_FILE, bundleTarget, REPO_ROOT, type BundleTarget } from './bundle.ts';
+
+const { values } = parseArgs({ options: { out: { type: 'string' } } });
+const targets: BundleTarget[] = [
+  ...Object.keys(FUNCTIONS).map((name) => ({
+    name, entry: `functions/${name}/start.ts`, projectFiles: [`functions/${name}/func.yaml`, `functions/${name}/package.json`],
+  })),
+  {
+    name: 'runtime-watch', entry: 'shared/runner/runtime-watch-main.ts', projectFiles: [],
+    packageJson: {
+      name: 'lifecycle-runtime-watch', version: '0.1.0', private: true, type: 'module', engines: { node: '>=22.19.0' },
+      description: 'Kyma lifecycle manager runtime watch (bundled; build the image with pack build or any Node 22 base image)',
+      scripts: { start: `exec node ${BUNDLE_FILE}` }, // exec: SIGTERM reaches node, not a shell
+    },
+  },
+];
+
+for (const target of targets) {
+  const dir = values.out ? join(values.out, target.name) : join(REPO_ROOT, target.name === 'runtime-watch' ? 'dist/runtime-watch' : `functions/${target.name}`);
+  const started = performance.now();
+  const { bytes } = await bundleTarget(target, dir, Boolean(values.out));
+  console.log(`[bundle] ${target.name}: ${join(dir, BUNDLE_FILE)} (${(bytes / 1024 / 1024).toFixed(1)} MiB, ${Math.round(performance.now() - started)} ms)`);
+}
