@@ -59,6 +59,12 @@ describe('the rendered manifests', () => {
     }
   });
 
+  it('name every container image through the kustomization images block (one place to point at a registry)', () => {
+    const images = [...ofKind('Service'), ...ofKind('Deployment')].flatMap((d) => ((d.spec?.template as { spec: { containers: { image: string }[] } }).spec.containers).map((c) => c.image));
+    expect(images).toHaveLength(FUNCTION_NAMES.length + 1);
+    for (const image of images) expect(image).toMatch(/^registry\.example\.internal\/lifecycle\/[a-z-]+:0\.1\.0$/);
+  });
+
   it('wires every subscriber, sink and account to something that exists', () => {
     const brokers = ofKind('Broker').map((b) => b.metadata.name);
     for (const t of ofKind('Trigger')) {
