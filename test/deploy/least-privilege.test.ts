@@ -8,7 +8,7 @@ import { API_VERSION, KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
 import { MANIFESTS_DIR } from '../../shared/runner/local-runner.ts';
 import { publishSampleModule, setMandatoryVersion, setReleaseChannels } from '../../shared/module/publish.ts';
 import { crRef, dropFinalizers, userCr } from '../e2e/removal-helpers.ts';
-import { applyKyma, connectRuntime, deleteKyma, eventually, getKyma, kymaGone, kymaInState, manifestsOf, REMOTE_KYMA, startWorld, type World } from '../e2e/world.ts';
+import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, getKyma, kymaGone, kymaInState, manifestsOf, REMOTE_KYMA, startWorld, type World } from '../e2e/world.ts';
 import { readAudit, startAuditedKcp, testBinaries, type AuditedRequest } from './audited-kcp.ts';
 import { covers, grantsOf, grantText, type Grant } from './grants.ts';
 import { actAs, COMPONENTS, serviceAccountOf, usernameOf } from './identities.ts';
@@ -50,7 +50,14 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // The runtime is shared with the other test files: nothing of this KCP's Kyma may stay on it.
+  if (world) await deleteLeftoverKymas(world);
   await world?.runner.stop();
+  const runtime = world?.runtimes[0];
+  if (runtime) {
+    await dropFinalizers(runtime, crRef('papa', 'mine', 'team-lp')).catch(() => undefined);
+    await runtime.delete(REMOTE_KYMA).catch(() => undefined);
+  }
   await kcp?.stop();
 });
 
@@ -81,9 +88,11 @@ describe('every component under its own ServiceAccount (manifests/rbac)', () => 
     await runtime.mergePatch(REMOTE_KYMA, { spec: { modules: [] } });
     await eventually('removal blocked by the user CR', async () => (await getKyma(world, 'lp-1'))?.status?.modules?.find((m) => m.name === 'papa')?.message?.includes('team-lp/mine'));
     await world.runner.resync(); // a rendering while the removal is blocked: the deleting Manifest follows its channel
-    await world.runner.broker.idle();
+    await eventually('render-manifest rendered during the blocked removal (read the MRM for the channel)', async () =>
+      (await readAudit(auditLog)).some((r) => r.user === usernameOf('render-manifest') && r.verb === 'get' && r.resource === 'modulereleasemetas.operator.kyma-project.io'), 60_000);
     await dropFinalizers(runtime, crRef('papa', 'mine', 'team-lp'));
     await runtime.delete(crRef('papa', 'mine', 'team-lp')).catch(() => undefined);
+    await world.runner.resync(); // the runtime change makes no KCP event; the retries may have run out meanwhile
     await eventually('papa removed', async () => (await manifestsOf(world, 'lp-1')).length === 0);
 
     await runtime.mergePatch(REMOTE_KYMA, { spec: { modules: [{ name: 'papa' }] } });
@@ -95,7 +104,7 @@ describe('every component under its own ServiceAccount (manifests/rbac)', () => 
     const events = await world.kcp.list<{ kind?: string; reason?: string; involvedObject?: { name?: string } }>('v1', 'Event', { namespace: KCP_NAMESPACE });
     expect(events.items.some((e) => e.reason === 'PurgedModuleCrFinalizers' && e.involvedObject?.name === 'lp-1')).toBe(true);
     await world.runner.resync();
-  });
+  }, 300_000);
 
   it('was refused nothing, and used every permission it was granted', async () => {
     const audit = await readAudit(auditLog);
