@@ -14,10 +14,10 @@ const syncEnabled = (kyma: Kyma, t: ModuleTemplate) => !t.spec?.mandatory && !vi
 /**
  * PURE. The module catalog a Kyma may see (upstream §3.5): release metas that are not mandatory (restricted ones only
  * when their kymaSelector matches), reduced to channels whose template exists and is visible (beta/internal opt-in,
- * not mandatory); templates visible and referenced by such a channel. Copies are put in kyma-system, labelled
- * managed-by=kyma.
+ * not mandatory); templates visible and referenced by such a channel. Copies are put in `namespace` (kyma-system, or
+ * the Kyma's runtime namespace on a shared runtime), labelled managed-by=kyma.
  */
-export function catalogFor(kyma: Kyma, templates: ModuleTemplate[], metas: ModuleReleaseMeta[]): Catalog {
+export function catalogFor(kyma: Kyma, templates: ModuleTemplate[], metas: ModuleReleaseMeta[], namespace = REMOTE_NAMESPACE): Catalog {
   const byName = new Map(templates.map((t) => [t.metadata.name, t]));
   const syncedMetas = metas.flatMap((meta) => {
     const spec = meta.spec;
@@ -27,20 +27,20 @@ export function catalogFor(kyma: Kyma, templates: ModuleTemplate[], metas: Modul
       const t = byName.get(templateName(meta.metadata.name, c.version));
       return t !== undefined && syncEnabled(kyma, t);
     });
-    return channels.length ? [copyOf(meta, { ...spec, channels })] : [];
+    return channels.length ? [copyOf(meta, { ...spec, channels }, namespace)] : [];
   });
   const referenced = new Set(syncedMetas.flatMap((m) => (m.spec?.channels ?? []).map((c) => templateName(m.metadata.name, c.version))));
   const syncedTemplates = [...referenced].flatMap((name) => {
     const t = byName.get(name);
-    return t ? [copyOf(t, t.spec)] : [];
+    return t ? [copyOf(t, t.spec, namespace)] : [];
   });
   return { templates: syncedTemplates, metas: syncedMetas };
 }
 
-function copyOf<T extends ModuleTemplate | ModuleReleaseMeta>(object: T, spec: T['spec']): T {
+function copyOf<T extends ModuleTemplate | ModuleReleaseMeta>(object: T, spec: T['spec'], namespace: string): T {
   const { name, labels, annotations } = object.metadata;
   return {
     apiVersion: object.apiVersion, kind: object.kind, spec,
-    metadata: { name, namespace: REMOTE_NAMESPACE, labels: { ...labels, [LABEL.managedBy]: MANAGED_BY_RUNTIME }, ...(annotations ? { annotations } : {}) },
+    metadata: { name, namespace, labels: { ...labels, [LABEL.managedBy]: MANAGED_BY_RUNTIME }, ...(annotations ? { annotations } : {}) },
   } as unknown as T;
 }

@@ -11,6 +11,7 @@ import { kymaNameOf } from '../../shared/k8s/kyma-of.ts';
 import { syncRuntime } from './runtime-sync.ts';
 import { mirrorToRuntime } from './mirror.ts';
 import { RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
+import type { RuntimeScope } from '../../shared/domain/runtime-scope.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
 
 export const NAME = 'aggregate-status';
@@ -43,7 +44,7 @@ export function aggregateStatus(deps: FunctionDeps): LifecycleFunction {
       // the resync repair a mirror that failed.
       const runtime = runtimeSide ? runtimeSide.runtime : changed ? await runtimeClient(runtimes, kyma) : undefined;
       if (runtime && stored.status && !runtimeSide?.pending) {
-        await mirrorToRuntime(runtime, stored.status).catch((error: unknown) => {
+        await mirrorToRuntime(runtime.client, runtime.scope, stored.status).catch((error: unknown) => {
           if (runtimeSide) throw error;
           log.warn({ kyma: kymaName, err: String(error) }, 'status not mirrored to the runtime Kyma yet');
         });
@@ -54,7 +55,7 @@ export function aggregateStatus(deps: FunctionDeps): LifecycleFunction {
   };
 }
 
-async function runtimeClient(runtimes: RuntimeClients, kyma: Kyma): Promise<KubeClient | undefined> {
+async function runtimeClient(runtimes: RuntimeClients, kyma: Kyma): Promise<{ client: KubeClient; scope: RuntimeScope } | undefined> {
   const access = await runtimes.forKyma(kyma.metadata.namespace ?? '', kyma.metadata.name).catch(() => undefined);
-  return access && 'client' in access ? access.client : undefined;
+  return access && 'client' in access ? access : undefined;
 }

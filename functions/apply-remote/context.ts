@@ -1,3 +1,4 @@
+import type { RuntimeScope } from '../../shared/domain/runtime-scope.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
 import type { Logger } from '../../shared/runtime/logger.ts';
 import type { LayerCache } from './layer.ts';
@@ -8,4 +9,6 @@ export interface ApplyContext {
   log: Logger;
   /** The runtime image pull Secret every module workload gets (LIFECYCLE_RUNTIME_IMAGE_PULL_SECRET), if any. */
   pullSecret: string | undefined;
+  /** Where this Kyma's objects live on its runtime (docs/adr/0013); the whole runtime unless the Secret says otherwise. */
+  scope: RuntimeScope;
 }

@@ -5,7 +5,9 @@ import { InvalidEventError, TransientError, isRuntimeUnreachable } from '../../s
 import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE } from '../../shared/runtime/events.ts';
 import type { FunctionDeps } from '../../shared/runtime/deps.ts';
 import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
+import { OWN_RUNTIME } from '../../shared/domain/runtime-scope.ts';
 import { install } from './install.ts';
+import { manifestOnRuntime } from './render.ts';
 import { LayerCache } from './layer.ts';
 import { uninstall } from './uninstall.ts';
 import { writeStatus } from './write-status.ts';
@@ -27,7 +29,7 @@ export function applyRemote(deps: FunctionDeps): LifecycleFunction {
       if (key.kind !== 'Manifest') throw new InvalidEventError(`${NAME} handles Manifests, not ${key.kind}`);
       const manifest = await deps.kcp.get<Manifest>({ apiVersion: API_VERSION, kind: 'Manifest', namespace: key.namespace, name: key.name });
       if (!manifest || manifest.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
-      const ctx = { kcp: deps.kcp, layers, log, pullSecret: deps.config.runtimeImagePullSecret };
+      const ctx: ApplyContext = { kcp: deps.kcp, layers, log, pullSecret: deps.config.runtimeImagePullSecret, scope: OWN_RUNTIME };
       const kyma = manifest.metadata.labels?.[LABEL.kymaName];
       if (!kyma) return writeStatus(ctx, manifest, { state: 'Error', operation: `Manifest has no ${LABEL.kymaName} label: no runtime to install to` }).then(() => undefined);
       let access;
@@ -39,11 +41,13 @@ export function applyRemote(deps: FunctionDeps): LifecycleFunction {
         return undefined;
       }
       const runtime = 'client' in access ? access.client : undefined;
+      if ('scope' in access) ctx.scope = access.scope;
+      const onRuntime = manifestOnRuntime(manifest, ctx.scope);
       try {
-        if (isUnmanaged(manifest)) await unmanage(ctx, manifest, runtime);
-        else if (manifest.metadata.deletionTimestamp) await uninstall(ctx, manifest, runtime);
+        if (isUnmanaged(manifest)) await unmanage(ctx, onRuntime, runtime);
+        else if (manifest.metadata.deletionTimestamp) await uninstall(ctx, onRuntime, runtime);
         else if (!runtime) await writeStatus(ctx, manifest, { state: 'Error', operation: `runtime of Kyma ${kyma}: access secret not found (${'missing' in access ? access.missing : ''})` });
-        else await installUnlessOrphan(ctx, manifest, runtime);
+        else await installUnlessOrphan(ctx, onRuntime, runtime);
       } catch (error) {
         if (isRuntimeUnreachable(error)) {
           runtimes.evict(key.namespace, kyma);

@@ -6,10 +6,11 @@ import { apiVersionOf } from './render.ts';
 /** Kinds removed in the second wave, after everything that depends on them (upstream's "operator-related"). */
 const OPERATOR_KINDS = new Set(['CustomResourceDefinition', 'Namespace', 'ServiceAccount', 'Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding', 'Service', 'Deployment']);
 
-/** PURE. What was synced before but is no longer wanted, in two deletion waves; Namespace kyma-system is never pruned. */
-export function pruneWaves(synced: SyncedResource[], target: SyncedResource[]): SyncedResource[][] {
+/** PURE. What was synced before but is no longer wanted, in two deletion waves; Namespace kyma-system is never pruned,
+ * nor, on a shared runtime, anything cluster-scoped (other Kymas there use it too). */
+export function pruneWaves(synced: SyncedResource[], target: SyncedResource[], shared = false): SyncedResource[][] {
   const wanted = new Set(target.map(syncedId));
-  const stale = synced.filter((r) => !wanted.has(syncedId(r)) && !(r.kind === 'Namespace' && r.name === 'kyma-system'));
+  const stale = synced.filter((r) => !wanted.has(syncedId(r)) && !(r.kind === 'Namespace' && r.name === 'kyma-system') && !(shared && !r.namespace));
   return [stale.filter((r) => !OPERATOR_KINDS.has(r.kind)), stale.filter((r) => OPERATOR_KINDS.has(r.kind))].filter((w) => w.length);
 }
 

@@ -1,5 +1,6 @@
 import { parseAllDocuments } from 'yaml';
-import type { SyncedResource } from '../../shared/domain/manifest.ts';
+import type { Manifest, SyncedResource } from '../../shared/domain/manifest.ts';
+import { namespaceOnRuntime, OWN_RUNTIME, type RuntimeScope } from '../../shared/domain/runtime-scope.ts';
 import { ANNOTATION, DISCLAIMER, LABEL, MANAGED_BY_RUNTIME } from '../../shared/domain/vocabulary.ts';
 
 /** A module resource as applied to the runtime. */
@@ -49,17 +50,28 @@ export function scopeFromCrds(objects: RuntimeObject[]): ScopeOf {
 }
 
 /** PURE. The upstream transforms: managed-by/owned-by, app.kubernetes.io labels, disclaimer; namespaces
- * normalised (namespaced without one → default; cluster-scoped → none; unknown kinds left as they are). */
-export function prepare(objects: RuntimeObject[], manifest: { name: string; namespace: string }, scopeOf: ScopeOf): RuntimeObject[] {
+ * normalised (namespaced without one → default; cluster-scoped → none; unknown kinds left as they are). On a shared
+ * runtime every namespaced object goes to the Kyma's runtime namespace, and cluster-scoped objects, shared by every
+ * Kyma there, carry nothing that names one Manifest (owned-by, component) — so they do not flap between owners. */
+export function prepare(objects: RuntimeObject[], manifest: { name: string; namespace: string }, scopeOf: ScopeOf, runtime: RuntimeScope = OWN_RUNTIME): RuntimeObject[] {
   return objects.map((object) => {
     const copy = structuredClone(object);
-    copy.metadata.labels = { ...copy.metadata.labels, [LABEL.managedBy]: MANAGED_BY_RUNTIME, [LABEL.appComponent]: manifest.name, [LABEL.appPartOf]: 'Kyma' };
-    copy.metadata.annotations = { ...copy.metadata.annotations, [ANNOTATION.ownedBy]: `${manifest.namespace}/${manifest.name}`, [ANNOTATION.disclaimer]: DISCLAIMER };
     const namespaced = scopeOf(copy.apiVersion, copy.kind);
-    if (namespaced === true && !copy.metadata.namespace) copy.metadata.namespace = 'default';
+    const shared = runtime.shared && namespaced === false;
+    copy.metadata.labels = { ...copy.metadata.labels, [LABEL.managedBy]: MANAGED_BY_RUNTIME, ...(shared ? {} : { [LABEL.appComponent]: manifest.name }), [LABEL.appPartOf]: 'Kyma' };
+    copy.metadata.annotations = { ...copy.metadata.annotations, ...(shared ? {} : { [ANNOTATION.ownedBy]: `${manifest.namespace}/${manifest.name}` }), [ANNOTATION.disclaimer]: DISCLAIMER };
+    if (namespaced === true) copy.metadata.namespace = namespaceOnRuntime(runtime, copy.metadata.namespace, 'default');
+    if (namespaced === undefined && copy.metadata.namespace && runtime.shared) copy.metadata.namespace = runtime.namespace;
     if (namespaced === false) delete copy.metadata.namespace;
     return copy;
   });
+}
+
+/** PURE. The Manifest as its runtime sees it: on a shared runtime a namespaced default CR lives in the runtime namespace. */
+export function manifestOnRuntime(manifest: Manifest, runtime: RuntimeScope): Manifest {
+  const cr = manifest.spec?.resource as { metadata?: { namespace?: string } } | null | undefined;
+  if (!runtime.shared || !cr?.metadata?.namespace || !manifest.spec) return manifest;
+  return { ...manifest, spec: { ...manifest.spec, resource: { ...cr, metadata: { ...cr.metadata, namespace: runtime.namespace } } as never } };
 }
 
 export function syncedOf(object: RuntimeObject): SyncedResource {

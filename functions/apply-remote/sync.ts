@@ -21,11 +21,11 @@ export type SyncOutcome =
 export async function syncModule(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient): Promise<SyncOutcome> {
   const layer = await ctx.layers.rawManifest(manifest);
   if ('error' in layer) return { error: layer.error, stage: 'resources' };
-  const objects = await renderTarget(runtime, manifest, layer.yaml, ctx.pullSecret);
+  const objects = await renderTarget(runtime, manifest, layer.yaml, ctx.pullSecret, ctx.scope);
   if ('error' in objects) return { error: objects.error, stage: 'resources' };
-  await ensureRemoteNamespace(runtime);
+  await ensureRemoteNamespace(runtime, ctx.scope.namespace);
   const target = objects.map(syncedOf);
-  const remaining = await prune(runtime, pruneWaves(manifest.status?.synced ?? [], target));
+  const remaining = await prune(runtime, pruneWaves(manifest.status?.synced ?? [], target, ctx.scope.shared));
   if (remaining.length) throw new NotYetReadyError(`pruning ${remaining.length} resources dropped by version ${manifest.spec?.version ?? ''}: waiting until they are gone`);
   const applied = await applyAll(runtime, objects, FIELD_MANAGER.applier);
   if ('error' in applied) return { error: applied.error, stage: 'apply', target };

@@ -1,11 +1,12 @@
 import type { Manifest } from '../../shared/domain/manifest.ts';
+import type { RuntimeScope } from '../../shared/domain/runtime-scope.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
 import { localizeImages, withPullSecret } from './images.ts';
 import { parseModuleObjects, prepare, scopeFromCrds, type RuntimeObject } from './render.ts';
 
 /** The module's objects as they will be applied: parsed, transformed (labels, localized images, pull Secret),
  * namespaces normalised against the runtime. */
-export async function renderTarget(runtime: KubeClient, manifest: Manifest, yaml: string, pullSecret?: string): Promise<RuntimeObject[] | { error: string }> {
+export async function renderTarget(runtime: KubeClient, manifest: Manifest, yaml: string, pullSecret: string | undefined, scope: RuntimeScope): Promise<RuntimeObject[] | { error: string }> {
   let parsed: RuntimeObject[];
   try {
     parsed = parseModuleObjects(yaml);
@@ -20,7 +21,7 @@ export async function renderTarget(runtime: KubeClient, manifest: Manifest, yaml
     return [id, namespaced] as const;
   })));
   const owner = { name: manifest.metadata.name, namespace: manifest.metadata.namespace ?? '' };
-  const objects = localizeImages(prepare(parsed, owner, (apiVersion, kind) => scopes.get(`${apiVersion}|${kind}`)), manifest.spec?.localizedImages ?? []);
+  const objects = localizeImages(prepare(parsed, owner, (apiVersion, kind) => scopes.get(`${apiVersion}|${kind}`), scope), manifest.spec?.localizedImages ?? []);
   if (!pullSecret) return objects;
   const pulling = withPullSecret(objects, pullSecret, manifest.spec?.manager);
   return 'error' in pulling ? { error: `rendering the module failed: ${pulling.error}` } : pulling;

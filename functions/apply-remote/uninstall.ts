@@ -1,4 +1,5 @@
 import type { Manifest, SyncedResource } from '../../shared/domain/manifest.ts';
+import { OWN_RUNTIME, type RuntimeScope } from '../../shared/domain/runtime-scope.ts';
 import { FINALIZER } from '../../shared/domain/vocabulary.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
 import { isNotFound } from '../../shared/k8s/errors.ts';
@@ -20,7 +21,7 @@ const OURS: string[] = [FINALIZER.declarative, FINALIZER.labelRemoval, FINALIZER
  */
 export async function uninstall(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient | undefined): Promise<void> {
   if (!runtime) return removeAllFinalizers(ctx, manifest);
-  const blocking = await blockingCrs(runtime, manifest);
+  const blocking = await blockingCrs(runtime, manifest, ctx.scope);
   if (blocking.length) {
     const kept = await syncModule(ctx, manifest, runtime);
     const synced = 'target' in kept && kept.target ? { synced: kept.target } : {};
@@ -29,7 +30,7 @@ export async function uninstall(ctx: ApplyContext, manifest: Manifest, runtime: 
   if (hasDefaultCr(manifest) && await deleteIfPresent(runtime, manifest.spec?.resource as unknown as RuntimeObject)) {
     return wait(ctx, manifest, 'deleting the default CR and waiting until it is gone');
   }
-  const remaining = await prune(runtime, pruneWaves(manifest.status?.synced ?? [], []));
+  const remaining = await prune(runtime, pruneWaves(manifest.status?.synced ?? [], [], ctx.scope.shared));
   if (remaining.length) return wait(ctx, manifest, `removing module resources: ${remaining.length} still present (${remaining.slice(0, 3).map((r) => `${r.kind} ${r.name}`).join(', ')})`);
   await removeFinalizers(ctx, manifest);
 }
@@ -57,9 +58,9 @@ async function wait(ctx: ApplyContext, manifest: Manifest, operation: string, ex
 interface ListedCr { metadata: { name: string; namespace?: string; finalizers?: string[] } }
 
 /** Custom resources of the default CR's kind (its group and kind, in whatever version the runtime serves it) anywhere
- * on the runtime that block removal, as `Kind namespace/name [finalizers]`. CreateAndDelete: all but the default CR;
- * Ignore: all of them. */
-export async function blockingCrs(runtime: KubeClient, manifest: Manifest): Promise<string[]> {
+ * on the runtime — on a shared runtime: in the Kyma's runtime namespace — that block removal, as `Kind namespace/name
+ * [finalizers]`. CreateAndDelete: all but the default CR; Ignore: all of them. */
+export async function blockingCrs(runtime: KubeClient, manifest: Manifest, scope: RuntimeScope = OWN_RUNTIME): Promise<string[]> {
   const cr = manifest.spec?.resource as unknown as RuntimeObject | undefined;
   if (!cr?.kind) return [];
   const group = cr.apiVersion.includes('/') ? cr.apiVersion.split('/')[0] ?? '' : '';
@@ -74,6 +75,7 @@ export async function blockingCrs(runtime: KubeClient, manifest: Manifest): Prom
   }
   const own = hasDefaultCr(manifest) ? `${cr.metadata.namespace ?? ''}/${cr.metadata.name}` : undefined;
   return items
+    .filter((i) => !scope.shared || i.metadata.namespace === scope.namespace)
     .filter((i) => `${i.metadata.namespace ?? ''}/${i.metadata.name}` !== own)
     .map((i) => `${cr.kind} ${i.metadata.namespace ? `${i.metadata.namespace}/` : ''}${i.metadata.name}${i.metadata.finalizers?.length ? ` [finalizers: ${i.metadata.finalizers.join(', ')}]` : ''}`);
 }

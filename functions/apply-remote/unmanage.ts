@@ -22,7 +22,7 @@ export async function unmanage(ctx: ApplyContext, manifest: Manifest, runtime: K
     return;
   }
   if (finalizers.includes(FINALIZER.labelRemoval) && runtime) {
-    for (const r of manifest.status?.synced ?? []) {
+    for (const r of (manifest.status?.synced ?? []).filter((x) => !ctx.scope.shared || x.namespace)) {
       const target = { apiVersion: apiVersionOf(r), kind: r.kind, name: r.name, namespace: r.namespace || undefined };
       await runtime.mergePatch(target, { metadata: { labels: { [LABEL.managedBy]: null } } }).catch((e: unknown) => { if (!isNotFound(e)) throw e; });
     }

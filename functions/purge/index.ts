@@ -1,6 +1,7 @@
 import type { Kyma } from '../../shared/domain/kyma.ts';
 import type { Manifest } from '../../shared/domain/manifest.ts';
 import { API_VERSION, LABEL } from '../../shared/domain/vocabulary.ts';
+import type { RuntimeScope } from '../../shared/domain/runtime-scope.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
 import { recordEvent } from '../../shared/k8s/events.ts';
 import { listAll } from '../../shared/k8s/list.ts';
@@ -31,8 +32,8 @@ export function purge(deps: FunctionDeps): LifecycleFunction {
       if (!kyma?.metadata.deletionTimestamp) return undefined;
       const manifests = await listAll<Manifest>(deps.kcp, API_VERSION, 'Manifest', { namespace: key.namespace, labelSelector: `${LABEL.kymaName}=${kymaName}` });
       const access = await runtimes.forKyma(key.namespace, kymaName).catch(() => ({ missing: 'unusable kubeconfig Secret' }));
-      const runtime = 'client' in access ? access.client : undefined;
-      const view: DeletionView = { kyma, manifests, now: Date.now(), gracePeriodMs: deps.config.purgeGracePeriodMs, ...(runtime ? { runtime: await observeRuntime(runtime) } : {}) };
+      const runtime = 'client' in access ? { client: access.client, scope: access.scope } : undefined;
+      const view: DeletionView = { kyma, manifests, now: Date.now(), gracePeriodMs: deps.config.purgeGracePeriodMs, ...(runtime ? { runtime: await observeRuntime(runtime.client, runtime.scope) } : {}) };
       let step = nextDeletionStep(view, false);
       if (step?.step === 'PurgeModuleCrFinalizers' && runtime && !(await purgeStuck(deps, kyma, manifests, runtime, log))) step = nextDeletionStep(view, true);
       if (!step || step.step === 'PurgeModuleCrFinalizers') return undefined;
@@ -44,14 +45,14 @@ export function purge(deps: FunctionDeps): LifecycleFunction {
   };
 }
 
-async function execute(kcp: KubeClient, kyma: Kyma, step: DeletionStep, runtime: KubeClient | undefined): Promise<void> {
+async function execute(kcp: KubeClient, kyma: Kyma, step: DeletionStep, runtime: { client: KubeClient; scope: RuntimeScope } | undefined): Promise<void> {
   const { name, namespace = '' } = kyma.metadata;
   switch (step.step) {
     case 'SetKymaStateDeleting': return setKymaDeletionStatus(kcp, kyma, 'waiting for modules to be deleted');
     case 'DeleteManifests': for (const m of step.names) await kcp.delete({ apiVersion: API_VERSION, kind: 'Manifest', namespace, name: m }); return;
-    case 'DeleteCatalogCopies': if (runtime) await deleteCopies(runtime, step.copies); return;
-    case 'DeleteRuntimeCrd': if (runtime) await deleteRuntimeCrd(runtime, step.name); return;
-    case 'DeleteRemoteKyma': if (runtime) await deleteRemoteKyma(runtime); return;
+    case 'DeleteCatalogCopies': if (runtime) await deleteCopies(runtime.client, runtime.scope, step.copies); return;
+    case 'DeleteRuntimeCrd': if (runtime) await deleteRuntimeCrd(runtime.client, step.name); return;
+    case 'DeleteRemoteKyma': if (runtime) await deleteRemoteKyma(runtime.client, runtime.scope); return;
     case 'WaitForManifests': return setKymaDeletionStatus(kcp, kyma, step.message);
     case 'DropKymaFinalizer':
       await kcp.mergePatch({ apiVersion: API_VERSION, kind: 'Kyma', namespace, name }, { metadata: { finalizers: step.finalizers, resourceVersion: kyma.metadata.resourceVersion } });
@@ -60,8 +61,8 @@ async function execute(kcp: KubeClient, kyma: Kyma, step: DeletionStep, runtime:
   }
 }
 
-async function purgeStuck(deps: FunctionDeps, kyma: Kyma, manifests: Manifest[], runtime: KubeClient, log: Logger): Promise<boolean> {
-  const removed = await stripStuckFinalizers(runtime, manifests, deps.config.purgeSkip);
+async function purgeStuck(deps: FunctionDeps, kyma: Kyma, manifests: Manifest[], runtime: { client: KubeClient; scope: RuntimeScope }, log: Logger): Promise<boolean> {
+  const removed = await stripStuckFinalizers(runtime.client, manifests, deps.config.purgeSkip, runtime.scope);
   if (!removed.length) return false;
   const message = `grace period of ${deps.config.purgeGracePeriodMs / 1000} s passed: finalizers force-removed from ${removed.join('; ')}`;
   log.warn({ kyma: kyma.metadata.name, removed }, message);

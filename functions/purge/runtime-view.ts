@@ -1,6 +1,6 @@
 import type { KubeClient } from '../../shared/k8s/client.ts';
-import { REMOTE_KYMA } from '../../shared/k8s/remote-namespace.ts';
-import { API_VERSION, REMOTE_NAMESPACE } from '../../shared/domain/vocabulary.ts';
+import { remoteKymaRef, type RuntimeScope } from '../../shared/domain/runtime-scope.ts';
+import { API_VERSION } from '../../shared/domain/vocabulary.ts';
 import { RUNTIME_CRDS, RUNTIME_KYMA_CRD } from './decide.ts';
 
 const CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' };
@@ -19,23 +19,27 @@ export interface RuntimeView {
   remoteKyma: boolean;
 }
 
-/** What the deletion chain may remove on the runtime. A CRD that still holds objects someone else created is kept. */
-export async function observeRuntime(runtime: KubeClient): Promise<RuntimeView> {
+/**
+ * What the deletion chain may remove on the runtime. Ours: the runtime Kyma and the catalog copies in the Kyma's
+ * runtime namespace. A CRD that still holds anything else (a user's objects, another Kyma's on a shared runtime) is kept.
+ */
+export async function observeRuntime(runtime: KubeClient, scope: RuntimeScope): Promise<RuntimeView> {
   const view: RuntimeView = { crds: [], copies: [], remoteKyma: false };
   for (const name of [...RUNTIME_CRDS, RUNTIME_KYMA_CRD]) {
     if (!(await runtime.get({ ...CRD, name }))) continue;
     const kind = KIND_OF[name] ?? '';
     const items = (await runtime.list<Listed>(API_VERSION, kind).catch(() => ({ items: [] as Listed[] }))).items;
-    const ours = (i: Listed) => (kind === 'Kyma' ? i.metadata.namespace === REMOTE_NAMESPACE && i.metadata.name === 'default' : i.metadata.managedFields?.some((f) => f.manager === CATALOG_MANAGER));
+    const ours = (i: Listed) => i.metadata.namespace === scope.namespace
+      && (kind === 'Kyma' ? i.metadata.name === 'default' : Boolean(i.metadata.managedFields?.some((f) => f.manager === CATALOG_MANAGER)));
     if (kind === 'Kyma') view.remoteKyma = items.some(ours);
-    else view.copies.push(...items.filter((i) => i.metadata.namespace === REMOTE_NAMESPACE && ours(i)).map((i) => ({ kind, name: i.metadata.name })));
+    else view.copies.push(...items.filter(ours).map((i) => ({ kind, name: i.metadata.name })));
     if (items.every(ours)) view.crds.push(name);
   }
   return view;
 }
 
 export const deleteRuntimeCrd = (runtime: KubeClient, name: string) => runtime.delete({ ...CRD, name });
-export const deleteRemoteKyma = (runtime: KubeClient) => runtime.delete(REMOTE_KYMA);
-export async function deleteCopies(runtime: KubeClient, copies: { kind: string; name: string }[]): Promise<void> {
-  for (const c of copies) await runtime.delete({ apiVersion: API_VERSION, kind: c.kind, namespace: REMOTE_NAMESPACE, name: c.name });
+export const deleteRemoteKyma = (runtime: KubeClient, scope: RuntimeScope) => runtime.delete(remoteKymaRef(scope));
+export async function deleteCopies(runtime: KubeClient, scope: RuntimeScope, copies: { kind: string; name: string }[]): Promise<void> {
+  for (const c of copies) await runtime.delete({ apiVersion: API_VERSION, kind: c.kind, namespace: scope.namespace, name: c.name });
 }

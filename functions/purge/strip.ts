@@ -1,4 +1,5 @@
 import type { Manifest } from '../../shared/domain/manifest.ts';
+import { OWN_RUNTIME, type RuntimeScope } from '../../shared/domain/runtime-scope.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
 import { isNotFound } from '../../shared/k8s/errors.ts';
 
@@ -11,10 +12,13 @@ export function skipped(skip: readonly string[], plural: string, group: string):
 
 /**
  * Strips the finalizers of module CRs that are stuck in deletion (deletionTimestamp set) on the runtime — only the
- * kinds of the Kyma's modules' default CRs, never a CR that is not being deleted, never a kind on the skip list.
+ * kinds of the Kyma's modules' default CRs, never a CR that is not being deleted, never a kind on the skip list, and
+ * on a shared runtime only CRs in the Kyma's runtime namespace or its own default CRs.
  * Returns what was force-removed, as `Kind namespace/name [finalizers]`.
  */
-export async function stripStuckFinalizers(runtime: KubeClient, manifests: Manifest[], skip: readonly string[]): Promise<string[]> {
+export async function stripStuckFinalizers(runtime: KubeClient, manifests: Manifest[], skip: readonly string[], scope: RuntimeScope = OWN_RUNTIME): Promise<string[]> {
+  const defaultCrs = new Set(manifests.map((m) => (m.spec?.resource as { metadata?: { name?: string } } | null | undefined)?.metadata?.name ?? m.metadata.name));
+  const mine = (cr: Cr) => !scope.shared || cr.metadata.namespace === scope.namespace || (!cr.metadata.namespace && defaultCrs.has(cr.metadata.name));
   const kinds = new Map<string, { apiVersion: string; kind: string }>();
   for (const m of manifests) {
     const cr = m.spec?.resource as { apiVersion?: string; kind?: string } | null | undefined;
@@ -25,7 +29,7 @@ export async function stripStuckFinalizers(runtime: KubeClient, manifests: Manif
     const resource = await runtime.resource(apiVersion, kind).catch(() => undefined);
     if (!resource || skipped(skip, resource.plural, apiVersion.split('/')[0] ?? '')) continue;
     const items = (await runtime.list<Cr>(apiVersion, kind)).items;
-    for (const cr of items.filter((i) => i.metadata.deletionTimestamp && i.metadata.finalizers?.length)) {
+    for (const cr of items.filter((i) => i.metadata.deletionTimestamp && i.metadata.finalizers?.length && mine(i))) {
       const ref = { apiVersion, kind, name: cr.metadata.name, namespace: cr.metadata.namespace };
       await runtime.mergePatch(ref, { metadata: { finalizers: null } }).catch((e: unknown) => { if (!isNotFound(e)) throw e; });
       removed.push(`${kind} ${cr.metadata.namespace ? `${cr.metadata.namespace}/` : ''}${cr.metadata.name} [${cr.metadata.finalizers?.join(', ')}]`);

@@ -65,7 +65,7 @@ async function effectiveSpecOf(runtimes: RuntimeClients, kyma: Kyma): Promise<Ef
   const access = await runtimes.forKyma(namespace, name).catch((e: unknown) => ({ missing: e instanceof Error ? e.message : String(e) }));
   if ('missing' in access) throw new NotYetReadyError(`runtime of Kyma ${name}: ${access.missing}`);
   try {
-    return await effectiveSpec(access.client, kyma);
+    return await effectiveSpec(access.client, kyma, access.scope);
   } catch (error) {
     if (!isRuntimeUnreachable(error)) throw error;
     runtimes.evict(namespace, name);

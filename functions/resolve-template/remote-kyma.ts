@@ -2,7 +2,8 @@ import type { Kyma, KymaSpec } from '../../shared/domain/kyma.ts';
 import { ANNOTATION, API_VERSION, LABEL, MANAGED_BY_RUNTIME } from '../../shared/domain/vocabulary.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
 import { isNotFound } from '../../shared/k8s/errors.ts';
-import { ensureRemoteNamespace, REMOTE_KYMA, SYNC_CONTEXT_MANAGER } from '../../shared/k8s/remote-namespace.ts';
+import { remoteKymaRef, type RuntimeScope } from '../../shared/domain/runtime-scope.ts';
+import { ensureRemoteNamespace, SYNC_CONTEXT_MANAGER } from '../../shared/k8s/remote-namespace.ts';
 
 const KYMA_CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: 'kymas.operator.kyma-project.io' };
 const COPIED_LABELS = ['kyma-project.io/runtime-id', 'kyma-project.io/global-account-id', 'kyma-project.io/subaccount-id'];
@@ -14,19 +15,20 @@ export interface EffectiveSpec {
 }
 
 /**
- * The runtime's Kyma `kyma-system/default` is the user's entry point (upstream §3.3): created once from the KCP
- * spec; from then on its `spec.channel` and `spec.modules` are what counts; re-created from the KCP spec if a user
- * deletes it. While the runtime has no Kyma CRD yet (aggregate-status syncs it), the KCP spec counts.
+ * The runtime's Kyma `kyma-system/default` (`<runtime namespace>/default` on a shared runtime) is the user's entry
+ * point (upstream §3.3): created once from the KCP spec; from then on its `spec.channel` and `spec.modules` are what
+ * counts; re-created from the KCP spec if a user deletes it. While the runtime has no Kyma CRD yet (aggregate-status
+ * syncs it), the KCP spec counts.
  */
-export async function effectiveSpec(runtime: KubeClient, kyma: Kyma): Promise<EffectiveSpec> {
+export async function effectiveSpec(runtime: KubeClient, kyma: Kyma, scope: RuntimeScope): Promise<EffectiveSpec> {
   const kcpSpec = { from: 'kcp' as const, spec: kyma.spec ?? { channel: '' } };
   if (!(await runtime.get(KYMA_CRD))) return kcpSpec;
-  const remote = await runtime.get<Kyma>(REMOTE_KYMA);
+  const remote = await runtime.get<Kyma>(remoteKymaRef(scope));
   if (!remote) {
-    await createRemote(runtime, kyma);
+    await createRemote(runtime, kyma, scope);
     return { ...kcpSpec, from: 'runtime' };
   }
-  await syncMetadata(runtime, kyma, remote);
+  await syncMetadata(runtime, kyma, remote, scope);
   return { from: 'runtime', spec: { ...kcpSpec.spec, channel: remote.spec?.channel ?? kcpSpec.spec.channel, modules: remote.spec?.modules ?? [] } };
 }
 
@@ -36,19 +38,21 @@ function metadataOf(kyma: Kyma): { labels: Record<string, string>; annotations: 
   return { labels, annotations: { [ANNOTATION.ownedBy]: `${kyma.metadata.namespace ?? ''}/${kyma.metadata.name}` } };
 }
 
-async function createRemote(runtime: KubeClient, kyma: Kyma): Promise<void> {
-  await ensureRemoteNamespace(runtime);
+async function createRemote(runtime: KubeClient, kyma: Kyma, scope: RuntimeScope): Promise<void> {
+  await ensureRemoteNamespace(runtime, scope.namespace);
   const spec = { channel: kyma.spec?.channel ?? '', modules: kyma.spec?.modules ?? [] };
-  await runtime.create({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: REMOTE_KYMA.name, namespace: REMOTE_KYMA.namespace, ...metadataOf(kyma) }, spec } as never)
+  const { name, namespace } = remoteKymaRef(scope);
+  await runtime.create({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace, ...metadataOf(kyma) }, spec } as never)
     .catch((e: unknown) => { if ((e as { status?: number }).status !== 409) throw e; });
 }
 
 /** Labels and the owned-by annotation, applied as kyma-sync-context only when they differ. */
-async function syncMetadata(runtime: KubeClient, kyma: Kyma, remote: Kyma): Promise<void> {
+async function syncMetadata(runtime: KubeClient, kyma: Kyma, remote: Kyma, scope: RuntimeScope): Promise<void> {
   const wanted = metadataOf(kyma);
   const same = Object.entries(wanted.labels).every(([k, v]) => remote.metadata.labels?.[k] === v)
     && Object.entries(wanted.annotations).every(([k, v]) => remote.metadata.annotations?.[k] === v);
   if (same) return;
-  await runtime.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: REMOTE_KYMA.name, namespace: REMOTE_KYMA.namespace, ...wanted } }, SYNC_CONTEXT_MANAGER)
+  const { name, namespace } = remoteKymaRef(scope);
+  await runtime.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace, ...wanted } }, SYNC_CONTEXT_MANAGER)
     .catch((e: unknown) => { if (!isNotFound(e)) throw e; });
 }

@@ -8,12 +8,13 @@ export const SYNC_CONTEXT_MANAGER = 'kyma-sync-context';
 export const REMOTE_KYMA = { apiVersion: API_VERSION, kind: 'Kyma', namespace: REMOTE_NAMESPACE, name: 'default' };
 
 /**
- * Ensures `kyma-system` on the runtime with the upstream labels (server-side apply; a no-op when it is already
- * so). Modules install into it; no module owns it, so it is never pruned with one.
+ * Ensures `kyma-system` (or the Kyma's runtime namespace, docs/adr/0013) on the runtime with the upstream labels
+ * (server-side apply; a no-op when it is already so). Modules install into it; no module owns it, so it is never
+ * pruned with one.
  */
-export async function ensureRemoteNamespace(runtime: KubeClient): Promise<void> {
+export async function ensureRemoteNamespace(runtime: KubeClient, namespace = REMOTE_NAMESPACE): Promise<void> {
   await runtime.apply({
     apiVersion: 'v1', kind: 'Namespace',
-    metadata: { name: REMOTE_NAMESPACE, labels: { [LABEL.managedBy]: MANAGED_BY_RUNTIME, 'istio-injection': 'enabled', 'namespaces.warden.kyma-project.io/validate': 'enabled' } },
+    metadata: { name: namespace, labels: { [LABEL.managedBy]: MANAGED_BY_RUNTIME, 'istio-injection': 'enabled', 'namespaces.warden.kyma-project.io/validate': 'enabled' } },
   }, SYNC_CONTEXT_MANAGER);
 }

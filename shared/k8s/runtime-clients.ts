@@ -1,13 +1,15 @@
 import { KubeConfig } from '@kubernetes/client-node';
+import { scopeOfSecret, type RuntimeScope } from '../domain/runtime-scope.ts';
 import { LABEL } from '../domain/vocabulary.ts';
 import { KubeClient } from './client.ts';
 
 interface Secret {
-  metadata: { name: string; namespace?: string; resourceVersion?: string };
+  metadata: { name: string; namespace?: string; resourceVersion?: string; annotations?: Record<string, string> };
   data?: Record<string, string>;
 }
 
-export type RuntimeAccess = { client: KubeClient; secret: string } | { missing: string };
+/** A usable runtime: its client, the kubeconfig Secret's name, and where this Kyma's objects live on it. */
+export type RuntimeAccess = { client: KubeClient; secret: string; scope: RuntimeScope } | { missing: string };
 
 /**
  * Clients for runtime clusters, built from the kubeconfig Secret of a Kyma (label
@@ -28,12 +30,13 @@ export class RuntimeClients {
     if (secrets.items.length === 0) return { missing: `no kubeconfig Secret with label ${LABEL.kymaName}=${kymaName} in ${namespace}` };
     if (secrets.items.length > 1) throw new Error(`${secrets.items.length} kubeconfig Secrets carry label ${LABEL.kymaName}=${kymaName} in ${namespace}; expected one`);
     const [secret] = secrets.items as [Secret];
+    const scope = scopeOfSecret(secret.metadata.name, secret.metadata.annotations);
     const version = `${secret.metadata.name}@${secret.metadata.resourceVersion ?? ''}`;
     const cached = this.cache.get(`${namespace}/${kymaName}`);
-    if (cached?.version === version) return { client: cached.client, secret: secret.metadata.name };
+    if (cached?.version === version) return { client: cached.client, secret: secret.metadata.name, scope };
     const client = await clientFromSecret(secret, kymaName);
     this.cache.set(`${namespace}/${kymaName}`, { version, client });
-    return { client, secret: secret.metadata.name };
+    return { client, secret: secret.metadata.name, scope };
   }
 
   evict(namespace: string, kymaName: string): void {

@@ -1,12 +1,13 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import type { CloudEvent } from 'cloudevents';
-import { API_VERSION, LABEL, REMOTE_NAMESPACE } from '../domain/vocabulary.ts';
+import { scopeOfSecret, type RuntimeScope } from '../domain/runtime-scope.ts';
+import { API_VERSION, LABEL } from '../domain/vocabulary.ts';
 import type { KubeClient } from '../k8s/client.ts';
 import { LocalApiServerSource } from '../eventing/index.ts';
 import { eventAbout, RESYNC_DUE } from '../runtime/events.ts';
 import type { Logger } from '../runtime/logger.ts';
 
-interface Secret { metadata: { name: string; resourceVersion?: string; labels?: Record<string, string> }; data?: Record<string, string> }
+interface Secret { metadata: { name: string; resourceVersion?: string; labels?: Record<string, string>; annotations?: Record<string, string> }; data?: Record<string, string> }
 
 export interface RuntimeWatchesOptions {
   kcp: KubeClient;
@@ -58,15 +59,17 @@ export class RuntimeWatches {
     }
     for (const [kyma, secret] of current) {
       if (this.stopped || !kyma || this.watches.has(kyma) || !secret.data?.config) continue;
-      const source = this.watchRuntime(kyma, Buffer.from(secret.data.config, 'base64').toString('utf8'));
+      const source = this.watchRuntime(kyma, secret);
       if (source) this.watches.set(kyma, { version: secret.metadata.resourceVersion ?? '', source });
     }
   }
 
-  private watchRuntime(kyma: string, kubeconfig: string): LocalApiServerSource | undefined {
+  private watchRuntime(kyma: string, secret: Secret): LocalApiServerSource | undefined {
     const kc = new KubeConfig();
+    let scope: RuntimeScope;
     try {
-      kc.loadFromString(kubeconfig);
+      scope = scopeOfSecret(secret.metadata.name, secret.metadata.annotations);
+      kc.loadFromString(Buffer.from(secret.data?.config ?? '', 'base64').toString('utf8'));
     } catch {
       this.options.log.warn({ kyma }, `runtime watches: the kubeconfig Secret of Kyma ${kyma} is not usable`);
       return undefined;
@@ -75,7 +78,7 @@ export class RuntimeWatches {
     let generation = -1;
     const source = new LocalApiServerSource({
       kubeConfig: kc, log: this.options.log, announceExisting: true,
-      resources: [{ apiVersion: API_VERSION, kind: 'Kyma', namespace: REMOTE_NAMESPACE }],
+      resources: [{ apiVersion: API_VERSION, kind: 'Kyma', namespace: scope.namespace }],
       sink: async (event) => {
         const seen = (event.data as { metadata?: { generation?: number; name?: string } } | undefined)?.metadata;
         if (seen?.name !== 'default' || (event.type.endsWith('.update') && seen.generation === generation)) return;
