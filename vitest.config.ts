@@ -8,7 +8,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['shared/**/*.test.ts', 'functions/**/*.test.ts'] },
+        test: { name: 'unit', include: ['shared/**/*.test.ts', 'functions/**/*.test.ts', 'bench/**/*.test.ts'] },
       },
       {
         extends: true,

@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULTS, parseBenchArgs } from './args.ts';
+
+describe('bench arguments', () => {
+  it('defaults to a run of a few minutes', () => {
+    expect(parseBenchArgs([])).toEqual(DEFAULTS);
+  });
+  it('takes the sizes up to 5,000 Kymas with 5 modules', () => {
+    expect(parseBenchArgs(['--kymas', '5000', '--modules', '5', '--runtimes', '8', '--edits', '100'])).toMatchObject({ kymas: 5000, modules: 5, runtimes: 8, edits: 100 });
+  });
+  it('refuses what it cannot run, naming the flag and the range', () => {
+    expect(() => parseBenchArgs(['--kymas', '0'])).toThrow('--kymas "0": expected a whole number from 1 to 20000');
+    expect(() => parseBenchArgs(['--runtimes', '2.5'])).toThrow(/--runtimes "2.5"/);
+    expect(() => parseBenchArgs(['--kymas', '3', '--edits', '4'])).toThrow(/at most one edit per Kyma/);
+    expect(() => parseBenchArgs(['--kymaz', '3'])).toThrow(/kymaz/);
+  });
+});

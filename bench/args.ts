@@ -1,0 +1,54 @@
+// `npm run bench -- --kymas N --modules M --runtimes K [--edits E] ...`: the run's size and windows. Pure.
+import { parseArgs } from 'node:util';
+
+export interface BenchSettings {
+  /** Kymas, spread round-robin over the runtime API servers, each in its runtime namespace (docs/adr/0013). */
+  kymas: number;
+  /** Sample modules every Kyma asks for (N × M Manifests); edits add one more module. */
+  modules: number;
+  /** Runtime API servers (each with controller-manager, scheduler and kwok, so readiness is real). */
+  runtimes: number;
+  /** Runtime-Kyma edits (add one more module) after convergence, timed to that module Ready. */
+  edits: number;
+  /** Idle window after everything is Ready: requests/s and flapping are measured over it. */
+  idleSeconds: number;
+  /** The KCP kube-apiserver's sustained write rate is measured for this long. */
+  ceilingSeconds: number;
+  /** Give up waiting for convergence after this long. */
+  timeoutSeconds: number;
+  /** Where the JSON and markdown results go. */
+  out: string;
+}
+
+export const DEFAULTS: BenchSettings = {
+  kymas: 40, modules: 3, runtimes: 2, edits: 10, idleSeconds: 30, ceilingSeconds: 10, timeoutSeconds: 1800, out: 'bench/results',
+};
+
+const LIMITS: Record<Exclude<keyof BenchSettings, 'out'>, [number, number]> = {
+  kymas: [1, 20_000], modules: [1, 20], runtimes: [1, 40], edits: [0, 20_000], idleSeconds: [1, 3600], ceilingSeconds: [1, 600], timeoutSeconds: [10, 86_400],
+};
+
+const FLAGS: Record<string, keyof BenchSettings> = {
+  kymas: 'kymas', modules: 'modules', runtimes: 'runtimes', edits: 'edits', 'idle-seconds': 'idleSeconds',
+  'ceiling-seconds': 'ceilingSeconds', 'timeout-seconds': 'timeoutSeconds', out: 'out',
+};
+
+export const USAGE = `npm run bench -- [--kymas N] [--modules M] [--runtimes K] [--edits E] [--idle-seconds S] [--ceiling-seconds S] [--timeout-seconds S] [--out DIR]
+defaults: ${Object.entries(FLAGS).map(([flag, key]) => `--${flag} ${DEFAULTS[key]}`).join(' ')}`;
+
+/** The settings of a command line; throws a one-line error naming the flag and the accepted range. */
+export function parseBenchArgs(argv: readonly string[]): BenchSettings {
+  const { values } = parseArgs({ args: [...argv], options: Object.fromEntries(Object.keys(FLAGS).map((f) => [f, { type: 'string' as const }])), strict: true });
+  const settings: BenchSettings = { ...DEFAULTS };
+  for (const [flag, key] of Object.entries(FLAGS)) {
+    const raw = (values as Record<string, string | undefined>)[flag];
+    if (raw === undefined) continue;
+    if (key === 'out') { settings.out = raw; continue; }
+    const [min, max] = LIMITS[key];
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) throw new Error(`--${flag} ${JSON.stringify(raw)}: expected a whole number from ${min} to ${max}`);
+    settings[key] = value;
+  }
+  if (settings.edits > settings.kymas) throw new Error(`--edits ${settings.edits}: at most one edit per Kyma (--kymas ${settings.kymas})`);
+  return settings;
+}

@@ -1,0 +1,68 @@
+// The measured fleet on the real harness: KCP + K runtime API servers (with controller-manager, scheduler, kwok) +
+// registry, M sample modules (plus one for the edits), and N Kymas spread round-robin over the runtimes, each in a
+// runtime namespace of its own (docs/adr/0013).
+import { startControlPlane, type ControlPlane } from '../shared/controlplane/index.ts';
+import { RUNTIME_NAMESPACE_ANNOTATION } from '../shared/domain/runtime-scope.ts';
+import { API_VERSION, KCP_NAMESPACE, LABEL } from '../shared/domain/vocabulary.ts';
+import { KubeClient } from '../shared/k8s/client.ts';
+import { installCrds } from '../shared/k8s/crds.ts';
+import { publishSampleModule, setReleaseChannels } from '../shared/module/publish.ts';
+import { RegistryClient } from '../shared/oci/registry.ts';
+import type { BenchSettings } from './args.ts';
+
+/** kube-apiserver flags for load, stated in every result: no priority-and-fairness queuing, generous in-flight caps. */
+export const LOAD_FLAGS = ['--enable-priority-and-fairness=false', '--max-requests-inflight=2000', '--max-mutating-requests-inflight=1000'];
+
+const NAMES = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima', 'mike', 'november', 'oscar', 'papa', 'quebec', 'romeo', 'sierra', 'tango'];
+/** The module the edits add (not among the M every Kyma starts with). */
+export const EDIT_MODULE = 'zulu';
+const VERSION = '1.0.0';
+
+export interface Fleet {
+  plane: ControlPlane;
+  kcp: KubeClient;
+  runtimes: KubeClient[];
+  registryHost: string;
+  modules: string[];
+}
+
+export const kymaName = (i: number) => `kyma-${String(i).padStart(5, '0')}`;
+
+export async function startFleet(settings: BenchSettings, say: (line: string) => void): Promise<Fleet> {
+  const plane = await startControlPlane({ runtimes: settings.runtimes, apiServerFlags: LOAD_FLAGS, progress: say });
+  const kcp = await KubeClient.from(plane.kcp.kubeConfig());
+  await installCrds(plane.kcp.kubeConfig());
+  await kcp.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: KCP_NAMESPACE } }).catch(() => undefined);
+  const runtimes = await Promise.all(plane.runtimes.map((r) => KubeClient.from(r.kubeConfig())));
+  const registryHost = plane.registry?.host ?? '';
+  const registry = new RegistryClient({ host: registryHost, plainHttp: true });
+  const modules = NAMES.slice(0, settings.modules);
+  for (const name of [...modules, ...(settings.edits ? [EDIT_MODULE] : [])]) {
+    await publishSampleModule(registry, kcp, { name, version: VERSION, namespace: KCP_NAMESPACE });
+    await setReleaseChannels(kcp, KCP_NAMESPACE, name, [{ channel: 'regular', version: VERSION }]);
+  }
+  say(`${modules.length} modules published${settings.edits ? ` (+ ${EDIT_MODULE} for the edits)` : ''}`);
+  return { plane, kcp, runtimes, registryHost, modules };
+}
+
+/**
+ * Creates each Kyma's kubeconfig Secret (runtime namespace = the Kyma's name) and the Kyma asking for every module,
+ * `parallel` at a time; `created` is told the moment each Kyma exists.
+ */
+export async function createKymas(fleet: Fleet, count: number, parallel: number, created: (name: string, at: number) => void): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < count; i = next++) {
+      const name = kymaName(i);
+      const runtime = fleet.plane.runtimes[i % fleet.plane.runtimes.length];
+      await fleet.kcp.apply({
+        apiVersion: 'v1', kind: 'Secret',
+        metadata: { name, namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: name }, annotations: { [RUNTIME_NAMESPACE_ANNOTATION]: name } },
+        data: { config: Buffer.from(runtime?.kubeconfig ?? '').toString('base64') },
+      }, 'bench');
+      await fleet.kcp.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace: KCP_NAMESPACE }, spec: { channel: 'regular', modules: fleet.modules.map((m) => ({ name: m })) } }, 'bench');
+      created(name, performance.now());
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, count) }, worker));
+}

@@ -1,0 +1,95 @@
+// The numbers of one run, as JSON (one file per run, with the machine and the settings) and as a markdown table.
+import { execFile } from 'node:child_process';
+import { cpus, totalmem } from 'node:os';
+import { promisify } from 'node:util';
+import type { Config } from '../shared/runtime/config.ts';
+import type { BenchSettings } from './args.ts';
+import type { Cost } from './cost.ts';
+import { LOAD_FLAGS, type Fleet } from './fleet.ts';
+import type { ReadinessTracker } from './readiness.ts';
+import { percentile, type WriteCeiling } from './write-ceiling.ts';
+
+const MIB = 1024 * 1024;
+const round = (n: number, digits = 2) => Number.isFinite(n) ? Number(n.toFixed(digits)) : null;
+
+/** The fewest writes one module install can take: KCP — Manifest create, its finalizers, its status Ready;
+ * runtime — the sample module's 4 resources (CRD, ServiceAccount, Deployment, ConfigMap) and its default CR. */
+export const DESIGN_MINIMUM = { kcpWritesPerModuleInstall: 3, runtimeWritesPerModuleInstall: 5 };
+
+export interface RunInputs {
+  settings: BenchSettings;
+  fleet: Fleet;
+  config: Config;
+  created: Map<string, number>;
+  tracker: ReadinessTracker;
+  started: number;
+  converged: number;
+  edits: number[];
+  flapped: string[];
+  ceiling: WriteCeiling;
+  convergenceCost: Cost;
+  idleCost: Cost;
+}
+
+export type BenchResult = Awaited<ReturnType<typeof resultOf>>;
+
+export async function resultOf(r: RunInputs) {
+  const perKyma = [...r.created.entries()].map(([name, at]) => ((r.tracker.kymaReady.get(name) ?? Number.NaN) - at) / 1000).sort((a, b) => a - b);
+  const seconds = (r.converged - r.started) / 1000;
+  const installs = r.settings.kymas * r.fleet.modules.length;
+  const edits = [...r.edits].sort((a, b) => a - b).map((ms) => ms / 1000);
+  const kcpWritesPerSecond = r.convergenceCost.kcp.writes / seconds;
+  const allowedKymasPerSecond = r.ceiling.writesPerSecond / (r.convergenceCost.kcp.writes / r.settings.kymas);
+  return {
+    when: new Date().toISOString(),
+    settings: r.settings,
+    machine: await machine(r.fleet),
+    serverFlags: LOAD_FLAGS,
+    setup: {
+      isolation: 'each Kyma in its own runtime namespace (docs/adr/0013); Kymas per runtime API server: ' + Math.ceil(r.settings.kymas / r.settings.runtimes),
+      shared: 'per runtime API server: the lifecycle CRDs and each module\'s CRD (cluster-scoped); everything namespaced is per Kyma',
+      functions: 'all six in this process (local runner), local broker with 32 concurrent deliveries, one ApiServerSource watch on the KCP, one watch per runtime Kyma',
+      driftPeriodMinutes: r.config.driftPeriodMinutes, resyncEverySeconds: 60,
+    },
+    convergence: {
+      kymas: r.settings.kymas, ready: r.tracker.kymaReady.size, manifests: installs, seconds: round(seconds),
+      kymasPerSecond: round(r.settings.kymas / seconds), moduleInstallsPerSecond: round(installs / seconds),
+      perKymaSeconds: { p50: round(percentile(perKyma, 50)), p95: round(percentile(perKyma, 95)), p99: round(percentile(perKyma, 99)), max: round(perKyma.at(-1) ?? Number.NaN) },
+    },
+    apiCost: {
+      kcp: costPer(r.convergenceCost.kcp, installs), runtimes: costPer(r.convergenceCost.runtimes, installs), designMinimum: DESIGN_MINIMUM,
+    },
+    edits: { count: edits.length, p50Seconds: round(percentile(edits, 50)), p99Seconds: round(percentile(edits, 99)), maxSeconds: round(edits.at(-1) ?? Number.NaN) },
+    idle: {
+      seconds: round(r.idleCost.seconds, 1),
+      kcpRequestsPerSecond: round(r.idleCost.kcp.total / r.idleCost.seconds), kcpWritesPerSecond: round(r.idleCost.kcp.writes / r.idleCost.seconds),
+      runtimeRequestsPerSecond: round(r.idleCost.runtimes.total / r.idleCost.seconds), runtimeWritesPerSecond: round(r.idleCost.runtimes.writes / r.idleCost.seconds),
+      kcpByVerbResource: top(r.idleCost.kcp.byVerbResource, 8),
+    },
+    resources: {
+      functions: { cpuSeconds: round(r.convergenceCost.self.cpuSeconds, 1), peakRssMiB: round(r.idleCost.self.peakRssBytes / MIB, 0) },
+      processes: Object.fromEntries(Object.entries(r.convergenceCost.processes).map(([name, u]) => [name, { cpuSeconds: round(u.cpuSeconds, 1), peakRssMiB: round((r.idleCost.processes[name]?.peakRssBytes ?? u.peakRssBytes) / MIB, 0) }])),
+    },
+    ceiling: {
+      kcpCreatesPerSecond: round(r.ceiling.writesPerSecond, 1), seconds: round(r.ceiling.seconds, 1), p50Ms: round(r.ceiling.p50Ms, 1), p99Ms: round(r.ceiling.p99Ms, 1), errors: r.ceiling.errors,
+      kcpWritesPerSecondDuringConvergence: round(kcpWritesPerSecond, 1),
+      convergenceFractionOfCeiling: round((r.settings.kymas / seconds) / allowedKymasPerSecond, 3),
+    },
+    flapping: { changedObjects: r.flapped.length, examples: r.flapped.slice(0, 10) },
+  };
+}
+
+function costPer(summary: Cost['kcp'], installs: number) {
+  return {
+    requests: summary.total, writes: summary.writes,
+    perModuleInstall: { requests: round(summary.total / installs), writes: round(summary.writes / installs) },
+    byVerb: summary.byVerb, topByVerbResource: top(summary.byVerbResource, 12),
+  };
+}
+
+const top = (counts: Record<string, number>, n: number) => Object.fromEntries(Object.entries(counts).sort((a, b) => b[1] - a[1]).slice(0, n));
+
+async function machine(fleet: Fleet) {
+  const version = await promisify(execFile)(fleet.plane.binaries['kube-apiserver'], ['--version']).then((r) => r.stdout.trim(), () => 'unknown');
+  return { cores: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memoryGiB: round(totalmem() / 1024 ** 3, 1), node: process.version, kubernetes: version, platform: `${process.platform}/${process.arch}` };
+}

@@ -1,0 +1,23 @@
+// `npm run bench -- --kymas N --modules M --runtimes K [--edits E]`: one run on real API servers; writes
+// <out>/<timestamp>.json and .md and prints the table. See README "Scale benchmark".
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseBenchArgs, USAGE } from './args.ts';
+import { runBench } from './bench.ts';
+import { toMarkdown } from './markdown.ts';
+
+const say = (line: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
+let settings;
+try {
+  settings = parseBenchArgs(process.argv.slice(2));
+} catch (error) {
+  console.error(`error: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+  process.exit(2);
+}
+const result = await runBench(settings, say);
+await mkdir(settings.out, { recursive: true });
+const file = join(settings.out, `${result.when.replace(/[:.]/g, '-')}-${settings.kymas}x${settings.modules}`);
+await writeFile(`${file}.json`, `${JSON.stringify(result, null, 2)}\n`);
+await writeFile(`${file}.md`, `${toMarkdown(result)}\n`);
+console.log(toMarkdown(result));
+say(`results: ${file}.json, ${file}.md`);
