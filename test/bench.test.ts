@@ -1,0 +1,46 @@
+// The CI-sized run of `npm run bench` (so the instrument cannot rot): a real fleet, tiny, end to end through the
+// CLI; the numbers must be there and sane, not fast (speed is never asserted in tests).
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { BenchResult } from '../bench/result.ts';
+
+function runBench(args: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['bench/run.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'error' } });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => { output += c.toString(); });
+    child.stderr.on('data', (c: Buffer) => { output += c.toString(); });
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+describe('npm run bench (smoke size)', () => {
+  it('measures a tiny fleet end to end and writes the JSON and markdown results', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'bench-smoke-'));
+    const { code, output } = await runBench(['--kymas', '4', '--modules', '2', '--runtimes', '2', '--edits', '2', '--idle-seconds', '3', '--ceiling-seconds', '2', '--out', out]);
+    expect(code, output.slice(-2000)).toBe(0);
+    const files = (await readdir(out)).sort();
+    expect(files.map((f) => f.replace(/^.*-4x2\./, ''))).toEqual(['json', 'md']);
+    const result = JSON.parse(await readFile(join(out, files[0] ?? ''), 'utf8')) as BenchResult;
+    expect(result.convergence).toMatchObject({ kymas: 4, ready: 4, manifests: 8 });
+    expect(result.convergence.perKymaSeconds.p50).toBeGreaterThan(0);
+    expect(result.apiCost.kcp.writes).toBeGreaterThanOrEqual(8 * result.apiCost.designMinimum.kcpWritesPerModuleInstall);
+    expect(result.apiCost.runtimes.writes).toBeGreaterThanOrEqual(8 * result.apiCost.designMinimum.runtimeWritesPerModuleInstall);
+    expect(result.edits.count).toBe(2);
+    expect(result.flapping.changedObjects).toBe(0);
+    expect(result.ceiling.kcpCreatesPerSecond).toBeGreaterThan(0);
+    expect(Object.keys(result.resources.processes)).toEqual(expect.arrayContaining(['kcp-kube-apiserver', 'kcp-etcd', 'runtime-1-kube-apiserver', 'runtime-2-etcd']));
+    expect(result.machine.kubernetes).toMatch(/^Kubernetes v1\.\d+/);
+    expect(output).toContain('| convergence | 4/4 Ready');
+  }, 300_000);
+
+  it('refuses a size it cannot run, with the usage', async () => {
+    const { code, output } = await runBench(['--kymas', '0']);
+    expect(code).toBe(2);
+    expect(output).toContain('error: --kymas "0": expected a whole number from 1 to 20000');
+    expect(output).toContain('npm run bench -- [--kymas N]');
+  });
+});
