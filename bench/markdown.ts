@@ -9,7 +9,7 @@ export function toMarkdown(r: BenchResult): string {
     ['convergence', `${c.ready}/${c.kymas} Ready in ${c.seconds} s — ${c.kymasPerSecond} Kymas/s, ${c.moduleInstallsPerSecond} module installs/s`],
     ['time to Ready per Kyma', `p50 ${c.perKymaSeconds.p50} s, p95 ${c.perKymaSeconds.p95} s, p99 ${c.perKymaSeconds.p99} s, max ${c.perKymaSeconds.max} s`],
     ['KCP API cost per module install', `${r.apiCost.kcp.perModuleInstall.requests} requests, ${r.apiCost.kcp.perModuleInstall.writes} writes (design minimum ${r.apiCost.designMinimum.kcpWritesPerModuleInstall} writes)`],
-    ['runtime API cost per module install', `${r.apiCost.runtimes.perModuleInstall.requests} requests, ${r.apiCost.runtimes.perModuleInstall.writes} writes (design minimum ${r.apiCost.designMinimum.runtimeWritesPerModuleInstall} writes)`],
+    ['runtime API cost per module install', `${r.apiCost.runtimes.perModuleInstall.requests} requests, ${r.apiCost.runtimes.perModuleInstall.writes} writes, of them ${r.apiCost.runtimes.perModuleInstall.ownWrites} ours — the rest is the runtime's controllers rolling out (design minimum ${r.apiCost.designMinimum.runtimeWritesPerModuleInstall} writes)`],
     ['change latency (runtime Kyma edit → module Ready)', r.edits.count ? `p50 ${r.edits.p50Seconds} s, p99 ${r.edits.p99Seconds} s over ${r.edits.count} edits` : 'no edits'],
     ['idle load', `KCP ${r.idle.kcpRequestsPerSecond} req/s (${r.idle.kcpWritesPerSecond} writes/s), runtimes ${r.idle.runtimeRequestsPerSecond} req/s over ${r.idle.seconds} s; drift period ${r.setup.driftPeriodMinutes} min, resync every ${r.setup.resyncEverySeconds} s`],
     ['functions (this process)', `${r.resources.functions.cpuSeconds} CPU s during convergence, peak RSS ${r.resources.functions.peakRssMiB} MiB`],

@@ -7,6 +7,7 @@ import type { BenchSettings } from './args.ts';
 import type { Cost } from './cost.ts';
 import { LOAD_FLAGS, type Fleet } from './fleet.ts';
 import type { ReadinessTracker } from './readiness.ts';
+import { ownWrites } from './own-writes.ts';
 import { percentile, type WriteCeiling } from './write-ceiling.ts';
 
 const MIB = 1024 * 1024;
@@ -80,9 +81,10 @@ export async function resultOf(r: RunInputs) {
 }
 
 function costPer(summary: Cost['kcp'], installs: number) {
+  const own = ownWrites(summary.byVerbResource);
   return {
-    requests: summary.total, writes: summary.writes,
-    perModuleInstall: { requests: round(summary.total / installs), writes: round(summary.writes / installs) },
+    requests: summary.total, writes: summary.writes, ownWrites: own,
+    perModuleInstall: { requests: round(summary.total / installs), writes: round(summary.writes / installs), ownWrites: round(own / installs) },
     byVerb: summary.byVerb, topByVerbResource: top(summary.byVerbResource, 12),
   };
 }

@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { ownWrites } from './own-writes.ts';
+
+describe('ownWrites', () => {
+  it('counts our applies, creates and deletes, not the controllers rolling the module out', () => {
+    expect(ownWrites({
+      'apply deployments.apps': 10, 'apply customresourcedefinitions.apiextensions.k8s.io': 5, 'post samples.sample.modules.kyma-project.io': 2,
+      'apply kymas.operator.kyma-project.io/status': 3, 'delete configmaps': 1,
+      'put deployments.apps/status': 40, 'post pods': 7, 'post pods/binding': 7, 'put replicasets.apps/status': 9, 'post events': 4,
+      'put leases.coordination.k8s.io': 30, 'patch nodes/status': 2, 'get kymas.operator.kyma-project.io': 100,
+    })).toBe(21);
+  });
+});
