@@ -69,7 +69,9 @@ export function startControllerManager(opts: Omit<WorkloadOptions, 'kubeconfig' 
 
 async function createFakeNode(kubeconfig: string): Promise<void> {
   const core = loadKubeConfig(kubeconfig).makeApiClient(CoreV1Api);
-  const resources = { cpu: '32', memory: '256Gi', pods: '110' };
+  // No kubelet, so no real limit: room for the pods of thousands of modules (the scale benchmark runs that many on one
+  // runtime API server; the kubelet default of 110 pods capped it).
+  const resources = { cpu: '100000', memory: '100Ti', pods: '100000' };
   await core.createNode({
     body: {
       metadata: {
