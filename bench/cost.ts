@@ -38,7 +38,8 @@ export async function costSnapshot(fleet: Fleet): Promise<CostSnapshot> {
     kcp: await scrapeRequestCounters(fleet.plane.kcp),
     runtimes: await Promise.all(fleet.plane.runtimes.map((r) => scrapeRequestCounters(r))),
     processes,
-    self: selfUsage(),
+    // /proc/self: getrusage's maxrss after exec still holds the parent's peak, so it is not this process's own.
+    self: (await readProcessUsage(process.pid)) ?? selfUsage(),
   };
 }
 
