@@ -45,7 +45,8 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
     const started = performance.now();
     say(`creating ${settings.kymas} Kymas × ${fleet.modules.length} modules on ${settings.runtimes} runtime API servers`);
     await createKymas(fleet, settings.kymas, CREATE_PARALLEL, (name, at) => created.set(name, at));
-    await untilAll(() => tracker.kymaReady.size, settings.kymas, 'Kymas Ready', settings.timeoutSeconds, say);
+    const installs = () => `, module installs Ready: ${tracker.moduleReady.size}/${settings.kymas * fleet.modules.length}`;
+    await untilAll(() => tracker.kymaReady.size, settings.kymas, 'Kymas Ready', settings.timeoutSeconds, say, installs);
     const converged = performance.now();
     const afterConvergence = await costSnapshot(fleet);
     const edits = await editKymas(fleet, settings, edited, tracker, say);
@@ -84,12 +85,12 @@ async function editKymas(fleet: Fleet, settings: BenchSettings, edited: Set<stri
   return [...at.entries()].map(([k, t]) => (tracker.moduleReady.get(`${k}/${EDIT_MODULE}`) ?? t) - t);
 }
 
-async function untilAll(count: () => number, total: number, what: string, timeoutSeconds: number, say: (line: string) => void): Promise<void> {
+async function untilAll(count: () => number, total: number, what: string, timeoutSeconds: number, say: (line: string) => void, detail = () => ''): Promise<void> {
   const deadline = performance.now() + timeoutSeconds * 1000;
   let lastSaid = 0;
   while (count() < total) {
-    if (performance.now() > deadline) throw new Error(`${what}: ${count()} of ${total} within ${timeoutSeconds} s`);
-    if (performance.now() - lastSaid > 10_000) { say(`${what}: ${count()}/${total}`); lastSaid = performance.now(); }
+    if (performance.now() > deadline) throw new Error(`${what}: ${count()} of ${total} within ${timeoutSeconds} s${detail()}`);
+    if (performance.now() - lastSaid > 10_000) { say(`${what}: ${count()}/${total}${detail()}`); lastSaid = performance.now(); }
     await sleep(200);
   }
   say(`${what}: ${total}/${total}`);

@@ -7,6 +7,7 @@ export function toMarkdown(r: BenchResult): string {
     ['size', `${r.settings.kymas} Kymas × ${r.settings.modules} modules (${c.manifests} Manifests) on ${r.settings.runtimes} runtime API servers, ${r.settings.edits} edits`],
     ['machine', `${r.machine.cores} cores, ${r.machine.memoryGiB} GiB, Node ${r.machine.node}, ${r.machine.kubernetes}`],
     ['convergence', `${c.ready}/${c.kymas} Ready in ${c.seconds} s — ${c.kymasPerSecond} Kymas/s, ${c.moduleInstallsPerSecond} module installs/s`],
+    ['module installs Ready after', Object.entries(c.installsReadyAfterSeconds).map(([share, s]) => `${share} at ${s} s`).join(', ')],
     ['time to Ready per Kyma', `p50 ${c.perKymaSeconds.p50} s, p95 ${c.perKymaSeconds.p95} s, p99 ${c.perKymaSeconds.p99} s, max ${c.perKymaSeconds.max} s`],
     ['KCP API cost per module install', `${r.apiCost.kcp.perModuleInstall.requests} requests, ${r.apiCost.kcp.perModuleInstall.writes} writes (design minimum ${r.apiCost.designMinimum.kcpWritesPerModuleInstall} writes)`],
     ['runtime API cost per module install', `${r.apiCost.runtimes.perModuleInstall.requests} requests, ${r.apiCost.runtimes.perModuleInstall.writes} writes, of them ${r.apiCost.runtimes.perModuleInstall.ownWrites} ours — the rest is the runtime's controllers rolling out (design minimum ${r.apiCost.designMinimum.runtimeWritesPerModuleInstall} writes)`],

@@ -2,6 +2,7 @@
 import { execFile } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { promisify } from 'node:util';
+import { getHeapStatistics } from 'node:v8';
 import type { Config } from '../shared/runtime/config.ts';
 import type { BenchSettings } from './args.ts';
 import type { Cost } from './cost.ts';
@@ -55,6 +56,7 @@ export async function resultOf(r: RunInputs) {
     convergence: {
       kymas: r.settings.kymas, ready: r.tracker.kymaReady.size, manifests: installs, seconds: round(seconds),
       kymasPerSecond: round(r.settings.kymas / seconds), moduleInstallsPerSecond: round(installs / seconds),
+      installsReadyAfterSeconds: installsReadyAfter(r),
       perKymaSeconds: { p50: round(percentile(perKyma, 50)), p95: round(percentile(perKyma, 95)), p99: round(percentile(perKyma, 99)), max: round(perKyma.at(-1) ?? Number.NaN) },
     },
     apiCost: {
@@ -80,6 +82,12 @@ export async function resultOf(r: RunInputs) {
   };
 }
 
+/** When 25/50/75/100 % of the module installs were Ready, in seconds from creating the first Kyma: the shape of the run. */
+function installsReadyAfter(r: RunInputs) {
+  const times = [...r.tracker.moduleReady.entries()].filter(([key]) => r.fleet.modules.includes(key.split('/')[1] ?? '')).map(([, at]) => (at - r.started) / 1000).sort((a, b) => a - b);
+  return Object.fromEntries([25, 50, 75, 100].map((p) => [`${p}%`, round(percentile(times, p), 1)]));
+}
+
 function costPer(summary: Cost['kcp'], installs: number) {
   const own = ownWrites(summary.byVerbResource);
   return {
@@ -93,5 +101,8 @@ const top = (counts: Record<string, number>, n: number) => Object.fromEntries(Ob
 
 async function machine(fleet: Fleet) {
   const version = await promisify(execFile)(fleet.plane.binaries['kube-apiserver'], ['--version']).then((r) => r.stdout.trim(), () => 'unknown');
-  return { cores: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memoryGiB: round(totalmem() / 1024 ** 3, 1), node: process.version, kubernetes: version, platform: `${process.platform}/${process.arch}` };
+  return {
+    cores: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memoryGiB: round(totalmem() / 1024 ** 3, 1), node: process.version,
+    heapLimitMiB: round(getHeapStatistics().heap_size_limit / MIB, 0), kubernetes: version, platform: `${process.platform}/${process.arch}`,
+  };
 }
