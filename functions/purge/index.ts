@@ -26,8 +26,9 @@ export function purge(deps: FunctionDeps): LifecycleFunction {
     name: NAME,
     accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
     async handle({ event, key, log }) {
+      if (key.kind !== 'Kyma' && key.kind !== 'Manifest') throw new InvalidEventError(`${NAME} handles Kyma and Manifest events, not ${key.kind}`);
       const kymaName = await kymaNameOf(deps.kcp, key, event);
-      if (!kymaName) throw new InvalidEventError(`${NAME} handles Kyma events and Manifest delete events, not ${key.kind}`);
+      if (!kymaName) return undefined; // a Manifest gone without a trace of its Kyma: nothing left to purge for it
       const kyma = await deps.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name: kymaName });
       if (!kyma?.metadata.deletionTimestamp) return undefined;
       const manifests = await listAll<Manifest>(deps.kcp, API_VERSION, 'Manifest', { namespace: key.namespace, labelSelector: `${LABEL.kymaName}=${kymaName}` });

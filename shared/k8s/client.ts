@@ -20,6 +20,7 @@ export interface ObjectRef {
 export interface ListOptions {
   namespace?: string;
   labelSelector?: string;
+  fieldSelector?: string;
   limit?: number;
   continue?: string;
 }
@@ -84,6 +85,7 @@ export class KubeClient {
   async list<T extends KubeObject>(apiVersion: string, kind: string, opts: ListOptions = {}): Promise<ObjectList<T>> {
     const query = new URLSearchParams();
     if (opts.labelSelector) query.set('labelSelector', opts.labelSelector);
+    if (opts.fieldSelector) query.set('fieldSelector', opts.fieldSelector);
     if (opts.limit) query.set('limit', String(opts.limit));
     if (opts.continue) query.set('continue', opts.continue);
     const qs = query.size ? `?${query}` : '';

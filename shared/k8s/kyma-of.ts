@@ -5,14 +5,15 @@ import type { KubeClient } from './client.ts';
 
 /**
  * The KCP Kyma an event concerns: the Kyma itself, or the owner of a Manifest — from the kyma-name label of the object
- * the event carries (only a pointer; the label never changes in a Manifest's life), else from the Manifest as stored.
- * Undefined for other kinds, or when neither says.
+ * the event carries (only a pointer; the label never changes in a Manifest's life), else from the Manifest as stored
+ * (a `list` by name: the functions that ask may list Manifests, not get them). Undefined for other kinds, or when
+ * neither says.
  */
 export async function kymaNameOf(kcp: KubeClient, key: ObjectKey, event: EventAttributes): Promise<string | undefined> {
   if (key.kind === 'Kyma') return key.name;
   if (key.kind !== 'Manifest') return undefined;
   const carried = (event.data as { metadata?: { labels?: Record<string, string> } } | undefined)?.metadata?.labels?.[LABEL.kymaName];
   if (carried) return carried;
-  const manifest = await kcp.get<Manifest>({ apiVersion: API_VERSION, kind: 'Manifest', namespace: key.namespace, name: key.name });
-  return manifest?.metadata.labels?.[LABEL.kymaName];
+  const { items } = await kcp.list<Manifest>(API_VERSION, 'Manifest', { namespace: key.namespace, fieldSelector: `metadata.name=${key.name}` });
+  return items[0]?.metadata.labels?.[LABEL.kymaName];
 }

@@ -27,14 +27,34 @@ export interface EventAttributes {
   [extension: string]: unknown;
 }
 
-/** The object key from the `kind`, `apiversion`, `namespace`, `name` extensions. */
+/** Kubernetes object and namespace names, kinds and apiVersions as the API server accepts them (names: DNS
+ * subdomains, plus `:` as RBAC names use; namespaces: DNS labels). Anything else in an event is hostile or broken. */
+const NAME = /^(?=.{1,253}$)[a-z0-9]([-a-z0-9.:]*[a-z0-9])?$/;
+const NAMESPACE = /^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const KIND = /^[A-Z][A-Za-z0-9]{0,62}$/;
+const API_VERSION = /^(?:(?=.{1,253}\/)[a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?v[1-9][0-9]*(?:(?:alpha|beta)[1-9][0-9]*)?$/;
+
+/** The object key from the `kind`, `apiversion`, `namespace`, `name` extensions; 400 when any is missing or malformed. */
 export function objectKeyOf(event: EventAttributes): ObjectKey {
   const { kind, apiversion, namespace, name } = event;
   if (typeof kind !== 'string' || !kind || typeof apiversion !== 'string' || !apiversion
     || typeof name !== 'string' || !name || (namespace !== undefined && typeof namespace !== 'string')) {
-    throw new InvalidEventError(`event ${event.id} of type ${event.type} lacks the kind/apiversion/name extensions`);
+    throw new InvalidEventError(`event ${printable(event.id)} of type ${printable(event.type)} lacks the kind/apiversion/name extensions`);
   }
+  const malformed = [
+    !KIND.test(kind) && 'kind', !API_VERSION.test(apiversion) && 'apiversion',
+    !NAME.test(name) && 'name', namespace && !NAMESPACE.test(namespace) && 'namespace',
+  ].filter(Boolean);
+  if (malformed.length) throw new InvalidEventError(`event ${printable(event.id)} has malformed ${malformed.join(', ')} extension(s)`);
   return { kind, apiVersion: apiversion, namespace: namespace ?? '', name };
+}
+
+/** An attribute as it may appear in an error message and a log line: bounded, without control characters. */
+export function printable(value: unknown): string {
+  const text = typeof value === 'string' ? value : String(value);
+  // eslint-disable-next-line no-control-regex
+  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  return JSON.stringify(clean.length > 80 ? `${clean.slice(0, 80)}…` : clean);
 }
 
 export const keyText = (key: ObjectKey) => `${key.kind} ${key.namespace ? `${key.namespace}/` : ''}${key.name}`;

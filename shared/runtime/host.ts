@@ -47,6 +47,8 @@ Promise<FunctionHost> {
 }
 
 function parseEvent(headers: IncomingHttpHeaders, body: unknown): EventAttributes | InvalidEventError {
+  const missing = missingAttributes(headers, typeof body === 'string' ? body : '');
+  if (missing.length) return new InvalidEventError(`not a valid CloudEvent: required attribute(s) ${missing.join(', ')} missing or empty`);
   try {
     const event = HTTP.toEvent({ headers, body: typeof body === 'string' ? body : '' });
     if (Array.isArray(event)) return new InvalidEventError('batched CloudEvents are not accepted');
@@ -54,6 +56,17 @@ function parseEvent(headers: IncomingHttpHeaders, body: unknown): EventAttribute
   } catch (error) {
     return new InvalidEventError(`not a valid CloudEvent: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+const REQUIRED = ['specversion', 'id', 'source', 'type'] as const;
+
+/** The CloudEvents SDK fills in a missing specversion, id or source; the spec requires all four, so we check the wire. */
+function missingAttributes(headers: IncomingHttpHeaders, body: string): string[] {
+  if (!String(headers['content-type'] ?? '').startsWith('application/cloudevents+json')) return REQUIRED.filter((a) => !headers[`ce-${a}`]);
+  let json: unknown;
+  try { json = JSON.parse(body); } catch { return []; } // the SDK refuses it with its own message
+  const fields = typeof json === 'object' && json !== null ? json as Record<string, unknown> : {};
+  return REQUIRED.filter((a) => typeof fields[a] !== 'string' || !fields[a]);
 }
 
 async function invokeInvalid(fn: LifecycleFunction, error: InvalidEventError, log: Logger): Promise<Outcome> {

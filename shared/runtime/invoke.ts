@@ -1,6 +1,6 @@
 import type { CloudEvent } from 'cloudevents';
 import { InvalidEventError, toLifecycleError, type LifecycleError } from './errors.ts';
-import { keyText, objectKeyOf, type EventAttributes, type ObjectKey } from './events.ts';
+import { keyText, objectKeyOf, printable, type EventAttributes, type ObjectKey } from './events.ts';
 import type { Logger } from './logger.ts';
 
 /** One call of a function: the event, the object it points at, and a logger bound to both. */
@@ -33,8 +33,8 @@ export async function invoke(fn: LifecycleFunction, event: EventAttributes, log:
   let bound = log.child({ ceId: event.id, ceType: event.type, traceId: traceIdOf(event) });
   let outcome: Outcome;
   try {
-    if (event.specversion !== '1.0') throw new InvalidEventError(`unsupported specversion ${String(event.specversion)}`);
-    if (!fn.accepts.includes(event.type)) throw new InvalidEventError(`${fn.name} does not accept events of type ${event.type}`);
+    if (event.specversion !== '1.0') throw new InvalidEventError(`unsupported specversion ${printable(event.specversion)}`);
+    if (!fn.accepts.includes(event.type)) throw new InvalidEventError(`${fn.name} does not accept events of type ${printable(event.type)}`);
     const key = fn.keyless ? { kind: '', apiVersion: '', namespace: '', name: '' } : objectKeyOf(event);
     if (!fn.keyless) bound = bound.child({ object: keyText(key) });
     const reply = await oneAtATime(fn, fn.keyless ? '' : keyText(key), () => fn.handle({ event, key, log: bound }));

@@ -5,15 +5,14 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Cluster } from '../../shared/controlplane/index.ts';
 import { API_VERSION, KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
-import { MANIFESTS_DIR } from '../../shared/runner/local-runner.ts';
 import { publishSampleModule, setMandatoryVersion, setReleaseChannels } from '../../shared/module/publish.ts';
 import { crRef, dropFinalizers, userCr } from '../e2e/removal-helpers.ts';
 import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, getKyma, kymaGone, kymaInState, manifestsOf, REMOTE_KYMA, startWorld, type World } from '../e2e/world.ts';
-import { readAudit, startAuditedKcp, testBinaries, type AuditedRequest } from './audited-kcp.ts';
+import { readAudit, type AuditedRequest } from './audited-kcp.ts';
 import { covers, grantsOf, grantText, type Grant } from './grants.ts';
-import { actAs, COMPONENTS, serviceAccountOf, usernameOf } from './identities.ts';
-import { kubectlOk } from './kubectl.ts';
-import { render, toYaml, type Doc } from './validate.ts';
+import { COMPONENTS, serviceAccountOf, usernameOf } from './identities.ts';
+import { startRbacKcp } from './rbac-kcp.ts';
+import type { Doc } from './validate.ts';
 
 /** Granted but not exercised by the chain, each for a reason outside our code. */
 const UNUSED_BY_DESIGN: Record<string, string[]> = {
@@ -21,7 +20,6 @@ const UNUSED_BY_DESIGN: Record<string, string[]> = {
   'apiserver-source': ['get kymas.operator.kyma-project.io in kcp-system', 'get manifests.operator.kyma-project.io in kcp-system',
     'get moduletemplates.operator.kyma-project.io in kcp-system', 'get modulereleasemetas.operator.kyma-project.io in kcp-system'],
 };
-const RBAC_KINDS = ['Namespace', 'CustomResourceDefinition', 'ConfigMap', 'ServiceAccount', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'];
 const dockerConfig = (host: string) => Buffer.from(JSON.stringify({ auths: { [host]: { auth: Buffer.from('robot:unused').toString('base64') } } })).toString('base64');
 const pullSecret = (name: string, host: string) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: KCP_NAMESPACE }, type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': dockerConfig(host) } });
 
@@ -31,14 +29,11 @@ let docs: Doc[];
 let world: World;
 
 beforeAll(async () => {
-  ({ cluster: kcp, auditLog } = await startAuditedKcp('kcp-least-privilege'));
-  docs = await render(MANIFESTS_DIR);
-  await kubectlOk(['apply', '--server-side', '--field-manager=installer', '-f', '-'], { cluster: kcp, stdin: toYaml(docs.filter((d) => RBAC_KINDS.includes(d.kind))) });
-  await kubectlOk(['wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all'], { cluster: kcp });
-  const kubectl = testBinaries().kubectl;
+  const rbac = await startRbacKcp('kcp-least-privilege');
+  ({ cluster: kcp, auditLog, docs } = rbac);
   world = await startWorld(
     { LIFECYCLE_PURGE_GRACE_SECONDS: '4', LIFECYCLE_OCI_REGISTRY_CRED_SECRET: 'lifecycle-registry-credentials', LIFECYCLE_RUNTIME_IMAGE_PULL_SECRET: 'lifecycle-image-pull-secret' },
-    { kcp: kcp.kubeconfig, identity: (component) => actAs(kcp, kubectl, component), beforeRunner: async (admin) => {
+    { kcp: kcp.kubeconfig, identity: rbac.identity, beforeRunner: async (admin) => {
       await admin.apply(pullSecret('lifecycle-registry-credentials', `http://${inject('controlPlane').registryHost}`), 'installer');
       await admin.apply(pullSecret('lifecycle-image-pull-secret', 'mirror.example.net'), 'installer');
     } },
