@@ -13,7 +13,7 @@ const mrm = (channels: { channel: string; version: string }[]): ModuleReleaseMet
 const template = (version: string, labels: Record<string, string> = {}, extra: Record<string, unknown> = {}): ModuleTemplate =>
   ({ apiVersion: '', kind: 'ModuleTemplate', metadata: { name: `sample-${version}`, namespace: 'kcp-system', generation: 3, labels }, spec: { moduleName: 'sample', version, ...extra } });
 const artifact = (version: string): [string, ArtifactLookup] =>
-  [`${COMPONENT}:${version}`, { artifact: { componentName: COMPONENT, version, install: { name: 'raw-manifest', type: 'oci-dir', ref: 'sha256:aa', componentName: COMPONENT }, layers: [], localizedImages: [] } }];
+  [`${COMPONENT}:${version}`, { artifact: { componentName: COMPONENT, version, install: { name: 'raw-manifest', type: 'oci-dir', ref: 'sha256:aa', componentName: COMPONENT }, layers: [], localizedImages: [], registryHost: undefined } }];
 
 function observed(k: Kyma, opts: { mrm?: ModuleReleaseMeta; templates?: ModuleTemplate[]; all?: ModuleTemplate[]; artifacts?: [string, ArtifactLookup][] } = {}): Observed {
   return {

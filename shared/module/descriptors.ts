@@ -1,6 +1,6 @@
 import { isRegistryError } from '../oci/errors.ts';
 import { fetchComponentDescriptor } from '../oci/component.ts';
-import { moduleContent, parseComponentDescriptor, type ModuleContent } from '../oci/ocm.ts';
+import { moduleContent, parseComponentDescriptor, registryHostOf, type ComponentDescriptor, type ModuleContent } from '../oci/ocm.ts';
 import type { RegistryClient } from '../oci/registry.ts';
 import { stringify } from 'yaml';
 import { TransientError } from '../runtime/errors.ts';
@@ -9,6 +9,8 @@ import type { ModuleTemplate } from '../domain/templates.ts';
 export interface ModuleArtifact extends ModuleContent {
   componentName: string;
   version: string;
+  /** The registry host the descriptor names (its effective repository context), if any. */
+  registryHost: string | undefined;
 }
 
 export type ArtifactLookup = { artifact: ModuleArtifact } | { error: string };
@@ -17,17 +19,27 @@ export type ArtifactLookup = { artifact: ModuleArtifact } | { error: string };
  * Module content per component version, read from the registry's OCM component descriptor (immutable, so cached
  * for the life of the process), with the ModuleTemplate's embedded `spec.descriptor` as the fallback when the
  * registry has no such component version. Registry outages throw (the delivery is retried); everything else is
- * an answer: the artifact, or the reason it cannot be installed.
+ * an answer: the artifact, or the reason it cannot be installed. A descriptor naming a registry host outside
+ * `allowedHosts` (the configured registry and LIFECYCLE_OCI_REGISTRY_ALLOWLIST) is refused: nothing of it is used.
  */
 export class ModuleArtifacts {
   private readonly cache = new Map<string, Promise<ModuleArtifact>>();
   private readonly registry: RegistryClient;
+  private readonly allowedHosts: ReadonlySet<string>;
 
-  constructor(registry: RegistryClient) {
+  constructor(registry: RegistryClient, allowedHosts: readonly string[] = [registry.host]) {
     this.registry = registry;
+    this.allowedHosts = new Set(allowedHosts.map((h) => h.toLowerCase()));
   }
 
   async lookup(componentName: string, version: string, template?: ModuleTemplate): Promise<ArtifactLookup> {
+    const found = await this.find(componentName, version, template);
+    const host = 'artifact' in found ? found.artifact.registryHost : undefined;
+    if (host === undefined || this.allowedHosts.has(host)) return found;
+    return { error: `descriptor of ${componentName}:${version} names registry host ${host}, which is not allowed (allowed: ${[...this.allowedHosts].join(', ')}; see LIFECYCLE_OCI_REGISTRY_ALLOWLIST)` };
+  }
+
+  private async find(componentName: string, version: string, template?: ModuleTemplate): Promise<ArtifactLookup> {
     try {
       return { artifact: await this.cached(componentName, version) };
     } catch (error) {
@@ -42,7 +54,7 @@ export class ModuleArtifacts {
     let entry = this.cache.get(key);
     if (!entry) {
       entry = fetchComponentDescriptor(this.registry, componentName, version)
-        .then((descriptor) => ({ ...moduleContent(descriptor), componentName, version: descriptor.version }));
+        .then((descriptor) => artifactOf(descriptor, componentName));
       entry.catch(() => this.cache.delete(key));
       this.cache.set(key, entry);
     }
@@ -52,9 +64,11 @@ export class ModuleArtifacts {
 
 function fromTemplate(componentName: string, template: ModuleTemplate): ArtifactLookup {
   try {
-    const descriptor = parseComponentDescriptor(stringify(template.spec?.descriptor));
-    return { artifact: { ...moduleContent(descriptor), componentName, version: descriptor.version } };
+    return { artifact: artifactOf(parseComponentDescriptor(stringify(template.spec?.descriptor)), componentName) };
   } catch (error) {
     return { error: `descriptor of ModuleTemplate ${template.metadata.name}: ${error instanceof Error ? error.message : String(error)}` };
   }
 }
+
+const artifactOf = (descriptor: ComponentDescriptor, componentName: string): ModuleArtifact =>
+  ({ ...moduleContent(descriptor), componentName, version: descriptor.version, registryHost: registryHostOf(descriptor) });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { moduleContent, parseComponentDescriptor } from './ocm.ts';
+import { moduleContent, parseComponentDescriptor, registryHostOf } from './ocm.ts';
 
 const RAW = `sha256:${'1'.repeat(64)}`;
 const CR = `sha256:${'3'.repeat(64)}`;
@@ -97,5 +97,19 @@ describe('moduleContent', () => {
     ['an image without reference', [rawManifest(), { ...image, access: { type: 'ociArtifact' } }], /no imageReference/],
   ])('rejects %s', (_, resources, message) => {
     expect(() => content(resources)).toThrow(expect.objectContaining({ code: 'BadContent', message: expect.stringMatching(message) }));
+  });
+});
+
+describe('registryHostOf', () => {
+  const withContexts = (...baseUrls: string[]) => ({ name: 'c', version: '1.0.0', resources: [], repositoryContexts: baseUrls.map((baseUrl) => ({ type: 'OCIRegistry', baseUrl })) });
+
+  it('is the host of the last repository context, without scheme or path, lower case', () => {
+    expect(registryHostOf(withContexts('build.example.net', 'https://Prod.Example.net:5000/kyma/modules'))).toBe('prod.example.net:5000');
+    expect(registryHostOf(withContexts('127.0.0.1:5000'))).toBe('127.0.0.1:5000');
+  });
+
+  it('is undefined without a context or a baseUrl', () => {
+    expect(registryHostOf(withContexts())).toBeUndefined();
+    expect(registryHostOf({ ...withContexts(), repositoryContexts: [{ type: 'OCIRegistry' }] })).toBeUndefined();
   });
 });

@@ -127,6 +127,16 @@ export function moduleContent(descriptor: ComponentDescriptor): ModuleContent {
   return { install: { ...install, name: 'raw-manifest' }, layers, localizedImages };
 }
 
+/**
+ * The registry host (`host[:port]`) of the descriptor's effective repository context — the last entry, as upstream
+ * reads it; undefined when it names none. Lower case, without scheme or path.
+ */
+export function registryHostOf(descriptor: ComponentDescriptor): string | undefined {
+  const baseUrl = descriptor.repositoryContexts.at(-1)?.baseUrl;
+  if (!baseUrl) return undefined;
+  return baseUrl.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').split('/')[0]?.toLowerCase() || undefined;
+}
+
 /** `localBlob/v1` and `LocalBlob` name the same access type as `localBlob`. */
 const accessKind = (type: string) => type.replace(/\/v1$/, '').toLowerCase();
 

@@ -10,6 +10,7 @@ import type { EventSink } from './sink.ts';
 /** The composition root of every function: KCP client, module registry client, descriptor cache, sink. */
 export async function composeDeps(kcp: KubeConfig, config: Config, sink: EventSink): Promise<FunctionDeps> {
   const client = await KubeClient.from(kcp);
-  const registry = new RegistryClient(await registryAccess(client, config));
-  return { kcp: client, config, sink, registry, artifacts: new ModuleArtifacts(registry) };
+  const access = await registryAccess(client, config);
+  const registry = new RegistryClient(access);
+  return { kcp: client, config, sink, registry, artifacts: new ModuleArtifacts(registry, access.allowedHosts) };
 }

@@ -21,6 +21,14 @@ describe('registry configuration', () => {
     ['registry.example.net/modules/', { base: 'registry.example.net/modules', plainHttp: false }],
     ['https://registry.example.net', { base: 'registry.example.net', plainHttp: false }],
   ])('reads LIFECYCLE_OCI_REGISTRY=%s', (value, expected) => {
-    expect(readConfig({ LIFECYCLE_OCI_REGISTRY: value }).registry).toEqual(expected);
+    expect(readConfig({ LIFECYCLE_OCI_REGISTRY: value }).registry).toEqual({ ...expected, allowlist: [] });
+  });
+
+  it('reads the registry allowlist: hosts, trimmed and lower-cased', () => {
+    expect(readConfig({ LIFECYCLE_OCI_REGISTRY_ALLOWLIST: ' Mirror.example.net ,127.0.0.1:5000,' }).registry.allowlist).toEqual(['mirror.example.net', '127.0.0.1:5000']);
+  });
+
+  it.each(['https://mirror.example.net', 'mirror.example.net/path', 'bad host', 'host:port'])('refuses %s in the allowlist, naming the variable', (value) => {
+    expect(() => readConfig({ LIFECYCLE_OCI_REGISTRY_ALLOWLIST: value })).toThrow(/LIFECYCLE_OCI_REGISTRY_ALLOWLIST must list registry hosts/);
   });
 });

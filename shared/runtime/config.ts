@@ -8,7 +8,12 @@ export interface Config {
   /** Namespace of Kymas, templates, Manifests and kubeconfig Secrets in the KCP. */
   readonly kcpNamespace: string;
   /** The module registry: `host[:port][/path]`; `http://` in LIFECYCLE_OCI_REGISTRY means plain HTTP. */
-  readonly registry: { readonly base: string; readonly plainHttp: boolean; readonly credentialSecret: string | undefined };
+  readonly registry: {
+    readonly base: string; readonly plainHttp: boolean; readonly credentialSecret: string | undefined;
+    /** Registry hosts besides the configured one that descriptors may name and the registry may redirect to (blob
+     * storage); `host[:port]`, LIFECYCLE_OCI_REGISTRY_ALLOWLIST, comma-separated. Default: none. */
+    readonly allowlist: readonly string[];
+  };
   /** Broker ingress for fan-out events (Knative sets K_SINK). */
   readonly sinkUrl: string | undefined;
   /** Port the function host listens on (Knative sets PORT). */
@@ -38,6 +43,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     registry: Object.freeze({
       base: registry.replace(/^https?:\/\//, '').replace(/\/$/, ''), plainHttp: registry.startsWith('http://'),
       credentialSecret: env.LIFECYCLE_OCI_REGISTRY_CRED_SECRET || undefined,
+      allowlist: Object.freeze(hosts(env, 'LIFECYCLE_OCI_REGISTRY_ALLOWLIST')),
     }),
     sinkUrl: env.K_SINK || undefined,
     port: integer(env, 'PORT', '8080', 0, 65535),
@@ -53,6 +59,15 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
 /** The module packaging CLI's registry login (shared/module/cli): MODULE_REGISTRY_USERNAME and MODULE_REGISTRY_PASSWORD. */
 export function readModuleRegistryLogin(env: NodeJS.ProcessEnv = process.env): { username: string | undefined; password: string | undefined } {
   return { username: env.MODULE_REGISTRY_USERNAME || undefined, password: env.MODULE_REGISTRY_PASSWORD || undefined };
+}
+
+const HOST = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(:[0-9]{1,5})?$/;
+
+function hosts(env: NodeJS.ProcessEnv, name: string): string[] {
+  const list = (env[name] ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  const bad = list.find((h) => !HOST.test(h));
+  if (bad !== undefined) throw new Error(`${name} must list registry hosts (host[:port], comma-separated), got "${bad}"`);
+  return list;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: string, min: number, max: number): number {

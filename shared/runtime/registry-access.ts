@@ -2,7 +2,7 @@ import type { KubeClient } from '../k8s/client.ts';
 import { credentialsFromDockerConfig, type Credentials } from '../oci/registry.ts';
 import type { Config } from './config.ts';
 
-export interface RegistryAccess { host: string; plainHttp: boolean; credentials?: Credentials }
+export interface RegistryAccess { host: string; plainHttp: boolean; credentials?: Credentials; allowedHosts: string[] }
 
 /**
  * The module registry and how to log in: LIFECYCLE_OCI_REGISTRY, and/or a `kubernetes.io/dockerconfigjson` Secret in
@@ -13,7 +13,7 @@ export async function registryAccess(kcp: KubeClient, config: Config): Promise<R
   const { base, plainHttp, credentialSecret } = config.registry;
   if (!credentialSecret) {
     if (!base) throw new Error('LIFECYCLE_OCI_REGISTRY is not set: the module registry (host[:port], http:// for plain HTTP) is required');
-    return { host: base, plainHttp };
+    return { host: base, plainHttp, allowedHosts: allowed(base, config) };
   }
   const where = `${config.kcpNamespace}/${credentialSecret}`;
   const secret = await kcp.get<{ metadata: { name: string }; type?: string; data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', namespace: config.kcpNamespace, name: credentialSecret });
@@ -26,5 +26,8 @@ export async function registryAccess(kcp: KubeClient, config: Config): Promise<R
   const host = base || (hosts[0] ?? '').replace(/^https?:\/\//, '').replace(/\/$/, '');
   const credentials = credentialsFromDockerConfig(json, host);
   if (!credentials) throw new Error(`registry credential Secret ${where} has no entry for ${host}`);
-  return { host, plainHttp: base ? plainHttp : (hosts[0] ?? '').startsWith('http://'), credentials };
+  return { host, plainHttp: base ? plainHttp : (hosts[0] ?? '').startsWith('http://'), credentials, allowedHosts: allowed(host, config) };
 }
+
+/** The configured registry's host and LIFECYCLE_OCI_REGISTRY_ALLOWLIST: every host a descriptor may name. */
+const allowed = (base: string, config: Config) => [...new Set([(base.split('/')[0] ?? base).toLowerCase(), ...config.registry.allowlist])];
