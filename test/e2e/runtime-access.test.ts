@@ -1,12 +1,14 @@
 // Runtime access going wrong (upstream §8.2 scenarios 19, 22, 33) on a throwaway runtime cluster: a kubeconfig
-// Secret that is garbage, credentials downgraded to a user without permissions, the runtime disappearing.
+// Secret that is garbage, credentials downgraded to a user without permissions, a foreign CA, an expired token, the
+// runtime disappearing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Cluster } from '../../shared/controlplane/index.ts';
+import { loadKubeConfig, type Cluster } from '../../shared/controlplane/index.ts';
 import type { Kyma } from '../../shared/domain/kyma.ts';
 import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/domain/vocabulary.ts';
 import { KubeClient } from '../../shared/k8s/client.ts';
 import { publishSampleModule, setReleaseChannels } from '../../shared/module/publish.ts';
 import { throwawayRuntime } from './throwaway.ts';
+import { serviceAccountToken, tokenKubeconfig, withForeignCa } from './tokens.ts';
 import { applyKyma, deleteKyma, deleteLeftoverKymas, eventually, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
 
 let world: World;
@@ -70,6 +72,39 @@ describe('runtime access', () => {
     await world.runner.resync();
     await kymaInState(world, KYMA, 'Ready', modulesReady);
     await eventually('Manifest Ready again', async () => (await manifestsOf(world, KYMA))[0]?.status?.state === 'Ready');
+  });
+
+  it('a kubeconfig trusting another cluster\'s CA: Kyma and module Error naming the runtime, no key material in status; fixed → Ready', async () => {
+    await setSecret(withForeignCa(cluster.kubeconfig, world.runtimeKubeconfigs[0] ?? ''));
+    await touch();
+    await world.runner.resync();
+    const failed = await kymaInState(world, KYMA, 'Error', (k) => k.status?.modules?.[0]?.state === 'Error');
+    expect(failed.status?.lastOperation?.operation).toMatch(new RegExp(`runtime of Kyma ${KYMA} unreachable: .*certificate`, 'i'));
+    expect(JSON.stringify(failed.status)).not.toMatch(/BEGIN|client-key-data|certificate-authority-data/);
+    await setSecret(cluster.kubeconfig);
+    await touch();
+    await world.runner.resync();
+    await kymaInState(world, KYMA, 'Ready', modulesReady);
+  });
+
+  it('an expired ServiceAccount token (genuine signature): 401 in the status, the token nowhere; the same token unexpired authenticates', async () => {
+    const sa = await runtime.get<{ metadata: { name: string; uid: string } }>({ apiVersion: 'v1', kind: 'ServiceAccount', namespace: 'default', name: 'default' });
+    const identity = { namespace: 'default', name: 'default', uid: sa?.metadata.uid ?? '' };
+    const expired = await serviceAccountToken(cluster, identity, -600);
+    const valid = await serviceAccountToken(cluster, identity, 600);
+    const asValid = await KubeClient.from(loadKubeConfig(await tokenKubeconfig(cluster, valid)));
+    await expect(asValid.get({ apiVersion: 'v1', kind: 'Secret', namespace: 'kube-system', name: 'x' }), 'authenticated, not authorised').rejects.toMatchObject({ status: 403 });
+    await setSecret(await tokenKubeconfig(cluster, expired));
+    await touch();
+    await world.runner.resync();
+    const failed = await kymaInState(world, KYMA, 'Error', (k) => k.status?.modules?.[0]?.state === 'Error');
+    expect(failed.status?.lastOperation?.operation).toMatch(new RegExp(`runtime of Kyma ${KYMA} unreachable: .*401`));
+    const [manifest] = await manifestsOf(world, KYMA);
+    expect(JSON.stringify([failed.status, manifest?.status])).not.toContain(expired.split('.')[2]);
+    await setSecret(cluster.kubeconfig);
+    await touch();
+    await world.runner.resync();
+    await kymaInState(world, KYMA, 'Ready', modulesReady);
   });
 
   it('the runtime disappears: the Kyma and every module go Error naming it; deleting the Secret lets the Kyma go', async () => {
