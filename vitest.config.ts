@@ -1,8 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { HygieneLastSequencer } from './test/sequencer.ts';
 
 export default defineConfig({
   test: {
     teardownTimeout: 60_000,
+    sequence: { sequencer: HygieneLastSequencer },
     reporters: ['default', 'json'],
     outputFile: { json: 'test-artifacts/vitest.json' },
     projects: [

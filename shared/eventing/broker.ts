@@ -136,7 +136,9 @@ export class LocalBroker {
       if (!this.running()) break;
       attempts++;
       outcome = await this.limiter.run(() => deliverOnce(url, event, trigger.delivery.timeoutMs, this.stopping.signal));
-      if (outcome.kind !== 'failed' || !outcome.retryable) break;
+      if (outcome.kind !== 'failed') break;
+      this.log.debug({ trigger: trigger.name, eventId: event.id, attempt: attempts, status: outcome.status, error: outcome.error }, 'delivery attempt failed');
+      if (!outcome.retryable) break;
     }
     if (outcome.kind === 'failed') return this.deadLetter(trigger, event, outcome, attempts);
     this.counters.delivered++;

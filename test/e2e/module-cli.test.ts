@@ -12,11 +12,12 @@ import { locateBinaries, startRegistry, type Registry } from '../../shared/contr
 import { freePort } from '../../shared/controlplane/ports.ts';
 import { API_VERSION, KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
 import { applyKyma, connectRuntime, deleteLeftoverKymas, kymaInState, startWorld, type World } from './world.ts';
+import { MODULE_AUTHOR_LOGIN } from '../secrets.ts';
 
 const CLI = join(import.meta.dirname, '../../shared/module/cli/main.ts');
 const MODULE = 'template-operator';
 const REPOSITORY = `component-descriptors/kyma-project.io/module/${MODULE}`;
-const AUTH = { username: 'author', password: 'm0dule-pa55word' };
+const AUTH = MODULE_AUTHOR_LOGIN;
 const CRD = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:

@@ -8,8 +8,9 @@ import { publishSampleModule, setReleaseChannels } from '../../shared/module/pub
 import { RegistryClient } from '../../shared/oci/registry.ts';
 import { deploymentOf } from './removal-helpers.ts';
 import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
+import { REGISTRY_LOGIN } from '../secrets.ts';
 
-const AUTH = { username: 'robot', password: 'pr1vate-registry-pa55' };
+const AUTH = REGISTRY_LOGIN;
 const LOCALIZED = `mirror.example.net/prod/oscar-manager:1.0.0@sha256:${'ab'.repeat(32)}`;
 let world: World;
 let registry: Registry;

@@ -12,8 +12,8 @@ import { REMOTE_KYMA } from '../../shared/k8s/remote-namespace.ts';
 import { installCrds } from '../../shared/k8s/crds.ts';
 import { RegistryClient } from '../../shared/oci/registry.ts';
 import { readConfig } from '../../shared/runtime/config.ts';
-import { createLogger } from '../../shared/runtime/logger.ts';
 import { startLocalRunner, type LocalRunner } from '../../shared/runner/local-runner.ts';
+import { capturingLogger, statusRecorder } from './capture.ts';
 
 export interface World {
   kcp: KubeClient;
@@ -46,8 +46,9 @@ export async function startWorld(env: Record<string, string> = {}, opts: WorldOp
   const config = { ...readConfig({ LIFECYCLE_OCI_REGISTRY: `http://${cp.registryHost}`, ...env }) };
   await opts.beforeRunner?.(kcp);
   const events: CloudEvent<unknown>[] = [];
-  const log = createLogger('e2e', process.env.E2E_LOG_LEVEL ?? 'warn');
-  const runner = await startLocalRunner({ kcp: kcpConfig, config, log, onSourceEvent: (e) => events.push(e), ...(opts.identity ? { identity: opts.identity } : {}) });
+  const log = capturingLogger('e2e', process.env.E2E_LOG_LEVEL ?? 'warn');
+  const recordStatus = statusRecorder();
+  const runner = await startLocalRunner({ kcp: kcpConfig, config, log, onSourceEvent: (e) => { events.push(e); recordStatus(e); }, ...(opts.identity ? { identity: opts.identity } : {}) });
   return { kcp, runtimes, runtimeKubeconfigs: cp.runtimes, registry, runner, events, kymaRuntime: new Map() };
 }
 
