@@ -2,6 +2,7 @@ import type { Kyma } from '../../shared/domain/kyma.ts';
 import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/domain/templates.ts';
 import type { RuntimeScope } from '../../shared/domain/runtime-scope.ts';
 import { API_VERSION, FIELD_MANAGER, LABEL, MANAGED_BY_RUNTIME } from '../../shared/domain/vocabulary.ts';
+import { applyUnlessCurrent } from '../../shared/k8s/apply-current.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
 import { listAll } from '../../shared/k8s/list.ts';
 import { ensureRemoteNamespace } from '../../shared/k8s/remote-namespace.ts';
@@ -37,12 +38,12 @@ export async function syncRuntime(kcp: KubeClient, runtimes: RuntimeClients, kym
 
 interface RuntimeCrd { apiVersion: string; kind: string; metadata: { name: string; labels?: Record<string, string>; deletionTimestamp?: string }; spec: object }
 
-/** The lifecycle CRDs as the KCP has them, conversion None, label managed-by=kyma (server-side apply, a no-op when equal). */
+/** The lifecycle CRDs as the KCP has them, conversion None, label managed-by=kyma (server-side apply, skipped when already so). */
 async function syncCrds(kcp: KubeClient, runtime: KubeClient): Promise<void> {
   for (const name of SYNCED_CRDS) {
     const crd = await kcp.get<{ kind?: string; spec?: Record<string, unknown> }>({ ...CRD, name });
     if (!crd?.spec) throw new Error(`CRD ${name} missing in the KCP`);
-    const applied = await runtime.apply<RuntimeCrd>(
+    const applied = await applyUnlessCurrent<RuntimeCrd>(runtime,
       { ...CRD, metadata: { name, labels: { [LABEL.managedBy]: MANAGED_BY_RUNTIME } }, spec: { ...crd.spec, conversion: { strategy: 'None' } } }, FIELD_MANAGER.lifecycleManager);
     // A CRD left terminating by an earlier Kyma's deletion: wait until it is gone, then it is created afresh.
     if (applied.metadata.deletionTimestamp) throw new Error(`CRD ${name} on the runtime is still being deleted`);
@@ -56,7 +57,7 @@ async function syncCatalog(kcp: KubeClient, runtime: KubeClient, kyma: Kyma, rem
   const templates = await listAll<ModuleTemplate>(kcp, API_VERSION, 'ModuleTemplate', { namespace });
   const metas = await listAll<ModuleReleaseMeta>(kcp, API_VERSION, 'ModuleReleaseMeta', { namespace });
   const catalog = catalogFor(kyma, templates, metas, remoteNamespace);
-  for (const object of [...catalog.templates, ...catalog.metas]) await runtime.apply(object, CATALOG_MANAGER);
+  for (const object of [...catalog.templates, ...catalog.metas]) await applyUnlessCurrent(runtime, object, CATALOG_MANAGER);
   const keep = new Set([...catalog.templates, ...catalog.metas].map((o) => `${o.kind}/${o.metadata.name}`));
   let removed = 0;
   for (const kind of ['ModuleTemplate', 'ModuleReleaseMeta']) {
@@ -74,6 +75,6 @@ async function syncPullSecret(kcp: KubeClient, runtime: KubeClient, namespace: s
   const secret = await kcp.get<{ metadata: { name: string }; type?: string; data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', namespace, name });
   if (!secret) throw new Error(`image pull Secret ${namespace}/${name} not found in the KCP`);
   await ensureRemoteNamespace(runtime, remoteNamespace);
-  await runtime.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: remoteNamespace, labels: { [LABEL.managedBy]: MANAGED_BY_RUNTIME } },
+  await applyUnlessCurrent(runtime, { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: remoteNamespace, labels: { [LABEL.managedBy]: MANAGED_BY_RUNTIME } },
     ...(secret.type ? { type: secret.type } : {}), data: secret.data ?? {} }, FIELD_MANAGER.lifecycleManager);
 }

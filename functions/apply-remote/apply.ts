@@ -1,3 +1,4 @@
+import { applyUnlessCurrent } from '../../shared/k8s/apply-current.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
 import { KubeApiError } from '../../shared/k8s/errors.ts';
 import { NotYetReadyError, TransientError, isConnectionError } from '../../shared/runtime/errors.ts';
@@ -7,8 +8,8 @@ const FIRST_KINDS = new Set(['CustomResourceDefinition', 'Namespace']);
 const PARALLEL = 8;
 
 /**
- * Server-side applies every object (force, one field manager). CRDs and Namespaces go first, then the rest, 8 at
- * a time. Unchanged objects are no-ops on the API server (resourceVersion does not move). Returns the objects as
+ * Server-side applies every object that is not already so (force, one field manager; docs/adr/0014). CRDs and
+ * Namespaces go first, then the rest, 8 at a time. Objects already as applied cost a read, not a write. Returns the objects as
  * stored (with live status), or the first error that needs the user (invalid objects). Unknown kinds (a CRD not
  * yet established) → NotYetReady; authentication and connection failures → TransientError.
  */
@@ -34,7 +35,7 @@ async function applyBatch(runtime: KubeClient, objects: RuntimeObject[], fieldMa
   for (let i = 0; i < objects.length; i += PARALLEL) {
     results.push(...await Promise.all(objects.slice(i, i + PARALLEL).map(async (object): Promise<Result> => {
       try {
-        return { applied: await runtime.apply(object, fieldManager) };
+        return { applied: await applyUnlessCurrent<RuntimeObject>(runtime, object, fieldManager) };
       } catch (failure) {
         return { object, failure };
       }

@@ -28,6 +28,8 @@ export const ANNOTATION = {
   ownedBy: `deprecated-${GROUP}/owned-by`,
   disclaimer: `${GROUP}/managed-by-reconciler-disclaimer`,
   syncOciRef: 'sync-oci-ref',
+  /** Hash of what the lifecycle manager last applied to an object: the same again is not re-applied (docs/adr/0014). */
+  appliedHash: `${GROUP}/applied-hash`,
 } as const;
 
 export const MANAGED_BY_KCP = 'lifecycle-manager';

@@ -16,13 +16,13 @@ export interface AuditedRequest {
   code: number;
 }
 
-const POLICY = `apiVersion: audit.k8s.io/v1
+/** Audit at Metadata level what the given users or groups do, nothing else. */
+const policy = (who: { users?: string[]; userGroups?: string[] }) => `apiVersion: audit.k8s.io/v1
 kind: Policy
 omitStages: [RequestReceived]
 rules:
   - level: Metadata
-    userGroups: ["system:serviceaccounts"]
-  - level: None
+${who.users ? `    users: ${JSON.stringify(who.users)}\n` : ''}${who.userGroups ? `    userGroups: ${JSON.stringify(who.userGroups)}\n` : ''}  - level: None
 `;
 
 export function testBinaries(): Binaries {
@@ -30,16 +30,22 @@ export function testBinaries(): Binaries {
   return Object.fromEntries(BINARY_NAMES.map((name) => [name, `${dir}/${name}`])) as Binaries;
 }
 
-export async function startAuditedKcp(name: string): Promise<{ cluster: Cluster; auditLog: string }> {
+/** A KCP whose audit log records what every ServiceAccount does. */
+export function startAuditedKcp(name: string): Promise<{ cluster: Cluster; auditLog: string }> {
+  return startAuditedCluster(name, { userGroups: ['system:serviceaccounts'] }, { garbageCollection: true });
+}
+
+/** A cluster whose audit log records what the given users or groups do (a runtime: `workloads: true`). */
+export async function startAuditedCluster(name: string, who: { users?: string[]; userGroups?: string[] }, kind: { garbageCollection?: boolean; workloads?: boolean }): Promise<{ cluster: Cluster; auditLog: string }> {
   const runDir = inject('controlPlane').runDir;
   const dir = join(runDir, `${name}-audit`);
   await mkdir(dir, { recursive: true });
-  const policy = join(dir, 'policy.yaml');
+  const policyFile = join(dir, 'policy.yaml');
   const auditLog = join(dir, 'audit.log');
-  await writeFile(policy, POLICY);
+  await writeFile(policyFile, policy(who));
   const cluster = await startCluster({
-    name, runDir, binaries: testBinaries(), garbageCollection: true,
-    apiServerFlags: [`--audit-policy-file=${policy}`, `--audit-log-path=${auditLog}`, '--audit-log-mode=blocking'],
+    name, runDir, binaries: testBinaries(), ...kind,
+    apiServerFlags: [`--audit-policy-file=${policyFile}`, `--audit-log-path=${auditLog}`, '--audit-log-mode=blocking'],
   });
   return { cluster, auditLog };
 }
