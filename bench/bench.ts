@@ -46,9 +46,15 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
     say(`creating ${settings.kymas} Kymas × ${fleet.modules.length} modules on ${settings.runtimes} runtime API servers`);
     await createKymas(fleet, settings.kymas, CREATE_PARALLEL, (name, at) => created.set(name, at));
     const installs = () => `, module installs Ready: ${tracker.moduleReady.size}/${settings.kymas * fleet.modules.length}`;
-    await untilAll(() => tracker.kymaReady.size, settings.kymas, 'Kymas Ready', settings.timeoutSeconds, say, installs);
+    const complete = await untilAll(() => tracker.kymaReady.size, settings.kymas, 'Kymas Ready', settings.timeoutSeconds, say, installs)
+      .then(() => true, (error: unknown) => { say(`${error instanceof Error ? error.message : String(error)} — a bounded run: reporting what converged`); return false; });
     const converged = performance.now();
     const afterConvergence = await costSnapshot(fleet);
+    const convergenceCost = costBetween(before, afterConvergence);
+    if (!complete) {
+      const ceiling = await measureWriteCeiling(fleet.kcp, 'bench-ceiling', { seconds: settings.ceilingSeconds, concurrency: 32 });
+      return await resultOf({ settings, fleet, config, created, tracker, started, converged, edits: [], ceiling, convergenceCost, timedOut: true });
+    }
     const edits = await editKymas(fleet, settings, edited, tracker, say);
     await runner.broker.idle();
     const quiet = await resourceVersions(fleet.kcp, fleet.runtimes, [...fleet.modules, ...(settings.edits ? [EDIT_MODULE] : [])]);
@@ -61,7 +67,7 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
     const ceiling = await measureWriteCeiling(fleet.kcp, 'bench-ceiling', { seconds: settings.ceilingSeconds, concurrency: 32 });
     return await resultOf({
       settings, fleet, config, created, tracker, started, converged, edits, flapped, ceiling,
-      convergenceCost: costBetween(before, afterConvergence), idleCost: costBetween(idleFrom, idleTo),
+      convergenceCost, idleCost: costBetween(idleFrom, idleTo), timedOut: false,
     });
   } finally {
     await watch.stop();

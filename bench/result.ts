@@ -27,21 +27,28 @@ export interface RunInputs {
   started: number;
   converged: number;
   edits: number[];
-  flapped: string[];
+  /** Absent when the run was bounded by --timeout-seconds before convergence (no idle window then). */
+  flapped?: string[];
   ceiling: WriteCeiling;
   convergenceCost: Cost;
-  idleCost: Cost;
+  idleCost?: Cost;
+  /** Convergence did not finish within --timeout-seconds: the numbers are of what was Ready by then. */
+  timedOut: boolean;
 }
 
 export type BenchResult = Awaited<ReturnType<typeof resultOf>>;
 
 export async function resultOf(r: RunInputs) {
-  const perKyma = [...r.created.entries()].map(([name, at]) => ((r.tracker.kymaReady.get(name) ?? Number.NaN) - at) / 1000).sort((a, b) => a - b);
+  const perKyma = [...r.created.entries()].filter(([name]) => r.tracker.kymaReady.has(name))
+    .map(([name, at]) => ((r.tracker.kymaReady.get(name) ?? at) - at) / 1000).sort((a, b) => a - b);
   const seconds = (r.converged - r.started) / 1000;
-  const installs = r.settings.kymas * r.fleet.modules.length;
+  const manifests = r.settings.kymas * r.fleet.modules.length;
+  const readyKymas = r.tracker.kymaReady.size;
+  const installs = [...r.tracker.moduleReady.keys()].filter((key) => r.fleet.modules.includes(key.split('/')[1] ?? '')).length;
   const edits = [...r.edits].sort((a, b) => a - b).map((ms) => ms / 1000);
   const kcpWritesPerSecond = r.convergenceCost.kcp.writes / seconds;
-  const allowedKymasPerSecond = r.ceiling.writesPerSecond / (r.convergenceCost.kcp.writes / r.settings.kymas);
+  const allowedKymasPerSecond = r.ceiling.writesPerSecond / (r.convergenceCost.kcp.writes / Math.max(1, readyKymas));
+  const idle = r.idleCost;
   return {
     when: new Date().toISOString(),
     settings: r.settings,
@@ -54,8 +61,8 @@ export async function resultOf(r: RunInputs) {
       driftPeriodMinutes: r.config.driftPeriodMinutes, resyncEverySeconds: 60,
     },
     convergence: {
-      kymas: r.settings.kymas, ready: r.tracker.kymaReady.size, manifests: installs, seconds: round(seconds),
-      kymasPerSecond: round(r.settings.kymas / seconds), moduleInstallsPerSecond: round(installs / seconds),
+      timedOut: r.timedOut, kymas: r.settings.kymas, ready: readyKymas, manifests, installsReady: installs, seconds: round(seconds),
+      kymasPerSecond: round(readyKymas / seconds), moduleInstallsPerSecond: round(installs / seconds),
       installsReadyAfterSeconds: installsReadyAfter(r),
       perKymaSeconds: { p50: round(percentile(perKyma, 50)), p95: round(percentile(perKyma, 95)), p99: round(percentile(perKyma, 99)), max: round(perKyma.at(-1) ?? Number.NaN) },
     },
@@ -63,22 +70,22 @@ export async function resultOf(r: RunInputs) {
       kcp: costPer(r.convergenceCost.kcp, installs), runtimes: costPer(r.convergenceCost.runtimes, installs), designMinimum: DESIGN_MINIMUM,
     },
     edits: { count: edits.length, p50Seconds: round(percentile(edits, 50)), p99Seconds: round(percentile(edits, 99)), maxSeconds: round(edits.at(-1) ?? Number.NaN) },
-    idle: {
-      seconds: round(r.idleCost.seconds, 1),
-      kcpRequestsPerSecond: round(r.idleCost.kcp.total / r.idleCost.seconds), kcpWritesPerSecond: round(r.idleCost.kcp.writes / r.idleCost.seconds),
-      runtimeRequestsPerSecond: round(r.idleCost.runtimes.total / r.idleCost.seconds), runtimeWritesPerSecond: round(r.idleCost.runtimes.writes / r.idleCost.seconds),
-      kcpByVerbResource: top(r.idleCost.kcp.byVerbResource, 8),
-    },
+    idle: idle ? {
+      seconds: round(idle.seconds, 1),
+      kcpRequestsPerSecond: round(idle.kcp.total / idle.seconds), kcpWritesPerSecond: round(idle.kcp.writes / idle.seconds),
+      runtimeRequestsPerSecond: round(idle.runtimes.total / idle.seconds), runtimeWritesPerSecond: round(idle.runtimes.writes / idle.seconds),
+      kcpByVerbResource: top(idle.kcp.byVerbResource, 8),
+    } : null,
     resources: {
-      functions: { cpuSeconds: round(r.convergenceCost.self.cpuSeconds, 1), peakRssMiB: round(r.idleCost.self.peakRssBytes / MIB, 0) },
-      processes: Object.fromEntries(Object.entries(r.convergenceCost.processes).map(([name, u]) => [name, { cpuSeconds: round(u.cpuSeconds, 1), peakRssMiB: round((r.idleCost.processes[name]?.peakRssBytes ?? u.peakRssBytes) / MIB, 0) }])),
+      functions: { cpuSeconds: round(r.convergenceCost.self.cpuSeconds, 1), peakRssMiB: round((idle ?? r.convergenceCost).self.peakRssBytes / MIB, 0) },
+      processes: Object.fromEntries(Object.entries(r.convergenceCost.processes).map(([name, u]) => [name, { cpuSeconds: round(u.cpuSeconds, 1), peakRssMiB: round((idle?.processes[name]?.peakRssBytes ?? u.peakRssBytes) / MIB, 0) }])),
     },
     ceiling: {
       kcpCreatesPerSecond: round(r.ceiling.writesPerSecond, 1), seconds: round(r.ceiling.seconds, 1), p50Ms: round(r.ceiling.p50Ms, 1), p99Ms: round(r.ceiling.p99Ms, 1), errors: r.ceiling.errors,
       kcpWritesPerSecondDuringConvergence: round(kcpWritesPerSecond, 1),
       convergenceFractionOfCeiling: round((r.settings.kymas / seconds) / allowedKymasPerSecond, 3),
     },
-    flapping: { changedObjects: r.flapped.length, examples: r.flapped.slice(0, 10) },
+    flapping: r.flapped ? { changedObjects: r.flapped.length, examples: r.flapped.slice(0, 10) } : null,
   };
 }
 

@@ -16,7 +16,7 @@ try {
 }
 const result = await runBench(settings, say);
 await mkdir(settings.out, { recursive: true });
-const file = join(settings.out, `${result.when.replace(/[:.]/g, '-')}-${settings.kymas}x${settings.modules}`);
+const file = join(settings.out, `${result.when.replace(/[:.]/g, '-')}-${settings.kymas}x${settings.modules}${result.convergence.timedOut ? '-bounded' : ''}`);
 await writeFile(`${file}.json`, `${JSON.stringify(result, null, 2)}\n`);
 await writeFile(`${file}.md`, `${toMarkdown(result)}\n`);
 console.log(toMarkdown(result));

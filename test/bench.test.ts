@@ -30,11 +30,27 @@ describe('npm run bench (smoke size)', () => {
     expect(result.apiCost.kcp.writes).toBeGreaterThanOrEqual(8 * result.apiCost.designMinimum.kcpWritesPerModuleInstall);
     expect(result.apiCost.runtimes.writes).toBeGreaterThanOrEqual(8 * result.apiCost.designMinimum.runtimeWritesPerModuleInstall);
     expect(result.edits.count).toBe(2);
-    expect(result.flapping.changedObjects).toBe(0);
+    expect(result.convergence.timedOut).toBe(false);
+    expect(result.flapping?.changedObjects).toBe(0);
     expect(result.ceiling.kcpCreatesPerSecond).toBeGreaterThan(0);
     expect(Object.keys(result.resources.processes)).toEqual(expect.arrayContaining(['kcp-kube-apiserver', 'kcp-etcd', 'runtime-1-kube-apiserver', 'runtime-2-etcd']));
     expect(result.machine.kubernetes).toMatch(/^Kubernetes v1\.\d+/);
     expect(output).toContain('| convergence | 4/4 Ready');
+  }, 300_000);
+
+  it('reports a run bounded by --timeout-seconds: what was Ready by then, marked as bounded', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'bench-bounded-'));
+    const { code, output } = await runBench(['--kymas', '60', '--modules', '3', '--runtimes', '1', '--edits', '0', '--ceiling-seconds', '1', '--timeout-seconds', '10', '--out', out]);
+    expect(code, output.slice(-2000)).toBe(0);
+    const files = (await readdir(out)).sort();
+    expect(files.map((f) => f.replace(/^.*-60x3-bounded\./, ''))).toEqual(['json', 'md']);
+    const result = JSON.parse(await readFile(join(out, files[0] ?? ''), 'utf8')) as BenchResult;
+    expect(result.convergence).toMatchObject({ timedOut: true, kymas: 60, manifests: 180 });
+    expect(result.convergence.ready).toBeLessThan(60);
+    expect(result.convergence.installsReady).toBeLessThan(180);
+    expect(result.idle).toBeNull();
+    expect(result.flapping).toBeNull();
+    expect(output).toContain('| convergence | did not converge within --timeout-seconds');
   }, 300_000);
 
   it('refuses a size it cannot run, with the usage', async () => {
