@@ -73,14 +73,17 @@ export function toLifecycleError(error: unknown): LifecycleError {
   return new InternalError(message, error);
 }
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
+  // TLS: the server is not who the kubeconfig trusts (a wrong CA, an expired or mismatched serving certificate)
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT', 'CERT_SIGNATURE_FAILURE', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'ERR_TLS_CERT_ALTNAME_INVALID']);
 
 export function isConnectionError(error: unknown): boolean {
   const code = (error as { code?: unknown }).code ?? (error as { cause?: { code?: unknown } }).cause?.code;
   return (typeof code === 'string' && CONNECTION_CODES.has(code)) || /timed out|socket hang up/i.test(String(error));
 }
 
-/** A runtime that cannot be used with the credentials at hand: 401/403 or no connection (the client is evicted). */
+/** A runtime that cannot be used with the credentials at hand: 401/403, no connection or an untrusted server (the client is evicted). */
 export function isRuntimeUnreachable(error: unknown): boolean {
   const status = (error as { status?: unknown }).status;
   return status === 401 || status === 403 || isConnectionError(error);
