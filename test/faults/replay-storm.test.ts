@@ -94,6 +94,8 @@ describe('replaying 10,000 events against a converged fleet', () => {
   it('ends in the identical state with zero writes by the lifecycle manager', async () => {
     const before = await settled();
     const writesBefore = await ourWrites();
+    expect(writesBefore.filter((w) => w.startsWith('runtime ')).length, 'the audit logs see our writes (installing the fleet)').toBeGreaterThan(10);
+    expect(writesBefore.filter((w) => w.startsWith('KCP ')).length).toBeGreaterThan(10);
     const recorded = world.events.filter((e) => e.type.startsWith('dev.knative.apiserver.resource.'));
     const kinds = new Set(recorded.map((e) => (e as { kind?: string }).kind));
     expect(kinds, 'the recording holds every kind the sources deliver').toEqual(new Set(['Kyma', 'Manifest', 'ModuleTemplate', 'ModuleReleaseMeta']));
