@@ -1,6 +1,8 @@
 import type { Manifest } from '../../shared/domain/manifest.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
-import { NotYetReadyError } from '../../shared/runtime/errors.ts';
+import { isConflict, isNotFound } from '../../shared/k8s/errors.ts';
+import { ConflictError, NotYetReadyError } from '../../shared/runtime/errors.ts';
+import { withdrawIfDeleted } from './withdraw.ts';
 import { ensureDefaultCr } from './default-cr.ts';
 import { FINALIZER } from '../../shared/domain/vocabulary.ts';
 import { syncModule } from './sync.ts';
@@ -13,7 +15,9 @@ import { writeStatus } from './write-status.ts';
 /**
  * The install pipeline, one KCP write per call where a step must be seen before the next: finalizers, then
  * render → prune what the new version dropped → apply → default CR → readiness → status. A module still
- * rolling out ends the call with NotYetReady (503), so the delivery is retried.
+ * rolling out ends the call with NotYetReady (503), so the delivery is retried. The status write after an apply
+ * carries the Manifest's resourceVersion as read (a call that read an older Manifest cannot overwrite a newer status),
+ * and a Manifest deleted meanwhile by another instance gets what this call applied removed again (withdraw.ts).
  */
 export async function install(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient): Promise<void> {
   const wanted = [FINALIZER.declarative, FINALIZER.labelRemoval, ...(hasDefaultCr(manifest) ? [FINALIZER.resource] : [])];
@@ -28,6 +32,7 @@ export async function install(ctx: ApplyContext, manifest: Manifest, runtime: Ku
   }
   const { applied, target } = synced;
   const crMessage = await ensureDefaultCr(runtime, manifest);
+  if (await withdrawIfDeleted(ctx, manifest, runtime, target)) throw new ConflictError(`Manifest ${manifest.metadata.name} was deleted while it was applied`);
   const readiness = moduleReadiness(applied);
   const installed = readiness.state === 'Ready';
   await writeStatus(ctx, manifest, {
@@ -38,6 +43,9 @@ export async function install(ctx: ApplyContext, manifest: Manifest, runtime: Ku
       [CONDITION.installation.type]: { ok: installed, message: readiness.reason },
       ...(crMessage ? { [CONDITION.moduleCr.type]: { ok: true, message: crMessage } } : {}),
     },
+  }, { precondition: true }).catch(async (error: unknown) => {
+    if (isConflict(error) || isNotFound(error)) await withdrawIfDeleted(ctx, manifest, runtime, target);
+    throw error;
   });
   if (readiness.state === 'Processing') throw new NotYetReadyError(readiness.reason);
 }

@@ -21,13 +21,14 @@ export function pruneWaves(synced: SyncedResource[], target: SyncedResource[], s
  */
 export async function prune(runtime: KubeClient, waves: SyncedResource[][]): Promise<SyncedResource[]> {
   for (const wave of waves) {
-    const remaining = (await Promise.all(wave.map(async (r) => (await stillThere(runtime, r)) ? [r] : []))).flat();
+    const remaining = (await Promise.all(wave.map(async (r) => (await deleteSynced(runtime, r)) ? [r] : []))).flat();
     if (remaining.length) return remaining;
   }
   return [];
 }
 
-async function stillThere(runtime: KubeClient, r: SyncedResource): Promise<boolean> {
+/** Deletes one synced resource; true while it still exists (delete issued or terminating), false once gone. */
+export async function deleteSynced(runtime: KubeClient, r: SyncedResource): Promise<boolean> {
   const ref = { apiVersion: apiVersionOf(r), kind: r.kind, name: r.name, namespace: r.namespace || undefined };
   try {
     return await runtime.delete(ref);

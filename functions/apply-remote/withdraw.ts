@@ -1,0 +1,24 @@
+import type { Manifest, SyncedResource } from '../../shared/domain/manifest.ts';
+import { API_VERSION } from '../../shared/domain/vocabulary.ts';
+import type { KubeClient } from '../../shared/k8s/client.ts';
+import { refOf } from '../../shared/k8s/client.ts';
+import type { ApplyContext } from './context.ts';
+import { deleteSynced, pruneWaves } from './prune.ts';
+import type { RuntimeObject } from './render.ts';
+import { hasDefaultCr } from './status.ts';
+
+/**
+ * Another instance may delete a Manifest while this call is applying it: its uninstall removes only what the status
+ * recorded, so what this call applied would be left behind. After applying, the Manifest is read again; when it is
+ * gone or being deleted, everything this call applied (and the default CR) is deleted again, all at once. True then.
+ */
+export async function withdrawIfDeleted(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient, target: SyncedResource[]): Promise<boolean> {
+  const { name, namespace } = manifest.metadata;
+  const current = await ctx.kcp.get<Manifest>({ apiVersion: API_VERSION, kind: 'Manifest', namespace, name });
+  if (current && !current.metadata.deletionTimestamp) return false;
+  const cr = hasDefaultCr(manifest) ? manifest.spec?.resource as unknown as RuntimeObject : undefined;
+  if (cr) await runtime.delete(refOf(cr)).catch(() => undefined);
+  await Promise.all(pruneWaves(target, [], ctx.scope.shared).flat().map((r) => deleteSynced(runtime, r).catch(() => true)));
+  ctx.log.warn({ resources: target.length }, 'Manifest deleted while its resources were applied: removed them again');
+  return true;
+}
