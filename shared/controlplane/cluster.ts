@@ -31,6 +31,19 @@ export interface Cluster {
   readonly kubeconfigPath: string;
   readonly pki: ClusterPki;
   readonly processes: ManagedProcess[];
+  /** The kube-apiserver (also in `processes`); `apiServer.kill()` crashes it, e.g. for a fault test. */
+  readonly apiServer: ManagedProcess;
+  /**
+   * Starts the kube-apiserver again after it exited (kill, stop or a crash): the same port, etcd, certificates and
+   * flags, so every kubeconfig of the cluster works again; resolves once it answers /readyz.
+   */
+  restartApiServer(): Promise<void>;
+  /**
+   * Another kube-apiserver on the same etcd, on a port of its own, with the same certificates and flags — a second
+   * replica of a highly available control plane, so a fault test can write while `apiServer` is down. Returns its
+   * admin kubeconfig once it is ready; it is stopped with the cluster (or earlier with `process.stop()`).
+   */
+  startReplicaApiServer(): Promise<{ kubeconfig: string; process: ManagedProcess }>;
   kubeConfig(): KubeConfig;
   /** Kubeconfig of another identity, signed by this cluster's CA (CN = user, O = groups). */
   kubeconfigFor(user: string, groups?: string[]): Promise<string>;
@@ -44,21 +57,23 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const etcd = await startEtcd(opts, dir, timeoutMs);
   const port = await freePort();
   const server = `https://127.0.0.1:${port}`;
-  const apiserver = await startProcess({
-    name: `${opts.name}-kube-apiserver`, bin: opts.binaries['kube-apiserver'], runDir: opts.runDir,
-    args: apiServerArgs(opts, pki, etcd.url, port),
+  const startApiServer = (name: string, at: number) => startProcess({
+    name, bin: opts.binaries['kube-apiserver'], runDir: opts.runDir, args: apiServerArgs(opts, pki, etcd.url, at, port),
   });
+  const apiserver = await startApiServer(`${opts.name}-kube-apiserver`, port);
   const ca = await readFile(pki.caCert, 'utf8');
   const admin = await issueClientCert(pki, 'lifecycle-admin', ['system:masters']);
-  const kubeconfigFor = async (user: string, groups: string[] = []) => {
+  const kubeconfigFor = async (user: string, groups: string[] = [], at = server) => {
     const creds = user === 'lifecycle-admin' ? admin : await issueClientCert(pki, user, groups);
-    return renderKubeconfig({ cluster: opts.name, server, caPem: ca, user, ...creds });
+    return renderKubeconfig({ cluster: opts.name, server: at, caPem: ca, user, ...creds });
   };
   const kubeconfig = await kubeconfigFor('lifecycle-admin');
   const kubeconfigPath = join(dir, 'admin.kubeconfig');
   await writeFile(kubeconfigPath, kubeconfig, { mode: 0o600 });
   const tls: TlsMaterial = { ca, cert: admin.certPem, key: admin.keyPem };
-  await waitUntil(`${opts.name} API server ready`, () => answers(`${server}/readyz`, tls), apiserver, timeoutMs);
+  const apiServerReady = (proc: ManagedProcess, at: string) =>
+    waitUntil(`${proc.name} ready`, () => answers(`${at}/readyz`, tls), proc, timeoutMs);
+  await apiServerReady(apiserver, server);
   await waitUntil(`${opts.name} namespace default`, () => answers(`${server}/api/v1/namespaces/default`, tls),
     apiserver, timeoutMs);
   const processes = [etcd.process, apiserver];
@@ -67,8 +82,20 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   } else if (opts.garbageCollection) {
     processes.push(await startControllerManager({ ...opts, pki, kubeconfigPath }, 'namespace,garbagecollector'));
   }
+  const startReplicaApiServer = async () => {
+    const replicaPort = await freePort();
+    const proc = await startApiServer(`${opts.name}-kube-apiserver-replica-${replicaPort}`, replicaPort);
+    processes.push(proc);
+    await apiServerReady(proc, `https://127.0.0.1:${replicaPort}`);
+    return { kubeconfig: await kubeconfigFor('lifecycle-admin', [], `https://127.0.0.1:${replicaPort}`), process: proc };
+  };
   return {
-    name: opts.name, server, kubeconfig, kubeconfigPath, pki, processes,
+    name: opts.name, server, kubeconfig, kubeconfigPath, pki, processes, apiServer: apiserver,
+    restartApiServer: async () => {
+      await apiserver.respawn();
+      await apiServerReady(apiserver, server);
+    },
+    startReplicaApiServer,
     kubeConfig: () => loadKubeConfig(kubeconfig),
     kubeconfigFor,
     stop: async () => {
@@ -95,12 +122,13 @@ async function startEtcd(opts: ClusterOptions, dir: string, timeoutMs: number) {
   return { url, process };
 }
 
-function apiServerArgs(opts: ClusterOptions, pki: ClusterPki, etcdUrl: string, port: number): string[] {
+/** The kube-apiserver's flags; `issuerPort` is the first API server's port (replicas share its token issuer). */
+function apiServerArgs(opts: ClusterOptions, pki: ClusterPki, etcdUrl: string, port: number, issuerPort: number): string[] {
   return [
     `--etcd-servers=${etcdUrl}`, '--bind-address=127.0.0.1', `--secure-port=${port}`,
     '--advertise-address=127.0.0.1', '--endpoint-reconciler-type=none', `--cert-dir=${pki.dir}`,
     `--tls-cert-file=${pki.servingCert}`, `--tls-private-key-file=${pki.servingKey}`, `--client-ca-file=${pki.caCert}`,
-    '--authorization-mode=RBAC', `--service-account-issuer=https://127.0.0.1:${port}`,
+    '--authorization-mode=RBAC', `--service-account-issuer=https://127.0.0.1:${issuerPort}`,
     `--service-account-key-file=${pki.serviceAccountPub}`, `--service-account-signing-key-file=${pki.serviceAccountKey}`,
     '--service-cluster-ip-range=10.0.0.0/24', '--allow-privileged=true',
     '--disable-admission-plugins=ServiceAccount,TaintNodesByCondition', '--profiling=false', '--v=1',

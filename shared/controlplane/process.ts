@@ -1,18 +1,28 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A child process of the control plane: its own process group, output in a log file, PID in the run dir. */
 export interface ManagedProcess {
   readonly name: string;
+  /** The PID of the current incarnation (a new one after `respawn`). */
   readonly pid: number;
   readonly logFile: string;
   /** Whether the process has exited (with the code or signal it exited with). */
-  exit(): { code: number | null; signal: string | null } | undefined;
+  exit(): ProcessExit | undefined;
   stop(): Promise<void>;
+  /** SIGKILL to the whole process group, as a crash would end it (no graceful shutdown); resolves once it exited. */
+  kill(): Promise<void>;
+  /**
+   * Starts the process again after it exited (stop, kill or a crash): the same binary, arguments and environment, the
+   * same log file (appended to) and PID file. Rejects while it still runs. For fault tests: a server restarted in place.
+   */
+  respawn(): Promise<void>;
 }
+
+export interface ProcessExit { code: number | null; signal: string | null }
 
 export interface ProcessSpec {
   name: string;
@@ -28,28 +38,57 @@ export async function startProcess(spec: ProcessSpec): Promise<ManagedProcess> {
   const logFile = join(spec.runDir, 'logs', `${spec.name}.log`);
   await mkdir(join(spec.runDir, 'logs'), { recursive: true });
   await mkdir(pidDir(spec.runDir), { recursive: true });
+  const pidFile = join(pidDir(spec.runDir), `${spec.name}.pid`);
+  let run = await spawnRun(spec, logFile, pidFile);
+  return {
+    name: spec.name, logFile,
+    get pid() { return run.pid; },
+    exit: () => run.exited(),
+    stop: async () => {
+      if (!run.exited() && run.pid > 0) await terminateGroup(run.pid, run.gone);
+      await rm(pidFile, { force: true });
+    },
+    kill: async () => {
+      if (!run.exited() && run.pid > 0) {
+        signalGroup(run.pid, 'SIGKILL');
+        // The child is unref'ed: a timer keeps the event loop alive until its exit is seen.
+        const keepAlive = setInterval(() => undefined, 1_000);
+        await run.gone.finally(() => clearInterval(keepAlive));
+      }
+      await rm(pidFile, { force: true });
+    },
+    respawn: async () => {
+      if (!run.exited()) throw new Error(`${spec.name} still runs (PID ${run.pid}); stop or kill it first`);
+      await appendFile(logFile, `--- ${spec.name} respawned at ${new Date().toISOString()} ---\n`);
+      run = await spawnRun(spec, logFile, pidFile);
+    },
+  };
+}
+
+/** One incarnation of a managed process. */
+interface Run {
+  readonly pid: number;
+  /** Resolves when it has exited. */
+  readonly gone: Promise<void>;
+  exited(): ProcessExit | undefined;
+}
+
+/** Spawns the process as the leader of its own group, output appended to the log, its PID in the PID file. */
+async function spawnRun(spec: ProcessSpec, logFile: string, pidFile: string): Promise<Run> {
   const fd = openSync(logFile, 'a');
   const child = spawn(spec.bin, spec.args, {
     detached: true, stdio: ['ignore', fd, fd], env: { ...process.env, ...spec.env },
   });
   closeSync(fd);
-  let exited: { code: number | null; signal: string | null } | undefined;
+  let exited: ProcessExit | undefined;
   const gone = new Promise<void>((resolve) => {
     child.once('exit', (code, signal) => { exited = { code, signal }; resolve(); });
     child.once('error', () => { exited = { code: -1, signal: null }; resolve(); });
   });
   child.unref();
   const pid = child.pid ?? -1;
-  const pidFile = join(pidDir(spec.runDir), `${spec.name}.pid`);
   if (pid > 0) await writeFile(pidFile, String(pid));
-  return {
-    name: spec.name, pid, logFile,
-    exit: () => exited,
-    stop: async () => {
-      if (!exited && pid > 0) await terminateGroup(pid, gone);
-      await rm(pidFile, { force: true });
-    },
-  };
+  return { pid, gone, exited: () => exited };
 }
 
 /** SIGTERM to the whole process group, SIGKILL after 10 s. */

@@ -15,13 +15,24 @@ export interface Registry {
   readonly url: string;
   readonly process: ManagedProcess;
   stop(): Promise<void>;
+  /**
+   * Starts the registry again after `stop()` (or `process.kill()`): the same port, storage and configuration, so what
+   * was pushed before is there again; resolves once /v2/ answers.
+   */
+  start(): Promise<void>;
 }
 
 /** Basic-auth users of a registry (htpasswd, bcrypt): a private registry for tests of registry credentials. */
 export interface RegistryAuth { username: string; password: string }
 
-export async function startRegistry(runDir: string, binaries: Binaries, timeoutMs = 30_000, auth?: RegistryAuth): Promise<Registry> {
-  const dir = join(runDir, auth ? `registry-${randomBytes(4).toString('hex')}` : 'registry');
+/**
+ * Starts a registry in `<runDir>/<name>` (its storage, config and htpasswd), running as process `<name>`. The name
+ * defaults to `registry` — the control plane's registry — and to `registry-<random>` for one with basic auth; a test
+ * that starts a registry of its own passes a name of its own.
+ */
+export async function startRegistry(runDir: string, binaries: Binaries, timeoutMs = 30_000, auth?: RegistryAuth, name?: string): Promise<Registry> {
+  const dirName = name ?? (auth ? `registry-${randomBytes(4).toString('hex')}` : 'registry');
+  const dir = join(runDir, dirName);
   await mkdir(join(dir, 'storage'), { recursive: true });
   const port = await freePort();
   const host = `127.0.0.1:${port}`;
@@ -34,12 +45,19 @@ export async function startRegistry(runDir: string, binaries: Binaries, timeoutM
     ...(auth ? { auth: { htpasswd: { realm: 'lifecycle-test', path: await htpasswd(dir, auth) } } } : {}),
   }));
   const proc = await startProcess({
-    name: 'registry', bin: binaries.registry, args: ['serve', config], runDir,
+    name: dirName, bin: binaries.registry, args: ['serve', config], runDir,
     env: { OTEL_TRACES_EXPORTER: 'none' },
   });
   const url = `http://${host}`;
-  await waitUntil('registry answering /v2/', () => answers(`${url}/v2/`, {}, auth ? 401 : 200), proc, timeoutMs);
-  return { host, url, process: proc, stop: () => proc.stop() };
+  const answering = () => waitUntil(`${dirName} answering /v2/`, () => answers(`${url}/v2/`, {}, auth ? 401 : 200), proc, timeoutMs);
+  await answering();
+  return {
+    host, url, process: proc, stop: () => proc.stop(),
+    start: async () => {
+      await proc.respawn();
+      await answering();
+    },
+  };
 }
 
 async function htpasswd(dir: string, auth: RegistryAuth): Promise<string> {
