@@ -3,7 +3,8 @@ import type { Kyma } from '../../shared/domain/kyma.ts';
 import { templateName, type ModuleReleaseMeta, type ModuleTemplate } from '../../shared/domain/templates.ts';
 import { API_VERSION } from '../../shared/domain/vocabulary.ts';
 import { listAll } from '../../shared/k8s/list.ts';
-import type { ModuleArtifacts } from '../../shared/module/descriptors.ts';
+import type { ArtifactLookup, ModuleArtifacts } from '../../shared/module/descriptors.ts';
+import { TransientError } from '../../shared/runtime/errors.ts';
 import { desiredChannel, lookup, wantedModules, type Observed } from './decide.ts';
 
 /** Reads what resolution needs for one Kyma: one MRM GET per module, one template GET per MRM-resolved
@@ -25,6 +26,17 @@ export async function observe(kcp: KubeClient, artifacts: ModuleArtifacts, kyma:
   const partial = { kyma, releaseMetas, templates, allTemplates, artifacts: new Map() };
   const found = modules.map((m) => lookup(partial, m, desiredChannel(kyma, m))).flatMap((f) => ('error' in f ? [] : [f]));
   const lookups = await Promise.all(found.map(async (f) =>
-    [`${f.componentName}:${f.version}`, await artifacts.lookup(f.componentName, f.version, f.template)] as const));
+    [`${f.componentName}:${f.version}`, await lookupOrOutage(artifacts, f.componentName, f.version, f.template)] as const));
   return { ...partial, artifacts: new Map(lookups) };
+}
+
+/** A registry that cannot be reached is an answer for the status (the module names it, keeps what it had), not a
+ * failed call: the Kyma is not Ready, so the resync tries again every minute. */
+async function lookupOrOutage(artifacts: ModuleArtifacts, componentName: string, version: string, template: ModuleTemplate): Promise<ArtifactLookup> {
+  try {
+    return await artifacts.lookup(componentName, version, template);
+  } catch (error) {
+    if (!(error instanceof TransientError)) throw error;
+    return { error: error.message, transient: true };
+  }
 }

@@ -87,6 +87,15 @@ describe('resolveModules', () => {
     });
   });
 
+  it('keeps the installed template while the registry cannot be reached (Error naming it), drops it for a broken descriptor', () => {
+    const installed: ModuleStatus = { name: 'sample', channel: 'regular', version: '1.0.0', template: { apiVersion: 'x', kind: 'ModuleTemplate', metadata: { name: 'sample-1.0.0' } }, ocmComponentName: COMPONENT };
+    const outage = 'module registry: manifest r.example/component-descriptors/x:1.0.0: registry unreachable (ECONNREFUSED)';
+    const withLookup = (lookup: ArtifactLookup) => resolveModules(observed(kyma({ channel: 'regular', modules: [{ name: 'sample' }] }, {}, [installed]),
+      { mrm: mrm(CHANNELS), templates: [template('1.0.0')], artifacts: [[`${COMPONENT}:1.0.0`, lookup]] }))[0];
+    expect(withLookup({ error: outage, transient: true })).toMatchObject({ template: { metadata: { name: 'sample-1.0.0' } }, resolution: { state: 'Error', message: outage } });
+    expect(withLookup({ error: 'descriptor is not valid YAML' })?.template).toBeUndefined();
+  });
+
   it('holds a downtime upgrade until the maintenance window opens; first installs and skipping Kymas never wait', () => {
     const installed: ModuleStatus = { name: 'sample', channel: 'regular', version: '1.0.0', template: { apiVersion: 'x', kind: 'ModuleTemplate', metadata: { name: 'sample-1.0.0' } }, ocmComponentName: COMPONENT };
     const o = { mrm: mrm(CHANNELS), templates: [template('2.0.0', {}, { requiresDowntime: true })], artifacts: [artifact('2.0.0')] };

@@ -13,7 +13,8 @@ export interface ModuleArtifact extends ModuleContent {
   registryHost: string | undefined;
 }
 
-export type ArtifactLookup = { artifact: ModuleArtifact } | { error: string };
+/** `transient`: the registry could not be reached (it may answer later); the module keeps what it had meanwhile. */
+export type ArtifactLookup = { artifact: ModuleArtifact } | { error: string; transient?: boolean };
 
 /**
  * Module content per component version, read from the registry's OCM component descriptor (immutable, so cached

@@ -1,14 +1,10 @@
 // Reliability matrix (issue 8): the module registry is down when a Kyma asks for a module, and comes back.
 // A registry of its own (the functions' LIFECYCLE_OCI_REGISTRY) holds the module; it is stopped before the Kyma is
-// applied and stays down until the broker has nothing left to retry: resolve-template's Trigger gave up on every event
-// of the Kyma (5 retries, 1 s doubling to 16 s: about half a minute each, then dead-lettered). Meanwhile the Kyma is
-// not Ready and no Manifest exists. The registry starts again on the same port with the same storage, and the module
-// and the Kyma become Ready with no manual step: the test neither touches an object nor fires the resync. With nothing
-// in flight, what brings it back is the resync: the PingSource's next tick re-emits resync.due for the Kyma, which is
-// not Ready (every minute).
-// Known defect (marked `it.fails`): while the registry is down the Kyma's status does not say why. resolve-template
-// answers 503 (`module registry: manifest <host>/component-descriptors/…: registry unreachable (ECONNREFUSED)`, in the
-// log only) and the Kyma stays Processing with `waiting for the module list to be resolved` and no module entry.
+// applied. Meanwhile the module is Error naming the registry (`module registry: manifest <host>/…: registry
+// unreachable (ECONNREFUSED)`), the Kyma is not Ready and no Manifest exists; the test waits until the broker is idle
+// (nothing left in flight). The registry starts again on the same port with the same storage, and the module and the
+// Kyma become Ready with no manual step: the test neither touches an object nor fires the resync. What brings it
+// back is the resync: the PingSource's next tick re-emits resync.due for the Kyma, which is not Ready (every minute).
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startRegistry, type Registry } from '../../shared/controlplane/index.ts';
 import type { Kyma } from '../../shared/domain/kyma.ts';
@@ -16,7 +12,7 @@ import { KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
 import { publishSampleModule, setReleaseChannels } from '../../shared/module/publish.ts';
 import { RegistryClient } from '../../shared/oci/registry.ts';
 import { testBinaries } from '../deploy/audited-kcp.ts';
-import { applyKyma, connectRuntime, deleteLeftoverKymas, eventually, getKyma, manifestsOf, startWorld, type World } from '../e2e/world.ts';
+import { applyKyma, connectRuntime, deleteLeftoverKymas, getKyma, manifestsOf, startWorld, type World } from '../e2e/world.ts';
 import { brokerIdle, kymaWhen, modulesReady, secondsSince } from './restart-helpers.ts';
 
 const KYMA = 'regdown';
@@ -45,23 +41,18 @@ const namesRegistry = (k: Kyma | undefined) => Boolean(k?.status?.lastOperation?
   || k?.status?.modules?.some((m) => m.name === MODULE && m.state !== 'Ready' && m.message?.includes(registry.host)));
 
 describe('the module registry stopped and started again', () => {
-  it('while it is down: the Kyma is not Ready and nothing is installed, until nothing is left to retry', async () => {
+  it('while it is down: the module is Error naming the registry, the Kyma not Ready, nothing installed', async () => {
     await registry.stop();
     await connectRuntime(world, KYMA, 0);
     await applyKyma(world, KYMA, { channel: 'regular', modules: [{ name: MODULE }] });
-    await eventually(`resolve-template dead-lettered an event of Kyma ${KYMA}`, async () =>
-      world.runner.broker.deadLetters().some((l) => l.trigger === 'resolve-template' && l.event['name'] === KYMA), 120_000);
+    whileDown = await kymaWhen(world, KYMA, 'the module Error naming the registry', (k) => namesRegistry(k), 120_000);
     await brokerIdle(world);
     whileDown = await getKyma(world, KYMA);
-    expect(whileDown?.status?.state).toBe('Processing');
+    expect(whileDown?.status?.state).not.toBe('Ready');
+    expect(namesRegistry(whileDown), `status: ${JSON.stringify(whileDown?.status)}`).toBe(true);
     expect(whileDown?.status?.modules?.filter((m) => m.state === 'Ready') ?? []).toEqual([]);
     expect(await manifestsOf(world, KYMA)).toEqual([]);
   }, 240_000);
-
-  it.fails('while it is down: the Kyma\'s status names the registry (known defect: resolve-template keeps the registry outage in its log)', () => {
-    expect(whileDown, 'the first test saw the Kyma').toBeDefined();
-    expect(namesRegistry(whileDown), `status: ${JSON.stringify(whileDown?.status)}`).toBe(true);
-  });
 
   it('started again on the same port and storage → Ready with no manual step', async () => {
     const started = Date.now();
