@@ -1,7 +1,6 @@
 import type { Manifest, SyncedResource } from '../../shared/domain/manifest.ts';
 import { API_VERSION } from '../../shared/domain/vocabulary.ts';
-import type { KubeClient } from '../../shared/k8s/client.ts';
-import { refOf } from '../../shared/k8s/client.ts';
+import { refOf, type KubeClient } from '../../shared/k8s/client.ts';
 import type { ApplyContext } from './context.ts';
 import { deleteSynced, pruneWaves } from './prune.ts';
 import type { RuntimeObject } from './render.ts';

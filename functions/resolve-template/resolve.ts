@@ -51,8 +51,7 @@ function resolveOne(observed: Observed, module: KymaModule): ModuleStatus {
   }
   const artifact = observed.artifacts.get(`${found.componentName}:${found.version}`);
   if (!artifact || 'error' in artifact) {
-    const transient = artifact !== undefined && 'transient' in artifact && artifact.transient === true;
-    return failed(module, channel, previous, 'Error', artifact?.error ?? `descriptor of ${found.componentName}:${found.version} not read`, transient, found.version);
+    return failed(module, channel, previous, 'Error', artifact?.error ?? `descriptor of ${found.componentName}:${found.version} not read`, artifact?.transient === true, found.version);
   }
   return { name: module.name, channel, ...component, template: trackingOf(found.template), resolution: { state: 'Resolved', version: found.version } };
 }
