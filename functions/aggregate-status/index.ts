@@ -4,7 +4,7 @@ import { API_VERSION, FIELD_MANAGER, LABEL } from '../../shared/domain/vocabular
 import { listAll } from '../../shared/k8s/list.ts';
 import { InvalidEventError, NotYetReadyError } from '../../shared/runtime/errors.ts';
 import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE } from '../../shared/runtime/events.ts';
-import type { FunctionDeps } from '../../shared/runtime/deps.ts';
+import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/runtime/deps.ts';
 import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
 import { aggregate, ownedPart } from './decide.ts';
 import { kymaNameOf } from '../../shared/k8s/kyma-of.ts';
@@ -18,7 +18,8 @@ export const NAME = 'aggregate-status';
 
 /** Manifest or Kyma changed → the Kyma's status: module entries, state, conditions, lastOperation. On Kyma events
  * (and resync) also the runtime side: lifecycle CRDs (CRDsSync) and the module catalog (ModuleCatalog). */
-export function aggregateStatus(deps: FunctionDeps): LifecycleFunction {
+export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
+  const deps = readingFromCaches(given, [CACHED.manifests, CACHED.templates, CACHED.releaseMetas, CACHED.kubeconfigs]);
   const runtimes = new RuntimeClients(deps.kcp);
   return {
     name: NAME,

@@ -3,7 +3,7 @@ import { API_VERSION, LABEL } from '../../shared/domain/vocabulary.ts';
 import { RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
 import { InvalidEventError, TransientError, isRuntimeUnreachable } from '../../shared/runtime/errors.ts';
 import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE } from '../../shared/runtime/events.ts';
-import type { FunctionDeps } from '../../shared/runtime/deps.ts';
+import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/runtime/deps.ts';
 import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
 import { OWN_RUNTIME } from '../../shared/domain/runtime-scope.ts';
 import { install } from './install.ts';
@@ -19,7 +19,8 @@ import type { KubeClient } from '../../shared/k8s/client.ts';
 export const NAME = 'apply-remote';
 
 /** Manifest → the module's resources on the Kyma's runtime cluster, and the Manifest status. */
-export function applyRemote(deps: FunctionDeps): LifecycleFunction {
+export function applyRemote(given: FunctionDeps): LifecycleFunction {
+  const deps = readingFromCaches(given, [CACHED.kubeconfigs]);
   const runtimes = new RuntimeClients(deps.kcp);
   const layers = new LayerCache(deps.registry);
   return {

@@ -8,7 +8,7 @@ import { listAll } from '../../shared/k8s/list.ts';
 import { RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
 import { InvalidEventError, NotYetReadyError } from '../../shared/runtime/errors.ts';
 import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE } from '../../shared/runtime/events.ts';
-import type { FunctionDeps } from '../../shared/runtime/deps.ts';
+import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/runtime/deps.ts';
 import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
 import type { Logger } from '../../shared/runtime/logger.ts';
 import { nextDeletionStep, type DeletionStep, type DeletionView } from './decide.ts';
@@ -20,7 +20,8 @@ import { setKymaDeletionStatus } from './status.ts';
 export const NAME = 'purge';
 
 /** A Kyma with a deletionTimestamp: one step of the deletion chain per call (see decide.ts), then a retry. */
-export function purge(deps: FunctionDeps): LifecycleFunction {
+export function purge(given: FunctionDeps): LifecycleFunction {
+  const deps = readingFromCaches(given, [CACHED.manifests, CACHED.kubeconfigs]);
   const runtimes = new RuntimeClients(deps.kcp);
   return {
     name: NAME,

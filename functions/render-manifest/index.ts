@@ -4,7 +4,7 @@ import type { ModuleTemplate } from '../../shared/domain/templates.ts';
 import { ANNOTATION, API_VERSION, FIELD_MANAGER, LABEL } from '../../shared/domain/vocabulary.ts';
 import { listAll } from '../../shared/k8s/list.ts';
 import { MODULES_RESOLVED, RESYNC_DUE } from '../../shared/runtime/events.ts';
-import type { FunctionDeps } from '../../shared/runtime/deps.ts';
+import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/runtime/deps.ts';
 import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
 import type { Logger } from '../../shared/runtime/logger.ts';
 import { desiredManifest, needsWrite, renderable, toUnmanage, unwantedManifests, type ModuleSource } from './decide.ts';
@@ -15,7 +15,8 @@ export const NAME = 'render-manifest';
 
 /** `modules.resolved` → one Manifest per wanted module (created or updated only when it differs); Manifests of
  * modules no longer wanted (or refused) are deleted. Manifest changes drive apply-remote through the source. */
-export function renderManifest(deps: FunctionDeps): LifecycleFunction {
+export function renderManifest(given: FunctionDeps): LifecycleFunction {
+  const deps = readingFromCaches(given, [CACHED.manifests, CACHED.templates, CACHED.releaseMetas]);
   return {
     name: NAME,
     accepts: [MODULES_RESOLVED, RESYNC_DUE],

@@ -2,7 +2,7 @@ import type { Kyma } from '../../shared/domain/kyma.ts';
 import { API_VERSION, FIELD_MANAGER, LABEL } from '../../shared/domain/vocabulary.ts';
 import { InvalidEventError, NotYetReadyError, isRuntimeUnreachable } from '../../shared/runtime/errors.ts';
 import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, MODULES_RESOLVED, RESYNC_DUE, eventAbout } from '../../shared/runtime/events.ts';
-import type { FunctionDeps } from '../../shared/runtime/deps.ts';
+import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/runtime/deps.ts';
 import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
 import { fanOut } from './fan-out.ts';
 import { ensureKymaMetadata } from './kyma-metadata.ts';
@@ -20,7 +20,8 @@ export const NAME = 'resolve-template';
  * Kyma → which template (and version) each wanted module uses, recorded in `status.modules[]`; then a
  * `modules.resolved` reply for render-manifest. ModuleTemplate/ModuleReleaseMeta changes fan out to Kymas.
  */
-export function resolveTemplate(deps: FunctionDeps): LifecycleFunction {
+export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
+  const deps = readingFromCaches(given, [CACHED.manifests, CACHED.templates, CACHED.releaseMetas, CACHED.kubeconfigs]);
   const runtimes = new RuntimeClients(deps.kcp);
   const maintenance = new MaintenancePolicyFile(deps.config.maintenancePolicyPath, deps.config.maintenanceMinWindowMinutes);
   return {

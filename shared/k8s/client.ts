@@ -2,6 +2,8 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { Agent, request, type RequestOptions } from 'node:https';
 import { apiErrorFrom, isNotFound } from './errors.ts';
 import { Discovery, type ResourceInfo } from './discovery.ts';
+import { currentFreshness, kindKey } from './freshness.ts';
+import { ReadCache, type CachedKind } from './read-cache.ts';
 
 /** Any Kubernetes object as plain JSON. */
 export interface KubeObject {
@@ -41,12 +43,35 @@ const MERGE = 'application/merge-patch+json';
 export class KubeClient {
   readonly server: string;
   private readonly options: RequestOptions;
+  /** Long-lived WATCH streams get their own sockets, so they never hold the request agent's. */
+  private readonly watchOptions: RequestOptions;
   private readonly discovery: Discovery;
+  /** The watch caches of this cluster's client (shared by its views) and the kinds this view reads from them. */
+  private readonly reads: { cache: ReadCache; kinds: readonly CachedKind[] } | undefined;
 
-  private constructor(server: string, options: RequestOptions) {
+  private constructor(server: string, options: RequestOptions, watchOptions: RequestOptions, base?: KubeClient, kinds: readonly CachedKind[] = []) {
     this.server = server;
     this.options = options;
-    this.discovery = new Discovery((path) => this.request('GET', path));
+    this.watchOptions = watchOptions;
+    this.discovery = base?.discovery ?? new Discovery((path) => this.request('GET', path));
+    this.reads = base && kinds.length ? { cache: base.caches, kinds } : undefined;
+  }
+
+  private cachesOfBase: ReadCache | undefined;
+  private get caches(): ReadCache {
+    return (this.cachesOfBase ??= new ReadCache(this));
+  }
+
+  /** This client, reading `kinds` from watch caches (ADR 15); one set of informers per client, shared by its views. */
+  cachingReads(kinds: readonly CachedKind[]): KubeClient {
+    const base = this.reads ? undefined : this;
+    if (!base) throw new Error('cachingReads is called on the cluster client, not on a view');
+    return new KubeClient(this.server, this.options, this.watchOptions, base, kinds);
+  }
+
+  /** Stops the informers of this client's watch caches. */
+  stopCaches(): void {
+    this.cachesOfBase?.stop();
   }
 
   static async from(kc: KubeConfig): Promise<KubeClient> {
@@ -55,8 +80,10 @@ export class KubeClient {
     const tls: RequestOptions = {};
     await kc.applyToHTTPSOptions(tls);
     const { ca, cert, key, headers, rejectUnauthorized } = tls;
-    const agent = new Agent({ keepAlive: true, maxSockets: 32, ca, cert, key, ...(rejectUnauthorized === undefined ? {} : { rejectUnauthorized }) });
-    return new KubeClient(server.replace(/\/$/, ''), { agent, headers: { ...headers } });
+    const trust = { ca, cert, key, ...(rejectUnauthorized === undefined ? {} : { rejectUnauthorized }) };
+    const agent = new Agent({ keepAlive: true, maxSockets: 32, ...trust });
+    const watchAgent = new Agent({ keepAlive: false, ...trust });
+    return new KubeClient(server.replace(/\/$/, ''), { agent, headers: { ...headers } }, { agent: watchAgent, headers: { ...headers } });
   }
 
   resource(apiVersion: string, kind: string): Promise<ResourceInfo> {
@@ -76,6 +103,8 @@ export class KubeClient {
   }
 
   async get<T extends KubeObject>(ref: ObjectRef): Promise<T | undefined> {
+    const cached = await this.reads?.cache.get<T>(this.reads.kinds, ref);
+    if (cached) return cached.object;
     return this.request<T>('GET', await this.path(ref)).catch((e: unknown) => {
       if (isNotFound(e)) return undefined;
       throw e;
@@ -83,6 +112,8 @@ export class KubeClient {
   }
 
   async list<T extends KubeObject>(apiVersion: string, kind: string, opts: ListOptions = {}): Promise<ObjectList<T>> {
+    const cached = await this.reads?.cache.list<T>(this.reads.kinds, apiVersion, kind, opts);
+    if (cached) return cached;
     const query = new URLSearchParams();
     if (opts.labelSelector) query.set('labelSelector', opts.labelSelector);
     if (opts.fieldSelector) query.set('fieldSelector', opts.fieldSelector);
@@ -96,28 +127,60 @@ export class KubeClient {
   async apply<T extends KubeObject>(object: T, fieldManager: string, subresource = ''): Promise<T> {
     const path = await this.path(refOf(object));
     const qs = `?fieldManager=${encodeURIComponent(fieldManager)}&force=true`;
-    return this.request('PATCH', `${path}${subresource ? `/${subresource}` : ''}${qs}`, object, APPLY);
+    return written(object, await this.request<T>('PATCH', `${path}${subresource ? `/${subresource}` : ''}${qs}`, object, APPLY));
   }
 
   async mergePatch<T extends KubeObject>(ref: ObjectRef, patch: object, subresource = ''): Promise<T> {
-    return this.request('PATCH', `${await this.path(ref)}${subresource ? `/${subresource}` : ''}`, patch, MERGE);
+    return written(ref, await this.request<T>('PATCH', `${await this.path(ref)}${subresource ? `/${subresource}` : ''}`, patch, MERGE));
   }
 
   async create<T extends KubeObject>(object: T, dryRun = false, fieldManager = ''): Promise<T> {
     const ref = refOf(object);
     const query = new URLSearchParams({ ...(dryRun ? { dryRun: 'All' } : {}), ...(fieldManager ? { fieldManager } : {}) });
-    return this.request('POST', `${await this.path({ ...ref, name: undefined })}${query.size ? `?${query}` : ''}`, object);
+    const created = await this.request<T>('POST', `${await this.path({ ...ref, name: undefined })}${query.size ? `?${query}` : ''}`, object);
+    return dryRun ? created : written(object, created);
   }
 
   /** Deletes; true when a delete was issued, false when the object was already gone. */
   async delete(ref: ObjectRef, propagationPolicy: 'Background' | 'Foreground' = 'Background'): Promise<boolean> {
     try {
-      await this.request('DELETE', await this.path(ref), { propagationPolicy });
+      written(ref, await this.request<KubeObject>('DELETE', await this.path(ref), { propagationPolicy }));
       return true;
     } catch (e) {
       if (isNotFound(e)) return false;
       throw e;
     }
+  }
+
+  /**
+   * A WATCH (`path` with its query): every newline-delimited JSON event goes to `onEvent`. Resolves when the server
+   * ends the stream or `signal` aborts; rejects on an error answer or a broken connection, and after `idleMs` without
+   * data (the server sends bookmarks).
+   */
+  watch(path: string, onEvent: (event: unknown) => void, signal: AbortSignal, idleMs: number): Promise<void> {
+    const headers = { ...(this.watchOptions.headers as Record<string, string>), accept: 'application/json' };
+    return new Promise<void>((resolve, reject) => {
+      const req = request(`${this.server}${path}`, { ...this.watchOptions, method: 'GET', headers, signal }, (res) => {
+        const status = res.statusCode ?? 0;
+        const chunks: string[] = [];
+        let pending = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          if (status < 200 || status >= 300) return void chunks.push(chunk);
+          pending += chunk;
+          for (let end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n')) {
+            const line = pending.slice(0, end);
+            pending = pending.slice(end + 1);
+            if (line.trim()) onEvent(JSON.parse(line));
+          }
+        });
+        res.on('end', () => (status >= 200 && status < 300 ? resolve() : reject(apiErrorFrom(status, chunks.join(''), `WATCH ${path.split('?')[0]}`))));
+        res.on('error', (e) => (signal.aborted ? resolve() : reject(e)));
+      });
+      req.setTimeout(idleMs, () => req.destroy(new Error(`WATCH ${path.split('?')[0]}: no data for ${idleMs / 1000} s`)));
+      req.on('error', (e) => (signal.aborted ? resolve() : reject(e)));
+      req.end();
+    });
   }
 
   request<T>(method: Method, path: string, body?: unknown, contentType = 'application/json'): Promise<T> {
@@ -141,6 +204,12 @@ export class KubeClient {
       req.end(payload);
     });
   }
+}
+
+/** A write's answer raises what the current call has seen of that kind, so its later cached reads include it. */
+function written<T extends KubeObject>(sent: { apiVersion?: string | undefined; kind?: string | undefined }, answer: T): T {
+  if (sent.apiVersion && sent.kind) currentFreshness()?.note(kindKey(sent.apiVersion, sent.kind), answer?.metadata?.resourceVersion);
+  return answer;
 }
 
 export function refOf(object: KubeObject): ObjectRef {

@@ -54,8 +54,10 @@ export async function startLocalRunner(opts: LocalRunnerOptions): Promise<LocalR
   const kubeConfigOf = (component: string) => opts.identity?.(component) ?? Promise.resolve(opts.kcp);
   const shared = opts.identity ? undefined : await composeDeps(opts.kcp, opts.config, httpSink(brokerUrl));
   const hosts: FunctionHost[] = [];
+  const clients = new Set<KubeClient>();
   for (const [name, factory] of Object.entries(FUNCTIONS)) {
     const deps = shared ?? await composeDeps(await kubeConfigOf(name), opts.config, httpSink(brokerUrl));
+    clients.add(deps.kcp);
     const host = await startFunctionHost(factory(deps), opts.log.child({ fn: name }));
     hosts.push(host);
     urls.set(name, host.url);
@@ -82,6 +84,7 @@ export async function startLocalRunner(opts: LocalRunnerOptions): Promise<LocalR
       await source.stop();
       await broker.stop();
       await Promise.all(hosts.map((h) => h.close()));
+      for (const client of clients) client.stopCaches();
     },
   };
 }

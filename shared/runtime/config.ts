@@ -30,6 +30,8 @@ export interface Config {
   readonly maintenanceMinWindowMinutes: number;
   /** Name of a Secret in the KCP namespace copied to every runtime's kyma-system and added to module workloads. */
   readonly runtimeImagePullSecret: string | undefined;
+  /** Functions read Manifests, the catalog and kubeconfig Secrets from watch caches (ADR 15); LIFECYCLE_KCP_READ_CACHE=false reads every time. */
+  readonly kcpReadCache: boolean;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -53,6 +55,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maintenancePolicyPath: env.LIFECYCLE_MAINTENANCE_POLICY || undefined,
     runtimeImagePullSecret: env.LIFECYCLE_RUNTIME_IMAGE_PULL_SECRET || undefined,
     maintenanceMinWindowMinutes: integer(env, 'LIFECYCLE_MAINTENANCE_MIN_WINDOW_MINUTES', '20', 0, 1440),
+    kcpReadCache: flag(env, 'LIFECYCLE_KCP_READ_CACHE', true),
   });
 }
 
@@ -68,6 +71,13 @@ function hosts(env: NodeJS.ProcessEnv, name: string): string[] {
   const bad = list.find((h) => !HOST.test(h));
   if (bad !== undefined) throw new Error(`${name} must list registry hosts (host[:port], comma-separated), got "${bad}"`);
   return list;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  if (text !== 'true' && text !== 'false') throw new Error(`${name} must be true or false, got "${text}"`);
+  return text === 'true';
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: string, min: number, max: number): number {

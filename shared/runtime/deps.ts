@@ -1,4 +1,6 @@
+import { API_VERSION, LABEL } from '../domain/vocabulary.ts';
 import type { KubeClient } from '../k8s/client.ts';
+import type { CachedKind } from '../k8s/read-cache.ts';
 import type { ModuleArtifacts } from '../module/descriptors.ts';
 import type { RegistryClient } from '../oci/registry.ts';
 import type { Config } from './config.ts';
@@ -11,4 +13,18 @@ export interface FunctionDeps {
   sink: EventSink;
   registry: RegistryClient;
   artifacts: ModuleArtifacts;
+}
+
+/** What functions may read from watch caches (ADR 15): the collections they would otherwise list per call. */
+export const CACHED: Readonly<Record<'manifests' | 'templates' | 'releaseMetas' | 'kubeconfigs', CachedKind>> = {
+  manifests: { apiVersion: API_VERSION, kind: 'Manifest' },
+  templates: { apiVersion: API_VERSION, kind: 'ModuleTemplate' },
+  releaseMetas: { apiVersion: API_VERSION, kind: 'ModuleReleaseMeta' },
+  /** Only Secrets that carry the kyma-name label; lists by that label are served, Secrets by name are read live. */
+  kubeconfigs: { apiVersion: 'v1', kind: 'Secret', labelSelector: LABEL.kymaName },
+};
+
+/** The deps of a function that reads `kinds` from the KCP's watch caches, unless LIFECYCLE_KCP_READ_CACHE=false. */
+export function readingFromCaches(deps: FunctionDeps, kinds: readonly CachedKind[]): FunctionDeps {
+  return deps.config.kcpReadCache ? { ...deps, kcp: deps.kcp.cachingReads(kinds) } : deps;
 }

@@ -57,6 +57,13 @@ export function printable(value: unknown): string {
   return JSON.stringify(clean.length > 80 ? `${clean.slice(0, 80)}…` : clean);
 }
 
+/** The resourceVersion of the object an event is about, when it says: ApiServerSource data, or our `resourceversion`. */
+export function versionIn(event: EventAttributes): string | undefined {
+  const data = (event as { data?: { metadata?: { resourceVersion?: unknown } } }).data;
+  const version = data?.metadata?.resourceVersion ?? event.resourceversion;
+  return typeof version === 'string' ? version : undefined;
+}
+
 export const keyText = (key: ObjectKey) => `${key.kind} ${key.namespace ? `${key.namespace}/` : ''}${key.name}`;
 
 /**

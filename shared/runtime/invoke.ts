@@ -1,6 +1,7 @@
 import type { CloudEvent } from 'cloudevents';
+import { kindKey, withFreshness } from '../k8s/freshness.ts';
 import { InvalidEventError, toLifecycleError, type LifecycleError } from './errors.ts';
-import { keyText, objectKeyOf, printable, type EventAttributes, type ObjectKey } from './events.ts';
+import { keyText, objectKeyOf, printable, versionIn, type EventAttributes, type ObjectKey } from './events.ts';
 import type { Logger } from './logger.ts';
 
 /** One call of a function: the event, the object it points at, and a logger bound to both. */
@@ -37,7 +38,7 @@ export async function invoke(fn: LifecycleFunction, event: EventAttributes, log:
     if (!fn.accepts.includes(event.type)) throw new InvalidEventError(`${fn.name} does not accept events of type ${printable(event.type)}`);
     const key = fn.keyless ? { kind: '', apiVersion: '', namespace: '', name: '' } : objectKeyOf(event);
     if (!fn.keyless) bound = bound.child({ object: keyText(key) });
-    const reply = await oneAtATime(fn, fn.keyless ? '' : keyText(key), () => fn.handle({ event, key, log: bound }));
+    const reply = await oneAtATime(fn, fn.keyless ? '' : keyText(key), () => withSeen(event, key, () => fn.handle({ event, key, log: bound })));
     outcome = reply ? { status: 200, reply } : { status: 204 };
   } catch (thrown) {
     const error = toLifecycleError(thrown);
@@ -45,6 +46,15 @@ export async function invoke(fn: LifecycleFunction, event: EventAttributes, log:
   }
   logOutcome(bound, outcome, performance.now() - started);
   return outcome;
+}
+
+/**
+ * Runs a call with what its event says it has seen (ADR 15): the object's resourceVersion (ApiServerSource data, or
+ * our `resourceversion` extension), and the `seenkind`/`seenversion` pair a fan-out passes on from its own cause.
+ */
+function withSeen<T>(event: EventAttributes, key: ObjectKey, work: () => Promise<T>): Promise<T> {
+  return withFreshness(work, key.kind ? kindKey(key.apiVersion, key.kind) : undefined, versionIn(event),
+    typeof event.seenkind === 'string' && typeof event.seenversion === 'string' ? { kind: event.seenkind, resourceVersion: event.seenversion } : undefined);
 }
 
 const running = new WeakMap<LifecycleFunction, Map<string, Promise<unknown>>>();

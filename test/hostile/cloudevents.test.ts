@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../shared/runtime/config.ts';
 import { composeDeps } from '../../shared/runtime/compose.ts';
+import type { FunctionDeps } from '../../shared/runtime/deps.ts';
 import { startFunctionHost, type FunctionHost } from '../../shared/runtime/host.ts';
 import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
 import { createLogger } from '../../shared/runtime/logger.ts';
@@ -24,7 +25,7 @@ const KINDS: Record<string, string[]> = {
 };
 const READS = new Set(['get', 'list', 'watch']);
 let kcp: RbacKcp;
-const hosts = new Map<string, { fn: LifecycleFunction; host: FunctionHost }>();
+const hosts = new Map<string, { fn: LifecycleFunction; host: FunctionHost; deps: FunctionDeps }>();
 const fannedOut: string[] = [];
 
 beforeAll(async () => {
@@ -33,12 +34,15 @@ beforeAll(async () => {
   for (const [name, factory] of Object.entries(FUNCTIONS)) {
     const deps = await composeDeps(await kcp.identity(name), config, async (event) => { fannedOut.push(`${name}: ${event.type}`); });
     const fn = factory(deps);
-    hosts.set(name, { fn, host: await startFunctionHost(fn, createLogger(name, 'silent')) });
+    hosts.set(name, { fn, deps, host: await startFunctionHost(fn, createLogger(name, 'silent')) });
   }
 }, 120_000);
 
 afterAll(async () => {
-  for (const { host } of hosts.values()) await host.close();
+  for (const { host, deps } of hosts.values()) {
+    await host.close();
+    deps.kcp.stopCaches();
+  }
   await kcp?.cluster.stop();
 });
 

@@ -1,0 +1,156 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { KubeClient, KubeObject } from './client.ts';
+import { revisionOf } from './freshness.ts';
+import type { SelectedObject } from './selectors.ts';
+
+/** One cached collection: a kind in one namespace ('' = cluster-scoped or all), optionally narrowed by a label selector. */
+export interface CachedCollection {
+  apiVersion: string;
+  kind: string;
+  namespace: string;
+  labelSelector?: string | undefined;
+}
+
+type Cached = KubeObject & SelectedObject & { metadata: { name: string; namespace?: string; resourceVersion?: string; managedFields?: unknown } };
+interface WatchEvent { type?: string; object?: Cached & { code?: number } }
+
+const PAGE = 500;
+const FIRST_BACKOFF_MS = 500;
+const MAX_BACKOFF_MS = 30_000;
+
+/**
+ * An informer for one collection: a paginated LIST, then a WATCH with bookmarks from its resourceVersion; 410 or a
+ * broken stream → re-list (with backoff on errors). Holds the objects without managedFields, and the
+ * resourceVersion it has caught up to (every event and bookmark raises it), so a read can wait for a given one.
+ */
+export class KindCache {
+  private readonly client: KubeClient;
+  readonly collection: CachedCollection;
+  private readonly objects = new Map<string, Cached>();
+  private revision = -1n;
+  private synced = false;
+  private readonly stopping = new AbortController();
+  private waiters: { revision: bigint; wake: () => void }[] = [];
+  private lastError: unknown;
+
+  constructor(client: KubeClient, collection: CachedCollection) {
+    this.client = client;
+    this.collection = collection;
+    void this.run();
+  }
+
+  /** Waits (at most `timeoutMs`) until the cache is listed and has caught up to `revision`; false when it has not. */
+  async caughtUp(revision: bigint, timeoutMs: number): Promise<boolean> {
+    if (this.synced && this.revision >= revision) return true;
+    let wake: () => void = () => undefined;
+    const reached = new Promise<boolean>((resolve) => (wake = () => resolve(true)));
+    const waiter = { revision, wake };
+    this.waiters.push(waiter);
+    const timer = delay(timeoutMs, false, { ref: false });
+    const result = await Promise.race([reached, timer]);
+    this.waiters = this.waiters.filter((w) => w !== waiter);
+    return result;
+  }
+
+  /** Why the cache is not serving, for a log line (never the object data). */
+  get problem(): string | undefined {
+    return this.synced ? undefined : this.lastError instanceof Error ? this.lastError.message : this.lastError ? String(this.lastError) : 'not listed yet';
+  }
+
+  get(name: string, namespace = ''): Cached | undefined {
+    return this.objects.get(`${namespace}/${name}`);
+  }
+
+  /** The objects `filter` accepts, ordered by namespace/name as the API server lists them. */
+  select(filter: (object: Cached) => boolean): Cached[] {
+    return [...this.objects.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, o]) => o).filter(filter);
+  }
+
+  get resourceVersion(): string {
+    return this.revision < 0n ? '' : String(this.revision);
+  }
+
+  stop(): void {
+    this.stopping.abort();
+  }
+
+  private async run(): Promise<void> {
+    let backoff = FIRST_BACKOFF_MS;
+    const path = await this.client.path({ apiVersion: this.collection.apiVersion, kind: this.collection.kind, namespace: this.collection.namespace || undefined }).catch((e: unknown) => e);
+    while (!this.stopping.signal.aborted) {
+      try {
+        if (typeof path !== 'string') throw path;
+        await this.list(path);
+        backoff = FIRST_BACKOFF_MS;
+        await this.watch(path);
+      } catch (error) {
+        this.lastError = error;
+        await delay(backoff, undefined, { signal: this.stopping.signal, ref: false }).catch(() => undefined);
+        backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+      }
+    }
+  }
+
+  private async list(path: string): Promise<void> {
+    const fresh = new Map<string, Cached>();
+    let token = '';
+    let revision: string | undefined;
+    do {
+      const query = new URLSearchParams({ limit: String(PAGE), ...(token ? { continue: token } : {}), ...this.selectorQuery() });
+      const page = await this.client.request<{ items: Cached[]; metadata: { resourceVersion?: string; continue?: string } }>('GET', `${path}?${query}`);
+      for (const item of page.items) fresh.set(keyOf(item), this.trimmed(item));
+      revision ??= page.metadata.resourceVersion;
+      token = page.metadata.continue ?? '';
+    } while (token);
+    this.objects.clear();
+    for (const [key, object] of fresh) this.objects.set(key, object);
+    this.synced = true;
+    this.advance(revision);
+  }
+
+  /** Until the server ends the watch (then re-watch from the last revision) or it expires (then re-list). */
+  private async watch(path: string): Promise<void> {
+    for (;;) {
+      let expired = false;
+      const timeoutSeconds = 300 + Math.floor(Math.random() * 300);
+      const query = new URLSearchParams({ watch: '1', allowWatchBookmarks: 'true', resourceVersion: this.resourceVersion, timeoutSeconds: String(timeoutSeconds), ...this.selectorQuery() });
+      await this.client.watch(`${path}?${query}`, (event) => {
+        if (!this.apply(event as WatchEvent)) expired = true;
+      }, this.stopping.signal, (timeoutSeconds + 60) * 1000);
+      if (expired || this.stopping.signal.aborted) return;
+    }
+  }
+
+  /** One watch event into the store; false when the watch expired (410) or failed. */
+  private apply({ type, object }: WatchEvent): boolean {
+    if (!object) return true;
+    if (type === 'ERROR') {
+      this.lastError = new Error(`watch ended with ${object.code ?? 'an error'}`);
+      return false;
+    }
+    if (type === 'ADDED' || type === 'MODIFIED') this.objects.set(keyOf(object), this.trimmed(object));
+    if (type === 'DELETED') this.objects.delete(keyOf(object));
+    this.advance(object.metadata.resourceVersion);
+    return true;
+  }
+
+  private advance(resourceVersion: string | undefined): void {
+    const revision = revisionOf(resourceVersion);
+    if (revision === undefined || revision <= this.revision) return;
+    this.revision = revision;
+    for (const waiter of this.waiters.filter((w) => w.revision <= revision)) waiter.wake();
+  }
+
+  /** Without managedFields (never read from the cache), with apiVersion and kind (list items may lack them). */
+  private trimmed(object: Cached): Cached {
+    const metadata = { ...object.metadata };
+    delete metadata.managedFields;
+    return { ...object, apiVersion: this.collection.apiVersion, kind: this.collection.kind, metadata };
+  }
+
+  private selectorQuery(): Record<string, string> {
+    return this.collection.labelSelector ? { labelSelector: this.collection.labelSelector } : {};
+  }
+}
+
+const keyOf = (object: Cached) => `${object.metadata.namespace ?? ''}/${object.metadata.name}`;

@@ -1,0 +1,67 @@
+import type { KubeClient, KubeObject, ListOptions, ObjectList, ObjectRef } from './client.ts';
+import { currentFreshness, kindKey } from './freshness.ts';
+import { KindCache } from './kind-cache.ts';
+import { fieldsMatch, fieldTerms, labelsMatch, narrowerThan, selectorTerms } from './selectors.ts';
+
+/** A kind whose reads a function takes from the watch cache. With `labelSelector`, only that part of the kind is
+ * watched and only lists at least as narrow are served (gets go to the API server). */
+export interface CachedKind {
+  apiVersion: string;
+  kind: string;
+  labelSelector?: string;
+}
+
+/** How long a read waits for the cache to be listed or to catch up before it goes to the API server. */
+const CATCH_UP_MS = 10_000;
+
+/**
+ * The watch caches of one KCP client (ADR 15), one informer per kind and namespace, started by the first read. A
+ * read is served when the kind is cached for the caller, the request is one the cache can answer, and the cache has
+ * caught up with what the current call has seen (see Freshness); otherwise the caller reads from the API server.
+ * Objects handed out are copies.
+ */
+export class ReadCache {
+  private readonly client: KubeClient;
+  private readonly informers = new Map<string, KindCache>();
+  private stopped = false;
+
+  constructor(client: KubeClient) {
+    this.client = client;
+  }
+
+  async get<T extends KubeObject>(kinds: readonly CachedKind[], ref: ObjectRef): Promise<{ object: T | undefined } | undefined> {
+    const spec = kinds.find((k) => k.apiVersion === ref.apiVersion && k.kind === ref.kind);
+    if (!spec || spec.labelSelector) return undefined;
+    const cache = await this.caughtUp(spec, ref.namespace ?? '');
+    const object = cache?.get(ref.name, ref.namespace ?? '');
+    return cache ? { object: object && (structuredClone(object) as unknown as T) } : undefined;
+  }
+
+  async list<T extends KubeObject>(kinds: readonly CachedKind[], apiVersion: string, kind: string, opts: ListOptions): Promise<ObjectList<T> | undefined> {
+    const spec = kinds.find((k) => k.apiVersion === apiVersion && k.kind === kind);
+    const labels = selectorTerms(opts.labelSelector);
+    const fields = fieldTerms(opts.fieldSelector);
+    if (!spec || !labels || !fields) return undefined;
+    if (spec.labelSelector && !narrowerThan(labels, selectorTerms(spec.labelSelector) ?? [])) return undefined;
+    const cache = await this.caughtUp(spec, opts.namespace ?? '');
+    if (!cache) return undefined;
+    const items = cache.select((o) => labelsMatch(o, labels) && fieldsMatch(o, fields));
+    return { items: structuredClone(items) as unknown as T[], metadata: { resourceVersion: cache.resourceVersion } };
+  }
+
+  /** Stops every informer; later reads go to the API server. */
+  stop(): void {
+    this.stopped = true;
+    for (const informer of this.informers.values()) informer.stop();
+    this.informers.clear();
+  }
+
+  private async caughtUp(spec: CachedKind, namespace: string): Promise<KindCache | undefined> {
+    const key = `${spec.apiVersion}/${spec.kind}/${namespace}/${spec.labelSelector ?? ''}`;
+    if (this.stopped) return undefined;
+    let informer = this.informers.get(key);
+    if (!informer) this.informers.set(key, (informer = new KindCache(this.client, { ...spec, namespace })));
+    const needed = currentFreshness()?.required(kindKey(spec.apiVersion, spec.kind)) ?? 0n;
+    return (await informer.caughtUp(needed, CATCH_UP_MS)) ? informer : undefined;
+  }
+}
