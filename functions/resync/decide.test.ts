@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDue } from './decide.ts';
+import { isDue, selectDue } from './decide.ts';
 
 describe('isDue', () => {
   it.each([['Processing'], ['Error'], ['Warning'], [undefined]])('a %s object is due every minute', (state) => {
@@ -15,5 +15,37 @@ describe('isDue', () => {
     expect(hits).toHaveLength(1);
     const buckets = new Set(Array.from({ length: 200 }, (_, i) => [0, 1, 2, 3, 4].find((m) => isDue({ name: `kyma-${i}`, state: 'Ready', deleting: false }, m, 5))));
     expect(buckets.size).toBe(5);
+  });
+});
+
+describe('selectDue', () => {
+  const minute = 29_000_000;
+  const now = minute * 60_000;
+  const candidate = (name: string, state: string | undefined, secondsAgo: number, deleting = false) => ({ kind: 'Manifest', name, state, deleting, lastWrite: now - secondsAgo * 1000 });
+
+  it('sends everything due while the objects not Ready fit in the budget, in listing order', () => {
+    const all = [candidate('a', 'Processing', 0), candidate('b', 'Error', 300), candidate('c', undefined, 90)];
+    expect(selectDue(all, minute, 5, 3, now).map((c) => c.name)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('over budget: quiet objects before busy ones; deleting and drifting Ready ones always go', () => {
+    const ready = Array.from({ length: 50 }, (_, i) => candidate(`ready-${i}`, 'Ready', 1800));
+    const slot = ready.filter((c) => isDue(c, minute, 5)).map((c) => c.name);
+    const all = [candidate('busy', 'Processing', 5), candidate('busier', 'Processing', 1), candidate('stuck', 'Error', 600), candidate('gone', 'Ready', 0, true), ...ready, candidate('new', undefined, 120)];
+    const names = (budget: number) => selectDue(all, minute, 5, budget, now).map((c) => c.name);
+    expect(new Set(names(2))).toEqual(new Set(['stuck', 'gone', 'new', ...slot]));
+    expect(new Set(names(3))).toEqual(new Set(['stuck', 'gone', 'new', 'busy', ...slot]));
+    expect(names(4)).toContain('busier');
+  });
+
+  it('caps the objects not Ready at the budget and rotates among the quiet ones, so none starves', () => {
+    const all = Array.from({ length: 3000 }, (_, i) => candidate(`k-${i}`, 'Error', 600 + i));
+    const seen = new Set<string>();
+    for (let tick = 0; tick < 12; tick++) {
+      const picked = selectDue(all, minute + tick, 5, 1000, now + tick * 60_000);
+      expect(picked).toHaveLength(1000);
+      for (const c of picked) seen.add(c.name);
+    }
+    expect(seen.size).toBeGreaterThan(2900);
   });
 });

@@ -1,9 +1,12 @@
 import { fnv1Hash32 } from '../../shared/domain/names.ts';
 
 export interface Candidate {
+  kind: string;
   name: string;
   state: string | undefined;
   deleting: boolean;
+  /** When the object was last written (its newest managedFields time, else its creation), ms since the epoch. */
+  lastWrite: number;
 }
 
 /**
@@ -11,8 +14,37 @@ export interface Candidate {
  * being deleted) every minute; Ready objects once per drift period, spread evenly over the period by name hash
  * so that 25,000 Manifests do not all come due in the same minute.
  */
-export function isDue(candidate: Candidate, minute: number, driftPeriodMinutes: number): boolean {
+export function isDue(candidate: Pick<Candidate, 'name' | 'state' | 'deleting'>, minute: number, driftPeriodMinutes: number): boolean {
   if (candidate.deleting || candidate.state !== 'Ready') return true;
   const period = Math.max(1, driftPeriodMinutes);
   return fnv1Hash32(candidate.name) % period === minute % period;
+}
+
+/** A non-Ready object written within this long is being worked on: it goes after the quiet ones. */
+export const BUSY_MS = 60_000;
+
+/**
+ * PURE. The due objects of one tick. Deleting objects and Ready ones in their drift slot always go (the drift slots
+ * already spread those); objects not Ready go up to `budget`: the resync is a safety net for objects nobody is
+ * working on, so when more are due than the functions can take in a minute (a converging fleet), the quiet ones go
+ * first, in an order that rotates every tick (none starves), then those written within the last minute, oldest
+ * write first.
+ */
+export function selectDue(candidates: readonly Candidate[], minute: number, driftPeriodMinutes: number, budget: number, now = minute * 60_000): Candidate[] {
+  const due = candidates.filter((c) => isDue(c, minute, driftPeriodMinutes));
+  const waiting = due.filter((c) => !c.deleting && c.state !== 'Ready');
+  if (waiting.length <= budget) return due;
+  const busy = (c: Candidate) => now - c.lastWrite < BUSY_MS;
+  const order = (c: Candidate) => mix32(fnv1Hash32(`${c.kind}/${c.name}`) ^ Math.imul(minute, 0x9e3779b9));
+  const picked = new Set([...waiting].sort((a, b) => Number(busy(a)) - Number(busy(b))
+    || (busy(a) ? a.lastWrite - b.lastWrite : order(a) - order(b))).slice(0, budget));
+  return due.filter((c) => c.deleting || c.state === 'Ready' || picked.has(c));
+}
+
+/** A 32-bit finaliser (murmur3 fmix32): every input bit moves every output bit, so the order really rotates. */
+function mix32(value: number): number {
+  let h = value >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
 }

@@ -1,18 +1,19 @@
 import type { Resource } from '../../shared/domain/objects.ts';
 import { API_VERSION } from '../../shared/domain/vocabulary.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
-import { eventAbout, PING, RESYNC_DUE, type EventAttributes } from '../../shared/runtime/events.ts';
+import { eventAbout, PING, RESYNC_DUE } from '../../shared/runtime/events.ts';
 import type { FunctionDeps } from '../../shared/runtime/deps.ts';
 import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
-import { isDue } from './decide.ts';
+import { selectDue, type Candidate } from './decide.ts';
 
 export const NAME = 'resync';
 const KINDS = ['Kyma', 'Manifest'] as const;
 const PAGE = 500;
 
 /**
- * The PingSource tick → one `resync.due` event per Kyma and Manifest that is due, sent to the broker ingress.
- * Lists page by page (500 a page) so memory stays flat at 25,000 objects.
+ * The PingSource tick → one `resync.due` event per Kyma and Manifest that is due (at most LIFECYCLE_RESYNC_MAX_EVENTS,
+ * those quiet the longest first), sent to the broker ingress. Lists page by page (500 a page) and keeps only a small
+ * candidate per object, so memory stays flat at 25,000 objects.
  */
 export function resync(deps: FunctionDeps): LifecycleFunction {
   return {
@@ -21,33 +22,36 @@ export function resync(deps: FunctionDeps): LifecycleFunction {
     keyless: true,
     async handle({ event, log }) {
       const minute = Math.floor(Date.now() / 60_000);
-      const counts: Record<string, number> = {};
-      for (const kind of KINDS) counts[kind] = await resyncKind(deps, kind, minute, event);
-      log.info(counts, 'resync events sent');
+      const candidates: Candidate[] = [];
+      for (const kind of KINDS) for await (const page of pages(deps.kcp, kind, deps.config.kcpNamespace)) candidates.push(...page.map(candidateOf));
+      const due = selectDue(candidates, minute, deps.config.driftPeriodMinutes, deps.config.resyncMaxEvents);
+      const counts: Record<string, number> = Object.fromEntries(KINDS.map((k) => [k, 0]));
+      for (const object of due) {
+        const key = { kind: object.kind, apiVersion: API_VERSION, namespace: deps.config.kcpNamespace, name: object.name };
+        await deps.sink(eventAbout(RESYNC_DUE, NAME, key, event));
+        counts[object.kind] = (counts[object.kind] ?? 0) + 1;
+      }
+      log.info({ ...counts, objects: candidates.length, budget: deps.config.resyncMaxEvents }, 'resync events sent');
       return undefined;
     },
   };
 }
 
-async function resyncKind(deps: FunctionDeps, kind: string, minute: number, cause: EventAttributes): Promise<number> {
-  let sent = 0;
-  for await (const page of pages(deps.kcp, kind, deps.config.kcpNamespace)) {
-    for (const object of page) {
-      const candidate = { name: object.metadata.name, state: (object.status as { state?: string } | undefined)?.state, deleting: Boolean(object.metadata.deletionTimestamp) };
-      if (!isDue(candidate, minute, deps.config.driftPeriodMinutes)) continue;
-      const key = { kind, apiVersion: API_VERSION, namespace: object.metadata.namespace ?? '', name: object.metadata.name };
-      await deps.sink(eventAbout(RESYNC_DUE, NAME, key, cause));
-      sent++;
-    }
-  }
-  return sent;
+type Listed = Resource & { metadata: { managedFields?: { time?: string }[] } };
+
+function candidateOf(object: Listed): Candidate {
+  const times = [object.metadata.creationTimestamp, ...(object.metadata.managedFields ?? []).map((f) => f.time)].map((t) => (t ? Date.parse(t) : NaN)).filter((t) => !Number.isNaN(t));
+  return {
+    kind: object.kind, name: object.metadata.name, state: (object.status as { state?: string } | undefined)?.state,
+    deleting: Boolean(object.metadata.deletionTimestamp), lastWrite: times.length ? Math.max(...times) : 0,
+  };
 }
 
-async function* pages(kcp: KubeClient, kind: string, namespace: string): AsyncGenerator<Resource[]> {
+async function* pages(kcp: KubeClient, kind: string, namespace: string): AsyncGenerator<Listed[]> {
   let token: string | undefined;
   do {
-    const page = await kcp.list<Resource>(API_VERSION, kind, { namespace, limit: PAGE, ...(token ? { continue: token } : {}) });
-    yield page.items;
+    const page = await kcp.list<Listed>(API_VERSION, kind, { namespace, limit: PAGE, ...(token ? { continue: token } : {}) });
+    yield page.items.map((item) => ({ ...item, kind }));
     token = page.metadata.continue || undefined;
   } while (token);
 }

@@ -127,29 +127,38 @@ export class KubeClient {
   async apply<T extends KubeObject>(object: T, fieldManager: string, subresource = ''): Promise<T> {
     const path = await this.path(refOf(object));
     const qs = `?fieldManager=${encodeURIComponent(fieldManager)}&force=true`;
-    return written(object, await this.request<T>('PATCH', `${path}${subresource ? `/${subresource}` : ''}${qs}`, object, APPLY));
+    return this.written(object, await this.request<T>('PATCH', `${path}${subresource ? `/${subresource}` : ''}${qs}`, object, APPLY));
   }
 
   async mergePatch<T extends KubeObject>(ref: ObjectRef, patch: object, subresource = ''): Promise<T> {
-    return written(ref, await this.request<T>('PATCH', `${await this.path(ref)}${subresource ? `/${subresource}` : ''}`, patch, MERGE));
+    return this.written(ref, await this.request<T>('PATCH', `${await this.path(ref)}${subresource ? `/${subresource}` : ''}`, patch, MERGE));
   }
 
   async create<T extends KubeObject>(object: T, dryRun = false, fieldManager = ''): Promise<T> {
     const ref = refOf(object);
     const query = new URLSearchParams({ ...(dryRun ? { dryRun: 'All' } : {}), ...(fieldManager ? { fieldManager } : {}) });
     const created = await this.request<T>('POST', `${await this.path({ ...ref, name: undefined })}${query.size ? `?${query}` : ''}`, object);
-    return dryRun ? created : written(object, created);
+    return dryRun ? created : this.written(object, created);
   }
 
   /** Deletes; true when a delete was issued, false when the object was already gone. */
   async delete(ref: ObjectRef, propagationPolicy: 'Background' | 'Foreground' = 'Background'): Promise<boolean> {
     try {
-      written(ref, await this.request<KubeObject>('DELETE', await this.path(ref), { propagationPolicy }));
+      this.written(ref, await this.request<KubeObject>('DELETE', await this.path(ref), { propagationPolicy }));
       return true;
     } catch (e) {
       if (isNotFound(e)) return false;
       throw e;
     }
+  }
+
+  /** A write of a kind this view caches raises what the current call has seen of it, so its later cached reads
+   * include the write. Other clusters' clients (runtimes) never note: their resourceVersions are another etcd's. */
+  private written<T extends KubeObject>(sent: { apiVersion?: string | undefined; kind?: string | undefined }, answer: T): T {
+    if (this.reads?.kinds.some((k) => k.apiVersion === sent.apiVersion && k.kind === sent.kind)) {
+      currentFreshness()?.note(kindKey(sent.apiVersion ?? '', sent.kind ?? ''), answer?.metadata?.resourceVersion);
+    }
+    return answer;
   }
 
   /**
@@ -204,12 +213,6 @@ export class KubeClient {
       req.end(payload);
     });
   }
-}
-
-/** A write's answer raises what the current call has seen of that kind, so its later cached reads include it. */
-function written<T extends KubeObject>(sent: { apiVersion?: string | undefined; kind?: string | undefined }, answer: T): T {
-  if (sent.apiVersion && sent.kind) currentFreshness()?.note(kindKey(sent.apiVersion, sent.kind), answer?.metadata?.resourceVersion);
-  return answer;
 }
 
 export function refOf(object: KubeObject): ObjectRef {

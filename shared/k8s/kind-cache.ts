@@ -42,6 +42,8 @@ export class KindCache {
   /** Waits (at most `timeoutMs`) until the cache is listed and has caught up to `revision`; false when it has not. */
   async caughtUp(revision: bigint, timeoutMs: number): Promise<boolean> {
     if (this.synced && this.revision >= revision) return true;
+    // Never listed and failing (no RBAC for it, kind not served): do not make every read wait.
+    if (!this.synced && this.lastError) return false;
     let wake: () => void = () => undefined;
     const reached = new Promise<boolean>((resolve) => (wake = () => resolve(true)));
     const waiter = { revision, wake };
@@ -50,11 +52,6 @@ export class KindCache {
     const result = await Promise.race([reached, timer]);
     this.waiters = this.waiters.filter((w) => w !== waiter);
     return result;
-  }
-
-  /** Why the cache is not serving, for a log line (never the object data). */
-  get problem(): string | undefined {
-    return this.synced ? undefined : this.lastError instanceof Error ? this.lastError.message : this.lastError ? String(this.lastError) : 'not listed yet';
   }
 
   get(name: string, namespace = ''): Cached | undefined {
@@ -76,10 +73,9 @@ export class KindCache {
 
   private async run(): Promise<void> {
     let backoff = FIRST_BACKOFF_MS;
-    const path = await this.client.path({ apiVersion: this.collection.apiVersion, kind: this.collection.kind, namespace: this.collection.namespace || undefined }).catch((e: unknown) => e);
     while (!this.stopping.signal.aborted) {
       try {
-        if (typeof path !== 'string') throw path;
+        const path = await this.client.path({ apiVersion: this.collection.apiVersion, kind: this.collection.kind, namespace: this.collection.namespace || undefined });
         await this.list(path);
         backoff = FIRST_BACKOFF_MS;
         await this.watch(path);
@@ -105,6 +101,7 @@ export class KindCache {
     this.objects.clear();
     for (const [key, object] of fresh) this.objects.set(key, object);
     this.synced = true;
+    this.lastError = undefined;
     this.advance(revision);
   }
 

@@ -20,6 +20,8 @@ export interface Config {
   readonly port: number;
   /** Ready objects are re-checked for drift once per this many minutes (non-Ready ones every minute). */
   readonly driftPeriodMinutes: number;
+  /** At most this many resync events per tick; over it, the objects quiet the longest go first. */
+  readonly resyncMaxEvents: number;
   /** A Kyma deleting longer than this gets the finalizers of its stuck module CRs stripped; 0 = never. */
   readonly purgeGracePeriodMs: number;
   /** Module CR kinds purge never touches: `<plural>.<group>` or `*.<group>`. */
@@ -50,6 +52,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sinkUrl: env.K_SINK || undefined,
     port: integer(env, 'PORT', '8080', 0, 65535),
     driftPeriodMinutes: integer(env, 'LIFECYCLE_DRIFT_PERIOD_MINUTES', '5', 1, 1440),
+    resyncMaxEvents: integer(env, 'LIFECYCLE_RESYNC_MAX_EVENTS', '1000', 1, 1_000_000),
     purgeGracePeriodMs: integer(env, 'LIFECYCLE_PURGE_GRACE_SECONDS', '300', 0, 30 * 86400) * 1000,
     purgeSkip: Object.freeze((env.LIFECYCLE_PURGE_SKIP ?? '').split(',').map((s) => s.trim()).filter(Boolean)),
     maintenancePolicyPath: env.LIFECYCLE_MAINTENANCE_POLICY || undefined,
