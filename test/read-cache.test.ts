@@ -58,6 +58,18 @@ describe('KCP reads from watch caches', () => {
     expect(missing).toBeUndefined();
   });
 
+  it('keeps its label index with every change: a relabelled object moves, a deleted one leaves', async () => {
+    const view = base.cachingReads([CONFIGMAP]);
+    const names = (labelSelector: string) => view.list(CONFIGMAP.apiVersion, CONFIGMAP.kind, { namespace, labelSelector }).then((l) => l.items.map((c) => c.metadata?.name));
+    await writer.create(configMap('moving', { v: '1' }, { kyma: 'k7' }));
+    await vi.waitFor(async () => expect(await names('kyma=k7')).toEqual(['moving']), { timeout: 10_000 });
+    const moved = await writer.mergePatch<Stored>({ ...CONFIGMAP, namespace, name: 'moving' }, { metadata: { labels: { kyma: 'k8' } } });
+    const after = await withFreshness(async () => [await names('kyma=k7'), await names('kyma=k8')], kindKey('v1', 'ConfigMap'), moved.metadata.resourceVersion);
+    expect(after).toEqual([[], ['moving']]);
+    await writer.delete({ ...CONFIGMAP, namespace, name: 'moving' });
+    await vi.waitFor(async () => expect(await names('kyma=k8')).toEqual([]), { timeout: 10_000 });
+  });
+
   it('hands out copies: a caller changing an object does not change the cache', async () => {
     const view = base.cachingReads([CONFIGMAP]);
     const first = await view.get<Data>({ ...CONFIGMAP, namespace, name: 'a' });

@@ -11,7 +11,7 @@ export interface CachedCollection {
   labelSelector?: string | undefined;
 }
 
-type Cached = KubeObject & SelectedObject & { metadata: { name: string; namespace?: string; resourceVersion?: string; managedFields?: unknown } };
+export type Cached = KubeObject & SelectedObject & { metadata: { name: string; namespace?: string; resourceVersion?: string; managedFields?: unknown } };
 interface WatchEvent { type?: string; object?: Cached & { code?: number } }
 
 const PAGE = 500;
@@ -27,6 +27,8 @@ export class KindCache {
   private readonly client: KubeClient;
   readonly collection: CachedCollection;
   private readonly objects = new Map<string, Cached>();
+  /** label key → label value → object keys. */
+  private readonly indexes = new Map<string, Map<string, Set<string>>>();
   private revision = -1n;
   private synced = false;
   private readonly stopping = new AbortController();
@@ -58,9 +60,32 @@ export class KindCache {
     return this.objects.get(`${namespace}/${name}`);
   }
 
-  /** The objects `filter` accepts, ordered by namespace/name as the API server lists them. */
-  select(filter: (object: Cached) => boolean): Cached[] {
-    return [...this.objects.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, o]) => o).filter(filter);
+  /**
+   * The objects `filter` accepts, ordered by namespace/name as the API server lists them. With `label`, only objects
+   * carrying that label value are looked at (an index per label key, built on first use, kept with every change).
+   */
+  select(filter: (object: Cached) => boolean, label?: { key: string; value: string }): Cached[] {
+    const keys = label ? [...this.indexOf(label.key).get(label.value) ?? []] : [...this.objects.keys()];
+    return keys.filter((k) => this.objects.has(k)).sort().map((k) => this.objects.get(k) as Cached).filter(filter);
+  }
+
+  private indexOf(labelKey: string): Map<string, Set<string>> {
+    let index = this.indexes.get(labelKey);
+    if (!index) {
+      this.indexes.set(labelKey, (index = new Map()));
+      for (const [key, object] of this.objects) indexAdd(index, object.metadata.labels?.[labelKey], key);
+    }
+    return index;
+  }
+
+  private store(key: string, object: Cached | undefined): void {
+    const previous = this.objects.get(key);
+    for (const [labelKey, index] of this.indexes) {
+      index.get(previous?.metadata.labels?.[labelKey] ?? '')?.delete(key);
+      indexAdd(index, object?.metadata.labels?.[labelKey], key);
+    }
+    if (object) this.objects.set(key, object);
+    else this.objects.delete(key);
   }
 
   get resourceVersion(): string {
@@ -99,6 +124,7 @@ export class KindCache {
       token = page.metadata.continue ?? '';
     } while (token);
     this.objects.clear();
+    this.indexes.clear();
     for (const [key, object] of fresh) this.objects.set(key, object);
     this.synced = true;
     this.lastError = undefined;
@@ -125,8 +151,8 @@ export class KindCache {
       this.lastError = new Error(`watch ended with ${object.code ?? 'an error'}`);
       return false;
     }
-    if (type === 'ADDED' || type === 'MODIFIED') this.objects.set(keyOf(object), this.trimmed(object));
-    if (type === 'DELETED') this.objects.delete(keyOf(object));
+    if (type === 'ADDED' || type === 'MODIFIED') this.store(keyOf(object), this.trimmed(object));
+    if (type === 'DELETED') this.store(keyOf(object), undefined);
     this.advance(object.metadata.resourceVersion);
     return true;
   }
@@ -151,3 +177,10 @@ export class KindCache {
 }
 
 const keyOf = (object: Cached) => `${object.metadata.namespace ?? ''}/${object.metadata.name}`;
+
+function indexAdd(index: Map<string, Set<string>>, value: string | undefined, key: string): void {
+  if (value === undefined) return;
+  let keys = index.get(value);
+  if (!keys) index.set(value, (keys = new Set()));
+  keys.add(key);
+}

@@ -1,6 +1,6 @@
 import type { KubeClient, KubeObject, ListOptions, ObjectList, ObjectRef } from './client.ts';
 import { currentFreshness, kindKey } from './freshness.ts';
-import { KindCache } from './kind-cache.ts';
+import { KindCache, type Cached } from './kind-cache.ts';
 import { fieldsMatch, fieldTerms, labelsMatch, narrowerThan, selectorTerms } from './selectors.ts';
 
 /** A kind whose reads a function takes from the watch cache. With `labelSelector`, only that part of the kind is
@@ -45,7 +45,11 @@ export class ReadCache {
     if (spec.labelSelector && !narrowerThan(labels, selectorTerms(spec.labelSelector) ?? [])) return undefined;
     const cache = await this.caughtUp(spec, opts.namespace ?? '');
     if (!cache) return undefined;
-    const items = cache.select((o) => labelsMatch(o, labels) && fieldsMatch(o, fields));
+    const matches = (o: Cached) => labelsMatch(o, labels) && fieldsMatch(o, fields);
+    const named = opts.namespace ? fields.find((t) => t.key === 'metadata.name' && t.op === '=') : undefined;
+    const equal = labels.find((t) => t.op === '=');
+    const items = named ? [cache.get(named.value ?? '', opts.namespace)].filter((o): o is Cached => o !== undefined && matches(o))
+      : cache.select(matches, equal && { key: equal.key, value: equal.value ?? '' });
     return { items: structuredClone(items) as unknown as T[], metadata: { resourceVersion: cache.resourceVersion } };
   }
 
