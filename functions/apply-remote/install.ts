@@ -31,7 +31,12 @@ export async function install(ctx: ApplyContext, manifest: Manifest, runtime: Ku
     return writeStatus(ctx, manifest, { state: 'Error', operation: synced.error, ...(synced.target ? { synced: synced.target } : {}), ...resources });
   }
   const { applied, target } = synced;
-  const crMessage = await ensureDefaultCr(runtime, manifest);
+  // The default CR may not be creatable yet (its CRD still being established): the call ends with NotYetReady, and
+  // when the Manifest was deleted meanwhile, its retry finds nothing to do — so withdraw before giving up.
+  const crMessage = await ensureDefaultCr(runtime, manifest).catch(async (error: unknown) => {
+    await withdrawIfDeleted(ctx, manifest, runtime, target).catch(() => false);
+    throw error;
+  });
   if (await withdrawIfDeleted(ctx, manifest, runtime, target)) throw new ConflictError(`Manifest ${manifest.metadata.name} was deleted while it was applied`);
   const readiness = moduleReadiness(applied);
   const installed = readiness.state === 'Ready';

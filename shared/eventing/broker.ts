@@ -30,7 +30,7 @@ export interface LocalBrokerOptions {
   /** The subscriber URL of a Trigger (what Knative resolves from `spec.subscriber`). */
   readonly resolveSubscriber: (trigger: Trigger) => string;
   readonly log?: EventingLog;
-  /** HTTP requests to subscribers in flight at once (default 32); the rest wait in order. */
+  /** HTTP requests in flight at once per Trigger (default 32); the rest wait in order. */
   readonly maxConcurrentDeliveries?: number;
   /** Dead letters kept in memory (default 1000; the oldest are forgotten first). */
   readonly maxDeadLetters?: number;
@@ -42,7 +42,8 @@ const MAX_TTL = 255;
 export class LocalBroker {
   private readonly options: LocalBrokerOptions;
   private readonly log: EventingLog;
-  private readonly limiter: ConcurrencyLimiter;
+  /** One per Trigger: each dispatches on its own, as Knative's do, so one function's backlog never holds up another's. */
+  private readonly limiters = new Map<string, ConcurrencyLimiter>();
   private readonly letters: DeadLetterList;
   private readonly counters = { received: 0, delivered: 0, retries: 0, deadLettered: 0, droppedTtl: 0, replies: 0 };
   private readonly stopping = new AbortController();
@@ -53,7 +54,6 @@ export class LocalBroker {
   constructor(options: LocalBrokerOptions) {
     this.options = options;
     this.log = options.log ?? defaultLog('local-broker');
-    this.limiter = new ConcurrencyLimiter(options.maxConcurrentDeliveries ?? 32);
     this.letters = new DeadLetterList(options.maxDeadLetters ?? 1000);
   }
 
@@ -135,7 +135,7 @@ export class LocalBroker {
       if (attempts > 0) await this.waitForRetry(backoffMs(trigger.delivery, attempts));
       if (!this.running()) break;
       attempts++;
-      outcome = await this.limiter.run(() => deliverOnce(url, event, trigger.delivery.timeoutMs, this.stopping.signal));
+      outcome = await this.limiterOf(trigger).run(() => deliverOnce(url, event, trigger.delivery.timeoutMs, this.stopping.signal));
       if (outcome.kind !== 'failed') break;
       this.log.debug({ trigger: trigger.name, eventId: event.id, attempt: attempts, status: outcome.status, error: outcome.error }, 'delivery attempt failed');
       if (!outcome.retryable) break;
@@ -146,6 +146,12 @@ export class LocalBroker {
       this.counters.replies++;
       this.ingest(withExtension(outcome.reply, TTL, ttl - 1), ttl - 1);
     }
+  }
+
+  private limiterOf(trigger: Trigger): ConcurrencyLimiter {
+    let limiter = this.limiters.get(trigger.name);
+    if (!limiter) this.limiters.set(trigger.name, (limiter = new ConcurrencyLimiter(this.options.maxConcurrentDeliveries ?? 32)));
+    return limiter;
   }
 
   private subscriberUrl(trigger: Trigger): string | DeliveryOutcome {
