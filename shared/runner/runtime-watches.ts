@@ -4,6 +4,7 @@ import { scopeOfSecret, type RuntimeScope } from '../domain/runtime-scope.ts';
 import { API_VERSION, LABEL } from '../domain/vocabulary.ts';
 import type { KubeClient } from '../k8s/client.ts';
 import { LocalApiServerSource } from '../eventing/index.ts';
+import { CACHED } from '../runtime/deps.ts';
 import { eventAbout, RESYNC_DUE } from '../runtime/events.ts';
 import type { Logger } from '../runtime/logger.ts';
 
@@ -31,8 +32,12 @@ export class RuntimeWatches {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
 
+  /** The kubeconfig Secrets come from a watch cache (ADR 15): polling them is a read of memory, not a LIST. */
+  private readonly kcp: KubeClient;
+
   constructor(options: RuntimeWatchesOptions) {
     this.options = options;
+    this.kcp = options.kcp.cachingReads([CACHED.kubeconfigs]);
   }
 
   async start(): Promise<void> {
@@ -45,11 +50,12 @@ export class RuntimeWatches {
     clearInterval(this.timer);
     await Promise.all([...this.watches.values()].map((w) => w.source.stop()));
     this.watches.clear();
+    this.options.kcp.stopCaches();
   }
 
   private async refresh(): Promise<void> {
-    const { kcp, namespace } = this.options;
-    const secrets = (await kcp.list<Secret>('v1', 'Secret', { namespace, labelSelector: LABEL.kymaName })).items;
+    const { namespace } = this.options;
+    const secrets = (await this.kcp.list<Secret>('v1', 'Secret', { namespace, labelSelector: LABEL.kymaName })).items;
     const current = new Map(secrets.map((s) => [s.metadata.labels?.[LABEL.kymaName] ?? '', s]));
     for (const [kyma, watch] of this.watches) {
       if (current.get(kyma)?.metadata.resourceVersion !== watch.version) {
