@@ -52,7 +52,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sinkUrl: env.K_SINK || undefined,
     port: integer(env, 'PORT', '8080', 0, 65535),
     driftPeriodMinutes: integer(env, 'LIFECYCLE_DRIFT_PERIOD_MINUTES', '5', 1, 1440),
-    resyncMaxEvents: integer(env, 'LIFECYCLE_RESYNC_MAX_EVENTS', '1000', 1, 1_000_000),
+    resyncMaxEvents: integer(env, 'LIFECYCLE_RESYNC_MAX_EVENTS', '250', 1, 1_000_000),
     purgeGracePeriodMs: integer(env, 'LIFECYCLE_PURGE_GRACE_SECONDS', '300', 0, 30 * 86400) * 1000,
     purgeSkip: Object.freeze((env.LIFECYCLE_PURGE_SKIP ?? '').split(',').map((s) => s.trim()).filter(Boolean)),
     maintenancePolicyPath: env.LIFECYCLE_MAINTENANCE_POLICY || undefined,
