@@ -24,7 +24,7 @@ export function resync(deps: FunctionDeps): LifecycleFunction {
       const minute = Math.floor(Date.now() / 60_000);
       const candidates: Candidate[] = [];
       for (const kind of KINDS) for await (const page of pages(deps.kcp, kind, deps.config.kcpNamespace)) candidates.push(...page.map(candidateOf));
-      const due = selectDue(candidates, minute, deps.config.driftPeriodMinutes, deps.config.resyncMaxEvents);
+      const due = selectDue(candidates, minute, deps.config.driftPeriodMinutes, deps.config.resyncMaxEvents, Date.now());
       const counts: Record<string, number> = Object.fromEntries(KINDS.map((k) => [k, 0]));
       for (const object of due) {
         const key = { kind: object.kind, apiVersion: API_VERSION, namespace: deps.config.kcpNamespace, name: object.name };
