@@ -178,6 +178,45 @@ describe('delivery and retries', () => {
   });
 });
 
+describe('coalescing deliveries that wait for a slot', () => {
+  /** A subscriber that holds its first request until released, so the rest queue behind it (one slot). */
+  async function heldSubscriber(): Promise<Subscriber & { release: () => void }> {
+    let held: ServerResponse | undefined;
+    let released = false;
+    const sub = await subscriber((_, n, res) => (n === 1 && !released ? (held = res) : res.writeHead(204).end()));
+    return { ...sub, release: () => { released = true; held?.writeHead(204).end(); } };
+  }
+
+  const about = (subject: string, n: number, type = 'test.object') => new CloudEvent<unknown>({ type, source: '/test', subject, id: `${subject}-${n}`, data: { n } });
+
+  it.each([true, false])('coalesce=%s: newer events about one object replace the waiting one, in its place; others keep theirs', async (coalesce) => {
+    const sub = await heldSubscriber();
+    const broker = new LocalBroker({ triggers: [trigger('one', [], sub.url)], log: recordingLog(), resolveSubscriber: (t) => t.subscriber.uri ?? '', maxConcurrentDeliveries: 1, coalesce });
+    await broker.start();
+    cleanups.push(() => broker.stop());
+    await broker.publish(about('kymas/a', 0));
+    await waitFor(() => expect(sub.received).toHaveLength(1));
+    for (let n = 1; n <= 5; n++) await broker.publish(about('kymas/a', n));
+    await broker.publish(about('kymas/b', 1));
+    await broker.publish(about('kymas/a', 6, 'test.deleted'));
+    await broker.publish(new CloudEvent<unknown>({ type: 'test.object', source: '/test', id: 'no-subject-1' }));
+    await broker.publish(new CloudEvent<unknown>({ type: 'test.object', source: '/test', id: 'no-subject-2' }));
+    sub.release();
+    await broker.idle();
+    const ids = sub.received.map((r) => r.headers['ce-id']);
+    if (coalesce) {
+      expect(ids).toEqual(['kymas/a-0', 'kymas/a-5', 'kymas/b-1', 'kymas/a-6', 'no-subject-1', 'no-subject-2']);
+      expect(broker.stats()).toMatchObject({ received: 10, delivered: 6, coalesced: 4 });
+    } else {
+      expect(ids).toEqual(['kymas/a-0', 'kymas/a-1', 'kymas/a-2', 'kymas/a-3', 'kymas/a-4', 'kymas/a-5', 'kymas/b-1', 'kymas/a-6', 'no-subject-1', 'no-subject-2']);
+      expect(broker.stats()).toMatchObject({ received: 10, delivered: 10, coalesced: 0 });
+    }
+    await broker.publish(about('kymas/a', 7));
+    await broker.idle();
+    expect(sub.received.at(-1)?.headers['ce-id'], 'a started delivery no longer takes newer events').toBe('kymas/a-7');
+  });
+});
+
 describe('reply chaining', () => {
   it('re-ingests binary and structured replies; knativebrokerttl never reaches subscribers', async () => {
     const a = await subscriber(reply(() => event('test.b', { subject: 'from-a' })));

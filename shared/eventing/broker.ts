@@ -22,6 +22,8 @@ export interface BrokerStats {
   readonly droppedTtl: number;
   /** Reply events re-ingested into the broker. */
   readonly replies: number;
+  /** Events that replaced a not yet started delivery of the same type, source and subject to the same Trigger. */
+  readonly coalesced: number;
 }
 
 export interface LocalBrokerOptions {
@@ -32,11 +34,16 @@ export interface LocalBrokerOptions {
   readonly log?: EventingLog;
   /** HTTP requests in flight at once per Trigger (default 32); the rest wait in order. */
   readonly maxConcurrentDeliveries?: number;
+  /** A newer event of the same type, source and subject replaces a delivery still waiting for a slot (default true). */
+  readonly coalesce?: boolean;
   /** Dead letters kept in memory (default 1000; the oldest are forgotten first). */
   readonly maxDeadLetters?: number;
 }
 
 const TTL = 'knativebrokerttl';
+
+/** A delivery waiting for its Trigger's first free slot; a newer event about the same object takes its place. */
+interface Waiting { event: CloudEvent<unknown>; ttl: number }
 const MAX_TTL = 255;
 
 export class LocalBroker {
@@ -45,7 +52,9 @@ export class LocalBroker {
   /** One per Trigger: each dispatches on its own, as Knative's do, so one function's backlog never holds up another's. */
   private readonly limiters = new Map<string, ConcurrencyLimiter>();
   private readonly letters: DeadLetterList;
-  private readonly counters = { received: 0, delivered: 0, retries: 0, deadLettered: 0, droppedTtl: 0, replies: 0 };
+  private readonly counters = { received: 0, delivered: 0, retries: 0, deadLettered: 0, droppedTtl: 0, replies: 0, coalesced: 0 };
+  /** Not yet started deliveries by Trigger, type, source and subject (ADR 17). */
+  private readonly waiting = new Map<string, Waiting>();
   private readonly stopping = new AbortController();
   private pending = 0;
   private idleWaiters: (() => void)[] = [];
@@ -126,8 +135,29 @@ export class LocalBroker {
     });
   }
 
-  /** Delivers to one Trigger's subscriber with its retry policy; a reply goes back into the broker. Never rejects. */
-  private async deliver(trigger: Trigger, event: CloudEvent<unknown>, ttl: number): Promise<void> {
+  /** Delivers to one Trigger's subscriber with its retry policy; a reply goes back into the broker. Never rejects.
+   * While it waits for its first slot, newer events of the same type, source and subject replace it (ADR 17). */
+  private async deliver(trigger: Trigger, given: CloudEvent<unknown>, ttl: number): Promise<void> {
+    const key = this.options.coalesce !== false && typeof given.subject === 'string' && given.subject ? `${trigger.name}\n${given.type}\n${given.source}\n${given.subject}` : undefined;
+    const queued = key === undefined ? undefined : this.waiting.get(key);
+    if (queued) {
+      Object.assign(queued, { event: given, ttl });
+      this.counters.coalesced++;
+      return;
+    }
+    const latest: Waiting = { event: given, ttl };
+    if (key !== undefined) this.waiting.set(key, latest);
+    const started = () => {
+      if (key !== undefined && this.waiting.get(key) === latest) this.waiting.delete(key);
+    };
+    try {
+      await this.attempt(trigger, latest, started);
+    } finally {
+      started();
+    }
+  }
+
+  private async attempt(trigger: Trigger, latest: Waiting, started: () => void): Promise<void> {
     const url = this.subscriberUrl(trigger);
     let outcome: DeliveryOutcome = typeof url === 'string' ? { kind: 'failed', retryable: false, error: 'not attempted' } : url;
     let attempts = 0;
@@ -135,16 +165,19 @@ export class LocalBroker {
       if (attempts > 0) await this.waitForRetry(backoffMs(trigger.delivery, attempts));
       if (!this.running()) break;
       attempts++;
-      outcome = await this.limiterOf(trigger).run(() => deliverOnce(url, event, trigger.delivery.timeoutMs, this.stopping.signal));
+      outcome = await this.limiterOf(trigger).run(() => {
+        started();
+        return deliverOnce(url, latest.event, trigger.delivery.timeoutMs, this.stopping.signal);
+      });
       if (outcome.kind !== 'failed') break;
-      this.log.debug({ trigger: trigger.name, eventId: event.id, attempt: attempts, status: outcome.status, error: outcome.error }, 'delivery attempt failed');
+      this.log.debug({ trigger: trigger.name, eventId: latest.event.id, attempt: attempts, status: outcome.status, error: outcome.error }, 'delivery attempt failed');
       if (!outcome.retryable) break;
     }
-    if (outcome.kind === 'failed') return this.deadLetter(trigger, event, outcome, attempts);
+    if (outcome.kind === 'failed') return this.deadLetter(trigger, latest.event, outcome, attempts);
     this.counters.delivered++;
     if (outcome.kind === 'replied') {
       this.counters.replies++;
-      this.ingest(withExtension(outcome.reply, TTL, ttl - 1), ttl - 1);
+      this.ingest(withExtension(outcome.reply, TTL, latest.ttl - 1), latest.ttl - 1);
     }
   }
 

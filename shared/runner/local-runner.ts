@@ -47,7 +47,7 @@ export async function startLocalRunner(opts: LocalRunnerOptions): Promise<LocalR
   const urls = new Map<string, string>();
   const triggers = await loadTriggers(join(MANIFESTS_DIR, 'triggers'));
   const broker = new LocalBroker({
-    triggers, log: opts.log.child({ component: 'broker' }),
+    triggers, log: opts.log.child({ component: 'broker' }), coalesce: opts.config.localBrokerCoalesce,
     resolveSubscriber: (t) => urls.get(t.subscriber.ref?.name ?? '') ?? t.subscriber.uri ?? '',
   });
   const brokerUrl = await broker.start();

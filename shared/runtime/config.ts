@@ -34,6 +34,9 @@ export interface Config {
   readonly runtimeImagePullSecret: string | undefined;
   /** Functions read Manifests, the catalog and kubeconfig Secrets from watch caches (ADR 15); LIFECYCLE_KCP_READ_CACHE=false reads every time. */
   readonly kcpReadCache: boolean;
+  /** The local broker lets a newer event about an object replace its not yet started delivery (ADR 17); off = one
+   * delivery per event, as Knative's brokers do. */
+  readonly localBrokerCoalesce: boolean;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -59,6 +62,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runtimeImagePullSecret: env.LIFECYCLE_RUNTIME_IMAGE_PULL_SECRET || undefined,
     maintenanceMinWindowMinutes: integer(env, 'LIFECYCLE_MAINTENANCE_MIN_WINDOW_MINUTES', '20', 0, 1440),
     kcpReadCache: flag(env, 'LIFECYCLE_KCP_READ_CACHE', true),
+    localBrokerCoalesce: flag(env, 'LIFECYCLE_LOCAL_BROKER_COALESCE', true),
   });
 }
 

@@ -32,7 +32,7 @@ beforeAll(async () => {
   runtime = await startAuditedCluster('runtime-replay', { users: [RUNTIME_USER] }, { workloads: true });
   const runtimeKubeconfig = await runtime.cluster.kubeconfigFor(RUNTIME_USER, ['system:masters']);
   runtimeClient = await KubeClient.from(loadKubeConfig(runtimeKubeconfig));
-  world = await startWorld({ LIFECYCLE_DRIFT_PERIOD_MINUTES: '1' }, { kcp: kcp.cluster.kubeconfig, identity: kcp.identity });
+  world = await startWorld({ LIFECYCLE_DRIFT_PERIOD_MINUTES: '1', LIFECYCLE_LOCAL_BROKER_COALESCE: 'false' }, { kcp: kcp.cluster.kubeconfig, identity: kcp.identity });
   for (const name of MODULES) {
     await publishSampleModule(world.registry, world.kcp, { name, version: '1.0.0', namespace: KCP_NAMESPACE });
     await setReleaseChannels(world.kcp, KCP_NAMESPACE, name, [{ channel: 'regular', version: '1.0.0' }]);
