@@ -53,7 +53,7 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
     const convergenceCost = costBetween(before, afterConvergence);
     if (!complete) {
       const ceiling = await measureWriteCeiling(fleet.kcp, 'bench-ceiling', { seconds: settings.ceilingSeconds, concurrency: 32 });
-      return await resultOf({ settings, fleet, config, created, tracker, started, converged, edits: [], ceiling, convergenceCost, timedOut: true });
+      return await resultOf({ settings, fleet, config, created, tracker, started, converged, edits: [], ceiling, convergenceCost, timedOut: true, broker: runner.broker.stats() });
     }
     const edits = await editKymas(fleet, settings, edited, tracker, say);
     await runner.broker.idle();
@@ -67,7 +67,7 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
     const ceiling = await measureWriteCeiling(fleet.kcp, 'bench-ceiling', { seconds: settings.ceilingSeconds, concurrency: 32 });
     return await resultOf({
       settings, fleet, config, created, tracker, started, converged, edits, flapped, ceiling,
-      convergenceCost, idleCost: costBetween(idleFrom, idleTo), timedOut: false,
+      convergenceCost, idleCost: costBetween(idleFrom, idleTo), timedOut: false, broker: runner.broker.stats(),
     });
   } finally {
     await watch.stop();

@@ -18,6 +18,7 @@ export function toMarkdown(r: BenchResult): string {
     ['functions (this process)', `${r.resources.functions.cpuSeconds} CPU s during convergence, peak RSS ${r.resources.functions.peakRssMiB} MiB`],
     ...Object.entries(r.resources.processes).filter(([name]) => /kube-apiserver|etcd/.test(name)).map(([name, u]): [string, string] => [name, `${u.cpuSeconds} CPU s during convergence, peak RSS ${u.peakRssMiB} MiB`]),
     ['KCP write ceiling', `${r.ceiling.kcpCreatesPerSecond} small creates/s sustained (p50 ${r.ceiling.p50Ms} ms, p99 ${r.ceiling.p99Ms} ms); convergence wrote ${r.ceiling.kcpWritesPerSecondDuringConvergence}/s = ${r.ceiling.convergenceFractionOfCeiling} of what the ceiling allows`],
+    ['events (local broker)', `${r.broker.received} received, ${r.broker.delivered} delivered, ${r.broker.coalesced} coalesced, ${r.broker.retries} retries, ${r.broker.deadLettered} dead-lettered`],
     ['flapping after convergence', r.flapping ? `${r.flapping.changedObjects} objects changed during the idle window${r.flapping.examples.length ? ` (${r.flapping.examples.slice(0, 3).join('; ')})` : ''}` : 'not measured (the run did not converge)'],
     ['server flags', r.serverFlags.join(' ')],
   ];

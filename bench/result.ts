@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { promisify } from 'node:util';
 import { getHeapStatistics } from 'node:v8';
+import type { BrokerStats } from '../shared/eventing/index.ts';
 import type { Config } from '../shared/runtime/config.ts';
 import type { BenchSettings } from './args.ts';
 import type { Cost } from './cost.ts';
@@ -34,6 +35,8 @@ export interface RunInputs {
   idleCost?: Cost;
   /** Convergence did not finish within --timeout-seconds: the numbers are of what was Ready by then. */
   timedOut: boolean;
+  /** The local broker's counters at the end of the run. */
+  broker: BrokerStats;
 }
 
 export type BenchResult = Awaited<ReturnType<typeof resultOf>>;
@@ -57,7 +60,7 @@ export async function resultOf(r: RunInputs) {
     setup: {
       isolation: 'each Kyma in its own runtime namespace (docs/adr/0013); Kymas per runtime API server: ' + Math.ceil(r.settings.kymas / r.settings.runtimes),
       shared: 'per runtime API server: the lifecycle CRDs and each module\'s CRD (cluster-scoped); everything namespaced is per Kyma',
-      functions: 'all six in this process (local runner), local broker with 32 concurrent deliveries, one ApiServerSource watch on the KCP, one watch per runtime Kyma',
+      functions: `all six in this process (local runner), local broker with 32 concurrent deliveries per Trigger${r.config.localBrokerCoalesce ? ', coalescing waiting deliveries about one object (ADR 17)' : ''}, one ApiServerSource watch on the KCP, one watch per runtime Kyma`,
       driftPeriodMinutes: r.config.driftPeriodMinutes, resyncEverySeconds: 60,
     },
     convergence: {
@@ -85,6 +88,7 @@ export async function resultOf(r: RunInputs) {
       kcpWritesPerSecondDuringConvergence: round(kcpWritesPerSecond, 1),
       convergenceFractionOfCeiling: round((r.settings.kymas / seconds) / allowedKymasPerSecond, 3),
     },
+    broker: r.broker,
     flapping: r.flapped ? { changedObjects: r.flapped.length, examples: r.flapped.slice(0, 10) } : null,
   };
 }

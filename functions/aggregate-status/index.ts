@@ -11,6 +11,7 @@ import { kymaNameOf } from '../../shared/k8s/kyma-of.ts';
 import { syncRuntime } from './runtime-sync.ts';
 import { mirrorToRuntime } from './mirror.ts';
 import { RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
+import { SyncMemo } from '../../shared/k8s/sync-memo.ts';
 import type { RuntimeScope } from '../../shared/domain/runtime-scope.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
 
@@ -19,8 +20,9 @@ export const NAME = 'aggregate-status';
 /** Manifest or Kyma changed → the Kyma's status: module entries, state, conditions, lastOperation. On Kyma events
  * (and resync) also the runtime side: lifecycle CRDs (CRDsSync) and the module catalog (ModuleCatalog). */
 export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
-  const deps = readingFromCaches(given, [CACHED.manifests, CACHED.templates, CACHED.releaseMetas, CACHED.kubeconfigs]);
+  const deps = readingFromCaches(given, [CACHED.kymas, CACHED.manifests, CACHED.templates, CACHED.releaseMetas, CACHED.kubeconfigs]);
   const runtimes = new RuntimeClients(deps.kcp);
+  const pushed = new SyncMemo(deps.config.driftPeriodMinutes * 60_000);
   return {
     name: NAME,
     accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
@@ -31,7 +33,7 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
       const kyma = await deps.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name: kymaName });
       if (!kyma || kyma.metadata.deletionTimestamp || kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
       const manifests = await listAll<Manifest>(deps.kcp, API_VERSION, 'Manifest', { namespace: key.namespace, labelSelector: `${LABEL.kymaName}=${kymaName}` });
-      const runtimeSide = key.kind === 'Kyma' ? await syncRuntime(deps.kcp, runtimes, kyma, deps.config.runtimeImagePullSecret) : undefined;
+      const runtimeSide = key.kind === 'Kyma' ? await syncRuntime(deps.kcp, runtimes, kyma, pushed, event.type === RESYNC_DUE, deps.config.runtimeImagePullSecret) : undefined;
       const status = aggregate(kyma, manifests, new Date().toISOString(), runtimeSide?.sync);
       let stored = kyma;
       const changed = ownedPart(status) !== ownedPart(kyma.status);

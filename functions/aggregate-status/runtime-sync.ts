@@ -4,26 +4,43 @@ import type { RuntimeScope } from '../../shared/domain/runtime-scope.ts';
 import { API_VERSION, FIELD_MANAGER, LABEL, MANAGED_BY_RUNTIME } from '../../shared/domain/vocabulary.ts';
 import { applyUnlessCurrent } from '../../shared/k8s/apply-current.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
+import type { SyncMemo } from '../../shared/k8s/sync-memo.ts';
 import { listAll } from '../../shared/k8s/list.ts';
 import { ensureRemoteNamespace } from '../../shared/k8s/remote-namespace.ts';
 import type { RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
 import { isRuntimeUnreachable } from '../../shared/runtime/errors.ts';
-import { catalogFor } from './catalog.ts';
+import { catalogFor, type Catalog } from './catalog.ts';
 import type { RuntimeSync } from './decide.ts';
 
 export const CATALOG_MANAGER = 'catalog-sync';
 const CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' };
 const SYNCED_CRDS = ['kymas', 'moduletemplates', 'modulereleasemetas'].map((p) => `${p}.operator.kyma-project.io`);
 
-/** CRDs, then the module catalog (and the image pull Secret when configured), on the Kyma's runtime; an unreachable runtime is reported, not thrown. */
-export async function syncRuntime(kcp: KubeClient, runtimes: RuntimeClients, kyma: Kyma, pullSecret?: string): Promise<{ sync: RuntimeSync; runtime?: { client: KubeClient; scope: RuntimeScope }; pending?: string }> {
+/** What the runtime side of a Kyma should hold: the lifecycle CRDs, the catalog copies, the image pull Secret. */
+interface RuntimeSide { crds: RuntimeCrd[]; catalog: Catalog; pullSecret?: PullSecret }
+interface PullSecret { apiVersion: string; kind: string; metadata: { name: string; namespace: string; labels: Record<string, string> }; type?: string; data: Record<string, string> }
+
+/** CRDs, then the module catalog (and the image pull Secret when configured), on the Kyma's runtime; an unreachable
+ * runtime is reported, not thrown. Unless `force`, a push of the same desired objects within the memo's TTL is skipped. */
+export async function syncRuntime(kcp: KubeClient, runtimes: RuntimeClients, kyma: Kyma, memo: SyncMemo, force: boolean, pullSecret?: string): Promise<{ sync: RuntimeSync; runtime?: { client: KubeClient; scope: RuntimeScope }; pending?: string }> {
   const { name, namespace = '' } = kyma.metadata;
   const access = await runtimes.forKyma(namespace, name).catch((e: unknown) => ({ missing: e instanceof Error ? e.message : String(e) }));
   if ('missing' in access) return { sync: { unreachable: `runtime of Kyma ${name}: ${access.missing}` } };
+  const key = `${namespace}/${name}`;
   try {
-    await syncCrds(kcp, access.client);
-    const catalog = await syncCatalog(kcp, access.client, kyma, access.scope.namespace);
-    if (pullSecret) await syncPullSecret(kcp, access.client, namespace, pullSecret, access.scope.namespace);
+    const desired = await desiredRuntimeSide(kcp, kyma, access.scope.namespace, pullSecret);
+    let removed = 0;
+    if (force || !memo.fresh(access.client, key, desired)) {
+      memo.forget(access.client, key);
+      await pushCrds(access.client, desired.crds);
+      removed = await pushCatalog(access.client, desired.catalog, access.scope.namespace);
+      if (desired.pullSecret) {
+        await ensureRemoteNamespace(access.client, access.scope.namespace);
+        await applyUnlessCurrent(access.client, desired.pullSecret, FIELD_MANAGER.lifecycleManager);
+      }
+      memo.remember(access.client, key, desired);
+    }
+    const catalog = `${desired.catalog.templates.length} ModuleTemplates and ${desired.catalog.metas.length} ModuleReleaseMetas synced${removed ? `, ${removed} copies removed` : ''}`;
     return { runtime: access, sync: { crds: { ok: true, message: `${SYNCED_CRDS.length} CRDs synced to the runtime` }, catalog: { ok: true, message: catalog } } };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -38,25 +55,33 @@ export async function syncRuntime(kcp: KubeClient, runtimes: RuntimeClients, kym
 
 interface RuntimeCrd { apiVersion: string; kind: string; metadata: { name: string; labels?: Record<string, string>; deletionTimestamp?: string }; spec: object }
 
-/** The lifecycle CRDs as the KCP has them, conversion None, label managed-by=kyma (server-side apply, skipped when already so). */
-async function syncCrds(kcp: KubeClient, runtime: KubeClient): Promise<void> {
+async function desiredRuntimeSide(kcp: KubeClient, kyma: Kyma, remoteNamespace: string, pullSecret: string | undefined): Promise<RuntimeSide> {
+  const crds: RuntimeCrd[] = [];
   for (const name of SYNCED_CRDS) {
     const crd = await kcp.get<{ kind?: string; spec?: Record<string, unknown> }>({ ...CRD, name });
     if (!crd?.spec) throw new Error(`CRD ${name} missing in the KCP`);
-    const applied = await applyUnlessCurrent<RuntimeCrd>(runtime,
-      { ...CRD, metadata: { name, labels: { [LABEL.managedBy]: MANAGED_BY_RUNTIME } }, spec: { ...crd.spec, conversion: { strategy: 'None' } } }, FIELD_MANAGER.lifecycleManager);
+    crds.push({ ...CRD, metadata: { name, labels: { [LABEL.managedBy]: MANAGED_BY_RUNTIME } }, spec: { ...crd.spec, conversion: { strategy: 'None' } } });
+  }
+  const namespace = kyma.metadata.namespace ?? '';
+  const templates = await listAll<ModuleTemplate>(kcp, API_VERSION, 'ModuleTemplate', { namespace });
+  const metas = await listAll<ModuleReleaseMeta>(kcp, API_VERSION, 'ModuleReleaseMeta', { namespace });
+  const catalog = catalogFor(kyma, templates, metas, remoteNamespace);
+  return { crds, catalog, ...(pullSecret ? { pullSecret: await pullSecretCopy(kcp, namespace, pullSecret, remoteNamespace) } : {}) };
+}
+
+/** The lifecycle CRDs as the KCP has them, conversion None, label managed-by=kyma (server-side apply, skipped when already so). */
+async function pushCrds(runtime: KubeClient, crds: RuntimeCrd[]): Promise<void> {
+  for (const crd of crds) {
+    const applied = await applyUnlessCurrent<RuntimeCrd>(runtime, crd, FIELD_MANAGER.lifecycleManager);
     // A CRD left terminating by an earlier Kyma's deletion: wait until it is gone, then it is created afresh.
-    if (applied.metadata.deletionTimestamp) throw new Error(`CRD ${name} on the runtime is still being deleted`);
+    if (applied.metadata.deletionTimestamp) throw new Error(`CRD ${crd.metadata.name} on the runtime is still being deleted`);
   }
 }
 
 interface Copy { kind?: string; metadata: { name: string; managedFields?: { manager?: string }[] } }
 
-async function syncCatalog(kcp: KubeClient, runtime: KubeClient, kyma: Kyma, remoteNamespace: string): Promise<string> {
-  const namespace = kyma.metadata.namespace ?? '';
-  const templates = await listAll<ModuleTemplate>(kcp, API_VERSION, 'ModuleTemplate', { namespace });
-  const metas = await listAll<ModuleReleaseMeta>(kcp, API_VERSION, 'ModuleReleaseMeta', { namespace });
-  const catalog = catalogFor(kyma, templates, metas, remoteNamespace);
+/** The catalog copies applied, copies of ours no longer in it removed; answers how many were removed. */
+async function pushCatalog(runtime: KubeClient, catalog: Catalog, remoteNamespace: string): Promise<number> {
   for (const object of [...catalog.templates, ...catalog.metas]) await applyUnlessCurrent(runtime, object, CATALOG_MANAGER);
   const keep = new Set([...catalog.templates, ...catalog.metas].map((o) => `${o.kind}/${o.metadata.name}`));
   let removed = 0;
@@ -67,14 +92,13 @@ async function syncCatalog(kcp: KubeClient, runtime: KubeClient, kyma: Kyma, rem
       removed++;
     }
   }
-  return `${catalog.templates.length} ModuleTemplates and ${catalog.metas.length} ModuleReleaseMetas synced${removed ? `, ${removed} copies removed` : ''}`;
+  return removed;
 }
 
-/** The KCP's image pull Secret copied to the runtime's kyma-system or runtime namespace (data and type only). */
-async function syncPullSecret(kcp: KubeClient, runtime: KubeClient, namespace: string, name: string, remoteNamespace: string): Promise<void> {
+/** The KCP's image pull Secret as copied to the runtime's kyma-system or runtime namespace (data and type only). */
+async function pullSecretCopy(kcp: KubeClient, namespace: string, name: string, remoteNamespace: string): Promise<PullSecret> {
   const secret = await kcp.get<{ metadata: { name: string }; type?: string; data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', namespace, name });
   if (!secret) throw new Error(`image pull Secret ${namespace}/${name} not found in the KCP`);
-  await ensureRemoteNamespace(runtime, remoteNamespace);
-  await applyUnlessCurrent(runtime, { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: remoteNamespace, labels: { [LABEL.managedBy]: MANAGED_BY_RUNTIME } },
-    ...(secret.type ? { type: secret.type } : {}), data: secret.data ?? {} }, FIELD_MANAGER.lifecycleManager);
+  return { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: remoteNamespace, labels: { [LABEL.managedBy]: MANAGED_BY_RUNTIME } },
+    ...(secret.type ? { type: secret.type } : {}), data: secret.data ?? {} };
 }

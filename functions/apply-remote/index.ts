@@ -20,7 +20,7 @@ export const NAME = 'apply-remote';
 
 /** Manifest → the module's resources on the Kyma's runtime cluster, and the Manifest status. */
 export function applyRemote(given: FunctionDeps): LifecycleFunction {
-  const deps = readingFromCaches(given, [CACHED.kubeconfigs]);
+  const deps = readingFromCaches(given, [CACHED.kymas, CACHED.kubeconfigs]);
   const runtimes = new RuntimeClients(deps.kcp);
   const layers = new LayerCache(deps.registry);
   return {
@@ -48,7 +48,7 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
         if (isUnmanaged(manifest)) await unmanage(ctx, onRuntime, runtime);
         else if (manifest.metadata.deletionTimestamp) await uninstall(ctx, onRuntime, runtime);
         else if (!runtime) await writeStatus(ctx, manifest, { state: 'Error', operation: `runtime of Kyma ${kyma}: access secret not found (${'missing' in access ? access.missing : ''})` });
-        else await installUnlessOrphan(ctx, onRuntime, runtime);
+        else await installUnlessOrphan(ctx, onRuntime, runtime, given.kcp);
       } catch (error) {
         if (isRuntimeUnreachable(error)) {
           runtimes.evict(key.namespace, kyma);
@@ -67,8 +67,10 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
   };
 }
 
-async function installUnlessOrphan(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient): Promise<void> {
-  const orphan = orphanReason(manifest, await parentKyma(ctx.kcp, manifest), Date.now());
+/** An orphan gets an Error status instead of an install. The Kyma comes from the watch cache; a verdict of orphan is
+ * confirmed with a live read, so a cache that lags a just-created Kyma never marks its Manifests. */
+async function installUnlessOrphan(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient, live: KubeClient): Promise<void> {
+  const orphan = orphanReason(manifest, await parentKyma(ctx.kcp, manifest), Date.now()) && orphanReason(manifest, await parentKyma(live, manifest), Date.now());
   if (orphan) return writeStatus(ctx, manifest, { state: 'Error', operation: orphan });
   return install(ctx, manifest, runtime);
 }

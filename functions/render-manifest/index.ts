@@ -16,7 +16,7 @@ export const NAME = 'render-manifest';
 /** `modules.resolved` → one Manifest per wanted module (created or updated only when it differs); Manifests of
  * modules no longer wanted (or refused) are deleted. Manifest changes drive apply-remote through the source. */
 export function renderManifest(given: FunctionDeps): LifecycleFunction {
-  const deps = readingFromCaches(given, [CACHED.manifests, CACHED.templates, CACHED.releaseMetas]);
+  const deps = readingFromCaches(given, [CACHED.kymas, CACHED.manifests, CACHED.templates, CACHED.releaseMetas]);
   return {
     name: NAME,
     accepts: [MODULES_RESOLVED, RESYNC_DUE],

@@ -21,7 +21,7 @@ export const NAME = 'resolve-template';
  * `modules.resolved` reply for render-manifest. ModuleTemplate/ModuleReleaseMeta changes fan out to Kymas.
  */
 export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
-  const deps = readingFromCaches(given, [CACHED.manifests, CACHED.templates, CACHED.releaseMetas, CACHED.kubeconfigs]);
+  const deps = readingFromCaches(given, [CACHED.kymas, CACHED.manifests, CACHED.templates, CACHED.releaseMetas, CACHED.kubeconfigs]);
   const runtimes = new RuntimeClients(deps.kcp);
   const maintenance = new MaintenancePolicyFile(deps.config.maintenancePolicyPath, deps.config.maintenanceMinWindowMinutes);
   return {

@@ -1,0 +1,36 @@
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../domain/canonical.ts';
+import type { KubeClient } from './client.ts';
+
+/**
+ * What a function instance last pushed to a runtime for an object, and when (ADR 17). A push of the same desired
+ * objects through the same client within `ttlMs` is skipped: a Kyma's burst of events during an install syncs its
+ * runtime side once instead of once per event. A new client (rotated or evicted kubeconfig) starts empty; callers
+ * force a push on resync events, so runtime-side drift is repaired within the drift period.
+ */
+export class SyncMemo {
+  private readonly pushed = new WeakMap<KubeClient, Map<string, { fingerprint: string; at: number }>>();
+  private readonly ttlMs: number;
+
+  constructor(ttlMs: number) {
+    this.ttlMs = ttlMs;
+  }
+
+  /** True when `desired` went to `client` for `key` less than the TTL ago. */
+  fresh(client: KubeClient, key: string, desired: unknown, now = Date.now()): boolean {
+    const last = this.pushed.get(client)?.get(key);
+    return last !== undefined && now - last.at < this.ttlMs && last.fingerprint === fingerprintOf(desired);
+  }
+
+  remember(client: KubeClient, key: string, desired: unknown, now = Date.now()): void {
+    let byKey = this.pushed.get(client);
+    if (!byKey) this.pushed.set(client, (byKey = new Map()));
+    byKey.set(key, { fingerprint: fingerprintOf(desired), at: now });
+  }
+
+  forget(client: KubeClient, key: string): void {
+    this.pushed.get(client)?.delete(key);
+  }
+}
+
+const fingerprintOf = (desired: unknown) => createHash('sha256').update(canonicalJson(desired)).digest('hex');
