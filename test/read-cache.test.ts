@@ -58,6 +58,16 @@ describe('KCP reads from watch caches', () => {
     expect(missing).toBeUndefined();
   });
 
+  it('keeps who wrote an object when (managedFields without their field sets): what the resync orders by', async () => {
+    const live = await writer.create<Stored & { metadata: { managedFields?: { manager?: string; time?: string; fieldsV1?: unknown }[] } }>(configMap('mf', { v: '1' }));
+    const view = base.cachingReads([CONFIGMAP]);
+    const cached = await view.get<typeof live>({ ...CONFIGMAP, namespace, name: 'mf' });
+    const entries = live.metadata.managedFields ?? [];
+    expect(entries.length).toBeGreaterThan(0);
+    expect(entries[0]?.fieldsV1).toBeDefined();
+    expect(cached?.metadata.managedFields).toEqual(entries.map(({ manager, operation, time }) => ({ manager, operation, time })));
+  });
+
   it('keeps its label index with every change: a relabelled object moves, a deleted one leaves', async () => {
     const view = base.cachingReads([CONFIGMAP]);
     const names = (labelSelector: string) => view.list(CONFIGMAP.apiVersion, CONFIGMAP.kind, { namespace, labelSelector }).then((l) => l.items.map((c) => c.metadata?.name));

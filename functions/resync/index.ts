@@ -2,7 +2,7 @@ import type { Resource } from '../../shared/domain/objects.ts';
 import { API_VERSION } from '../../shared/domain/vocabulary.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
 import { eventAbout, PING, RESYNC_DUE } from '../../shared/runtime/events.ts';
-import type { FunctionDeps } from '../../shared/runtime/deps.ts';
+import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/runtime/deps.ts';
 import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
 import { selectDue, type Candidate } from './decide.ts';
 
@@ -12,10 +12,11 @@ const PAGE = 500;
 
 /**
  * The PingSource tick → one `resync.due` event per Kyma and Manifest that is due (at most LIFECYCLE_RESYNC_MAX_EVENTS,
- * those quiet the longest first), sent to the broker ingress. Lists page by page (500 a page) and keeps only a small
- * candidate per object, so memory stays flat at 25,000 objects.
+ * those quiet the longest first), sent to the broker ingress. Reads Kymas and Manifests from the watch caches (ADR
+ * 17; without them, page by page, 500 a page) and keeps only a small candidate per object.
  */
-export function resync(deps: FunctionDeps): LifecycleFunction {
+export function resync(given: FunctionDeps): LifecycleFunction {
+  const deps = readingFromCaches(given, [CACHED.kymas, CACHED.manifests]);
   return {
     name: NAME,
     accepts: [PING],

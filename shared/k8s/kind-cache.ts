@@ -20,7 +20,7 @@ const MAX_BACKOFF_MS = 30_000;
 
 /**
  * An informer for one collection: a paginated LIST, then a WATCH with bookmarks from its resourceVersion; 410 or a
- * broken stream → re-list (with backoff on errors). Holds the objects without managedFields, and the
+ * broken stream → re-list (with backoff on errors). Holds the objects without managedFields' field sets, and the
  * resourceVersion it has caught up to (every event and bookmark raises it), so a read can wait for a given one.
  */
 export class KindCache {
@@ -164,10 +164,11 @@ export class KindCache {
     for (const waiter of this.waiters.filter((w) => w.revision <= revision)) waiter.wake();
   }
 
-  /** Without managedFields (never read from the cache), with apiVersion and kind (list items may lack them). */
+  /** managedFields without their field sets (the bulk of an object; who wrote when is kept, the resync orders by it),
+   * with apiVersion and kind (list items may lack them). */
   private trimmed(object: Cached): Cached {
     const metadata = { ...object.metadata };
-    delete metadata.managedFields;
+    if (Array.isArray(metadata.managedFields)) metadata.managedFields = (metadata.managedFields as ManagedFieldsEntry[]).map(({ manager, operation, subresource, time }) => ({ manager, operation, subresource, time }));
     return { ...object, apiVersion: this.collection.apiVersion, kind: this.collection.kind, metadata };
   }
 
@@ -175,6 +176,8 @@ export class KindCache {
     return this.collection.labelSelector ? { labelSelector: this.collection.labelSelector } : {};
   }
 }
+
+interface ManagedFieldsEntry { manager?: string; operation?: string; subresource?: string; time?: string }
 
 const keyOf = (object: Cached) => `${object.metadata.namespace ?? ''}/${object.metadata.name}`;
 
