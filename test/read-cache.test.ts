@@ -59,9 +59,10 @@ describe('KCP reads from watch caches', () => {
   });
 
   it('keeps who wrote an object when (managedFields without their field sets): what the resync orders by', async () => {
-    const live = await writer.create<Stored & { metadata: { managedFields?: { manager?: string; time?: string; fieldsV1?: unknown }[] } }>(configMap('mf', { v: '1' }));
+    type Written = KubeObject & { metadata: { managedFields?: { manager?: string; operation?: string; time?: string; fieldsV1?: unknown }[] } };
+    const live = await writer.create<Written>(configMap('mf', { v: '1' }));
     const view = base.cachingReads([CONFIGMAP]);
-    const cached = await view.get<typeof live>({ ...CONFIGMAP, namespace, name: 'mf' });
+    const cached = await withFreshness(() => view.get<Written>({ ...CONFIGMAP, namespace, name: 'mf' }), kindKey('v1', 'ConfigMap'), live.metadata.resourceVersion);
     const entries = live.metadata.managedFields ?? [];
     expect(entries.length).toBeGreaterThan(0);
     expect(entries[0]?.fieldsV1).toBeDefined();
