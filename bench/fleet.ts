@@ -11,7 +11,8 @@ import { RegistryClient } from '../shared/oci/registry.ts';
 import type { BenchSettings } from './args.ts';
 
 /** kube-apiserver flags for load, stated in every result: no priority-and-fairness queuing, generous in-flight caps. */
-export const LOAD_FLAGS = ['--enable-priority-and-fairness=false', '--max-requests-inflight=2000', '--max-mutating-requests-inflight=1000'];
+/** Server flags for load; profiling on so a run can be examined (`kubectl get --raw '/debug/pprof/profile?seconds=15'`). */
+export const LOAD_FLAGS = ['--enable-priority-and-fairness=false', '--max-requests-inflight=2000', '--max-mutating-requests-inflight=1000', '--profiling=true'];
 
 const NAMES = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima', 'mike', 'november', 'oscar', 'papa', 'quebec', 'romeo', 'sierra', 'tango'];
 /** The module the edits add (not among the M every Kyma starts with). */

@@ -22,9 +22,14 @@ export interface EffectiveSpec {
  */
 export async function effectiveSpec(runtime: KubeClient, kyma: Kyma, scope: RuntimeScope): Promise<EffectiveSpec> {
   const kcpSpec = { from: 'kcp' as const, spec: kyma.spec ?? { channel: '' } };
-  if (!(await runtime.get(KYMA_CRD))) return kcpSpec;
-  const remote = await runtime.get<Kyma>(remoteKymaRef(scope));
+  // The runtime Kyma first: when it exists, so does its CRD (one read per call instead of two); a kind the runtime
+  // does not serve is a 404 too.
+  const remote = await runtime.get<Kyma>(remoteKymaRef(scope)).catch((e: unknown) => {
+    if (isNotFound(e)) return undefined;
+    throw e;
+  });
   if (!remote) {
+    if (!(await runtime.get(KYMA_CRD))) return kcpSpec;
     await createRemote(runtime, kyma, scope);
     return { ...kcpSpec, from: 'runtime' };
   }

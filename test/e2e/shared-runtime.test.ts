@@ -36,6 +36,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (world) await deleteLeftoverKymas(world);
+  // The kubeconfig Secrets point at the throwaway runtime: left behind, later worlds would watch a stopped cluster.
+  for (const kyma of Object.keys(TENANTS)) await world?.kcp.delete({ apiVersion: 'v1', kind: 'Secret', namespace: KCP_NAMESPACE, name: kyma }).catch(() => undefined);
   await world?.runner.stop();
   await cluster?.stop();
 });
