@@ -78,19 +78,24 @@ async function pushCrds(runtime: KubeClient, crds: RuntimeCrd[]): Promise<void> 
   }
 }
 
-interface Copy { kind?: string; metadata: { name: string; managedFields?: { manager?: string }[] } }
+interface Copy { apiVersion?: string; kind?: string; metadata: { name: string; managedFields?: { manager?: string }[] } }
+const CATALOG_KINDS = ['ModuleTemplate', 'ModuleReleaseMeta'];
 
-/** The catalog copies applied, copies of ours no longer in it removed; answers how many were removed. */
+/** The catalog copies applied where they differ from what is there (one LIST per kind, no read per copy), copies of
+ * ours no longer in it removed; answers how many were removed. */
 async function pushCatalog(runtime: KubeClient, catalog: Catalog, remoteNamespace: string): Promise<number> {
-  for (const object of [...catalog.templates, ...catalog.metas]) await applyUnlessCurrent(runtime, object, CATALOG_MANAGER);
-  const keep = new Set([...catalog.templates, ...catalog.metas].map((o) => `${o.kind}/${o.metadata.name}`));
+  const live = new Map<string, Copy>();
+  for (const kind of CATALOG_KINDS) {
+    for (const copy of (await runtime.list<Copy>(API_VERSION, kind, { namespace: remoteNamespace })).items) live.set(`${kind}/${copy.metadata.name}`, { ...copy, apiVersion: API_VERSION, kind });
+  }
+  const desired = [...catalog.templates, ...catalog.metas];
+  for (const object of desired) await applyUnlessCurrent<Copy>(runtime, object as Copy, CATALOG_MANAGER, live.get(`${object.kind}/${object.metadata.name}`) ?? null);
+  const keep = new Set(desired.map((o) => `${o.kind}/${o.metadata.name}`));
   let removed = 0;
-  for (const kind of ['ModuleTemplate', 'ModuleReleaseMeta']) {
-    const copies = (await runtime.list<Copy>(API_VERSION, kind, { namespace: remoteNamespace })).items;
-    for (const copy of copies.filter((c) => !keep.has(`${kind}/${c.metadata.name}`) && c.metadata.managedFields?.some((f) => f.manager === CATALOG_MANAGER))) {
-      await runtime.delete({ apiVersion: API_VERSION, kind, namespace: remoteNamespace, name: copy.metadata.name });
-      removed++;
-    }
+  for (const [key, copy] of live) {
+    if (keep.has(key) || !copy.metadata.managedFields?.some((f) => f.manager === CATALOG_MANAGER)) continue;
+    await runtime.delete({ apiVersion: API_VERSION, kind: key.split('/')[0] ?? '', namespace: remoteNamespace, name: copy.metadata.name });
+    removed++;
   }
   return removed;
 }

@@ -18,10 +18,11 @@ export function withAppliedHash<T extends Annotated>(desired: T): Hashed<T> {
 }
 
 /** Server-side applies `object` unless the live object already is it; returns the object as stored either way. A
- * failed read falls through to the apply, which reports the real problem. */
-export async function applyUnlessCurrent<T extends KubeObject>(client: KubeClient, object: T, fieldManager: string): Promise<T> {
+ * failed read falls through to the apply, which reports the real problem. `known` is the live object when the
+ * caller has just listed it (`null`: not there), which saves the read. */
+export async function applyUnlessCurrent<T extends KubeObject>(client: KubeClient, object: T, fieldManager: string, known?: T | null): Promise<T> {
   const desired = withAppliedHash(object as T & Annotated);
-  const live = await client.get<T>(refOf(desired)).catch(() => undefined);
+  const live = known === undefined ? await client.get<T>(refOf(desired)).catch(() => undefined) : known ?? undefined;
   if (isCurrent(live as Annotated | undefined, desired)) return live as T;
   return client.apply<T>(desired, fieldManager);
 }
