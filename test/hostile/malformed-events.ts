@@ -60,7 +60,7 @@ export function brokenRequests(accepts: readonly string[], keyless: boolean): fc
       why: `huge ${mode} body`, headers: mode === 'binary' ? h : { 'content-type': 'application/cloudevents+json' },
       body: mode === 'binary' ? HUGE : JSON.stringify({ ...structured(h), data: HUGE }),
     })),
-    fc.tuple(base, fc.uint8Array({ maxLength: 300 })).map(([h, bytes]) => ({ why: 'binary garbage as JSON', headers: h, body: `{${Buffer.from(bytes).toString('latin1')}` })),
+    fc.tuple(base, fc.uint8Array({ maxLength: 300 })).map(([h, bytes]) => ({ why: 'binary garbage as JSON', headers: h, body: `{\u0000${Buffer.from(bytes).toString('latin1')}` })), // NUL after `{`: never valid JSON (`{}` was)
   ];
   if (!keyless) {
     mutations.push(
