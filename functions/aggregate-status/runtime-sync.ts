@@ -94,7 +94,7 @@ async function pushCatalog(runtime: KubeClient, catalog: Catalog, remoteNamespac
   let removed = 0;
   for (const [key, copy] of live) {
     if (keep.has(key) || !copy.metadata.managedFields?.some((f) => f.manager === CATALOG_MANAGER)) continue;
-    await runtime.delete({ apiVersion: API_VERSION, kind: key.split('/')[0] ?? '', namespace: remoteNamespace, name: copy.metadata.name });
+    await runtime.delete({ apiVersion: API_VERSION, kind: copy.kind ?? '', namespace: remoteNamespace, name: copy.metadata.name });
     removed++;
   }
   return removed;

@@ -41,10 +41,10 @@ export interface LocalBrokerOptions {
 }
 
 const TTL = 'knativebrokerttl';
+const MAX_TTL = 255;
 
 /** A delivery waiting for its Trigger's first free slot; a newer event about the same object takes its place. */
 interface Waiting { event: CloudEvent<unknown>; ttl: number }
-const MAX_TTL = 255;
 
 export class LocalBroker {
   private readonly options: LocalBrokerOptions;
