@@ -47,7 +47,8 @@ export async function startFleet(settings: BenchSettings, say: (line: string) =>
 }
 
 /**
- * Creates each Kyma's kubeconfig Secret (runtime namespace = the Kyma's name) and the Kyma asking for every module,
+ * Creates each Kyma's kubeconfig Secret (runtime namespace = the Kyma's name; a kubeconfig of its own, with the
+ * credentials of its runtime API server) and the Kyma asking for every module,
  * `parallel` at a time; `created` is told the moment each Kyma exists.
  */
 export async function createKymas(fleet: Fleet, count: number, parallel: number, created: (name: string, at: number) => void): Promise<void> {
@@ -59,7 +60,9 @@ export async function createKymas(fleet: Fleet, count: number, parallel: number,
       await fleet.kcp.apply({
         apiVersion: 'v1', kind: 'Secret',
         metadata: { name, namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: name }, annotations: { [RUNTIME_NAMESPACE_ANNOTATION]: name } },
-        data: { config: Buffer.from(runtime?.kubeconfig ?? '').toString('base64') },
+        // One kubeconfig per Kyma, as in production (a runtime each): the comment makes its bytes the Kyma's own, so no
+        // runtime client is shared between Kymas (ADR 18) although they share the API server and its credentials.
+        data: { config: Buffer.from(`# runtime of Kyma ${name}\n${runtime?.kubeconfig ?? ''}`).toString('base64') },
       }, 'bench');
       await fleet.kcp.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace: KCP_NAMESPACE }, spec: { channel: 'regular', modules: fleet.modules.map((m) => ({ name: m })) } }, 'bench');
       created(name, performance.now());

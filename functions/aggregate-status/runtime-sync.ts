@@ -56,17 +56,30 @@ export async function syncRuntime(kcp: KubeClient, runtimes: RuntimeClients, kym
 interface RuntimeCrd { apiVersion: string; kind: string; metadata: { name: string; labels?: Record<string, string>; deletionTimestamp?: string }; spec: object }
 
 async function desiredRuntimeSide(kcp: KubeClient, kyma: Kyma, remoteNamespace: string, pullSecret: string | undefined): Promise<RuntimeSide> {
-  const crds: RuntimeCrd[] = [];
-  for (const name of SYNCED_CRDS) {
-    const crd = await kcp.get<{ kind?: string; spec?: Record<string, unknown> }>({ ...CRD, name });
-    if (!crd?.spec) throw new Error(`CRD ${name} missing in the KCP`);
-    crds.push({ ...CRD, metadata: { name, labels: { [LABEL.managedBy]: MANAGED_BY_RUNTIME } }, spec: { ...crd.spec, conversion: { strategy: 'None' } } });
-  }
+  const crds = await lifecycleCrds(kcp);
   const namespace = kyma.metadata.namespace ?? '';
   const templates = await listAll<ModuleTemplate>(kcp, API_VERSION, 'ModuleTemplate', { namespace });
   const metas = await listAll<ModuleReleaseMeta>(kcp, API_VERSION, 'ModuleReleaseMeta', { namespace });
   const catalog = catalogFor(kyma, templates, metas, remoteNamespace);
   return { crds, catalog, ...(pullSecret ? { pullSecret: await pullSecretCopy(kcp, namespace, pullSecret, remoteNamespace) } : {}) };
+}
+
+/** How long the KCP's lifecycle CRDs are reused (ADR 18): they change with an upgrade of this project, not per Kyma. */
+const CRD_REUSE_MS = 30_000;
+const crdsOfKcp = new WeakMap<KubeClient, { at: number; crds: Promise<RuntimeCrd[]> }>();
+
+/** The lifecycle CRDs as the runtimes get them, read from the KCP at most every CRD_REUSE_MS (three GETs). */
+function lifecycleCrds(kcp: KubeClient): Promise<RuntimeCrd[]> {
+  const known = crdsOfKcp.get(kcp);
+  if (known && Date.now() - known.at < CRD_REUSE_MS) return known.crds;
+  const crds = Promise.all(SYNCED_CRDS.map(async (name): Promise<RuntimeCrd> => {
+    const crd = await kcp.get<{ kind?: string; spec?: Record<string, unknown> }>({ ...CRD, name });
+    if (!crd?.spec) throw new Error(`CRD ${name} missing in the KCP`);
+    return { ...CRD, metadata: { name, labels: { [LABEL.managedBy]: MANAGED_BY_RUNTIME } }, spec: { ...crd.spec, conversion: { strategy: 'None' } } };
+  }));
+  crdsOfKcp.set(kcp, { at: Date.now(), crds });
+  crds.catch(() => crdsOfKcp.delete(kcp));
+  return crds;
 }
 
 /** The lifecycle CRDs as the KCP has them, conversion None, label managed-by=kyma (server-side apply, skipped when already so). */

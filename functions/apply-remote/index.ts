@@ -21,6 +21,8 @@ export const NAME = 'apply-remote';
 /** Manifest → the module's resources on the Kyma's runtime cluster, and the Manifest status. */
 export function applyRemote(given: FunctionDeps): LifecycleFunction {
   const deps = readingFromCaches(given, [CACHED.kymas, CACHED.kubeconfigs]);
+  /** Its Manifest from the watch cache, as fresh as the event (ADR 18); the check after applying reads it live. */
+  const manifests = readingFromCaches(given, [CACHED.manifests]).kcp;
   const runtimes = new RuntimeClients(deps.kcp);
   const layers = new LayerCache(deps.registry);
   return {
@@ -28,7 +30,7 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
     accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
     async handle({ key, log }) {
       if (key.kind !== 'Manifest') throw new InvalidEventError(`${NAME} handles Manifests, not ${key.kind}`);
-      const manifest = await deps.kcp.get<Manifest>({ apiVersion: API_VERSION, kind: 'Manifest', namespace: key.namespace, name: key.name });
+      const manifest = await manifests.get<Manifest>({ apiVersion: API_VERSION, kind: 'Manifest', namespace: key.namespace, name: key.name });
       if (!manifest || manifest.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
       const ctx: ApplyContext = { kcp: deps.kcp, layers, log, pullSecret: deps.config.runtimeImagePullSecret, scope: OWN_RUNTIME };
       const kyma = manifest.metadata.labels?.[LABEL.kymaName];

@@ -69,6 +69,12 @@ export class KubeClient {
     return new KubeClient(this.server, this.options, this.watchOptions, base, kinds);
   }
 
+  /** How far the watch cache of a kind this view caches has caught up ('' when not cached or not yet listed): while
+   * it stays the same, nothing in the collection changed. */
+  cachedRevision(apiVersion: string, kind: string, namespace = ''): string {
+    return this.reads?.cache.revision(this.reads.kinds, apiVersion, kind, namespace) ?? '';
+  }
+
   /** Stops the informers of this client's watch caches. */
   stopCaches(): void {
     this.cachesOfBase?.stop();

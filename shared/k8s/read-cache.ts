@@ -53,6 +53,12 @@ export class ReadCache {
     return { items: structuredClone(items) as unknown as T[], metadata: { resourceVersion: cache.resourceVersion } };
   }
 
+  /** The resourceVersion the informer of a cached collection has caught up to; '' when it is not cached or listed. */
+  revision(kinds: readonly CachedKind[], apiVersion: string, kind: string, namespace: string): string {
+    const spec = kinds.find((k) => k.apiVersion === apiVersion && k.kind === kind);
+    return spec ? this.informers.get(informerKey(spec, namespace))?.resourceVersion ?? '' : '';
+  }
+
   /** Stops every informer; later reads go to the API server. */
   stop(): void {
     this.stopped = true;
@@ -61,7 +67,7 @@ export class ReadCache {
   }
 
   private async caughtUp(spec: CachedKind, namespace: string): Promise<KindCache | undefined> {
-    const key = `${spec.apiVersion}/${spec.kind}/${namespace}/${spec.labelSelector ?? ''}`;
+    const key = informerKey(spec, namespace);
     if (this.stopped) return undefined;
     let informer = this.informers.get(key);
     if (!informer) this.informers.set(key, (informer = new KindCache(this.client, { ...spec, namespace })));
@@ -69,3 +75,5 @@ export class ReadCache {
     return (await informer.caughtUp(needed, CATCH_UP_MS)) ? informer : undefined;
   }
 }
+
+const informerKey = (spec: CachedKind, namespace: string) => `${spec.apiVersion}/${spec.kind}/${namespace}/${spec.labelSelector ?? ''}`;

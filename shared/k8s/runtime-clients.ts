@@ -1,4 +1,5 @@
 import { KubeConfig } from '@kubernetes/client-node';
+import { createHash } from 'node:crypto';
 import { scopeOfSecret, type RuntimeScope } from '../domain/runtime-scope.ts';
 import { LABEL } from '../domain/vocabulary.ts';
 import { KubeClient } from './client.ts';
@@ -12,14 +13,47 @@ interface Secret {
 export type RuntimeAccess = { client: KubeClient; secret: string; scope: RuntimeScope } | { missing: string };
 
 /**
+ * One client per distinct kubeconfig in this process (keyed by a SHA-256 of its bytes, never by the bytes): Kymas and
+ * functions that reach a runtime with the same kubeconfig share its keep-alive connections and API discovery, instead
+ * of a TLS handshake and a discovery round per Kyma and function (ADR 18).
+ */
+class KubeconfigClients {
+  private readonly entries = new Map<string, { client: Promise<KubeClient>; users: Set<string> }>();
+
+  acquire(fingerprint: string, encoded: string, user: string): Promise<KubeClient> {
+    let entry = this.entries.get(fingerprint);
+    if (!entry) {
+      const client = clientFrom(encoded);
+      this.entries.set(fingerprint, (entry = { client, users: new Set() }));
+      client.catch(() => this.entries.get(fingerprint)?.client === client && this.entries.delete(fingerprint));
+    }
+    entry.users.add(user);
+    return entry.client;
+  }
+
+  /** A Kyma no longer uses the client (its Secret changed); the last user's release forgets it. `broken` forgets it
+   * for every user (authentication or connection errors): their next call builds a fresh one. */
+  release(fingerprint: string, user: string, broken: boolean): void {
+    const entry = this.entries.get(fingerprint);
+    entry?.users.delete(user);
+    if (entry && (broken || entry.users.size === 0)) this.entries.delete(fingerprint);
+  }
+}
+
+const byKubeconfig = new KubeconfigClients();
+let instances = 0;
+
+/**
  * Clients for runtime clusters, built from the kubeconfig Secret of a Kyma (label
  * `operator.kyma-project.io/kyma-name=<kyma>`, key `config`) and cached per Kyma. A cached client is reused only
  * while the Secret's resourceVersion is unchanged (rotation is picked up on the next call), and `evict` drops it
  * after authentication or connection errors. Errors never carry the kubeconfig.
  */
 export class RuntimeClients {
-  private readonly cache = new Map<string, { version: string; client: KubeClient }>();
+  private readonly cache = new Map<string, { version: string; fingerprint: string; client: KubeClient }>();
   private readonly kcp: KubeClient;
+  /** Tells this instance's Kymas apart from other functions' in the process-wide clients. */
+  private readonly id = `${++instances}`;
 
   constructor(kcp: KubeClient) {
     this.kcp = kcp;
@@ -34,24 +68,28 @@ export class RuntimeClients {
     const version = `${secret.metadata.name}@${secret.metadata.resourceVersion ?? ''}`;
     const cached = this.cache.get(`${namespace}/${kymaName}`);
     if (cached?.version === version) return { client: cached.client, secret: secret.metadata.name, scope };
-    const client = await clientFromSecret(secret, kymaName);
-    this.cache.set(`${namespace}/${kymaName}`, { version, client });
+    const encoded = secret.data?.config;
+    if (!encoded) throw new Error(`kubeconfig Secret ${secret.metadata.name} of Kyma ${kymaName} has no key "config"`);
+    const fingerprint = createHash('sha256').update(encoded).digest('hex');
+    const user = `${this.id}/${namespace}/${kymaName}`;
+    if (cached && cached.fingerprint !== fingerprint) byKubeconfig.release(cached.fingerprint, user, false);
+    const client = await byKubeconfig.acquire(fingerprint, encoded, user).catch(() => {
+      throw new Error(`kubeconfig Secret ${secret.metadata.name} of Kyma ${kymaName} does not hold a usable kubeconfig`);
+    });
+    this.cache.set(`${namespace}/${kymaName}`, { version, fingerprint, client });
     return { client, secret: secret.metadata.name, scope };
   }
 
+  /** Drops the Kyma's client, and the process-wide one of its kubeconfig: the next call of any Kyma builds a fresh one. */
   evict(namespace: string, kymaName: string): void {
+    const cached = this.cache.get(`${namespace}/${kymaName}`);
     this.cache.delete(`${namespace}/${kymaName}`);
+    if (cached) byKubeconfig.release(cached.fingerprint, `${this.id}/${namespace}/${kymaName}`, true);
   }
 }
 
-async function clientFromSecret(secret: Secret, kymaName: string): Promise<KubeClient> {
-  const encoded = secret.data?.config;
-  if (!encoded) throw new Error(`kubeconfig Secret ${secret.metadata.name} of Kyma ${kymaName} has no key "config"`);
+async function clientFrom(encoded: string): Promise<KubeClient> {
   const kc = new KubeConfig();
-  try {
-    kc.loadFromString(Buffer.from(encoded, 'base64').toString('utf8'));
-    return await KubeClient.from(kc);
-  } catch {
-    throw new Error(`kubeconfig Secret ${secret.metadata.name} of Kyma ${kymaName} does not hold a usable kubeconfig`);
-  }
+  kc.loadFromString(Buffer.from(encoded, 'base64').toString('utf8'));
+  return KubeClient.from(kc);
 }

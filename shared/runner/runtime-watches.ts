@@ -31,6 +31,8 @@ export class RuntimeWatches {
   private readonly watches = new Map<string, { version: string; source: LocalApiServerSource }>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** The Secret cache's resourceVersion at the last refresh. */
+  private refreshedAt = '';
 
   /** The kubeconfig Secrets come from a watch cache (ADR 15): polling them is a read of memory, not a LIST. */
   private readonly kcp: KubeClient;
@@ -55,6 +57,9 @@ export class RuntimeWatches {
 
   private async refresh(): Promise<void> {
     const { namespace } = this.options;
+    // Unchanged Secrets (the cache has not moved): nothing to do, and no copy of thousands of kubeconfigs.
+    const revision = this.kcp.cachedRevision('v1', 'Secret', namespace);
+    if (revision && revision === this.refreshedAt) return;
     const secrets = (await this.kcp.list<Secret>('v1', 'Secret', { namespace, labelSelector: LABEL.kymaName })).items;
     const current = new Map(secrets.map((s) => [s.metadata.labels?.[LABEL.kymaName] ?? '', s]));
     for (const [kyma, watch] of this.watches) {
@@ -68,6 +73,7 @@ export class RuntimeWatches {
       const source = this.watchRuntime(kyma, secret);
       if (source) this.watches.set(kyma, { version: secret.metadata.resourceVersion ?? '', source });
     }
+    this.refreshedAt = revision;
   }
 
   private watchRuntime(kyma: string, secret: Secret): LocalApiServerSource | undefined {
