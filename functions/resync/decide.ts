@@ -34,10 +34,10 @@ export function selectDue(candidates: readonly Candidate[], minute: number, drif
   const due = candidates.filter((c) => isDue(c, minute, driftPeriodMinutes));
   const waiting = due.filter((c) => !c.deleting && c.state !== 'Ready');
   if (waiting.length <= budget) return due;
-  const busy = (c: Candidate) => now - c.lastWrite < BUSY_MS;
-  const order = (c: Candidate) => mix32(fnv1Hash32(`${c.kind}/${c.name}`) ^ Math.imul(minute, 0x9e3779b9));
-  const picked = new Set([...waiting].sort((a, b) => Number(busy(a)) - Number(busy(b))
-    || (busy(a) ? a.lastWrite - b.lastWrite : order(a) - order(b))).slice(0, budget));
+  // Sort keys computed once per object, not per comparison (30,000 waiting objects: 900,000 hashes otherwise).
+  const keyed = waiting.map((c) => ({ c, busy: now - c.lastWrite < BUSY_MS, order: mix32(fnv1Hash32(`${c.kind}/${c.name}`) ^ Math.imul(minute, 0x9e3779b9)) }));
+  keyed.sort((a, b) => Number(a.busy) - Number(b.busy) || (a.busy ? a.c.lastWrite - b.c.lastWrite : a.order - b.order));
+  const picked = new Set(keyed.slice(0, budget).map((k) => k.c));
   return due.filter((c) => c.deleting || c.state === 'Ready' || picked.has(c));
 }
 
