@@ -1,6 +1,7 @@
 // `npm start`: the lifecycle manager on the embedded local control plane (KCP + runtime + OCI registry, real
 // processes, a sample module and a Kyma), or — with KUBECONFIG set — the same runner against that cluster.
 import { readFile } from 'node:fs/promises';
+import { announceEmbeddedKcp } from './cli/kubeconfig.ts';
 import { loadKubeConfig } from './controlplane/index.ts';
 import { startEmbedded } from './embedded.ts';
 import { readConfig } from './runtime/config.ts';
@@ -26,8 +27,11 @@ if (config.kubeconfigPath) {
   if (runtime) say(`runtime:  kubectl --kubeconfig ${runtime.kubeconfigPath} -n kyma-system get deployments,samples`);
   if (runtime) say(`try:      kubectl --kubeconfig ${runtime.kubeconfigPath} -n kyma-system patch kyma default --type merge -p '{"spec":{"modules":[{"name":"sample","channel":"fast"}]}}'`);
   say(`functions: ${[...runner.functions.entries()].map(([n, u]) => `${n} ${u}`).join(', ')}`);
+  await announceEmbeddedKcp(plane.kcp.kubeconfigPath);
+  say('fleet:    npx kyma-lifecycle-functions status   (and: why <kyma> [module])');
   say('running; Ctrl-C stops everything and removes the clusters');
   stop = async () => {
+    await announceEmbeddedKcp(undefined);
     await runner.stop();
     await plane.stop();
   };

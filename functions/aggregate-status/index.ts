@@ -1,6 +1,8 @@
 import type { Kyma } from '../../shared/domain/kyma.ts';
 import type { Manifest } from '../../shared/domain/manifest.ts';
 import { API_VERSION, FIELD_MANAGER, LABEL } from '../../shared/domain/vocabulary.ts';
+import { stateChangeEvent } from '../../shared/domain/state-events.ts';
+import { EventRecorder, involvedOf } from '../../shared/k8s/events.ts';
 import { listAll } from '../../shared/k8s/list.ts';
 import { InvalidEventError, NotYetReadyError } from '../../shared/runtime/errors.ts';
 import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE } from '../../shared/runtime/events.ts';
@@ -23,6 +25,7 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
   const deps = readingFromCaches(given, [CACHED.kymas, CACHED.manifests, CACHED.templates, CACHED.releaseMetas, CACHED.kubeconfigs]);
   const runtimes = new RuntimeClients(deps.kcp);
   const pushed = new SyncMemo(deps.config.driftPeriodMinutes * 60_000);
+  const events = new EventRecorder(given.kcp, NAME);
   return {
     name: NAME,
     accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
@@ -42,6 +45,7 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
         const metadata = { name: kymaName, namespace: key.namespace, resourceVersion: kyma.metadata.resourceVersion ?? '' };
         stored = await deps.kcp.apply<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', metadata, status }, FIELD_MANAGER.lifecycleManager, 'status');
         log.info({ kyma: kymaName, state: status.state }, status.lastOperation?.operation ?? '');
+        await events.record(involvedOf(kyma), stateChangeEvent(kyma.status?.state, status.state, status.lastOperation?.operation));
       }
       // The runtime Kyma mirrors every status change at once (also one caused by a Manifest event); Kyma events and
       // the resync repair a mirror that failed.

@@ -1,5 +1,6 @@
 import type { RuntimeScope } from '../../shared/domain/runtime-scope.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
+import type { EventRecorder } from '../../shared/k8s/events.ts';
 import type { Logger } from '../../shared/runtime/logger.ts';
 import type { LayerCache } from './layer.ts';
 
@@ -7,6 +8,8 @@ export interface ApplyContext {
   kcp: KubeClient;
   layers: LayerCache;
   log: Logger;
+  /** Events about the Manifest (its state changes). */
+  events: EventRecorder;
   /** The runtime image pull Secret every module workload gets (LIFECYCLE_RUNTIME_IMAGE_PULL_SECRET), if any. */
   pullSecret: string | undefined;
   /** Where this Kyma's objects live on its runtime (docs/adr/0013); the whole runtime unless the Secret says otherwise. */

@@ -15,6 +15,7 @@ import { orphanReason, parentKyma } from './orphan.ts';
 import { isUnmanaged, unmanage } from './unmanage.ts';
 import type { ApplyContext } from './context.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
+import { EventRecorder } from '../../shared/k8s/events.ts';
 
 export const NAME = 'apply-remote';
 
@@ -25,6 +26,7 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
   const manifests = readingFromCaches(given, [CACHED.manifests]).kcp;
   const runtimes = new RuntimeClients(deps.kcp);
   const layers = new LayerCache(deps.registry);
+  const events = new EventRecorder(given.kcp, NAME);
   return {
     name: NAME,
     accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
@@ -32,7 +34,7 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
       if (key.kind !== 'Manifest') throw new InvalidEventError(`${NAME} handles Manifests, not ${key.kind}`);
       const manifest = await manifests.get<Manifest>({ apiVersion: API_VERSION, kind: 'Manifest', namespace: key.namespace, name: key.name });
       if (!manifest || manifest.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
-      const ctx: ApplyContext = { kcp: deps.kcp, layers, log, pullSecret: deps.config.runtimeImagePullSecret, scope: OWN_RUNTIME };
+      const ctx: ApplyContext = { kcp: deps.kcp, layers, log, events, pullSecret: deps.config.runtimeImagePullSecret, scope: OWN_RUNTIME };
       const kyma = manifest.metadata.labels?.[LABEL.kymaName];
       if (!kyma) return writeStatus(ctx, manifest, { state: 'Error', operation: `Manifest has no ${LABEL.kymaName} label: no runtime to install to` }).then(() => undefined);
       let access;

@@ -1,5 +1,7 @@
 import type { Manifest } from '../../shared/domain/manifest.ts';
 import { API_VERSION, FIELD_MANAGER } from '../../shared/domain/vocabulary.ts';
+import { stateChangeEvent } from '../../shared/domain/state-events.ts';
+import { involvedOf } from '../../shared/k8s/events.ts';
 import type { ApplyContext } from './context.ts';
 import { nextStatus, statusChanged, type StatusWish } from './status.ts';
 
@@ -12,4 +14,5 @@ export async function writeStatus(ctx: ApplyContext, manifest: Manifest, wish: S
   const metadata = { name, namespace, ...(options.precondition && resourceVersion ? { resourceVersion } : {}) };
   await ctx.kcp.apply({ apiVersion: API_VERSION, kind: 'Manifest', metadata, status }, FIELD_MANAGER.applier, 'status');
   ctx.log.info({ state: wish.state }, wish.operation);
+  await ctx.events.record(involvedOf(manifest), stateChangeEvent(manifest.status?.state, wish.state, wish.operation));
 }

@@ -3,7 +3,8 @@ import type { Manifest } from '../../shared/domain/manifest.ts';
 import { API_VERSION, LABEL } from '../../shared/domain/vocabulary.ts';
 import type { RuntimeScope } from '../../shared/domain/runtime-scope.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
-import { recordEvent } from '../../shared/k8s/events.ts';
+import { deletionStepEvent } from '../../shared/domain/state-events.ts';
+import { EventRecorder, involvedOf, recordEvent } from '../../shared/k8s/events.ts';
 import { listAll } from '../../shared/k8s/list.ts';
 import { RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
 import { InvalidEventError, NotYetReadyError } from '../../shared/runtime/errors.ts';
@@ -23,6 +24,7 @@ export const NAME = 'purge';
 export function purge(given: FunctionDeps): LifecycleFunction {
   const deps = readingFromCaches(given, [CACHED.kymas, CACHED.manifests, CACHED.kubeconfigs]);
   const runtimes = new RuntimeClients(deps.kcp);
+  const events = new EventRecorder(given.kcp, NAME);
   return {
     name: NAME,
     accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
@@ -41,6 +43,7 @@ export function purge(given: FunctionDeps): LifecycleFunction {
       if (!step || step.step === 'PurgeModuleCrFinalizers') return undefined;
       await execute(deps.kcp, kyma, step, runtime);
       log.info({ step: step.step }, `Kyma deletion: ${step.step}`);
+      await events.record(involvedOf(kyma), deletionStepEvent(step));
       if (step.step === 'DropKymaFinalizer') return undefined;
       throw new NotYetReadyError(step.step === 'WaitForManifests' ? step.message : `Kyma deletion continues after ${step.step}`);
     },
@@ -68,6 +71,6 @@ async function purgeStuck(deps: FunctionDeps, kyma: Kyma, manifests: Manifest[],
   if (!removed.length) return false;
   const message = `grace period of ${deps.config.purgeGracePeriodMs / 1000} s passed: finalizers force-removed from ${removed.join('; ')}`;
   log.warn({ kyma: kyma.metadata.name, removed }, message);
-  await recordEvent(deps.kcp, { apiVersion: API_VERSION, kind: 'Kyma', name: kyma.metadata.name, namespace: kyma.metadata.namespace ?? '', uid: kyma.metadata.uid }, 'Warning', 'PurgedModuleCrFinalizers', message, NAME);
+  await recordEvent(deps.kcp, involvedOf(kyma), 'Warning', 'PurgedModuleCrFinalizers', message, NAME);
   return true;
 }

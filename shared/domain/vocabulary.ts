@@ -30,6 +30,8 @@ export const ANNOTATION = {
   syncOciRef: 'sync-oci-ref',
   /** Hash of what the lifecycle manager last applied to an object: the same again is not re-applied (docs/adr/0014). */
   appliedHash: `${GROUP}/applied-hash`,
+  /** The W3C trace id of the event chain that last changed a Kyma's status (issue 9): `why` shows it. */
+  lastTrace: `${GROUP}/last-trace`,
 } as const;
 
 export const MANAGED_BY_KCP = 'lifecycle-manager';

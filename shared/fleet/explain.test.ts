@@ -72,6 +72,11 @@ describe('explainKyma', () => {
     expect(e.traceId).toBeUndefined();
   });
 
+  it('a Kyma without status says that nothing has handled it yet', () => {
+    const fresh: Kyma = { apiVersion: kyma.apiVersion, kind: kyma.kind, metadata: kyma.metadata };
+    expect(explanationText(explainKyma(fresh, [], []))).toBe('Kyma kcp-system/k1: Unknown\n  no status yet: no function has handled this Kyma (is the lifecycle manager running and its ApiServerSource delivering?)');
+  });
+
   it('a module the Kyma does not have says so; a deleting Manifest lists the finalizers holding it', () => {
     expect(explainKyma(kyma, [], [], 'zulu').chain.map((l) => l.text)).toEqual(['module zulu: not in the Kyma\'s status (not asked for, or not resolved yet)']);
     const stuck = { ...manifest, metadata: { ...manifest.metadata, deletionTimestamp: '2026-11-23T07:00:00Z', finalizers: ['declarative.kyma-project.io/finalizer'] } };

@@ -35,6 +35,7 @@ export function explainKyma(kyma: Kyma, manifests: readonly Manifest[], events: 
   const deleting = kyma.metadata.deletionTimestamp ? ' (being deleted)' : '';
   const headline = `Kyma ${namespace}/${name}: ${state}${deleting}${kyma.status?.lastOperation?.operation ? ` — ${kyma.status.lastOperation.operation}` : ''}`;
   const chain: Explanation['chain'] = [];
+  if (!kyma.status) chain.push({ depth: 0, text: 'no status yet: no function has handled this Kyma (is the lifecycle manager running and its ApiServerSource delivering?)' });
   if (!module) {
     const source = kyma.status?.specSource;
     if (source) chain.push({ depth: 0, text: `spec from the ${source.from === 'runtime' ? 'runtime Kyma' : 'KCP Kyma'}, channel ${source.channel}` });

@@ -1,0 +1,63 @@
+// The fleet CLI (issue 9): `status` and `why` against the KCP. Reads only; the decisions are shared/fleet's.
+import { loadKubeConfig } from '../controlplane/index.ts';
+import type { Kyma } from '../domain/kyma.ts';
+import type { Manifest } from '../domain/manifest.ts';
+import { ANNOTATION, API_VERSION, LABEL } from '../domain/vocabulary.ts';
+import { explainKyma, explanationText, type KubeEvent } from '../fleet/explain.ts';
+import { KYMA_STATES, MODULE_STATES, summarizeFleet } from '../fleet/summary.ts';
+import { fleetText } from '../fleet/table.ts';
+import { KubeClient } from '../k8s/client.ts';
+import { listAll } from '../k8s/list.ts';
+import { InputError } from '../module/cli/rules.ts';
+import { FLEET_HELP, parseFleetRequest, type FleetRequest } from './args.ts';
+import { kcpKubeconfig } from './kubeconfig.ts';
+
+export interface FleetIo {
+  stdout: (text: string) => void;
+  stderr: (line: string) => void;
+  /** $KUBECONFIG */
+  kubeconfigEnv: string | undefined;
+}
+
+/** Exit code: 0 answered, 1 the KCP could not be read (or the Kyma does not exist), 2 refused input. */
+export async function runFleetCommand(argv: readonly string[], io: FleetIo): Promise<number> {
+  try {
+    const request = parseFleetRequest(argv);
+    if (request.command === 'help') {
+      io.stdout(FLEET_HELP);
+      return 0;
+    }
+    const { text } = await kcpKubeconfig(request.kubeconfig, io.kubeconfigEnv);
+    const kcp = await KubeClient.from(loadKubeConfig(text));
+    return request.command === 'status' ? await status(kcp, request, io) : await why(kcp, request, io);
+  } catch (error) {
+    if (error instanceof InputError) {
+      io.stderr(`error: ${error.message}`);
+      return 2;
+    }
+    io.stderr(`error: cannot read the KCP: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
+
+async function status(kcp: KubeClient, request: Extract<FleetRequest, { command: 'status' }>, io: FleetIo): Promise<number> {
+  const kymas = await listAll<Kyma>(kcp, API_VERSION, 'Kyma', { namespace: request.namespace }, 1000);
+  const summary = summarizeFleet(kymas);
+  io.stdout(request.json ? `${JSON.stringify(summary, null, 2)}\n` : `${fleetText(summary, { kyma: KYMA_STATES, module: MODULE_STATES })}\n`);
+  return 0;
+}
+
+async function why(kcp: KubeClient, request: Extract<FleetRequest, { command: 'why' }>, io: FleetIo): Promise<number> {
+  const { namespace, kyma: name, module } = request;
+  const kyma = await kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace, name });
+  if (!kyma) {
+    io.stderr(`error: no Kyma ${namespace}/${name}`);
+    return 1;
+  }
+  const manifests = (await kcp.list<Manifest>(API_VERSION, 'Manifest', { namespace, labelSelector: `${LABEL.kymaName}=${name}` })).items;
+  const involved = [name, ...manifests.map((m) => m.metadata.name)];
+  const events = (await Promise.all(involved.map(async (n) => (await kcp.list<KubeEvent & { metadata?: { name?: string } }>('v1', 'Event', { namespace, fieldSelector: `involvedObject.name=${n}` })).items))).flat();
+  const explanation = explainKyma(kyma, manifests, events, module, kyma.metadata.annotations?.[ANNOTATION.lastTrace]);
+  io.stdout(request.json ? `${JSON.stringify(explanation, null, 2)}\n` : `${explanationText(explanation)}\n`);
+  return 0;
+}

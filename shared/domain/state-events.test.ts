@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { deletionStepEvent, stateChangeEvent } from './state-events.ts';
+
+describe('state change events', () => {
+  it('only when the state changes; Warning for Error and Warning', () => {
+    expect(stateChangeEvent('Processing', 'Processing', 'x')).toBeUndefined();
+    expect(stateChangeEvent('Processing', undefined, 'x')).toBeUndefined();
+    expect(stateChangeEvent(undefined, 'Processing', undefined)).toEqual({ type: 'Normal', reason: 'StateChanged', message: 'new → Processing' });
+    expect(stateChangeEvent('Processing', 'Ready', 'kyma is ready')).toEqual({ type: 'Normal', reason: 'StateChanged', message: 'Processing → Ready: kyma is ready' });
+    expect(stateChangeEvent('Ready', 'Error', 'module papa: Error')?.type).toBe('Warning');
+    expect(stateChangeEvent('Ready', 'Warning', 'x')?.type).toBe('Warning');
+  });
+});
+
+describe('deletion step events', () => {
+  it('name the step and what it did; waiting for modules is a Warning naming what blocks', () => {
+    expect(deletionStepEvent({ step: 'DeleteManifests', names: ['a', 'b'] })).toEqual({ type: 'Normal', reason: 'DeleteManifests', message: 'deleting Manifests a, b' });
+    expect(deletionStepEvent({ step: 'DeleteRuntimeCrd', name: 'kymas.operator.kyma-project.io' }).message).toBe('deleting CRD kymas.operator.kyma-project.io on the runtime');
+    expect(deletionStepEvent({ step: 'WaitForManifests', message: 'waiting for modules to be deleted: papa (Sample ns/x)' }))
+      .toEqual({ type: 'Warning', reason: 'WaitForManifests', message: 'waiting for modules to be deleted: papa (Sample ns/x)' });
+    expect(deletionStepEvent({ step: 'DropKymaFinalizer' }).reason).toBe('DropKymaFinalizer');
+  });
+});

@@ -1,0 +1,32 @@
+// PURE. What the functions tell operators as Kubernetes Events (issue 9): a state change of a Kyma or Manifest, one
+// event per step of a Kyma's deletion. Messages come from statuses, which never carry secrets.
+
+export interface EventWish {
+  type: 'Normal' | 'Warning';
+  reason: string;
+  message: string;
+}
+
+/** "Processing → Ready: <operation>" when the state changed; Warning when the new state is Error or Warning. */
+export function stateChangeEvent(before: string | undefined, after: string | undefined, operation: string | undefined): EventWish | undefined {
+  if (!after || before === after) return undefined;
+  return {
+    type: after === 'Error' || after === 'Warning' ? 'Warning' : 'Normal',
+    reason: 'StateChanged',
+    message: `${before ?? 'new'} → ${after}${operation ? `: ${operation}` : ''}`,
+  };
+}
+
+/** The event of a deletion step done, named after the step (upstream names its deletion events by use case, too). */
+export function deletionStepEvent(step: { step: string; names?: string[]; copies?: unknown[]; name?: string; message?: string }): EventWish {
+  switch (step.step) {
+    case 'DeleteManifests': return { type: 'Normal', reason: step.step, message: `deleting Manifests ${(step.names ?? []).join(', ')}` };
+    case 'DeleteCatalogCopies': return { type: 'Normal', reason: step.step, message: `deleted ${step.copies?.length ?? 0} module catalog copies on the runtime` };
+    case 'DeleteRuntimeCrd': return { type: 'Normal', reason: step.step, message: `deleting CRD ${step.name ?? ''} on the runtime` };
+    case 'DeleteRemoteKyma': return { type: 'Normal', reason: step.step, message: 'deleting the runtime Kyma' };
+    case 'WaitForManifests': return { type: 'Warning', reason: step.step, message: step.message ?? 'waiting for modules to be deleted' };
+    case 'DropKymaFinalizer': return { type: 'Normal', reason: step.step, message: 'deletion finished: finalizer removed' };
+    case 'SetKymaStateDeleting': return { type: 'Normal', reason: step.step, message: 'Kyma deletion started' };
+    default: return { type: 'Normal', reason: step.step, message: step.step };
+  }
+}
