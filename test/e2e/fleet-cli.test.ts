@@ -1,0 +1,112 @@
+// The fleet CLI (issue 9) as an operator runs it — `node shared/cli/main.ts status|why …`, a real process against the
+// real KCP — and the Kubernetes Events the functions record: a failing module shows up in `why` with its exact
+// reason, a blocked deletion names the blocking object, and both appear as Events without repeats.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
+import { crRef, dropFinalizers, publishModule, userCr } from './removal-helpers.ts';
+import { applyKyma, connectRuntime, deleteKyma, eventually, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
+
+const CLI = join(import.meta.dirname, '..', '..', 'shared', 'cli', 'main.ts');
+const KYMA = 'fleet-a';
+let world: World;
+let dir: string;
+let kubeconfig: string;
+
+interface CliRun { code: number; stdout: string; stderr: string }
+
+function cli(...args: string[]): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { env: { ...process.env, KUBECONFIG: '' } }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+interface KubeEvent { type?: string; reason?: string; message?: string; count?: number; involvedObject?: { kind?: string; name?: string } }
+const eventsAbout = async (name: string) => (await world.kcp.list<KubeEvent & { metadata?: { name?: string } }>('v1', 'Event', { namespace: KCP_NAMESPACE, fieldSelector: `involvedObject.name=${name}` })).items;
+
+beforeAll(async () => {
+  world = await startWorld();
+  await publishModule(world, 'papa', ['1.0.0']);
+  await publishModule(world, 'broken', ['1.0.0'], { unschedulable: true });
+  dir = await mkdtemp(join(tmpdir(), 'fleet-cli-'));
+  kubeconfig = join(dir, 'kcp.kubeconfig');
+  await writeFile(kubeconfig, inject('controlPlane').kcp, { mode: 0o600 });
+});
+
+afterAll(async () => {
+  await world?.runner.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('fleet CLI and Events', () => {
+  it('why: a failing module with its exact reason down to the Deployment; status counts it; Events recorded the state changes once', async () => {
+    await connectRuntime(world, KYMA, 0);
+    await applyKyma(world, KYMA, { channel: 'regular', modules: [{ name: 'papa' }, { name: 'broken' }] });
+    const kyma = await kymaInState(world, KYMA, 'Error', (k) => k.status?.modules?.find((m) => m.name === 'papa')?.state === 'Ready');
+    const reason = kyma.status?.modules?.find((m) => m.name === 'broken')?.message ?? '';
+    expect(reason).toContain('ProgressDeadlineExceeded');
+    const broken = (await manifestsOf(world, KYMA)).find((m) => m.metadata.labels?.['operator.kyma-project.io/module-name'] === 'broken');
+
+    const why = await cli('why', KYMA, 'broken', '--kubeconfig', kubeconfig);
+    expect(why.stderr).toBe('');
+    expect(why.code).toBe(0);
+    const lines = why.stdout.split('\n');
+    expect(lines[0]).toMatch(new RegExp(`^Kyma ${KCP_NAMESPACE}/${KYMA}: Error`));
+    expect(lines).toContain(`  module broken (channel regular): Error — ${reason}`);
+    expect(lines).toContain('    resolution: Resolved 1.0.0');
+    expect(lines.some((l) => l.startsWith(`    Manifest ${KCP_NAMESPACE}/${broken?.metadata.name} 1.0.0: Error — `) && l.includes('ProgressDeadlineExceeded'))).toBe(true);
+    expect(lines.some((l) => /^ {6}runtime objects \(\d+\): .*Deployment kyma-system\/broken-manager/.test(l))).toBe(true);
+    expect(lines.some((l) => l.includes(`Warning StateChanged Manifest/${broken?.metadata.name}: Processing → Error`))).toBe(true);
+    expect(why.stdout).not.toContain('module papa');
+
+    const status = await cli('status', '--kubeconfig', kubeconfig);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/^Kymas: \d+ — .*Error \d+/);
+    expect(status.stdout.split('\n').some((l) => /^broken\s+1\.0\.0\s+regular\s+Error\s+1$/.test(l))).toBe(true);
+    const json = JSON.parse((await cli('status', '--json', '--kubeconfig', kubeconfig)).stdout) as { modules: { module: string; state: string; kymas: number }[] };
+    expect(json.modules).toContainEqual({ module: 'papa', version: '1.0.0', channel: 'regular', state: 'Ready', kymas: 1 });
+
+    // Events: the Kyma's and the Manifest's state changes, each change once although many calls saw the same state.
+    const kymaEvents = await eventsAbout(KYMA);
+    expect(kymaEvents.some((e) => e.type === 'Warning' && e.reason === 'StateChanged' && e.message?.includes('→ Error: module broken: '))).toBe(true);
+    const manifestEvents = (await eventsAbout(broken?.metadata.name ?? '')).filter((e) => e.reason === 'StateChanged');
+    const messages = manifestEvents.map((e) => e.message);
+    expect(new Set(messages).size).toBe(messages.length);
+  }, 240_000);
+
+  it('why on a blocked deletion names the blocking object; each deletion step is an Event; the Kyma goes once it is unblocked', async () => {
+    const runtime = world.runtimes[0];
+    if (!runtime) throw new Error('runtime missing');
+    await userCr(runtime, 'papa', 'mine', 'team-fleet', ['test.kyma-project.io/keep']);
+    await deleteKyma(world, KYMA);
+    const blocked = await eventually('the deletion waits for the user\'s Papa CR', async () => {
+      const why = await cli('why', KYMA, '--kubeconfig', kubeconfig);
+      return why.stdout.includes('Papa team-fleet/mine [finalizers: test.kyma-project.io/keep]') && why;
+    }, 120_000);
+    expect(blocked.stdout.split('\n')[0]).toMatch(new RegExp(`^Kyma ${KCP_NAMESPACE}/${KYMA}: Deleting \\(being deleted\\) — waiting for modules to be deleted: `));
+    const events = await eventsAbout(KYMA);
+    expect(events.map((e) => e.reason)).toEqual(expect.arrayContaining(['SetKymaStateDeleting', 'DeleteManifests', 'WaitForManifests']));
+    const waiting = events.filter((e) => e.reason === 'WaitForManifests');
+    expect(waiting.every((e) => e.type === 'Warning')).toBe(true);
+    expect(new Set(waiting.map((e) => e.message)).size).toBe(waiting.length);
+
+    await dropFinalizers(runtime, crRef('papa', 'mine', 'team-fleet'));
+    await runtime.delete(crRef('papa', 'mine', 'team-fleet'));
+    await world.runner.resync(); // the runtime change makes no KCP event; the retries may have run out meanwhile
+    await kymaGone(world, KYMA, 120_000);
+    const missing = await cli('why', KYMA, '--kubeconfig', kubeconfig);
+    expect(missing).toMatchObject({ code: 1, stderr: `error: no Kyma ${KCP_NAMESPACE}/${KYMA}\n` });
+  }, 300_000);
+
+  it('refuses bad input with exit code 2 and says what is expected', async () => {
+    expect(await cli('why')).toMatchObject({ code: 2, stderr: 'error: why needs the name of a Kyma: why <kyma> [module]\n' });
+    expect(await cli('status', '--kubeconfig', join(dir, 'missing'))).toMatchObject({ code: 2, stderr: `error: cannot read the kubeconfig ${join(dir, 'missing')}\n` });
+    expect((await cli('frobnicate')).stderr).toBe('error: unknown command "frobnicate": expected status or why\n');
+    expect((await cli('--help')).stdout).toContain('why <kyma> [module]');
+  });
+});
