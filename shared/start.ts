@@ -17,6 +17,7 @@ if (config.kubeconfigPath) {
   say(`running the functions against the cluster of KUBECONFIG (context ${kcp.getCurrentContext()}, namespace ${config.kcpNamespace})`);
   const runner = await startLocalRunner({ kcp, config, log: createLogger('lifecycle', config.logLevel) });
   say(`functions: ${[...runner.functions.entries()].map(([n, u]) => `${n} ${u}`).join(', ')}`);
+  say(`fleet:    ${runner.fleet.url}/metrics, ${runner.fleet.url}/api/fleet, ${runner.fleet.url}/api/kymas/<name>`);
   stop = () => runner.stop();
 } else {
   say('starting the embedded control plane (the first run builds the Kubernetes binaries: about 8 minutes)');
@@ -28,7 +29,8 @@ if (config.kubeconfigPath) {
   if (runtime) say(`try:      kubectl --kubeconfig ${runtime.kubeconfigPath} -n kyma-system patch kyma default --type merge -p '{"spec":{"modules":[{"name":"sample","channel":"fast"}]}}'`);
   say(`functions: ${[...runner.functions.entries()].map(([n, u]) => `${n} ${u}`).join(', ')}`);
   await announceEmbeddedKcp(plane.kcp.kubeconfigPath);
-  say('fleet:    npx kyma-lifecycle-functions status   (and: why <kyma> [module])');
+  say(`fleet:    ${runner.fleet.url}/metrics, ${runner.fleet.url}/api/fleet, ${runner.fleet.url}/api/kymas/<name>`);
+  say('CLI:      npx kyma-lifecycle-functions status   (and: why <kyma> [module])');
   say('running; Ctrl-C stops everything and removes the clusters');
   stop = async () => {
     await announceEmbeddedKcp(undefined);

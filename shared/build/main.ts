@@ -1,5 +1,6 @@
 // `npm run bundle [-- --out <dir>]`: bundles every function into functions/<name>/dist/ (so each folder is what
-// `func build` needs) and the runtime watch into dist/runtime-watch/; with --out, standalone copies go to <dir>/<name>.
+// `func build` needs) and the long-lived components into dist/<name>/ (runtime watch, fleet); with --out, standalone
+// copies go to <dir>/<name>.
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FUNCTIONS } from '../runner/functions.ts';
@@ -10,18 +11,24 @@ const targets: BundleTarget[] = [
   ...Object.keys(FUNCTIONS).map((name) => ({
     name, entry: `functions/${name}/start.ts`, projectFiles: [`functions/${name}/func.yaml`, `functions/${name}/package.json`],
   })),
-  {
-    name: 'runtime-watch', entry: 'shared/runner/runtime-watch-main.ts', projectFiles: [],
-    packageJson: {
-      name: 'lifecycle-runtime-watch', version: '0.1.0', private: true, type: 'module', engines: { node: '>=22.19.0' },
-      description: 'Kyma lifecycle manager runtime watch (bundled; build the image with pack build or any Node 22 base image)',
-      scripts: { start: `exec node ${BUNDLE_FILE}` }, // exec: SIGTERM reaches node, not a shell
-    },
-  },
+  longLived('runtime-watch', 'shared/runner/runtime-watch-main.ts', 'runtime watch'),
+  longLived('fleet', 'shared/fleet/main.ts', 'fleet component (metrics, fleet summary, why)'),
 ];
 
+/** A long-lived component (not a function): bundled into dist/<name>/ with a package.json whose start runs it. */
+function longLived(name: string, entry: string, what: string): BundleTarget {
+  return {
+    name, entry, projectFiles: [],
+    packageJson: {
+      name: `lifecycle-${name}`, version: '0.1.0', private: true, type: 'module', engines: { node: '>=22.19.0' },
+      description: `Kyma lifecycle manager ${what} (bundled; build the image with pack build or any Node 22 base image)`,
+      scripts: { start: `exec node ${BUNDLE_FILE}` }, // exec: SIGTERM reaches node, not a shell
+    },
+  };
+}
+
 for (const target of targets) {
-  const dir = values.out ? join(values.out, target.name) : join(REPO_ROOT, target.name === 'runtime-watch' ? 'dist/runtime-watch' : `functions/${target.name}`);
+  const dir = values.out ? join(values.out, target.name) : join(REPO_ROOT, target.packageJson ? `dist/${target.name}` : `functions/${target.name}`);
   const started = performance.now();
   const { bytes } = await bundleTarget(target, dir, Boolean(values.out));
   console.log(`[bundle] ${target.name}: ${join(dir, BUNDLE_FILE)} (${(bytes / 1024 / 1024).toFixed(1)} MiB, ${Math.round(performance.now() - started)} ms)`);

@@ -1,9 +1,9 @@
 // The fleet CLI (issue 9): `status` and `why` against the KCP. Reads only; the decisions are shared/fleet's.
 import { loadKubeConfig } from '../controlplane/index.ts';
 import type { Kyma } from '../domain/kyma.ts';
-import type { Manifest } from '../domain/manifest.ts';
-import { ANNOTATION, API_VERSION, LABEL } from '../domain/vocabulary.ts';
-import { explainKyma, explanationText, type KubeEvent } from '../fleet/explain.ts';
+import { API_VERSION } from '../domain/vocabulary.ts';
+import { explanationText } from '../fleet/explain.ts';
+import { readExplanation } from '../fleet/read.ts';
 import { KYMA_STATES, MODULE_STATES, summarizeFleet } from '../fleet/summary.ts';
 import { fleetText } from '../fleet/table.ts';
 import { KubeClient } from '../k8s/client.ts';
@@ -48,16 +48,11 @@ async function status(kcp: KubeClient, request: Extract<FleetRequest, { command:
 }
 
 async function why(kcp: KubeClient, request: Extract<FleetRequest, { command: 'why' }>, io: FleetIo): Promise<number> {
-  const { namespace, kyma: name, module } = request;
-  const kyma = await kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace, name });
-  if (!kyma) {
-    io.stderr(`error: no Kyma ${namespace}/${name}`);
+  const explanation = await readExplanation(kcp, request.namespace, request.kyma, request.module);
+  if (!explanation) {
+    io.stderr(`error: no Kyma ${request.namespace}/${request.kyma}`);
     return 1;
   }
-  const manifests = (await kcp.list<Manifest>(API_VERSION, 'Manifest', { namespace, labelSelector: `${LABEL.kymaName}=${name}` })).items;
-  const involved = [name, ...manifests.map((m) => m.metadata.name)];
-  const events = (await Promise.all(involved.map(async (n) => (await kcp.list<KubeEvent & { metadata?: { name?: string } }>('v1', 'Event', { namespace, fieldSelector: `involvedObject.name=${n}` })).items))).flat();
-  const explanation = explainKyma(kyma, manifests, events, module, kyma.metadata.annotations?.[ANNOTATION.lastTrace]);
   io.stdout(request.json ? `${JSON.stringify(explanation, null, 2)}\n` : `${explanationText(explanation)}\n`);
   return 0;
 }

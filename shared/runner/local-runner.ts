@@ -3,6 +3,7 @@ import type { CloudEvent } from 'cloudevents';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LocalApiServerSource, LocalBroker, LocalPingSource, loadApiServerSources, loadPingSources, loadTriggers } from '../eventing/index.ts';
+import { startFleetService, type FleetService } from '../fleet/service.ts';
 import { KubeClient } from '../k8s/client.ts';
 import { composeDeps } from '../runtime/compose.ts';
 import type { Config } from '../runtime/config.ts';
@@ -18,6 +19,8 @@ export interface LocalRunner {
   readonly broker: LocalBroker;
   /** Function name → URL of its host. */
   readonly functions: Map<string, string>;
+  /** The fleet component (metrics, fleet summary, why; ADR 19). */
+  readonly fleet: FleetService;
   /** Sends the resync PingSource's event now. */
   resync(): Promise<void>;
   stop(): Promise<void>;
@@ -32,7 +35,7 @@ export interface LocalRunnerOptions {
   /** Sees every event the sources produce (tests record them to replay). */
   onSourceEvent?: (event: CloudEvent<unknown>) => void;
   /**
-   * The KCP identity each component acts as — a function's name, `apiserver-source` or `runtime-watch` — as on
+   * The KCP identity each component acts as — a function's name, `apiserver-source`, `runtime-watch` or `fleet` — as on
    * Knative, where each runs under its own ServiceAccount. Default: `kcp` for all.
    */
   identity?: (component: string) => Promise<KubeConfig>;
@@ -74,12 +77,14 @@ export async function startLocalRunner(opts: LocalRunnerOptions): Promise<LocalR
   ping.start();
   const runtimeWatches = new RuntimeWatches({ kcp: await KubeClient.from(await kubeConfigOf('runtime-watch')), namespace: opts.config.kcpNamespace, sink, log: opts.log.child({ component: 'runtime-watch' }) });
   await runtimeWatches.start();
+  const fleet = await startFleetService(await KubeClient.from(await kubeConfigOf('fleet')), opts.config.kcpNamespace, opts.log.child({ component: 'fleet' }), opts.config.fleetPort);
   const resync = () => Promise.all(pingSources.map((p) => ping.fireNow(p.name))).then(() => undefined);
   if (opts.resyncAtStart ?? true) await resync();
   return {
-    broker, functions: urls, resync,
+    broker, functions: urls, fleet, resync,
     stop: async () => {
       ping.stop();
+      await fleet.close();
       await runtimeWatches.stop();
       await source.stop();
       await broker.stop();

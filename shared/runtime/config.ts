@@ -37,6 +37,8 @@ export interface Config {
   /** The local broker lets a newer event about an object replace its not yet started delivery (ADR 17); off = one
    * delivery per event, as Knative's brokers do. */
   readonly localBrokerCoalesce: boolean;
+  /** Port of the fleet component in the local runner (LIFECYCLE_FLEET_PORT; 0 = any free port, the default). */
+  readonly fleetPort: number;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -63,6 +65,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maintenanceMinWindowMinutes: integer(env, 'LIFECYCLE_MAINTENANCE_MIN_WINDOW_MINUTES', '20', 0, 1440),
     kcpReadCache: flag(env, 'LIFECYCLE_KCP_READ_CACHE', true),
     localBrokerCoalesce: flag(env, 'LIFECYCLE_LOCAL_BROKER_COALESCE', true),
+    fleetPort: integer(env, 'LIFECYCLE_FLEET_PORT', '0', 0, 65535),
   });
 }
 

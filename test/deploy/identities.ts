@@ -11,7 +11,7 @@ import { FUNCTIONS } from '../../shared/runner/functions.ts';
 const run = promisify(execFile);
 
 /** Everything in manifests/ that runs under a ServiceAccount of its own. */
-export const COMPONENTS = [...Object.keys(FUNCTIONS), 'apiserver-source', 'runtime-watch'];
+export const COMPONENTS = [...Object.keys(FUNCTIONS), 'apiserver-source', 'runtime-watch', 'fleet'];
 
 export const serviceAccountOf = (component: string) => `lifecycle-${component}`;
 export const usernameOf = (component: string) => `system:serviceaccount:${KCP_NAMESPACE}:${serviceAccountOf(component)}`;

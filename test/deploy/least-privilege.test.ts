@@ -29,6 +29,9 @@ const UNUSED_BY_DESIGN: Record<string, string[]> = {
   'aggregate-status': ['get kymas.operator.kyma-project.io in kcp-system'],
   'apply-remote': ['get kymas.operator.kyma-project.io in kcp-system'],
   purge: ['get kymas.operator.kyma-project.io in kcp-system'],
+  // The fleet reads from watch caches too; get serves a cache not listed yet.
+  fleet: ['get kymas.operator.kyma-project.io in kcp-system', 'get manifests.operator.kyma-project.io in kcp-system',
+    'get modulereleasemetas.operator.kyma-project.io in kcp-system'],
 };
 const dockerConfig = (host: string) => Buffer.from(JSON.stringify({ auths: { [host]: { auth: Buffer.from('robot:unused').toString('base64') } } })).toString('base64');
 const pullSecret = (name: string, host: string) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: KCP_NAMESPACE }, type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': dockerConfig(host) } });
@@ -83,6 +86,10 @@ describe('every component under its own ServiceAccount (manifests/rbac)', () => 
     await applyKyma(world, 'lp-1', { channel: 'regular', modules: [{ name: 'papa' }] });
     await moduleState('lp-1', 'papa', 'Ready', '1.0.0');
     await eventually('mandatory quebec installed', async () => (await manifestsOf(world, 'lp-1')).some((m) => m.metadata.labels?.['operator.kyma-project.io/mandatory-module'] === 'true'));
+    // The fleet component under its own account: gauges (Kymas, Manifests, release metas) and why (Events).
+    const fleet = (path: string) => fetch(new URL(path, world.runner.fleet.url)).then((r) => r.text());
+    expect(await fleet('/metrics')).toContain('lifecycle_mgr_mandatory_modules 1');
+    expect(JSON.parse(await fleet('/api/kymas/lp-1')).headline).toMatch(/^Kyma kcp-system\/lp-1: /);
     const runtime = world.kymaRuntime.get('lp-1');
     if (!runtime) throw new Error('no runtime');
     await runtime.mergePatch(REMOTE_KYMA, { spec: { channel: 'fast', modules: [{ name: 'papa' }] } });

@@ -1,0 +1,17 @@
+// `npm run fleet`: the fleet component as its own long-lived process (ADR 19). On Knative it runs as one Deployment
+// with a Service (manifests/fleet): Prometheus scrapes /metrics; `why` and the fleet summary are under /api.
+import { KubeConfig } from '@kubernetes/client-node';
+import { KubeClient } from '../k8s/client.ts';
+import { readConfig } from '../runtime/config.ts';
+import { createLogger } from '../runtime/logger.ts';
+import { startFleetService } from './service.ts';
+
+const config = readConfig();
+const log = createLogger('fleet', config.logLevel);
+const kc = new KubeConfig();
+kc.loadFromDefault();
+const fleet = await startFleetService(await KubeClient.from(kc), config.kcpNamespace, log, config.port, '0.0.0.0');
+log.info({ namespace: config.kcpNamespace, url: fleet.url }, 'fleet: /metrics, /api/fleet, /api/kymas/<name>');
+const stop = () => void fleet.close().then(() => process.exit(0));
+process.once('SIGTERM', stop);
+process.once('SIGINT', stop);

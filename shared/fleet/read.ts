@@ -1,0 +1,17 @@
+// The reads behind `why` (CLI and fleet component): the Kyma, its Manifests, the Events about them.
+import type { Kyma } from '../domain/kyma.ts';
+import type { Manifest } from '../domain/manifest.ts';
+import { ANNOTATION, API_VERSION, LABEL } from '../domain/vocabulary.ts';
+import type { KubeClient } from '../k8s/client.ts';
+import { explainKyma, type Explanation, type KubeEvent } from './explain.ts';
+
+/** The explanation of Kyma `namespace/name` (only `module`'s chain when given); undefined when there is no such Kyma. */
+export async function readExplanation(kcp: KubeClient, namespace: string, name: string, module: string | undefined): Promise<Explanation | undefined> {
+  const kyma = await kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace, name });
+  if (!kyma) return undefined;
+  const manifests = (await kcp.list<Manifest>(API_VERSION, 'Manifest', { namespace, labelSelector: `${LABEL.kymaName}=${name}` })).items;
+  const involved = [name, ...manifests.map((m) => m.metadata.name)];
+  const events = (await Promise.all(involved.map(async (n) =>
+    (await kcp.list<KubeEvent & { metadata?: { name?: string } }>('v1', 'Event', { namespace, fieldSelector: `involvedObject.name=${n}` })).items))).flat();
+  return explainKyma(kyma, manifests, events, module, kyma.metadata.annotations?.[ANNOTATION.lastTrace]);
+}

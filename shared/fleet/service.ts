@@ -1,0 +1,69 @@
+// The fleet component (issue 9, ADR 19): one long-lived process on the KCP that holds Kymas, Manifests and
+// ModuleReleaseMetas in watch caches and answers, read-only: Prometheus gauges of the fleet's state (/metrics), the
+// fleet summary (/api/fleet) and the reason chain of one Kyma (/api/kymas/<name>[?module=<m>]). The local runner
+// starts it; on Knative it is a Deployment (manifests/fleet) — gauges need a process that is always there.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Kyma } from '../domain/kyma.ts';
+import type { Manifest } from '../domain/manifest.ts';
+import type { ModuleReleaseMeta } from '../domain/templates.ts';
+import { API_VERSION } from '../domain/vocabulary.ts';
+import type { KubeClient } from '../k8s/client.ts';
+import { CACHED } from '../runtime/deps.ts';
+import type { Logger } from '../runtime/logger.ts';
+import { fleetMetrics, type FleetState } from './metrics.ts';
+import { readExplanation } from './read.ts';
+import { summarizeFleet } from './summary.ts';
+
+export interface FleetService {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+const NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
+
+export async function startFleetService(base: KubeClient, namespace: string, log: Logger, port = 0, host = '127.0.0.1'): Promise<FleetService> {
+  const kcp = base.cachingReads([CACHED.kymas, CACHED.manifests, CACHED.releaseMetas]);
+  const list = async <T extends { metadata: { name: string } }>(kind: string, labelSelector?: string) =>
+    (await kcp.list<T>(API_VERSION, kind, { namespace, ...(labelSelector ? { labelSelector } : {}) })).items;
+  const state = async (): Promise<FleetState> => ({ kymas: await list<Kyma>('Kyma'), manifests: await list<Manifest>('Manifest'), releaseMetas: await list<ModuleReleaseMeta>('ModuleReleaseMeta') });
+  const metrics = fleetMetrics(state);
+
+  const routes = async (url: URL): Promise<{ status: number; type: string; body: string }> => {
+    if (url.pathname === '/metrics') return { status: 200, type: metrics.registry.contentType, body: await metrics.scrape() };
+    if (url.pathname === '/healthz') return { status: 200, type: 'text/plain', body: 'ok\n' };
+    if (url.pathname === '/api/fleet') return json(200, summarizeFleet(await list<Kyma>('Kyma')));
+    const kymaName = /^\/api\/kymas\/([^/]+)$/.exec(url.pathname)?.[1];
+    if (kymaName !== undefined) return explain(kcp, namespace, decodeURIComponent(kymaName), url.searchParams.get('module') ?? undefined);
+    return json(404, { error: `no such path: ${url.pathname}` });
+  };
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== 'GET') return send(res, json(405, { error: 'read-only: GET only' }));
+    routes(new URL(req.url ?? '/', 'http://fleet')).then((answer) => send(res, answer), (error: unknown) => {
+      log.warn({ err: String(error), path: req.url }, 'fleet: request failed');
+      send(res, json(503, { error: `the KCP could not be read: ${error instanceof Error ? error.message : String(error)}` }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  const { port: bound } = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${bound}`,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      base.stopCaches();
+    },
+  };
+}
+
+async function explain(kcp: KubeClient, namespace: string, name: string, module: string | undefined) {
+  if (!NAME.test(name) || (module !== undefined && !NAME.test(module))) return json(400, { error: 'expected a Kyma name (and module name) of lower-case letters, digits, "-" and "."' });
+  const explanation = await readExplanation(kcp, namespace, name, module);
+  return explanation ? json(200, explanation) : json(404, { error: `no Kyma ${namespace}/${name}` });
+}
+
+const json = (status: number, body: unknown) => ({ status, type: 'application/json', body: `${JSON.stringify(body)}\n` });
+
+function send(res: ServerResponse, answer: { status: number; type: string; body: string }): void {
+  res.writeHead(answer.status, { 'content-type': answer.type, 'cache-control': 'no-store' }).end(answer.body);
+}
