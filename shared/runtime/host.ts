@@ -84,11 +84,20 @@ function functionMetrics(fn: string) {
     name: 'lifecycle_function_duration_seconds', help: 'Invocation duration.', labelNames: ['fn'],
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [registry],
   });
+  // Upstream's requeue counter: a call answered 409/503/500 is retried (requeued) by the broker; "intended" when the
+  // function asked for it (not ready yet), "unexpected" for conflicts and failures. The reason is the error code.
+  const requeues = new Counter({
+    name: 'lifecycle_mgr_requeue_reason_total', help: 'Calls the broker retries, by reason (function and error code) and type.',
+    labelNames: ['requeue_reason', 'requeue_type'], registers: [registry],
+  });
   return {
     registry,
     observe(outcome: Outcome, durationSeconds: number) {
       invocations.inc({ fn, status: String(outcome.status) });
       seconds.observe({ fn }, durationSeconds);
+      if ('error' in outcome && outcome.status >= 409 && outcome.status !== 400) {
+        requeues.inc({ requeue_reason: `${fn}_${outcome.error.code.replace(/^LCM_ERR_/, '').toLowerCase()}`, requeue_type: outcome.status === 503 && outcome.error.code === 'LCM_ERR_NOT_YET_READY' ? 'intended' : 'unexpected' });
+      }
     },
   };
 }

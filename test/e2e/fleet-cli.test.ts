@@ -26,6 +26,8 @@ function cli(...args: string[]): Promise<CliRun> {
   });
 }
 
+const scrape = async (base: string) => (await fetch(new URL('/metrics', base))).text();
+
 interface KubeEvent { type?: string; reason?: string; message?: string; count?: number; involvedObject?: { kind?: string; name?: string } }
 const eventsAbout = async (name: string) => (await world.kcp.list<KubeEvent & { metadata?: { name?: string } }>('v1', 'Event', { namespace: KCP_NAMESPACE, fieldSelector: `involvedObject.name=${name}` })).items;
 
@@ -71,6 +73,15 @@ describe('fleet CLI and Events', () => {
     const json = JSON.parse((await cli('status', '--json', '--kubeconfig', kubeconfig)).stdout) as { modules: { module: string; state: string; kymas: number }[] };
     expect(json.modules).toContainEqual({ module: 'papa', version: '1.0.0', channel: 'regular', state: 'Ready', kymas: 1 });
 
+    // Metrics: the fleet component's gauges (upstream names) and the functions' requeue counter.
+    const kymaError = new RegExp(`^lifecycle_mgr_kyma_state\\{kyma_name="${KYMA}",shoot="",instance_id="",state="Error"\\} 1$`, 'm');
+    const gauges = await eventually('the fleet component has the Kyma in Error', async () => { const text = await scrape(world.runner.fleet.url); return kymaError.test(text) && text; });
+    expect(gauges).toMatch(new RegExp(`^lifecycle_mgr_module_state\\{kyma_name="${KYMA}",shoot="",instance_id="",module_name="broken",state="Error"\\} 1$`, 'm'));
+    expect(gauges).toMatch(new RegExp(`^lifecycle_mgr_module_state\\{kyma_name="${KYMA}",shoot="",instance_id="",module_name="papa",state="Ready"\\} 1$`, 'm'));
+    expect(await scrape(world.runner.functions.get('apply-remote') ?? '')).toMatch(/^lifecycle_mgr_requeue_reason_total\{requeue_reason="apply-remote_not_yet_ready",requeue_type="intended"\} [1-9]/m);
+    const summary = await (await fetch(new URL('/api/fleet', world.runner.fleet.url))).json() as { modules: unknown[] };
+    expect(summary.modules).toContainEqual({ module: 'broken', version: '1.0.0', channel: 'regular', state: 'Error', kymas: 1 });
+
     // Events: the Kyma's and the Manifest's state changes, each change once although many calls saw the same state.
     const kymaEvents = await eventsAbout(KYMA);
     expect(kymaEvents.some((e) => e.type === 'Warning' && e.reason === 'StateChanged' && e.message?.includes('→ Error: module broken: '))).toBe(true);
@@ -99,6 +110,7 @@ describe('fleet CLI and Events', () => {
     await runtime.delete(crRef('papa', 'mine', 'team-fleet'));
     await world.runner.resync(); // the runtime change makes no KCP event; the retries may have run out meanwhile
     await kymaGone(world, KYMA, 120_000);
+    await eventually('the deleted Kyma\'s series are gone', async () => !(await scrape(world.runner.fleet.url)).includes(`kyma_name="${KYMA}"`));
     const missing = await cli('why', KYMA, '--kubeconfig', kubeconfig);
     expect(missing).toMatchObject({ code: 1, stderr: `error: no Kyma ${KCP_NAMESPACE}/${KYMA}\n` });
   }, 300_000);
