@@ -1,8 +1,10 @@
 // The fleet component (issue 9, ADR 19): one long-lived process on the KCP that holds Kymas, Manifests and
 // ModuleReleaseMetas in watch caches and answers, read-only: Prometheus gauges of the fleet's state (/metrics), the
-// fleet summary (/api/fleet) and the reason chain of one Kyma (/api/kymas/<name>[?module=<m>]). The local runner
-// starts it; on Knative it is a Deployment (manifests/fleet) — gauges need a process that is always there.
+// fleet page (/), the fleet summary (/api/fleet), the Kyma list (/api/kymas?state=&module=&name=), the reason chain
+// of one Kyma (/api/kymas/<name>[?module=<m>]) and a server-sent event whenever the Kymas change (/api/changes). The
+// local runner starts it; on Knative it is a Deployment (manifests/fleet) — gauges need a process that is always there.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
 import type { Kyma } from '../domain/kyma.ts';
 import type { Manifest } from '../domain/manifest.ts';
@@ -12,6 +14,8 @@ import type { KubeClient } from '../k8s/client.ts';
 import { CACHED } from '../runtime/deps.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { fleetMetrics, type FleetState } from './metrics.ts';
+import { FLEET_PAGE } from './page.ts';
+import { kymaRows } from './rows.ts';
 import { readExplanation } from './read.ts';
 import { summarizeFleet } from './summary.ts';
 
@@ -32,14 +36,21 @@ export async function startFleetService(base: KubeClient, namespace: string, log
   const routes = async (url: URL): Promise<{ status: number; type: string; body: string }> => {
     if (url.pathname === '/metrics') return { status: 200, type: metrics.registry.contentType, body: await metrics.scrape() };
     if (url.pathname === '/healthz') return { status: 200, type: 'text/plain', body: 'ok\n' };
+    if (url.pathname === '/') return { status: 200, type: 'text/html; charset=utf-8', body: FLEET_PAGE };
     if (url.pathname === '/api/fleet') return json(200, summarizeFleet(await list<Kyma>('Kyma')));
+    if (url.pathname === '/api/kymas') {
+      const q = url.searchParams;
+      return json(200, kymaRows(await list<Kyma>('Kyma'), { state: q.get('state') || undefined, module: q.get('module') || undefined, name: q.get('name') || undefined, limit: Number(q.get('limit')) || undefined }));
+    }
     const kymaName = /^\/api\/kymas\/([^/]+)$/.exec(url.pathname)?.[1];
     if (kymaName !== undefined) return explain(kcp, namespace, decodeURIComponent(kymaName), url.searchParams.get('module') ?? undefined);
     return json(404, { error: `no such path: ${url.pathname}` });
   };
 
+  const stopping = new AbortController();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'GET') return send(res, json(405, { error: 'read-only: GET only' }));
+    if (req.url === '/api/changes') return void changes(kcp, namespace, res, stopping.signal);
     routes(new URL(req.url ?? '/', 'http://fleet')).then((answer) => send(res, answer), (error: unknown) => {
       log.warn({ err: String(error), path: req.url }, 'fleet: request failed');
       send(res, json(503, { error: `the KCP could not be read: ${error instanceof Error ? error.message : String(error)}` }));
@@ -50,6 +61,8 @@ export async function startFleetService(base: KubeClient, namespace: string, log
   return {
     url: `http://${host}:${bound}`,
     close: async () => {
+      stopping.abort();
+      server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       base.stopCaches();
     },
@@ -60,6 +73,22 @@ async function explain(kcp: KubeClient, namespace: string, name: string, module:
   if (!NAME.test(name) || (module !== undefined && !NAME.test(module))) return json(400, { error: 'expected a Kyma name (and module name) of lower-case letters, digits, "-" and "."' });
   const explanation = await readExplanation(kcp, namespace, name, module);
   return explanation ? json(200, explanation) : json(404, { error: `no Kyma ${namespace}/${name}` });
+}
+
+/** Server-sent events: one message whenever the Kyma or Manifest cache moved (checked every second). */
+async function changes(kcp: KubeClient, namespace: string, res: ServerResponse, stopping: AbortSignal): Promise<void> {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+  const closed = new AbortController();
+  res.on('close', () => closed.abort());
+  const signal = AbortSignal.any([stopping, closed.signal]);
+  const revision = () => `${kcp.cachedRevision(API_VERSION, 'Kyma', namespace)}/${kcp.cachedRevision(API_VERSION, 'Manifest', namespace)}`;
+  let seen = revision();
+  while (await delay(1000, true, { signal }).catch(() => false)) {
+    const now = revision();
+    if (now !== seen) res.write(`data: ${now}\n\n`);
+    seen = now;
+  }
+  res.end();
 }
 
 const json = (status: number, body: unknown) => ({ status, type: 'application/json', body: `${JSON.stringify(body)}\n` });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Kyma, KymaStatus, ModuleStatus } from '../domain/kyma.ts';
+import { kymaRows } from './rows.ts';
 import { KYMA_STATES, MODULE_STATES, summarizeFleet } from './summary.ts';
 import { alignedTable, countsLine, fleetText } from './table.ts';
 
@@ -54,6 +55,25 @@ describe('fleet text', () => {
       '',
       'MODULE  VERSION  CHANNEL  STATE  KYMAS',
       'alpha   1.0.0    regular  Ready      1',
+    ]);
+  });
+});
+
+describe('kymaRows (the fleet page list)', () => {
+  const fleet = [
+    kyma('c', 'Ready', [{ name: 'alpha', version: '1.0.0', state: 'Ready' }]),
+    kyma('a', 'Error', [{ name: 'alpha', version: '1.0.0', state: 'Error' }, { name: 'beta', version: '2.0.0', state: 'Ready' }]),
+    kyma('b', 'Ready', [{ name: 'beta', version: '2.0.0', state: 'Ready' }]),
+  ];
+  it('filters by Kyma state, by module (and its state), by name; ordered by name; capped', () => {
+    expect(kymaRows(fleet, {}).rows.map((r) => r.name)).toEqual(['a', 'b', 'c']);
+    expect(kymaRows(fleet, { state: 'Ready' }).rows.map((r) => r.name)).toEqual(['b', 'c']);
+    expect(kymaRows(fleet, { module: 'alpha' }).rows.map((r) => r.name)).toEqual(['a', 'c']);
+    expect(kymaRows(fleet, { module: 'alpha', state: 'Error' }).rows.map((r) => r.name)).toEqual(['a']);
+    expect(kymaRows(fleet, { name: 'b' }).rows.map((r) => r.name)).toEqual(['b']);
+    expect(kymaRows(fleet, { limit: 1 })).toMatchObject({ total: 3, rows: [{ name: 'a', state: 'Error', deleting: false }] });
+    expect(kymaRows(fleet, { name: 'a' }).rows[0]?.modules).toEqual([
+      { name: 'alpha', state: 'Error', version: '1.0.0', channel: 'regular' }, { name: 'beta', state: 'Ready', version: '2.0.0', channel: 'regular' },
     ]);
   });
 });
