@@ -27,8 +27,11 @@ export async function uninstall(ctx: ApplyContext, manifest: Manifest, runtime: 
     const synced = 'target' in kept && kept.target ? { synced: kept.target } : {};
     return wait(ctx, manifest, `waiting for module crs deletion: ${blocking.join(', ')}`, synced);
   }
-  if (hasDefaultCr(manifest) && await deleteIfPresent(runtime, manifest.spec?.resource as unknown as RuntimeObject)) {
-    return wait(ctx, manifest, 'deleting the default CR and waiting until it is gone');
+  const defaultCr = manifest.spec?.resource as unknown as RuntimeObject;
+  if (hasDefaultCr(manifest) && await deleteIfPresent(runtime, defaultCr)) {
+    // Name it and what holds it, so a stuck deletion says why (upstream: the CR is simply waited for).
+    const current = await runtime.get<ListedCr>({ apiVersion: defaultCr.apiVersion, kind: defaultCr.kind, name: defaultCr.metadata.name, namespace: defaultCr.metadata.namespace }).catch(() => undefined);
+    return wait(ctx, manifest, `deleting the default CR and waiting until it is gone${current ? `: ${crText(defaultCr.kind, current)}` : ''}`);
   }
   const remaining = await prune(runtime, pruneWaves(manifest.status?.synced ?? [], [], ctx.scope.shared));
   if (remaining.length) return wait(ctx, manifest, `removing module resources: ${remaining.length} still present (${remaining.slice(0, 3).map((r) => `${r.kind} ${r.name}`).join(', ')})`);
@@ -77,8 +80,12 @@ export async function blockingCrs(runtime: KubeClient, manifest: Manifest, scope
   return items
     .filter((i) => !scope.shared || i.metadata.namespace === scope.namespace)
     .filter((i) => `${i.metadata.namespace ?? ''}/${i.metadata.name}` !== own)
-    .map((i) => `${cr.kind} ${i.metadata.namespace ? `${i.metadata.namespace}/` : ''}${i.metadata.name}${i.metadata.finalizers?.length ? ` [finalizers: ${i.metadata.finalizers.join(', ')}]` : ''}`);
+    .map((i) => crText(cr.kind, i));
 }
+
+/** "Sample ns/name [finalizers: f]": a module CR as a deletion message names it. */
+const crText = (kind: string, cr: ListedCr) =>
+  `${kind} ${cr.metadata.namespace ? `${cr.metadata.namespace}/` : ''}${cr.metadata.name}${cr.metadata.finalizers?.length ? ` [finalizers: ${cr.metadata.finalizers.join(', ')}]` : ''}`;
 
 async function deleteIfPresent(runtime: KubeClient, cr: RuntimeObject): Promise<boolean> {
   try {
