@@ -28,7 +28,7 @@ if (config.kubeconfigPath) {
   if (runtime) say(`runtime:  kubectl --kubeconfig ${runtime.kubeconfigPath} -n kyma-system get deployments,samples`);
   if (runtime) say(`try:      kubectl --kubeconfig ${runtime.kubeconfigPath} -n kyma-system patch kyma default --type merge -p '{"spec":{"modules":[{"name":"sample","channel":"fast"}]}}'`);
   say(`functions: ${[...runner.functions.entries()].map(([n, u]) => `${n} ${u}`).join(', ')}`);
-  await announceEmbeddedKcp(plane.kcp.kubeconfigPath);
+  await announceEmbeddedKcp({ kubeconfig: plane.kcp.kubeconfigPath, fleet: runner.fleet.url });
   say(`fleet:    ${runner.fleet.url}/metrics, ${runner.fleet.url}/api/fleet, ${runner.fleet.url}/api/kymas/<name>`);
   say('CLI:      npx kyma-lifecycle-functions status   (and: why <kyma> [module])');
   say('running; Ctrl-C stops everything and removes the clusters');

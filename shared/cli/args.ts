@@ -5,11 +5,11 @@ import { InputError, namespaceProblem, refuse } from '../module/cli/rules.ts';
 /** What the fleet command line asks for. */
 export type FleetRequest =
   | { command: 'help' }
-  | { command: 'status'; namespace: string; json: boolean; kubeconfig: string | undefined }
-  | { command: 'why'; namespace: string; json: boolean; kubeconfig: string | undefined; kyma: string; module: string | undefined };
+  | { command: 'status'; namespace: string; json: boolean; kubeconfig: string | undefined; fleet: string | undefined }
+  | { command: 'why'; namespace: string; json: boolean; kubeconfig: string | undefined; fleet: string | undefined; kyma: string; module: string | undefined };
 
 const OPTIONS = {
-  namespace: { type: 'string', short: 'n' }, kubeconfig: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  namespace: { type: 'string', short: 'n' }, kubeconfig: { type: 'string' }, fleet: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } as const;
 
 const NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
@@ -27,7 +27,8 @@ export function parseFleetRequest(argv: readonly string[]): FleetRequest {
   if (values.help || command === undefined || command === 'help') return { command: 'help' };
   const namespace = values.namespace ?? KCP_NAMESPACE;
   refuse('--namespace', namespace, namespaceProblem(namespace));
-  const common = { namespace, json: values.json ?? false, kubeconfig: values.kubeconfig };
+  if (values.fleet !== undefined && !/^https?:\/\/[^/\s]+\/?$/.test(values.fleet)) throw new InputError(`--fleet "${values.fleet}": expected the fleet component's base URL, e.g. http://127.0.0.1:8080`);
+  const common = { namespace, json: values.json ?? false, kubeconfig: values.kubeconfig, fleet: values.fleet?.replace(/\/$/, '') };
   if (command === 'status') {
     if (rest.length) throw new InputError(`status takes no arguments, got "${rest.join(' ')}"`);
     return { command, ...common };
@@ -52,6 +53,8 @@ export const FLEET_HELP = `usage: npx kyma-lifecycle-functions <command> [flags]
 flags:
   -n, --namespace <ns>   the KCP namespace of the Kymas (default ${KCP_NAMESPACE})
       --kubeconfig <f>   the KCP; default $KUBECONFIG, else the embedded control plane of a running ./dev start
+      --fleet <url>      ask the fleet component (answers from memory: fast for any fleet size) instead of the KCP;
+                         a running ./dev start's is used when neither --kubeconfig nor $KUBECONFIG is given
       --json             machine-readable output
   -h, --help             this text
 `;

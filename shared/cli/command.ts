@@ -1,16 +1,15 @@
-// The fleet CLI (issue 9): `status` and `why` against the KCP. Reads only; the decisions are shared/fleet's.
-import { loadKubeConfig } from '../controlplane/index.ts';
+// The fleet CLI (issue 9): `status` and `why` against the KCP or the fleet component. Reads only; the decisions are
+// shared/fleet's.
 import type { Kyma } from '../domain/kyma.ts';
 import { API_VERSION } from '../domain/vocabulary.ts';
-import { explanationText } from '../fleet/explain.ts';
+import { explanationText, type Explanation } from '../fleet/explain.ts';
 import { readExplanation } from '../fleet/read.ts';
-import { KYMA_STATES, MODULE_STATES, summarizeFleet } from '../fleet/summary.ts';
+import { KYMA_STATES, MODULE_STATES, summarizeFleet, type FleetSummary } from '../fleet/summary.ts';
 import { fleetText } from '../fleet/table.ts';
-import { KubeClient } from '../k8s/client.ts';
 import { listAll } from '../k8s/list.ts';
 import { InputError } from '../module/cli/rules.ts';
-import { FLEET_HELP, parseFleetRequest, type FleetRequest } from './args.ts';
-import { kcpKubeconfig } from './kubeconfig.ts';
+import { FLEET_HELP, parseFleetRequest } from './args.ts';
+import { locateKcp, type KcpSource } from './kubeconfig.ts';
 
 export interface FleetIo {
   stdout: (text: string) => void;
@@ -27,9 +26,19 @@ export async function runFleetCommand(argv: readonly string[], io: FleetIo): Pro
       io.stdout(FLEET_HELP);
       return 0;
     }
-    const { text } = await kcpKubeconfig(request.kubeconfig, io.kubeconfigEnv);
-    const kcp = await KubeClient.from(loadKubeConfig(text));
-    return request.command === 'status' ? await status(kcp, request, io) : await why(kcp, request, io);
+    const reader = await readerOf(await locateKcp(request, io.kubeconfigEnv), request.namespace);
+    if (request.command === 'status') {
+      const summary = await reader.summary();
+      io.stdout(request.json ? `${JSON.stringify(summary, null, 2)}\n` : `${fleetText(summary, { kyma: KYMA_STATES, module: MODULE_STATES })}\n`);
+      return 0;
+    }
+    const explanation = await reader.explanation(request.kyma, request.module);
+    if (!explanation) {
+      io.stderr(`error: no Kyma ${request.namespace}/${request.kyma}`);
+      return 1;
+    }
+    io.stdout(request.json ? `${JSON.stringify(explanation, null, 2)}\n` : `${explanationText(explanation)}\n`);
+    return 0;
   } catch (error) {
     if (error instanceof InputError) {
       io.stderr(`error: ${error.message}`);
@@ -40,19 +49,30 @@ export async function runFleetCommand(argv: readonly string[], io: FleetIo): Pro
   }
 }
 
-async function status(kcp: KubeClient, request: Extract<FleetRequest, { command: 'status' }>, io: FleetIo): Promise<number> {
-  const kymas = await listAll<Kyma>(kcp, API_VERSION, 'Kyma', { namespace: request.namespace }, 1000);
-  const summary = summarizeFleet(kymas);
-  io.stdout(request.json ? `${JSON.stringify(summary, null, 2)}\n` : `${fleetText(summary, { kyma: KYMA_STATES, module: MODULE_STATES })}\n`);
-  return 0;
+interface FleetReader {
+  summary(): Promise<FleetSummary>;
+  explanation(kyma: string, module: string | undefined): Promise<Explanation | undefined>;
 }
 
-async function why(kcp: KubeClient, request: Extract<FleetRequest, { command: 'why' }>, io: FleetIo): Promise<number> {
-  const explanation = await readExplanation(kcp, request.namespace, request.kyma, request.module);
-  if (!explanation) {
-    io.stderr(`error: no Kyma ${request.namespace}/${request.kyma}`);
-    return 1;
+/** The KCP itself (one LIST of the Kymas for status), or the fleet component (its namespace; from memory). */
+async function readerOf(source: KcpSource, namespace: string): Promise<FleetReader> {
+  if ('fleet' in source) {
+    const get = async <T>(path: string): Promise<T | undefined> => {
+      const response = await fetch(`${source.fleet}${path}`, { signal: AbortSignal.timeout(30_000) });
+      if (response.status === 404 && path.startsWith('/api/kymas/')) return undefined;
+      if (!response.ok) throw new Error(`fleet component ${source.fleet} answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
+      return await response.json() as T;
+    };
+    return {
+      summary: async () => await get<FleetSummary>('/api/fleet') as FleetSummary,
+      explanation: (kyma, module) => get<Explanation>(`/api/kymas/${encodeURIComponent(kyma)}${module ? `?module=${encodeURIComponent(module)}` : ''}`),
+    };
   }
-  io.stdout(request.json ? `${JSON.stringify(explanation, null, 2)}\n` : `${explanationText(explanation)}\n`);
-  return 0;
+  // Loaded only for the KCP path: the Kubernetes client library is most of the CLI's start-up time.
+  const [{ KubeClient }, { loadKubeConfig }] = await Promise.all([import('../k8s/client.ts'), import('../controlplane/kubeconfig.ts')]);
+  const kcp = await KubeClient.from(loadKubeConfig(source.kubeconfig));
+  return {
+    summary: async () => summarizeFleet(await listAll<Kyma>(kcp, API_VERSION, 'Kyma', { namespace }, 1000)),
+    explanation: (kyma, module) => readExplanation(kcp, namespace, kyma, module),
+  };
 }

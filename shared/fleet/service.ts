@@ -32,12 +32,21 @@ export async function startFleetService(base: KubeClient, namespace: string, log
     (await kcp.list<T>(API_VERSION, kind, { namespace, ...(labelSelector ? { labelSelector } : {}) })).items;
   const state = async (): Promise<FleetState> => ({ kymas: await list<Kyma>('Kyma'), manifests: await list<Manifest>('Manifest'), releaseMetas: await list<ModuleReleaseMeta>('ModuleReleaseMeta') });
   const metrics = fleetMetrics(state);
+  // The summary is computed again only when the Kyma cache has moved: between changes it is a string in memory.
+  let summarized: { revision: string; answer: ReturnType<typeof json> } | undefined;
+  const summary = async () => {
+    const revision = kcp.cachedRevision(API_VERSION, 'Kyma', namespace);
+    if (revision && summarized?.revision === revision) return summarized.answer;
+    const answer = json(200, summarizeFleet(await list<Kyma>('Kyma')));
+    summarized = { revision: kcp.cachedRevision(API_VERSION, 'Kyma', namespace) === revision ? revision : '', answer };
+    return answer;
+  };
 
   const routes = async (url: URL): Promise<{ status: number; type: string; body: string }> => {
     if (url.pathname === '/metrics') return { status: 200, type: metrics.registry.contentType, body: await metrics.scrape() };
     if (url.pathname === '/healthz') return { status: 200, type: 'text/plain', body: 'ok\n' };
     if (url.pathname === '/') return { status: 200, type: 'text/html; charset=utf-8', body: FLEET_PAGE };
-    if (url.pathname === '/api/fleet') return json(200, summarizeFleet(await list<Kyma>('Kyma')));
+    if (url.pathname === '/api/fleet') return summary();
     if (url.pathname === '/api/kymas') {
       const q = url.searchParams;
       return json(200, kymaRows(await list<Kyma>('Kyma'), { state: q.get('state') || undefined, module: q.get('module') || undefined, name: q.get('name') || undefined, limit: Number(q.get('limit')) || undefined }));
