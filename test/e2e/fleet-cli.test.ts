@@ -70,6 +70,10 @@ describe('fleet CLI and Events', () => {
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(/^Kymas: \d+ — .*Error \d+/);
     expect(status.stdout.split('\n').some((l) => /^broken\s+1\.0\.0\s+regular\s+Error\s+1$/.test(l))).toBe(true);
+    // The same from the fleet component (memory, not the KCP).
+    const viaFleet = await cli('status', '--fleet', world.runner.fleet.url);
+    expect(viaFleet.stdout.split('\n').some((l) => /^broken\s+1\.0\.0\s+regular\s+Error\s+1$/.test(l))).toBe(true);
+    expect((await cli('why', KYMA, 'broken', '--fleet', world.runner.fleet.url)).stdout.split('\n').slice(0, 3)).toEqual(lines.slice(0, 3));
     const json = JSON.parse((await cli('status', '--json', '--kubeconfig', kubeconfig)).stdout) as { modules: { module: string; state: string; kymas: number }[] };
     expect(json.modules).toContainEqual({ module: 'papa', version: '1.0.0', channel: 'regular', state: 'Ready', kymas: 1 });
 
@@ -120,5 +124,6 @@ describe('fleet CLI and Events', () => {
     expect(await cli('status', '--kubeconfig', join(dir, 'missing'))).toMatchObject({ code: 2, stderr: `error: cannot read the kubeconfig ${join(dir, 'missing')}\n` });
     expect((await cli('frobnicate')).stderr).toBe('error: unknown command "frobnicate": expected status or why\n');
     expect((await cli('--help')).stdout).toContain('why <kyma> [module]');
+    expect((await cli('status', '--fleet', 'not a url')).stderr).toBe('error: --fleet "not a url": expected the fleet component\'s base URL, e.g. http://127.0.0.1:8080\n');
   });
 });
