@@ -16,6 +16,7 @@ import { RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
 import { SyncMemo } from '../../shared/k8s/sync-memo.ts';
 import type { RuntimeScope } from '../../shared/domain/runtime-scope.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
+import { currentTraceparent } from '../../shared/runtime/trace.ts';
 
 export const NAME = 'aggregate-status';
 
@@ -43,7 +44,7 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
       if (changed) {
         // Precondition on the Kyma read: a call that saw older Manifests cannot overwrite a newer status (409, retried).
         const metadata = { name: kymaName, namespace: key.namespace, resourceVersion: kyma.metadata.resourceVersion ?? '' };
-        stored = await deps.kcp.apply<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', metadata, status }, FIELD_MANAGER.lifecycleManager, 'status');
+        stored = await deps.kcp.apply<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', metadata, status: { ...status, lastTrace: currentTraceparent() } }, FIELD_MANAGER.lifecycleManager, 'status');
         log.info({ kyma: kymaName, state: status.state }, status.lastOperation?.operation ?? '');
         await events.record(involvedOf(kyma), stateChangeEvent(kyma.status?.state, status.state, status.lastOperation?.operation));
       }

@@ -41,7 +41,7 @@ export const hasDefaultCr = (m: Manifest) => (m.spec?.customResourcePolicy ?? 'C
 /** Whether writing `next` would change anything but timestamps. */
 export function statusChanged(manifest: Manifest, next: ManifestStatus): boolean {
   const strip = (s: ManifestStatus | undefined) => ({
-    ...s, lastOperation: { operation: s?.lastOperation?.operation },
+    ...s, lastTrace: undefined, lastOperation: { operation: s?.lastOperation?.operation },
     conditions: (s?.conditions ?? []).map((c) => ({ ...c, lastTransitionTime: undefined })),
   });
   return canonicalJson(strip(manifest.status)) !== canonicalJson(strip(next));

@@ -4,6 +4,7 @@ import { stateChangeEvent } from '../../shared/domain/state-events.ts';
 import { involvedOf } from '../../shared/k8s/events.ts';
 import type { ApplyContext } from './context.ts';
 import { nextStatus, statusChanged, type StatusWish } from './status.ts';
+import { currentTraceparent } from '../../shared/runtime/trace.ts';
 
 /** Writes the Manifest status (SSA, field manager of the applier) only when more than timestamps change; with
  * `precondition`, only if the Manifest is still at the resourceVersion read (409 otherwise). */
@@ -12,7 +13,7 @@ export async function writeStatus(ctx: ApplyContext, manifest: Manifest, wish: S
   if (!statusChanged(manifest, status)) return;
   const { name, namespace, resourceVersion } = manifest.metadata;
   const metadata = { name, namespace, ...(options.precondition && resourceVersion ? { resourceVersion } : {}) };
-  await ctx.kcp.apply({ apiVersion: API_VERSION, kind: 'Manifest', metadata, status }, FIELD_MANAGER.applier, 'status');
+  await ctx.kcp.apply({ apiVersion: API_VERSION, kind: 'Manifest', metadata, status: { ...status, lastTrace: currentTraceparent() } }, FIELD_MANAGER.applier, 'status');
   ctx.log.info({ state: wish.state }, wish.operation);
   await ctx.events.record(involvedOf(manifest), stateChangeEvent(manifest.status?.state, wish.state, wish.operation));
 }

@@ -1,9 +1,10 @@
 import type { Kyma } from '../../shared/domain/kyma.ts';
-import { API_VERSION } from '../../shared/domain/vocabulary.ts';
+import { API_VERSION, FIELD_MANAGER } from '../../shared/domain/vocabulary.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
+import { currentTraceparent } from '../../shared/runtime/trace.ts';
 
 /** Field manager of the deletion chain's status writes (aggregate-status leaves deleting Kymas alone). */
-export const PURGE_MANAGER = 'lifecycle-manager-purge';
+export const PURGE_MANAGER = FIELD_MANAGER.purge;
 
 /** Kyma state Deleting with `operation` as lastOperation; written only when either changes. */
 export async function setKymaDeletionStatus(kcp: KubeClient, kyma: Kyma, operation: string): Promise<void> {
@@ -11,6 +12,6 @@ export async function setKymaDeletionStatus(kcp: KubeClient, kyma: Kyma, operati
   const { name, namespace } = kyma.metadata;
   await kcp.apply({
     apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace },
-    status: { state: 'Deleting', lastOperation: { operation, lastUpdateTime: new Date().toISOString() } },
+    status: { state: 'Deleting', lastOperation: { operation, lastUpdateTime: new Date().toISOString() }, lastTrace: currentTraceparent() },
   }, PURGE_MANAGER, 'status');
 }

@@ -10,6 +10,7 @@ import type { Logger } from '../../shared/runtime/logger.ts';
 import { desiredManifest, needsWrite, renderable, toUnmanage, unwantedManifests, type ModuleSource } from './decide.ts';
 import { mandatorySources } from './mandatory.ts';
 import { removedModuleSources } from './removing.ts';
+import { currentTraceparent } from '../../shared/runtime/trace.ts';
 
 export const NAME = 'render-manifest';
 
@@ -60,6 +61,8 @@ export async function sources(deps: FunctionDeps, kyma: Kyma): Promise<ModuleSou
 async function write(deps: FunctionDeps, desired: Manifest, existing: Manifest[], log: Logger): Promise<void> {
   const stored = existing.find((m) => m.metadata.name === desired.metadata.name);
   if (!needsWrite(stored, desired)) return;
-  await deps.kcp.apply(desired, FIELD_MANAGER.lifecycleManager);
+  // The write records this call's trace (ADR 20); the comparison above ignores it, so it never causes a write.
+  const traced = { ...desired, metadata: { ...desired.metadata, annotations: { ...desired.metadata.annotations, [ANNOTATION.lastTrace]: currentTraceparent() } } };
+  await deps.kcp.apply(traced, FIELD_MANAGER.lifecycleManager);
   log.info({ manifest: desired.metadata.name, version: desired.spec?.version }, stored ? 'Manifest updated' : 'Manifest created');
 }

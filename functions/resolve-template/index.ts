@@ -13,6 +13,7 @@ import { RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
 import { MaintenancePolicyFile } from './maintenance.ts';
 import { observe } from './observe.ts';
 import { resolveModules, sameResolution } from './resolve.ts';
+import { currentTraceparent } from '../../shared/runtime/trace.ts';
 
 export const NAME = 'resolve-template';
 
@@ -45,7 +46,7 @@ export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
       const specSource = { from: effective.from, channel: effective.spec.channel };
       let stored = kyma;
       if (!sameResolution(kyma, modules) || canonicalJson(kyma.status?.specSource) !== canonicalJson(specSource)) {
-        stored = await deps.kcp.apply<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: key.name, namespace: key.namespace }, status: { modules, specSource } },
+        stored = await deps.kcp.apply<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: key.name, namespace: key.namespace }, status: { modules, specSource, lastTrace: currentTraceparent() } },
           FIELD_MANAGER.resolution, 'status');
       }
       return eventAbout(MODULES_RESOLVED, NAME, key, event, {

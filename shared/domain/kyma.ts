@@ -60,6 +60,8 @@ export interface KymaStatus {
   lastOperation?: LastOperation;
   conditions?: Condition[];
   modules?: ModuleStatus[];
+  /** The traceparent of the call that last wrote this status (ADR 20; not in upstream's schema). */
+  lastTrace?: string;
 }
 
 export type Kyma = Resource<KymaSpec, KymaStatus>;

@@ -31,6 +31,8 @@ export interface ManifestStatus {
   conditions?: Condition[];
   lastOperation?: LastOperation;
   synced?: SyncedResource[];
+  /** The traceparent of the call that last wrote this status (ADR 20; not in upstream's schema). */
+  lastTrace?: string;
 }
 
 export type Manifest = Resource<ManifestSpec, ManifestStatus>;

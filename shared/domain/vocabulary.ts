@@ -30,7 +30,8 @@ export const ANNOTATION = {
   syncOciRef: 'sync-oci-ref',
   /** Hash of what the lifecycle manager last applied to an object: the same again is not re-applied (docs/adr/0014). */
   appliedHash: `${GROUP}/applied-hash`,
-  /** The W3C trace id of the event chain that last changed a Kyma's status (issue 9): `why` shows it. */
+  /** The traceparent of the call that last wrote a Manifest's spec (render-manifest; status writers record theirs in
+   * status.lastTrace), so the call reacting to that write continues the trace (ADR 20). */
   lastTrace: `${GROUP}/last-trace`,
 } as const;
 
@@ -57,4 +58,13 @@ export const FIELD_MANAGER = {
   applier: 'declarative.kyma-project.io/applier',
   /** The default module CR on the runtime. */
   defaultCr: 'resource.kyma-project.io/finalizer',
+  /** Kyma status while it is being deleted (purge). */
+  purge: 'lifecycle-manager-purge',
 } as const;
+
+/** The User-Agent of our API requests: the field manager the API server records for our non-apply writes
+ * (finalizer patches, creates, deletes). */
+export const USER_AGENT = 'kyma-lifecycle-manager';
+
+/** Every field manager of ours on KCP objects: a write by one of them continues the writer's trace (ADR 20). */
+export const OUR_MANAGERS: readonly string[] = [...Object.values(FIELD_MANAGER), USER_AGENT];

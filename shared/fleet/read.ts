@@ -1,8 +1,9 @@
 // The reads behind `why` (CLI and fleet component): the Kyma, its Manifests, the Events about them.
 import type { Kyma } from '../domain/kyma.ts';
 import type { Manifest } from '../domain/manifest.ts';
-import { ANNOTATION, API_VERSION, LABEL } from '../domain/vocabulary.ts';
+import { API_VERSION, LABEL } from '../domain/vocabulary.ts';
 import type { KubeClient } from '../k8s/client.ts';
+import { parseTraceparent } from '../runtime/trace.ts';
 import { explainKyma, type Explanation, type KubeEvent } from './explain.ts';
 
 /** The explanation of Kyma `namespace/name` (only `module`'s chain when given); undefined when there is no such Kyma. */
@@ -13,5 +14,5 @@ export async function readExplanation(kcp: KubeClient, namespace: string, name: 
   const involved = [name, ...manifests.map((m) => m.metadata.name)];
   const events = (await Promise.all(involved.map(async (n) =>
     (await kcp.list<KubeEvent & { metadata?: { name?: string } }>('v1', 'Event', { namespace, fieldSelector: `involvedObject.name=${n}` })).items))).flat();
-  return explainKyma(kyma, manifests, events, module, kyma.metadata.annotations?.[ANNOTATION.lastTrace]);
+  return explainKyma(kyma, manifests, events, module, parseTraceparent(kyma.status?.lastTrace)?.traceId);
 }

@@ -1,5 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Agent, request, type RequestOptions } from 'node:https';
+import { USER_AGENT } from '../domain/vocabulary.ts';
 import { apiErrorFrom, isNotFound } from './errors.ts';
 import { Discovery, type ResourceInfo } from './discovery.ts';
 import { currentFreshness, kindKey } from './freshness.ts';
@@ -89,7 +90,8 @@ export class KubeClient {
     const trust = { ca, cert, key, ...(rejectUnauthorized === undefined ? {} : { rejectUnauthorized }) };
     const agent = new Agent({ keepAlive: true, maxSockets: 32, ...trust });
     const watchAgent = new Agent({ keepAlive: false, ...trust });
-    return new KubeClient(server.replace(/\/$/, ''), { agent, headers: { ...headers } }, { agent: watchAgent, headers: { ...headers } });
+    const identified = { ...headers, 'user-agent': USER_AGENT };
+    return new KubeClient(server.replace(/\/$/, ''), { agent, headers: identified }, { agent: watchAgent, headers: identified });
   }
 
   resource(apiVersion: string, kind: string): Promise<ResourceInfo> {

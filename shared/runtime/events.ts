@@ -1,5 +1,6 @@
 import { CloudEvent } from 'cloudevents';
 import { InvalidEventError } from './errors.ts';
+import { currentTraceparent } from './trace.ts';
 
 /** ApiServerSource (Resource mode) event types. */
 export const APISERVER_ADD = 'dev.knative.apiserver.resource.add';
@@ -72,10 +73,11 @@ export const keyText = (key: ObjectKey) => `${key.kind} ${key.namespace ? `${key
  */
 export const partitionKeyOf = (key: ObjectKey) => `${key.kind}/${key.namespace}/${key.name}`;
 
-/** An event about `key`, caused by `cause` (its id travels as `causationid`, its trace context as `traceparent`). */
+/** An event about `key`, caused by `cause` (its id travels as `causationid`); `traceparent` is the sending call's
+ * span (ADR 20), or a new trace outside a call. */
 export function eventAbout(type: string, fn: string, key: ObjectKey, cause: EventAttributes | undefined,
   extra: Record<string, string> = {}): CloudEvent<undefined> {
-  const trace = typeof cause?.traceparent === 'string' ? { traceparent: cause.traceparent } : {};
+  const trace = { traceparent: currentTraceparent() };
   return new CloudEvent<undefined>({
     type, source: `${EVENT_SOURCE_PREFIX}/${fn}`, subject: `${key.namespace}/${key.name}`,
     kind: key.kind, apiversion: key.apiVersion, namespace: key.namespace, name: key.name,

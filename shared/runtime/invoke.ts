@@ -3,6 +3,8 @@ import { kindKey, withFreshness } from '../k8s/freshness.ts';
 import { InvalidEventError, toLifecycleError, type LifecycleError } from './errors.ts';
 import { keyText, objectKeyOf, printable, versionIn, type EventAttributes, type ObjectKey } from './events.ts';
 import type { Logger } from './logger.ts';
+import { inSpan, parseTraceparent, recordedTrace, startSpan, type TraceContext } from './trace.ts';
+import { ANNOTATION, OUR_MANAGERS } from '../domain/vocabulary.ts';
 
 /** One call of a function: the event, the object it points at, and a logger bound to both. */
 export interface Invocation {
@@ -31,14 +33,15 @@ export type Outcome =
  */
 export async function invoke(fn: LifecycleFunction, event: EventAttributes, log: Logger): Promise<Outcome> {
   const started = performance.now();
-  let bound = log.child({ ceId: event.id, ceType: event.type, traceId: traceIdOf(event) });
+  const span = startSpan(parentOf(event));
+  let bound = log.child({ ceId: event.id, ceType: event.type, traceId: span.traceId, spanId: span.spanId });
   let outcome: Outcome;
   try {
     if (event.specversion !== '1.0') throw new InvalidEventError(`unsupported specversion ${printable(event.specversion)}`);
     if (!fn.accepts.includes(event.type)) throw new InvalidEventError(`${fn.name} does not accept events of type ${printable(event.type)}`);
     const key = fn.keyless ? { kind: '', apiVersion: '', namespace: '', name: '' } : objectKeyOf(event);
     if (!fn.keyless) bound = bound.child({ object: keyText(key) });
-    const reply = await oneAtATime(fn, fn.keyless ? '' : keyText(key), () => withSeen(event, key, () => fn.handle({ event, key, log: bound })));
+    const reply = await oneAtATime(fn, fn.keyless ? '' : keyText(key), () => inSpan(span, () => withSeen(event, key, () => fn.handle({ event, key, log: bound }))));
     outcome = reply ? { status: 200, reply } : { status: 204 };
   } catch (thrown) {
     const error = toLifecycleError(thrown);
@@ -88,7 +91,8 @@ function logOutcome(log: Logger, outcome: Outcome, ms: number): void {
   log.info({ status: outcome.status, durationMs, ...('reply' in outcome ? { replyType: outcome.reply.type } : {}) }, 'done');
 }
 
-export function traceIdOf(event: EventAttributes): string | undefined {
-  const parent = event.traceparent;
-  return typeof parent === 'string' ? parent.split('-')[1] : undefined;
+/** The trace a call continues (ADR 20): its event's `traceparent`, else the one recorded by our write the event is
+ * about (ApiServerSource data); undefined = a new trace. */
+function parentOf(event: EventAttributes): TraceContext | undefined {
+  return parseTraceparent(event.traceparent) ?? recordedTrace((event as { data?: unknown }).data, OUR_MANAGERS, ANNOTATION.lastTrace);
 }

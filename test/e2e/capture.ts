@@ -11,13 +11,13 @@ import { createLogger, type Logger } from '../../shared/runtime/logger.ts';
 let worlds = 0;
 const fileOf = (kind: string) => join(inject('controlPlane').hygieneDir, `${kind}-${process.pid}-${Date.now()}-${++worlds}.jsonl`);
 
-/** A logger writing every line to the hygiene directory and lines of `consoleLevel` and above to stdout. */
-export function capturingLogger(name: string, consoleLevel: string): Logger {
-  const file = pino.destination({ dest: fileOf('log'), sync: true });
+/** A logger writing every line to the hygiene directory (`file`) and lines of `consoleLevel` and above to stdout. */
+export function capturingLogger(name: string, consoleLevel: string): { log: Logger; file: string } {
+  const path = fileOf('log');
+  const file = pino.destination({ dest: path, sync: true });
   const streams: pino.StreamEntry[] = [{ level: 'trace', stream: file }];
   if (consoleLevel !== 'silent') streams.push({ level: consoleLevel as pino.Level, stream: process.stdout });
-  const log = createLogger(name, 'trace', pino.multistream(streams));
-  return log;
+  return { log: createLogger(name, 'trace', pino.multistream(streams)), file: path };
 }
 
 /** Records the status of each object an ApiServerSource event carries. */

@@ -2,7 +2,7 @@
 // real KCP — and the Kubernetes Events the functions record: a failing module shows up in `why` with its exact
 // reason, a blocked deletion names the blocking object, and both appear as Events without repeats.
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -118,6 +118,24 @@ describe('fleet CLI and Events', () => {
     const missing = await cli('why', KYMA, '--kubeconfig', kubeconfig);
     expect(missing).toMatchObject({ code: 1, stderr: `error: no Kyma ${KCP_NAMESPACE}/${KYMA}\n` });
   }, 300_000);
+
+  it('trace: the trace id on a Kyma is in the log lines of every function of the chain that last changed it, and why shows it', async () => {
+    await connectRuntime(world, 'fleet-t', 1);
+    await applyKyma(world, 'fleet-t', { channel: 'regular', modules: [{ name: 'papa' }] });
+    const kyma = await kymaInState(world, 'fleet-t', 'Ready', (k) => k.status?.modules?.[0]?.state === 'Ready');
+    const traceId = /^00-([0-9a-f]{32})-[0-9a-f]{16}-0[01]$/.exec(kyma.status?.lastTrace ?? '')?.[1];
+    expect(traceId).toBeDefined();
+    await world.runner.broker.idle();
+    const lines = (await readFile(world.logFile, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as { fn?: string | string[]; traceId?: string; object?: string });
+    const traced = lines.filter((l) => l.traceId === traceId);
+    const functions = new Set(traced.flatMap((l) => (Array.isArray(l.fn) ? l.fn : [l.fn])).filter((f) => f && f !== 'e2e'));
+    for (const fn of ['resolve-template', 'render-manifest', 'apply-remote', 'aggregate-status']) expect([...functions]).toContain(fn);
+    expect(traced.some((l) => l.object === `Kyma ${KCP_NAMESPACE}/fleet-t`)).toBe(true);
+    expect(traced.some((l) => l.object?.startsWith(`Manifest ${KCP_NAMESPACE}/fleet-t-`))).toBe(true);
+    const manifest = (await manifestsOf(world, 'fleet-t'))[0];
+    expect(manifest?.status?.lastTrace).toMatch(new RegExp(`^00-${traceId}-`));
+    expect((await cli('why', 'fleet-t', '--kubeconfig', kubeconfig)).stdout).toContain(`last trace: ${traceId}`);
+  }, 240_000);
 
   it('refuses bad input with exit code 2 and says what is expected', async () => {
     expect(await cli('why')).toMatchObject({ code: 2, stderr: 'error: why needs the name of a Kyma: why <kyma> [module]\n' });

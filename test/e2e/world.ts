@@ -24,6 +24,8 @@ export interface World {
   events: CloudEvent<unknown>[];
   /** The runtime each Kyma was connected to (by connectRuntime). */
   kymaRuntime: Map<string, KubeClient>;
+  /** Every log line of the world's components (JSON lines, all levels). */
+  logFile: string;
 }
 
 export interface WorldOptions {
@@ -46,10 +48,10 @@ export async function startWorld(env: Record<string, string> = {}, opts: WorldOp
   const config = { ...readConfig({ LIFECYCLE_OCI_REGISTRY: `http://${cp.registryHost}`, ...env }) };
   await opts.beforeRunner?.(kcp);
   const events: CloudEvent<unknown>[] = [];
-  const log = capturingLogger('e2e', process.env.E2E_LOG_LEVEL ?? 'warn');
+  const { log, file: logFile } = capturingLogger('e2e', process.env.E2E_LOG_LEVEL ?? 'warn');
   const recordStatus = statusRecorder();
   const runner = await startLocalRunner({ kcp: kcpConfig, config, log, onSourceEvent: (e) => { events.push(e); recordStatus(e); }, ...(opts.identity ? { identity: opts.identity } : {}) });
-  return { kcp, runtimes, runtimeKubeconfigs: cp.runtimes, registry, runner, events, kymaRuntime: new Map() };
+  return { kcp, runtimes, runtimeKubeconfigs: cp.runtimes, registry, runner, events, kymaRuntime: new Map(), logFile };
 }
 
 /** The kubeconfig Secret of a Kyma, pointing at a runtime. */

@@ -129,5 +129,6 @@ export async function worldWithoutRunner(): Promise<World> {
     get runner(): LocalRunner { throw new Error('the functions of this world run in a child process, not in the test'); },
     events: [],
     kymaRuntime: new Map(),
+    get logFile(): string { throw new Error('the functions of this world log in a child process'); },
   };
 }

@@ -1,0 +1,58 @@
+// W3C trace context through the chain (issue 9, ADR 20): every call runs in a span of a trace; the events it sends
+// (replies, fan-outs, resync.due) carry its `traceparent`; the objects it writes record it (status.lastTrace, or the
+// annotation operator.kyma-project.io/last-trace where it writes no status), so the call that reacts to that write —
+// an ApiServerSource event carries no trace context — continues the same trace when the write was ours.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomBytes } from 'node:crypto';
+
+export interface TraceContext {
+  traceId: string;
+  spanId: string;
+  sampled: boolean;
+}
+
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+const ZEROS = /^0+$/;
+
+/** PURE. A valid version-00 traceparent, or undefined (all-zero ids are invalid, as the spec says). */
+export function parseTraceparent(value: unknown): TraceContext | undefined {
+  const match = typeof value === 'string' ? TRACEPARENT.exec(value) : null;
+  if (!match || ZEROS.test(match[1] ?? '') || ZEROS.test(match[2] ?? '')) return undefined;
+  return { traceId: match[1] ?? '', spanId: match[2] ?? '', sampled: ((Number.parseInt(match[3] ?? '0', 16)) & 1) === 1 };
+}
+
+export const formatTraceparent = (trace: TraceContext) => `00-${trace.traceId}-${trace.spanId}-${trace.sampled ? '01' : '00'}`;
+
+/** A new span: in `parent`'s trace, or the root of a new trace. */
+export function startSpan(parent: TraceContext | undefined, random: (bytes: number) => string = (n) => randomBytes(n).toString('hex')): TraceContext & { parentSpanId?: string } {
+  return parent
+    ? { traceId: parent.traceId, spanId: random(8), sampled: parent.sampled, parentSpanId: parent.spanId }
+    : { traceId: random(16), spanId: random(8), sampled: true };
+}
+
+interface ManagedFieldsEntry { manager?: string; subresource?: string; time?: string }
+interface Traced {
+  metadata?: { annotations?: Record<string, string>; managedFields?: ManagedFieldsEntry[] };
+  status?: { lastTrace?: unknown };
+}
+
+/**
+ * PURE. The trace a write recorded on `object`, when its newest write (managedFields, by time) was made by one of
+ * `ours`: from status.lastTrace for a status write, from the annotation `annotation` otherwise. A write by anyone
+ * else (a user's edit) starts a new trace.
+ */
+export function recordedTrace(object: unknown, ours: readonly string[], annotation: string): TraceContext | undefined {
+  const traced = object as Traced | undefined;
+  const entries = traced?.metadata?.managedFields ?? [];
+  const newest = entries.reduce<ManagedFieldsEntry | undefined>((best, e) => (!best || (e.time ?? '') >= (best.time ?? '') ? e : best), undefined);
+  if (!newest?.manager || !ours.includes(newest.manager)) return undefined;
+  return parseTraceparent(newest.subresource === 'status' ? traced?.status?.lastTrace : traced?.metadata?.annotations?.[annotation]);
+}
+
+const current = new AsyncLocalStorage<TraceContext>();
+
+/** Runs `work` as the span `trace`: events it sends carry it, writes record it. */
+export const inSpan = <T>(trace: TraceContext, work: () => Promise<T>): Promise<T> => current.run(trace, work);
+
+/** The current call's traceparent; outside a call (a source, the runtime watch), the root of a new trace. */
+export const currentTraceparent = (): string => formatTraceparent(current.getStore() ?? startSpan(undefined));
