@@ -88,6 +88,18 @@ describe('KCP reads from watch caches', () => {
     expect((await view.get<Data>({ ...CONFIGMAP, namespace, name: 'a' }))?.data.v).toBe('1');
   });
 
+  it('scans a whole collection from memory without a request or a copy; uncached, page by page from the API server', async () => {
+    const view = base.cachingReads([CONFIGMAP]);
+    const names = (c: KubeObject) => c.metadata?.name ?? '';
+    await view.list(CONFIGMAP.apiVersion, CONFIGMAP.kind, { namespace });
+    const cached = await requestsDuring(() => view.scan(CONFIGMAP.apiVersion, CONFIGMAP.kind, { namespace }, names));
+    expect(cached.requests).toEqual([]);
+    const live = await requestsDuring(() => writer.scan(CONFIGMAP.apiVersion, CONFIGMAP.kind, { namespace }, names));
+    expect(live.requests).toEqual([`GET /api/v1/namespaces/${namespace}/configmaps?limit=500`]);
+    expect(cached.result).toEqual(live.result);
+    expect(cached.result).toContain('a');
+  });
+
   it('is never older than the event a call is about, nor than its own writes', async () => {
     const view = base.cachingReads([CONFIGMAP]);
     for (let round = 0; round < 20; round++) {

@@ -1,6 +1,5 @@
 import type { Resource } from '../../shared/domain/objects.ts';
 import { API_VERSION } from '../../shared/domain/vocabulary.ts';
-import type { KubeClient } from '../../shared/k8s/client.ts';
 import { eventAbout, PING, RESYNC_DUE } from '../../shared/runtime/events.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/runtime/deps.ts';
 import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
@@ -8,12 +7,11 @@ import { selectDue, type Candidate } from './decide.ts';
 
 export const NAME = 'resync';
 const KINDS = ['Kyma', 'Manifest'] as const;
-const PAGE = 500;
 
 /**
  * The PingSource tick → one `resync.due` event per Kyma and Manifest that is due (at most LIFECYCLE_RESYNC_MAX_EVENTS,
  * those quiet the longest first), sent to the broker ingress. Reads Kymas and Manifests from the watch caches (ADR
- * 17; without them, page by page, 500 a page) and keeps only a small candidate per object.
+ * 17; without copying them — KubeClient.scan; without the caches, page by page) and keeps only a small candidate per object.
  */
 export function resync(given: FunctionDeps): LifecycleFunction {
   const deps = readingFromCaches(given, [CACHED.kymas, CACHED.manifests]);
@@ -24,7 +22,7 @@ export function resync(given: FunctionDeps): LifecycleFunction {
     async handle({ event, log }) {
       const minute = Math.floor(Date.now() / 60_000);
       const candidates: Candidate[] = [];
-      for (const kind of KINDS) for await (const page of pages(deps.kcp, kind, deps.config.kcpNamespace)) candidates.push(...page.map(candidateOf));
+      for (const kind of KINDS) candidates.push(...await deps.kcp.scan<Listed, Candidate>(API_VERSION, kind, { namespace: deps.config.kcpNamespace }, (o) => candidateOf(o, kind)));
       const due = selectDue(candidates, minute, deps.config.driftPeriodMinutes, deps.config.resyncMaxEvents, Date.now());
       const counts: Record<string, number> = Object.fromEntries(KINDS.map((k) => [k, 0]));
       for (const object of due) {
@@ -40,19 +38,10 @@ export function resync(given: FunctionDeps): LifecycleFunction {
 
 type Listed = Resource & { metadata: { managedFields?: { time?: string }[] } };
 
-function candidateOf(object: Listed): Candidate {
+function candidateOf(object: Listed, kind: string): Candidate {
   const times = [object.metadata.creationTimestamp, ...(object.metadata.managedFields ?? []).map((f) => f.time)].map((t) => (t ? Date.parse(t) : NaN)).filter((t) => !Number.isNaN(t));
   return {
-    kind: object.kind, name: object.metadata.name, state: (object.status as { state?: string } | undefined)?.state,
+    kind, name: object.metadata.name, state: (object.status as { state?: string } | undefined)?.state,
     deleting: Boolean(object.metadata.deletionTimestamp), lastWrite: times.length ? Math.max(...times) : 0,
   };
-}
-
-async function* pages(kcp: KubeClient, kind: string, namespace: string): AsyncGenerator<Listed[]> {
-  let token: string | undefined;
-  do {
-    const page = await kcp.list<Listed>(API_VERSION, kind, { namespace, limit: PAGE, ...(token ? { continue: token } : {}) });
-    yield page.items.map((item) => ({ ...item, kind }));
-    token = page.metadata.continue || undefined;
-  } while (token);
 }

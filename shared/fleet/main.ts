@@ -1,5 +1,5 @@
-// `npm run fleet`: the fleet component as its own long-lived process (ADR 19). On Knative it runs as one Deployment
-// with a Service (manifests/fleet): Prometheus scrapes /metrics; `why` and the fleet summary are under /api.
+// `npm run fleet`: the fleet component as its own long-lived process (ADR 19). On Knative it runs as a Service with
+// min-scale = max-scale = 1 (manifests/fleet): Prometheus scrapes /metrics; the page is at /, `why` and the summary under /api.
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient } from '../k8s/client.ts';
 import { readConfig } from '../runtime/config.ts';

@@ -2,7 +2,8 @@
 // ModuleReleaseMetas in watch caches and answers, read-only: Prometheus gauges of the fleet's state (/metrics), the
 // fleet page (/), the fleet summary (/api/fleet), the Kyma list (/api/kymas?state=&module=&name=), the reason chain
 // of one Kyma (/api/kymas/<name>[?module=<m>]) and a server-sent event whenever the Kymas change (/api/changes). The
-// local runner starts it; on Knative it is a Deployment (manifests/fleet) — gauges need a process that is always there.
+// local runner starts it; on Knative it is a Service with exactly one instance (manifests/fleet) — gauges need a process
+// that is always there.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
@@ -28,8 +29,8 @@ const NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 
 export async function startFleetService(base: KubeClient, namespace: string, log: Logger, port = 0, host = '127.0.0.1'): Promise<FleetService> {
   const kcp = base.cachingReads([CACHED.kymas, CACHED.manifests, CACHED.releaseMetas]);
-  const list = async <T extends { metadata: { name: string } }>(kind: string, labelSelector?: string) =>
-    (await kcp.list<T>(API_VERSION, kind, { namespace, ...(labelSelector ? { labelSelector } : {}) })).items;
+  // Whole collections straight from the caches, not copied: everything here only reads them (KubeClient.scan).
+  const list = <T extends { apiVersion?: string; kind?: string; metadata: { name: string } }>(kind: string) => kcp.scan<T, T>(API_VERSION, kind, { namespace }, (o) => o);
   const state = async (): Promise<FleetState> => ({ kymas: await list<Kyma>('Kyma'), manifests: await list<Manifest>('Manifest'), releaseMetas: await list<ModuleReleaseMeta>('ModuleReleaseMeta') });
   const metrics = fleetMetrics(state);
   // The summary is computed again only when the Kyma cache has moved: between changes it is a string in memory.

@@ -131,6 +131,25 @@ export class KubeClient {
     return this.request('GET', `${await this.path({ apiVersion, kind, namespace: opts.namespace })}${qs}`);
   }
 
+  /**
+   * Every object of a collection through `project`, for read-only scans of whole collections (the resync): from the
+   * watch cache without copying the objects (`project` must only read them), else from the API server, 500 a page.
+   */
+  async scan<T extends KubeObject, R>(apiVersion: string, kind: string, opts: Pick<ListOptions, 'namespace' | 'labelSelector'>, project: (object: T) => R): Promise<R[]> {
+    const cached = await this.reads?.cache.list<T>(this.reads.kinds, apiVersion, kind, opts, false);
+    if (cached) return cached.items.map(project);
+    const base = await this.path({ apiVersion, kind, namespace: opts.namespace });
+    const found: R[] = [];
+    let token = '';
+    do {
+      const query = new URLSearchParams({ limit: '500', ...(token ? { continue: token } : {}), ...(opts.labelSelector ? { labelSelector: opts.labelSelector } : {}) });
+      const page = await this.request<ObjectList<T>>('GET', `${base}?${query}`);
+      found.push(...page.items.map(project));
+      token = page.metadata.continue ?? '';
+    } while (token);
+    return found;
+  }
+
   /** Server-side apply (force) as `fieldManager`; `subresource` 'status' applies the status. */
   async apply<T extends KubeObject>(object: T, fieldManager: string, subresource = ''): Promise<T> {
     const path = await this.path(refOf(object));

@@ -37,7 +37,8 @@ export class ReadCache {
     return cache ? { object: object && (structuredClone(object) as unknown as T) } : undefined;
   }
 
-  async list<T extends KubeObject>(kinds: readonly CachedKind[], apiVersion: string, kind: string, opts: ListOptions): Promise<ObjectList<T> | undefined> {
+  /** With `copy` false the cached objects themselves are handed out: only for callers that never change them. */
+  async list<T extends KubeObject>(kinds: readonly CachedKind[], apiVersion: string, kind: string, opts: ListOptions, copy = true): Promise<ObjectList<T> | undefined> {
     const spec = kinds.find((k) => k.apiVersion === apiVersion && k.kind === kind);
     const labels = selectorTerms(opts.labelSelector);
     const fields = fieldTerms(opts.fieldSelector);
@@ -50,7 +51,7 @@ export class ReadCache {
     const equal = labels.find((t) => t.op === '=');
     const items = named ? [cache.get(named.value ?? '', opts.namespace)].filter((o): o is Cached => o !== undefined && matches(o))
       : cache.select(matches, equal && { key: equal.key, value: equal.value ?? '' });
-    return { items: structuredClone(items) as unknown as T[], metadata: { resourceVersion: cache.resourceVersion } };
+    return { items: (copy ? structuredClone(items) : items) as unknown as T[], metadata: { resourceVersion: cache.resourceVersion } };
   }
 
   /** The resourceVersion the informer of a cached collection has caught up to; '' when it is not cached or listed. */

@@ -61,7 +61,7 @@ describe('the rendered manifests', () => {
 
   it('name every container image through the kustomization images block (one place to point at a registry)', () => {
     const images = [...ofKind('Service'), ...ofKind('Deployment')].flatMap((d) => ((d.spec?.template as { spec: { containers: { image: string }[] } }).spec.containers).map((c) => c.image));
-    expect(images).toHaveLength(FUNCTION_NAMES.length + 1);
+    expect(images).toHaveLength(FUNCTION_NAMES.length + 2); // + runtime watch, fleet
     for (const image of images) expect(image).toMatch(/^registry\.example\.internal\/lifecycle\/[a-z-]+:0\.1\.0$/);
   });
 
