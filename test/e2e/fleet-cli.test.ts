@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
 import { crRef, dropFinalizers, publishModule, userCr } from './removal-helpers.ts';
-import { applyKyma, connectRuntime, deleteKyma, eventually, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
+import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
 
 const CLI = join(import.meta.dirname, '..', '..', 'shared', 'cli', 'main.ts');
 const KYMA = 'fleet-a';
@@ -41,6 +41,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // Kymas left behind would hold their runtime's kyma-system/default against later test files.
+  if (world) await deleteLeftoverKymas(world);
   await world?.runner.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
