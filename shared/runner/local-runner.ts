@@ -77,7 +77,10 @@ export async function startLocalRunner(opts: LocalRunnerOptions): Promise<LocalR
   ping.start();
   const runtimeWatches = new RuntimeWatches({ kcp: await KubeClient.from(await kubeConfigOf('runtime-watch')), namespace: opts.config.kcpNamespace, sink, log: opts.log.child({ component: 'runtime-watch' }) });
   await runtimeWatches.start();
-  const fleet = await startFleetService(await KubeClient.from(await kubeConfigOf('fleet')), opts.config.kcpNamespace, opts.log.child({ component: 'fleet' }), opts.config.fleetPort);
+  // Without per-component identities the fleet shares the functions' client and so their watch caches (one copy of
+  // the Kymas and Manifests in this process, not two).
+  const fleetClient = shared?.kcp ?? await KubeClient.from(await kubeConfigOf('fleet'));
+  const fleet = await startFleetService(fleetClient, opts.config.kcpNamespace, opts.log.child({ component: 'fleet' }), opts.config.fleetPort);
   const resync = () => Promise.all(pingSources.map((p) => ping.fireNow(p.name))).then(() => undefined);
   if (opts.resyncAtStart ?? true) await resync();
   return {
