@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { KCP_NAMESPACE } from '../domain/vocabulary.ts';
+import { FLEET_NAME } from '../fleet/summary.ts';
 import { InputError, namespaceProblem, refuse } from '../module/cli/rules.ts';
 
 /** What the fleet command line asks for. */
@@ -12,7 +13,6 @@ const OPTIONS = {
   namespace: { type: 'string', short: 'n' }, kubeconfig: { type: 'string' }, fleet: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } as const;
 
-const NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 
 /** PURE. The request of a command line; every refusal is an InputError naming what is wrong and what is expected. */
 export function parseFleetRequest(argv: readonly string[]): FleetRequest {
@@ -37,8 +37,8 @@ export function parseFleetRequest(argv: readonly string[]): FleetRequest {
     const [kyma, module, ...extra] = rest;
     if (!kyma) throw new InputError('why needs the name of a Kyma: why <kyma> [module]');
     if (extra.length) throw new InputError(`why takes a Kyma and at most one module, got also "${extra.join(' ')}"`);
-    refuse('<kyma>', kyma, NAME.test(kyma) ? '' : 'expected the name of a Kyma (lower-case letters, digits, "-" and ".")');
-    if (module !== undefined) refuse('[module]', module, NAME.test(module) ? '' : 'expected the name of a module (lower-case letters, digits, "-" and ".")');
+    refuse('<kyma>', kyma, FLEET_NAME.test(kyma) ? '' : 'expected the name of a Kyma (lower-case letters, digits, "-" and ".")');
+    if (module !== undefined) refuse('[module]', module, FLEET_NAME.test(module) ? '' : 'expected the name of a module (lower-case letters, digits, "-" and ".")');
     return { command, ...common, kyma, module };
   }
   throw new InputError(`unknown command "${command}": expected status or why`);

@@ -2,6 +2,8 @@
 // /api/fleet (counts), /api/kymas (the filtered list) and /api/kymas/<name> (the reason chain of one Kyma), and
 // refreshes whenever /api/changes reports that the Kymas changed (server-sent events). Data is only ever inserted as
 // text (textContent), never as HTML.
+import { MODULE_STATES } from './summary.ts';
+
 export const FLEET_PAGE = `<!doctype html>
 <html lang="en">
 <head>
@@ -38,7 +40,7 @@ const $ = (id) => document.getElementById(id);
 const el = (tag, text, cls) => { const e = document.createElement(tag); if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; };
 let selected = '';
 async function json(path) { const r = await fetch(path); if (!r.ok) throw new Error(path + ': ' + r.status); return r.json(); }
-const ORDER = ['Ready', 'Processing', 'Error', 'Warning', 'Deleting', 'Unmanaged', 'Unknown'];
+const ORDER = ${JSON.stringify([...MODULE_STATES, 'Unknown'])};
 function counts(target, label, byState) {
   const keys = [...ORDER.filter((k) => k in byState), ...Object.keys(byState).filter((k) => !ORDER.includes(k)).sort()];
   target.replaceChildren(el('span', label), ...keys.map((k) => { const s = el('span', k + ' ' + byState[k], k); s.dataset.state = k; return s; }));

@@ -1,6 +1,6 @@
 // PURE. The fleet page's Kyma list: one row per Kyma, filtered by state, module and name, ordered by name, capped.
 import type { Kyma } from '../domain/kyma.ts';
-import { stateOf } from './summary.ts';
+import { installOf, stateOf } from './summary.ts';
 
 export interface KymaRow {
   name: string;
@@ -25,7 +25,7 @@ export function kymaRows(kymas: readonly Kyma[], filter: RowFilter): { total: nu
     name: kyma.metadata.name,
     state: stateOf(kyma.status?.state),
     deleting: Boolean(kyma.metadata.deletionTimestamp),
-    modules: (kyma.status?.modules ?? []).map((m) => ({ name: m.name, state: stateOf(m.state), version: m.version ?? '-', channel: m.channel ?? kyma.status?.activeChannel ?? kyma.spec?.channel ?? '-' })),
+    modules: (kyma.status?.modules ?? []).map((m) => ({ name: m.name, ...installOf(kyma, m) })),
   })).filter((row) => matches(row, filter)).sort((a, b) => a.name.localeCompare(b.name));
   return { total: rows.length, rows: rows.slice(0, Math.min(filter.limit ?? MAX_ROWS, MAX_ROWS)) };
 }

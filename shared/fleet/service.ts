@@ -18,14 +18,13 @@ import { fleetMetrics, type FleetState } from './metrics.ts';
 import { FLEET_PAGE } from './page.ts';
 import { kymaRows } from './rows.ts';
 import { readExplanation } from './read.ts';
-import { summarizeFleet } from './summary.ts';
+import { FLEET_NAME, summarizeFleet } from './summary.ts';
 
 export interface FleetService {
   readonly url: string;
   close(): Promise<void>;
 }
 
-const NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 
 export async function startFleetService(base: KubeClient, namespace: string, log: Logger, port = 0, host = '127.0.0.1'): Promise<FleetService> {
   const kcp = base.cachingReads([CACHED.kymas, CACHED.manifests, CACHED.releaseMetas]);
@@ -80,7 +79,7 @@ export async function startFleetService(base: KubeClient, namespace: string, log
 }
 
 async function explain(kcp: KubeClient, namespace: string, name: string, module: string | undefined) {
-  if (!NAME.test(name) || (module !== undefined && !NAME.test(module))) return json(400, { error: 'expected a Kyma name (and module name) of lower-case letters, digits, "-" and "."' });
+  if (!FLEET_NAME.test(name) || (module !== undefined && !FLEET_NAME.test(module))) return json(400, { error: 'expected a Kyma name (and module name) of lower-case letters, digits, "-" and "."' });
   const explanation = await readExplanation(kcp, namespace, name, module);
   return explanation ? json(200, explanation) : json(404, { error: `no Kyma ${namespace}/${name}` });
 }

@@ -1,6 +1,6 @@
 // The fleet at a glance (issue 9): Kymas by state, modules by name, version, channel and state — computed from the
 // Kymas' status alone, so it costs one LIST (or a watch cache) for any fleet size.
-import type { Kyma } from '../domain/kyma.ts';
+import type { Kyma, ModuleStatus } from '../domain/kyma.ts';
 
 export const KYMA_STATES = ['Ready', 'Processing', 'Error', 'Warning', 'Deleting'] as const;
 export const MODULE_STATES = ['Ready', 'Processing', 'Error', 'Warning', 'Deleting', 'Unmanaged'] as const;
@@ -27,6 +27,14 @@ export interface FleetSummary {
 
 export const stateOf = (state: string | undefined) => state ?? 'Unknown';
 
+/** Kyma and module names as the fleet views accept them in a request (CLI arguments, /api/kymas/<name>). */
+export const FLEET_NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
+
+/** One module install as the fleet views show it: version and channel, '-' when not known yet. */
+export const installOf = (kyma: Kyma, module: ModuleStatus) => ({
+  version: module.version ?? '-', channel: module.channel ?? kyma.status?.activeChannel ?? kyma.spec?.channel ?? '-', state: stateOf(module.state),
+});
+
 /** The summary of `kymas`; rows ordered by module, version, channel, state. */
 export function summarizeFleet(kymas: readonly Kyma[]): FleetSummary {
   const kymaStates: Record<string, number> = {};
@@ -39,7 +47,7 @@ export function summarizeFleet(kymas: readonly Kyma[]): FleetSummary {
     if (kyma.metadata.deletionTimestamp) deleting++;
     for (const module of kyma.status?.modules ?? []) {
       moduleInstalls++;
-      const row = { module: module.name, version: module.version ?? '-', channel: module.channel ?? kyma.status?.activeChannel ?? kyma.spec?.channel ?? '-', state: stateOf(module.state) };
+      const row = { module: module.name, ...installOf(kyma, module) };
       count(moduleStates, row.state);
       const key = [row.module, row.version, row.channel, row.state].join('\n');
       const known = rows.get(key);
