@@ -70,7 +70,13 @@ async function readerOf(source: KcpSource, namespace: string): Promise<FleetRead
   }
   // Loaded only for the KCP path: the Kubernetes client library is most of the CLI's start-up time.
   const [{ KubeClient }, { loadKubeConfig }] = await Promise.all([import('../k8s/client.ts'), import('../controlplane/kubeconfig.ts')]);
-  const kcp = await KubeClient.from(loadKubeConfig(source.kubeconfig));
+  // A parse error would quote the file (credentials included): say only which file is not usable.
+  let kcp: Awaited<ReturnType<typeof KubeClient.from>>;
+  try {
+    kcp = await KubeClient.from(loadKubeConfig(source.kubeconfig));
+  } catch {
+    throw new InputError(`the kubeconfig ${source.kubeconfigPath} is not usable (not a kubeconfig, or no current cluster)`);
+  }
   return {
     summary: async () => summarizeFleet(await listAll<Kyma>(kcp, API_VERSION, 'Kyma', { namespace }, 1000)),
     explanation: (kyma, module) => readExplanation(kcp, namespace, kyma, module),

@@ -146,6 +146,10 @@ describe('fleet CLI and Events', () => {
     expect(await cli('status', '--kubeconfig', join(dir, 'missing'))).toMatchObject({ code: 2, stderr: `error: cannot read the kubeconfig ${join(dir, 'missing')}\n` });
     expect((await cli('frobnicate')).stderr).toBe('error: unknown command "frobnicate": expected status or why\n');
     expect((await cli('--help')).stdout).toContain('why <kyma> [module]');
+    // A kubeconfig that does not parse: the error names the file, never quotes it (a YAML error would show the token).
+    const broken = join(dir, 'broken.kubeconfig');
+    await writeFile(broken, 'apiVersion: v1\nusers:\n- name: x\n  user: {token: "do-not-print-me", bad: [\n', { mode: 0o600 });
+    expect(await cli('status', '--kubeconfig', broken)).toMatchObject({ code: 2, stderr: `error: the kubeconfig ${broken} is not usable (not a kubeconfig, or no current cluster)\n` });
     expect((await cli('status', '--fleet', 'not a url')).stderr).toBe('error: --fleet "not a url": expected the fleet component\'s base URL, e.g. http://127.0.0.1:8080\n');
   });
 });
