@@ -16,7 +16,9 @@ export const SAMPLE_KYMA = 'local-kyma';
 
 /** The embedded default: a local control plane with a sample module, a Kyma asking for it, and the runner. */
 export async function startEmbedded(config: Config, say: (line: string) => void): Promise<{ plane: ControlPlane; runner: LocalRunner }> {
-  const plane = await startControlPlane({ runtimes: Math.max(1, config.embeddedRuntimes), progress: say });
+  // Single-cluster mode (LIFECYCLE_IN_CLUSTER=true, ADR 21): the KCP also rolls out workloads, the sample Kyma lives in it.
+  const runtimes = config.inCluster ? config.embeddedRuntimes : Math.max(1, config.embeddedRuntimes);
+  const plane = await startControlPlane({ runtimes, kcpWorkloads: config.inCluster, progress: say });
   const kcp = await KubeClient.from(plane.kcp.kubeConfig());
   await installCrds(plane.kcp.kubeConfig());
   await kcp.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: KCP_NAMESPACE } });
@@ -29,6 +31,14 @@ export async function startEmbedded(config: Config, say: (line: string) => void)
   const log = createLogger('lifecycle', config.logLevel, pino.destination({ dest: logFile, sync: false, mkdir: true }));
   const runner = await startLocalRunner({ kcp: plane.kcp.kubeConfig(), config: { ...config, registry: { ...config.registry, base: registryHost, plainHttp: true, credentialSecret: undefined } }, log });
   say(`functions running (logs: ${logFile})`);
+  if (config.inCluster) await createInClusterKyma(kcp, say);
+  else await createRemoteKyma(kcp, plane, say);
+  await followKyma(kcp, say);
+  return { plane, runner };
+}
+
+/** The sample Kyma for the first runtime: its kubeconfig Secret, then the Kyma. */
+async function createRemoteKyma(kcp: KubeClient, plane: ControlPlane, say: (line: string) => void): Promise<void> {
   const [runtime] = plane.runtimes;
   await kcp.apply({
     apiVersion: 'v1', kind: 'Secret', metadata: { name: SAMPLE_KYMA, namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: SAMPLE_KYMA } },
@@ -36,8 +46,13 @@ export async function startEmbedded(config: Config, say: (line: string) => void)
   }, 'lifecycle-embedded');
   await kcp.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: SAMPLE_KYMA, namespace: KCP_NAMESPACE }, spec: { channel: 'regular', modules: [{ name: 'sample' }] } }, 'lifecycle-embedded');
   say(`created Kyma ${SAMPLE_KYMA} (channel regular, module sample) for ${runtime?.name ?? 'runtime-1'}`);
-  await followKyma(kcp, say);
-  return { plane, runner };
+}
+
+/** The sample Kyma in single-cluster mode: no kubeconfig Secret, its module goes into the KCP itself. */
+async function createInClusterKyma(kcp: KubeClient, say: (line: string) => void): Promise<void> {
+  const metadata = { name: SAMPLE_KYMA, namespace: KCP_NAMESPACE, labels: { [LABEL.inCluster]: 'true' } };
+  await kcp.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata, spec: { channel: 'regular', modules: [{ name: 'sample' }] } }, 'lifecycle-embedded');
+  say(`created Kyma ${SAMPLE_KYMA} (channel regular, module sample) in single-cluster mode: the module goes into the KCP itself`);
 }
 
 /** Prints every state change of the sample Kyma until it is Ready. */

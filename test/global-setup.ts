@@ -26,7 +26,8 @@ let controlPlane: ControlPlane | undefined;
 const tokenDir = join(tmpdir(), `kyma-lifecycle-e2e-${process.pid}`);
 
 /**
- * One real control plane for the integration project: KCP + 2 runtimes (with workloads) + an OCI registry. The
+ * One real control plane for the integration project: KCP + 2 runtimes (all three with workloads: the KCP for
+ * single-cluster mode) + an OCI registry. The
  * runtimes also accept a random static admin token, and the runtime kubeconfigs the tests use carry it.
  */
 export async function setup(project: TestProject): Promise<void> {
@@ -35,7 +36,7 @@ export async function setup(project: TestProject): Promise<void> {
   await mkdir(tokenDir, { recursive: true });
   const tokenFile = join(tokenDir, 'tokens.csv');
   await writeFile(tokenFile, `${runtimeToken},e2e-admin,e2e-admin,"system:masters"\n`, { mode: 0o600 });
-  controlPlane = await startControlPlane({ runtimes: 2, apiServerFlags: [`--token-auth-file=${tokenFile}`], progress: (line) => console.log(`[test] ${line}`) });
+  controlPlane = await startControlPlane({ runtimes: 2, kcpWorkloads: true, apiServerFlags: [`--token-auth-file=${tokenFile}`], progress: (line) => console.log(`[test] ${line}`) });
   const { kcp, runtimes, registry, runDir, binaries } = controlPlane;
   const hygieneDir = join(runDir, 'hygiene');
   await mkdir(hygieneDir, { recursive: true });

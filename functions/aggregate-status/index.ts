@@ -10,7 +10,8 @@ import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/runti
 import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
 import { aggregate, ownedPart } from './decide.ts';
 import { kymaNameOf } from '../../shared/k8s/kyma-of.ts';
-import { syncRuntime } from './runtime-sync.ts';
+import { inClusterSync, syncRuntime } from './runtime-sync.ts';
+import { isInClusterKyma } from '../../shared/domain/in-cluster.ts';
 import { mirrorToRuntime } from './mirror.ts';
 import { RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
 import { SyncMemo } from '../../shared/k8s/sync-memo.ts';
@@ -37,7 +38,9 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
       const kyma = await deps.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name: kymaName });
       if (!kyma || kyma.metadata.deletionTimestamp || kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
       const manifests = await listAll<Manifest>(deps.kcp, API_VERSION, 'Manifest', { namespace: key.namespace, labelSelector: `${LABEL.kymaName}=${kymaName}` });
-      const runtimeSide = key.kind === 'Kyma' ? await syncRuntime(deps.kcp, runtimes, kyma, pushed, event.type === RESYNC_DUE, deps.config.runtimeImagePullSecret) : undefined;
+      const inCluster = isInClusterKyma(kyma);
+      const runtimeSide = key.kind !== 'Kyma' ? undefined : inCluster ? inClusterSync(deps.config.inCluster)
+        : await syncRuntime(deps.kcp, runtimes, kyma, pushed, event.type === RESYNC_DUE, deps.config.runtimeImagePullSecret);
       const status = aggregate(kyma, manifests, new Date().toISOString(), runtimeSide?.sync);
       let stored = kyma;
       const changed = ownedPart(status) !== ownedPart(kyma.status);
@@ -50,7 +53,7 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
       }
       // The runtime Kyma mirrors every status change at once (also one caused by a Manifest event); Kyma events and
       // the resync repair a mirror that failed.
-      const runtime = runtimeSide ? runtimeSide.runtime : changed ? await runtimeClient(runtimes, kyma) : undefined;
+      const runtime = runtimeSide ? runtimeSide.runtime : changed && !inCluster ? await runtimeClient(runtimes, kyma) : undefined;
       if (runtime && stored.status && !runtimeSide?.pending) {
         await mirrorToRuntime(runtime.client, runtime.scope, stored.status).catch((error: unknown) => {
           if (runtimeSide) throw error;

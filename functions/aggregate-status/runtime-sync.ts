@@ -10,6 +10,7 @@ import { ensureRemoteNamespace } from '../../shared/k8s/remote-namespace.ts';
 import type { RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
 import { isRuntimeUnreachable } from '../../shared/runtime/errors.ts';
 import { catalogFor, type Catalog } from './catalog.ts';
+import { inClusterRefusal } from '../../shared/domain/in-cluster.ts';
 import type { RuntimeSync } from './decide.ts';
 
 export const CATALOG_MANAGER = 'catalog-sync';
@@ -51,6 +52,14 @@ export async function syncRuntime(kcp: KubeClient, runtimes: RuntimeClients, kym
     // The runtime answered but is not ready for it yet (a CRD still being established, 429, 5xx): retried soon.
     return { runtime: access, sync: { crds: { ok: false, message: `sync pending: ${message}` }, catalog: { ok: false, message: `sync pending: ${message}` } }, pending: message };
   }
+}
+
+/** Single-cluster mode (ADR 21): the control plane's own lifecycle CRDs and catalog serve the Kyma; nothing is synced
+ * or mirrored. Refused (the Kyma in Error, saying why) where this control plane does not install into itself. */
+export function inClusterSync(enabled: boolean): { sync: RuntimeSync; runtime?: undefined; pending?: undefined } {
+  const refusal = inClusterRefusal(enabled);
+  if (refusal) return { sync: { unreachable: refusal } };
+  return { sync: { crds: { ok: true, message: "in-cluster: the control plane's own lifecycle CRDs" }, catalog: { ok: true, message: "in-cluster: the control plane's own module catalog" } } };
 }
 
 interface RuntimeCrd { apiVersion: string; kind: string; metadata: { name: string; labels?: Record<string, string>; deletionTimestamp?: string }; spec: object }

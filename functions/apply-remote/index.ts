@@ -1,6 +1,7 @@
 import type { Manifest } from '../../shared/domain/manifest.ts';
 import { API_VERSION, LABEL } from '../../shared/domain/vocabulary.ts';
-import { RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
+import { inClusterAccess, RuntimeClients, type RuntimeAccess } from '../../shared/k8s/runtime-clients.ts';
+import { targetOf } from '../../shared/domain/in-cluster.ts';
 import { InvalidEventError, TransientError, isRuntimeUnreachable } from '../../shared/runtime/errors.ts';
 import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE } from '../../shared/runtime/events.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/runtime/deps.ts';
@@ -19,7 +20,8 @@ import { EventRecorder } from '../../shared/k8s/events.ts';
 
 export const NAME = 'apply-remote';
 
-/** Manifest → the module's resources on the Kyma's runtime cluster, and the Manifest status. */
+/** Manifest → the module's resources on the Kyma's runtime cluster (or, with spec.remote false, on the control-plane
+ * cluster itself: ADR 21), and the Manifest status. */
 export function applyRemote(given: FunctionDeps): LifecycleFunction {
   const deps = readingFromCaches(given, [CACHED.kymas, CACHED.kubeconfigs]);
   /** Its Manifest from the watch cache, as fresh as the event (ADR 18); the check after applying reads it live. */
@@ -35,34 +37,36 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
       const manifest = await manifests.get<Manifest>({ apiVersion: API_VERSION, kind: 'Manifest', namespace: key.namespace, name: key.name });
       if (!manifest || manifest.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
       const ctx: ApplyContext = { kcp: deps.kcp, layers, log, events, pullSecret: deps.config.runtimeImagePullSecret, scope: OWN_RUNTIME };
-      const kyma = manifest.metadata.labels?.[LABEL.kymaName];
-      if (!kyma) return writeStatus(ctx, manifest, { state: 'Error', operation: `Manifest has no ${LABEL.kymaName} label: no runtime to install to` }).then(() => undefined);
-      let access;
+      const target = targetOf(manifest, deps.config.inCluster);
+      const where = 'kyma' in target ? `runtime of Kyma ${target.kyma}` : 'control-plane cluster';
+      let access: RuntimeAccess;
       try {
-        access = await runtimes.forKyma(key.namespace, kyma);
+        access = 'kyma' in target ? await runtimes.forKyma(key.namespace, target.kyma) : 'inCluster' in target ? inClusterAccess(given.kcp) : { missing: target.refused };
       } catch (error) {
         if (manifest.metadata.deletionTimestamp) throw error;
-        await writeStatus(ctx, manifest, { state: 'Error', operation: `runtime of Kyma ${kyma}: ${error instanceof Error ? error.message : String(error)}` });
+        await writeStatus(ctx, manifest, { state: 'Error', operation: `${where}: ${error instanceof Error ? error.message : String(error)}` });
         return undefined;
       }
       const runtime = 'client' in access ? access.client : undefined;
       if ('scope' in access) ctx.scope = access.scope;
       const onRuntime = manifestOnRuntime(manifest, ctx.scope);
+      const forget = () => ('kyma' in target ? runtimes.evict(key.namespace, target.kyma) : undefined);
       try {
         if (isUnmanaged(manifest)) await unmanage(ctx, onRuntime, runtime);
         else if (manifest.metadata.deletionTimestamp) await uninstall(ctx, onRuntime, runtime);
-        else if (!runtime) await writeStatus(ctx, manifest, { state: 'Error', operation: `runtime of Kyma ${kyma}: access secret not found (${'missing' in access ? access.missing : ''})` });
+        else if ('refused' in target) await writeStatus(ctx, manifest, { state: 'Error', operation: target.refused });
+        else if (!runtime) await writeStatus(ctx, manifest, { state: 'Error', operation: `${where}: access secret not found (${'missing' in access ? access.missing : ''})` });
         else await installUnlessOrphan(ctx, onRuntime, runtime, given.kcp);
       } catch (error) {
         if (isRuntimeUnreachable(error)) {
-          runtimes.evict(key.namespace, kyma);
-          const message = `runtime of Kyma ${kyma} unreachable: ${error instanceof Error ? error.message : String(error)}`;
+          forget();
+          const message = `${where} unreachable: ${error instanceof Error ? error.message : String(error)}`;
           if (!manifest.metadata.deletionTimestamp) await writeStatus(ctx, manifest, { state: 'Error', operation: message });
           throw new TransientError(message, error);
         }
         if (error instanceof TransientError) {
-          runtimes.evict(key.namespace, kyma);
-          throw new TransientError(`runtime of Kyma ${kyma}: ${error.message}`, error);
+          forget();
+          throw new TransientError(`${where}: ${error.message}`, error);
         }
         throw error;
       }
@@ -74,6 +78,8 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
 /** An orphan gets an Error status instead of an install. The Kyma comes from the watch cache; a verdict of orphan is
  * confirmed with a live read, so a cache that lags a just-created Kyma never marks its Manifests. */
 async function installUnlessOrphan(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient, live: KubeClient): Promise<void> {
+  // A Manifest of its own (spec.remote false, no Kyma) belongs to whoever created it: there is no Kyma to orphan it.
+  if (!manifest.metadata.labels?.[LABEL.kymaName]) return install(ctx, manifest, runtime);
   const orphan = orphanReason(manifest, await parentKyma(ctx.kcp, manifest), Date.now()) && orphanReason(manifest, await parentKyma(live, manifest), Date.now());
   if (orphan) return writeStatus(ctx, manifest, { state: 'Error', operation: orphan });
   return install(ctx, manifest, runtime);

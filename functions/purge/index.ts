@@ -6,7 +6,8 @@ import type { KubeClient } from '../../shared/k8s/client.ts';
 import { deletionStepEvent } from '../../shared/domain/state-events.ts';
 import { EventRecorder, involvedOf, recordEvent } from '../../shared/k8s/events.ts';
 import { listAll } from '../../shared/k8s/list.ts';
-import { RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
+import { inClusterAccess, RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
+import { isInClusterKyma } from '../../shared/domain/in-cluster.ts';
 import { InvalidEventError, NotYetReadyError } from '../../shared/runtime/errors.ts';
 import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE } from '../../shared/runtime/events.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/runtime/deps.ts';
@@ -35,9 +36,14 @@ export function purge(given: FunctionDeps): LifecycleFunction {
       const kyma = await deps.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name: kymaName });
       if (!kyma?.metadata.deletionTimestamp) return undefined;
       const manifests = await listAll<Manifest>(deps.kcp, API_VERSION, 'Manifest', { namespace: key.namespace, labelSelector: `${LABEL.kymaName}=${kymaName}` });
-      const access = await runtimes.forKyma(key.namespace, kymaName).catch(() => ({ missing: 'unusable kubeconfig Secret' }));
+      // Single-cluster mode (ADR 21): the module CRs live in the control plane, which has no runtime Kyma, catalog copies
+      // or runtime CRDs to remove (its own must stay).
+      const inCluster = isInClusterKyma(kyma);
+      const access = inCluster ? (deps.config.inCluster ? inClusterAccess(given.kcp) : { missing: 'in-cluster installs disabled' })
+        : await runtimes.forKyma(key.namespace, kymaName).catch(() => ({ missing: 'unusable kubeconfig Secret' }));
       const runtime = 'client' in access ? { client: access.client, scope: access.scope } : undefined;
-      const view: DeletionView = { kyma, manifests, now: Date.now(), gracePeriodMs: deps.config.purgeGracePeriodMs, ...(runtime ? { runtime: await observeRuntime(runtime.client, runtime.scope) } : {}) };
+      const observed = runtime && (inCluster ? { crds: [], remoteKyma: false } : await observeRuntime(runtime.client, runtime.scope));
+      const view: DeletionView = { kyma, manifests, now: Date.now(), gracePeriodMs: deps.config.purgeGracePeriodMs, ...(observed ? { runtime: observed } : {}) };
       let step = nextDeletionStep(view, false);
       if (step?.step === 'PurgeModuleCrFinalizers' && runtime && !(await purgeStuck(deps, kyma, manifests, runtime, log))) step = nextDeletionStep(view, true);
       if (!step || step.step === 'PurgeModuleCrFinalizers') return undefined;

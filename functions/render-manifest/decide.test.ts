@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Kyma } from '../../shared/domain/kyma.ts';
 import type { Manifest } from '../../shared/domain/manifest.ts';
-import { toUnmanage, unwantedManifests } from './decide.ts';
+import type { ModuleTemplate } from '../../shared/domain/templates.ts';
+import { desiredManifest, toUnmanage, unwantedManifests } from './decide.ts';
 
 const kyma = (modules: { name: string; managed?: boolean }[], refused: string[] = []): Kyma => ({
   apiVersion: 'v', kind: 'Kyma', metadata: { name: 'k1' }, spec: { channel: 'regular' },
@@ -34,5 +35,18 @@ describe('toUnmanage', () => {
   it('marks Manifests of managed: false modules once', () => {
     const all = [manifest('a'), manifest('b', { unmanaged: true }), manifest('c')];
     expect(names(toUnmanage(kyma([{ name: 'a', managed: false }, { name: 'b', managed: false }, { name: 'c' }]), all))).toEqual(['k1-a']);
+  });
+});
+
+describe('desiredManifest', () => {
+  const template: ModuleTemplate = { apiVersion: 'v', kind: 'ModuleTemplate', metadata: { name: 'sample-1.0.0' }, spec: {} } as ModuleTemplate;
+  const source = { module: { name: 'sample' }, entry: { name: 'sample', channel: 'regular' }, template, componentName: 'kyma-project.io/module/sample', version: '1.0.0',
+    install: { repo: 'r', name: 'kyma-project.io/module/sample', ref: 'sha256:0', type: 'oci-ref' as const }, localizedImages: [] };
+
+  it('leaves spec.remote out for a Kyma with a runtime (remote, as upstream) and sets it false in single-cluster mode', () => {
+    expect(desiredManifest(kyma([{ name: 'sample' }]), source).spec?.remote).toBeUndefined();
+    const inCluster = kyma([{ name: 'sample' }]);
+    inCluster.metadata.labels = { 'operator.kyma-project.io/in-cluster': 'true' };
+    expect(desiredManifest(inCluster, source).spec?.remote).toBe(false);
   });
 });

@@ -2,6 +2,7 @@ import { canonicalJson } from '../../shared/domain/canonical.ts';
 import { effectiveModules, type Kyma, type KymaModule, type ModuleStatus } from '../../shared/domain/kyma.ts';
 import type { ImageSpec, Manifest } from '../../shared/domain/manifest.ts';
 import { manifestName } from '../../shared/domain/names.ts';
+import { isInClusterKyma } from '../../shared/domain/in-cluster.ts';
 import type { ModuleTemplate } from '../../shared/domain/templates.ts';
 import { ANNOTATION, API_VERSION, LABEL, MANAGED_BY_KCP, REMOTE_NAMESPACE } from '../../shared/domain/vocabulary.ts';
 
@@ -41,6 +42,8 @@ export function desiredManifest(kyma: Kyma, src: ModuleSource): Manifest {
       version: src.version,
       localizedImages: src.localizedImages,
       ...(src.template.spec?.manager ? { manager: src.template.spec.manager } : {}),
+      // Single-cluster mode (ADR 21): the module goes into the control-plane cluster; absent = the Kyma's runtime.
+      ...(isInClusterKyma(kyma) ? { remote: false } : {}),
     },
   };
 }

@@ -8,6 +8,7 @@ import { fanOut } from './fan-out.ts';
 import { ensureKymaMetadata } from './kyma-metadata.ts';
 import { mandatoryRelease } from './mandatory.ts';
 import { effectiveSpec, type EffectiveSpec } from './remote-kyma.ts';
+import { isInClusterKyma } from '../../shared/domain/in-cluster.ts';
 import { canonicalJson } from '../../shared/domain/canonical.ts';
 import { RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
 import { MaintenancePolicyFile } from './maintenance.ts';
@@ -57,12 +58,14 @@ export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
 }
 
 /**
- * The module list that counts: the runtime Kyma's once it exists. Nothing is resolved while the runtime cannot be
+ * The module list that counts: the runtime Kyma's once it exists (an in-cluster Kyma's own). Nothing is resolved while the runtime cannot be
  * used (no or unusable kubeconfig Secret, 401/403, no connection) — as upstream, no Manifest is created for it, and
  * a list that came from the runtime is never replaced by the KCP spec (that would uninstall what the user added
  * there): 503, retried; aggregate-status reports the runtime as unreachable meanwhile.
  */
 async function effectiveSpecOf(runtimes: RuntimeClients, kyma: Kyma): Promise<EffectiveSpec> {
+  // Single-cluster mode (ADR 21): the Kyma is the only one; there is no runtime Kyma to take the list from.
+  if (isInClusterKyma(kyma)) return { from: 'kcp', spec: kyma.spec ?? { channel: '' } };
   const { namespace = '', name } = kyma.metadata;
   const access = await runtimes.forKyma(namespace, name).catch((e: unknown) => ({ missing: e instanceof Error ? e.message : String(e) }));
   if ('missing' in access) throw new NotYetReadyError(`runtime of Kyma ${name}: ${access.missing}`);

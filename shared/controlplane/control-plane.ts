@@ -12,6 +12,9 @@ export interface ControlPlaneOptions {
   runtimes?: number;
   /** Run controller-manager + scheduler + kwok on the runtimes so workloads roll out (default true). */
   runtimeWorkloads?: boolean;
+  /** Also run controller-manager + scheduler + kwok on the KCP, so modules installed into it in single-cluster mode
+   * (ADR 21) roll out (default false: the KCP then runs only garbage collection). */
+  kcpWorkloads?: boolean;
   /** Start an OCI registry (default true). */
   registry?: boolean;
   /** Where run directories go (default: $TMPDIR/kyma-lifecycle-runs). */
@@ -49,7 +52,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
   const common = { runDir, binaries, ...(opts.apiServerFlags ? { apiServerFlags: opts.apiServerFlags } : {}) };
   const runtimeNames = Array.from({ length: opts.runtimes ?? 2 }, (_, i) => `runtime-${i + 1}`);
   const results = await Promise.allSettled([
-    startCluster({ ...common, name: 'kcp', garbageCollection: true }),
+    startCluster({ ...common, name: 'kcp', garbageCollection: true, workloads: opts.kcpWorkloads ?? false }),
     ...runtimeNames.map((name) => startCluster({ ...common, name, workloads: opts.runtimeWorkloads ?? true })),
     ...(opts.registry ?? true ? [startRegistry(runDir, binaries)] : []),
   ]);

@@ -16,6 +16,8 @@ export const LABEL = {
   skipReconciliation: `${GROUP}/skip-reconciliation`,
   beta: `${GROUP}/beta`,
   internal: `${GROUP}/internal`,
+  /** `"true"` on a Kyma: single-cluster mode, its modules go into the control-plane cluster itself (ADR 21). */
+  inCluster: `${GROUP}/in-cluster`,
   appComponent: 'app.kubernetes.io/component',
   appPartOf: 'app.kubernetes.io/part-of',
 } as const;

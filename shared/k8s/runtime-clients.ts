@@ -1,6 +1,6 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { createHash } from 'node:crypto';
-import { scopeOfSecret, type RuntimeScope } from '../domain/runtime-scope.ts';
+import { OWN_RUNTIME, scopeOfSecret, type RuntimeScope } from '../domain/runtime-scope.ts';
 import { LABEL } from '../domain/vocabulary.ts';
 import { KubeClient } from './client.ts';
 
@@ -87,6 +87,10 @@ export class RuntimeClients {
     if (cached) byKubeconfig.release(cached.fingerprint, `${this.id}/${namespace}/${kymaName}`, true);
   }
 }
+
+/** The control-plane cluster as the runtime (single-cluster mode, ADR 21): the caller's own KCP client, the upstream
+ * layout (kyma-system), nothing shared with other Kymas. */
+export const inClusterAccess = (kcp: KubeClient): RuntimeAccess => ({ client: kcp, secret: '', scope: OWN_RUNTIME });
 
 async function clientFrom(encoded: string): Promise<KubeClient> {
   const kc = new KubeConfig();

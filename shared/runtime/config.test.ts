@@ -6,6 +6,12 @@ describe('readConfig', () => {
     expect(readConfig({})).toMatchObject({ kubeconfigPath: undefined, embeddedRuntimes: 1, logLevel: 'info', kcpNamespace: 'kcp-system', port: 8080 });
   });
 
+  it('installs into the control plane itself only when LIFECYCLE_IN_CLUSTER=true; anything but true/false is refused', () => {
+    expect(readConfig({}).inCluster).toBe(false);
+    expect(readConfig({ LIFECYCLE_IN_CLUSTER: 'true' }).inCluster).toBe(true);
+    expect(() => readConfig({ LIFECYCLE_IN_CLUSTER: 'yes' })).toThrow(/LIFECYCLE_IN_CLUSTER must be true or false/);
+  });
+
   it('uses KUBECONFIG when set', () => {
     expect(readConfig({ KUBECONFIG: '/tmp/kcp.yaml' }).kubeconfigPath).toBe('/tmp/kcp.yaml');
   });

@@ -37,6 +37,9 @@ export interface Config {
   /** The local broker lets a newer event about an object replace its not yet started delivery (ADR 17); off = one
    * delivery per event, as Knative's brokers do. */
   readonly localBrokerCoalesce: boolean;
+  /** Single-cluster mode (ADR 21): Manifests with spec.remote false may install into the KCP cluster itself
+   * (LIFECYCLE_IN_CLUSTER=true; default false — a control plane of runtimes does not install modules into itself). */
+  readonly inCluster: boolean;
   /** Port of the fleet component in the local runner (LIFECYCLE_FLEET_PORT; 0 = any free port, the default). */
   readonly fleetPort: number;
 }
@@ -66,6 +69,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     kcpReadCache: flag(env, 'LIFECYCLE_KCP_READ_CACHE', true),
     localBrokerCoalesce: flag(env, 'LIFECYCLE_LOCAL_BROKER_COALESCE', true),
     fleetPort: integer(env, 'LIFECYCLE_FLEET_PORT', '0', 0, 65535),
+    inCluster: flag(env, 'LIFECYCLE_IN_CLUSTER', false),
   });
 }
 

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { inClusterRefusal, isInClusterKyma, targetOf } from './in-cluster.ts';
+import type { Manifest } from './manifest.ts';
+
+const manifest = (opts: { remote?: boolean; kyma?: string }): Manifest => ({
+  apiVersion: 'operator.kyma-project.io/v1beta2', kind: 'Manifest',
+  metadata: { name: 'm', namespace: 'kcp-system', ...(opts.kyma ? { labels: { 'operator.kyma-project.io/kyma-name': opts.kyma } } : {}) },
+  spec: { install: { name: 'raw-manifest', source: { repo: 'r', name: 'n', ref: 'sha256:0', type: 'oci-ref' } }, ...(opts.remote === undefined ? {} : { remote: opts.remote }) },
+});
+
+describe('targetOf', () => {
+  it('sends a Manifest to its Kyma runtime unless spec.remote is false (absent and true are remote, as upstream)', () => {
+    expect(targetOf(manifest({ kyma: 'k1' }), true)).toEqual({ kyma: 'k1' });
+    expect(targetOf(manifest({ kyma: 'k1', remote: true }), true)).toEqual({ kyma: 'k1' });
+  });
+
+  it('sends spec.remote false into the control-plane cluster, with or without a Kyma, when the control plane allows it', () => {
+    expect(targetOf(manifest({ kyma: 'k1', remote: false }), true)).toEqual({ inCluster: true });
+    expect(targetOf(manifest({ remote: false }), true)).toEqual({ inCluster: true });
+  });
+
+  it('refuses spec.remote false where in-cluster installs are disabled, naming the setting', () => {
+    const target = targetOf(manifest({ kyma: 'k1', remote: false }), false);
+    expect(target).toEqual({ refused: inClusterRefusal(false) });
+    expect(inClusterRefusal(false)).toContain('LIFECYCLE_IN_CLUSTER=true');
+    expect(inClusterRefusal(true)).toBe('');
+  });
+
+  it('refuses a remote Manifest without a Kyma: there is no runtime to install to', () => {
+    expect(targetOf(manifest({}), true)).toEqual({ refused: expect.stringContaining('no runtime to install to') });
+  });
+});
+
+describe('isInClusterKyma', () => {
+  it('is the label operator.kyma-project.io/in-cluster "true", nothing else', () => {
+    const kyma = (labels?: Record<string, string>) => ({ metadata: { name: 'k', ...(labels ? { labels } : {}) } });
+    expect(isInClusterKyma(kyma({ 'operator.kyma-project.io/in-cluster': 'true' }))).toBe(true);
+    expect(isInClusterKyma(kyma({ 'operator.kyma-project.io/in-cluster': 'false' }))).toBe(false);
+    expect(isInClusterKyma(kyma())).toBe(false);
+  });
+});

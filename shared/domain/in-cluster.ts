@@ -1,0 +1,30 @@
+// Single-cluster ("in-cluster") mode (ADR 21, seeds 000/004): the control plane manages itself. A Kyma labelled
+// `operator.kyma-project.io/in-cluster: "true"` gets Manifests with `spec.remote: false`, and a Manifest with
+// `spec.remote: false` installs into the KCP cluster itself — no kubeconfig Secret, no runtime Kyma, no catalog copies.
+// Installing into the control plane needs rights there, so a control plane allows it only when configured to
+// (LIFECYCLE_IN_CLUSTER=true). Pure.
+import type { Kyma } from './kyma.ts';
+import type { Manifest } from './manifest.ts';
+import { LABEL } from './vocabulary.ts';
+
+export const IN_CLUSTER_SETTING = 'LIFECYCLE_IN_CLUSTER';
+
+export const isInClusterKyma = (kyma: Pick<Kyma, 'metadata'>): boolean => kyma.metadata.labels?.[LABEL.inCluster] === 'true';
+
+export const isInClusterManifest = (manifest: Pick<Manifest, 'spec'>): boolean => manifest.spec?.remote === false;
+
+/** Why this control plane does not install into itself ('' when it does). */
+export const inClusterRefusal = (enabled: boolean): string => (enabled ? ''
+  : `in-cluster installs are disabled on this control plane (set ${IN_CLUSTER_SETTING}=true to let modules install into the control-plane cluster)`);
+
+/** Where a Manifest's module goes: the control-plane cluster, the runtime of its Kyma, or nowhere (why). */
+export type ManifestTarget = { inCluster: true } | { kyma: string } | { refused: string };
+
+export function targetOf(manifest: Pick<Manifest, 'spec' | 'metadata'>, inClusterEnabled: boolean): ManifestTarget {
+  if (isInClusterManifest(manifest)) {
+    const refusal = inClusterRefusal(inClusterEnabled);
+    return refusal ? { refused: refusal } : { inCluster: true };
+  }
+  const kyma = manifest.metadata.labels?.[LABEL.kymaName];
+  return kyma ? { kyma } : { refused: `Manifest has no ${LABEL.kymaName} label: no runtime to install to (spec.remote: false installs into the control-plane cluster)` };
+}
