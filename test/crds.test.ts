@@ -63,6 +63,12 @@ describe('lifecycle CRDs on a real kube-apiserver', () => {
     ['ModuleReleaseMeta with channels', releaseMeta({ ...mrmBase, channels: [{ channel: 'regular', version: '1.0.1' }, { channel: 'fast', version: '1.2.0' }] })],
     ['mandatory ModuleReleaseMeta', releaseMeta({ ...mrmBase, mandatory: { version: '1.0.1+build.5' } })],
     ['Manifest', manifest({ install, version: '1.0.1', customResourcePolicy: 'Ignore', resource: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } } })],
+    ['Manifest of Helm charts (seed 004)', manifest({
+      remote: false, installs: [{ name: 'redis', source: { type: 'helm-chart', chartName: 'redis', url: 'https://charts.example.com', version: '1.2.3' } },
+        { name: 'web', source: { type: 'oci-ref', repo: 'registry.example.com', name: 'kyma-project.io/module/web', ref: `sha256:${'a'.repeat(64)}` } }],
+      config: { type: 'oci-ref', repo: 'registry.example.com', name: 'kyma-project.io/module/web', ref: `sha256:${'b'.repeat(64)}` },
+      crds: { type: 'oci-ref', repo: 'registry.example.com', name: 'kyma-project.io/module/web', ref: `sha256:${'c'.repeat(64)}` },
+    })],
   ])('accepts a valid %s', async (_, example) => {
     await expect(dryRunCreate(example)).resolves.toMatchObject({ kind: example.kind });
   });
@@ -96,7 +102,9 @@ describe('lifecycle CRDs on a real kube-apiserver', () => {
     ['ModuleReleaseMeta mandatory version not semver', releaseMeta({ ...mrmBase, mandatory: { version: 'latest' } }), 'spec.mandatory.version'],
     ['ModuleReleaseMeta without ocmComponentName', releaseMeta({ moduleName: 'keda', channels: [] }), 'spec.ocmComponentName: Required value'],
     ['Manifest unknown customResourcePolicy', manifest({ install, customResourcePolicy: 'Sometimes' }), 'spec.customResourcePolicy'],
-    ['Manifest without install', manifest({ version: '1.0.0' }), 'spec.install: Required value'],
+    ['Manifest without install or installs', manifest({ version: '1.0.0' }), 'spec.install (raw-manifest layer) or spec.installs (Helm charts) is required'],
+    ['Manifest with an empty installs list', manifest({ version: '1.0.0', installs: [] }), 'spec.install (raw-manifest layer) or spec.installs (Helm charts) is required'],
+    ['Manifest chart install without source', manifest({ installs: [{ name: 'redis' }] }), 'spec.installs[0].source: Required value'],
   ])('rejects %s', async (_, example, message) => {
     const error = await dryRunCreate(example).then(() => undefined, (e: unknown) => e as { code: number; message: string });
     expect(error?.code).toBe(422);

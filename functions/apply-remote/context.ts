@@ -2,11 +2,14 @@ import type { RuntimeScope } from '../../shared/domain/runtime-scope.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
 import type { EventRecorder } from '../../shared/k8s/events.ts';
 import type { Logger } from '../../shared/runtime/logger.ts';
+import type { ChartRenderer } from './charts.ts';
 import type { LayerCache } from './layer.ts';
 
 export interface ApplyContext {
   kcp: KubeClient;
   layers: LayerCache;
+  /** Modules made of Helm charts (spec.installs, ADR 22). */
+  charts: ChartRenderer;
   log: Logger;
   /** Events about the Manifest (its state changes). */
   events: EventRecorder;

@@ -10,6 +10,8 @@ import { OWN_RUNTIME } from '../../shared/domain/runtime-scope.ts';
 import { install } from './install.ts';
 import { manifestOnRuntime } from './render.ts';
 import { LayerCache } from './layer.ts';
+import { ChartRenderer } from './charts.ts';
+import { helmBinary } from '../../shared/helm/template.ts';
 import { uninstall } from './uninstall.ts';
 import { writeStatus } from './write-status.ts';
 import { orphanReason, parentKyma } from './orphan.ts';
@@ -28,6 +30,7 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
   const manifests = readingFromCaches(given, [CACHED.manifests]).kcp;
   const runtimes = new RuntimeClients(deps.kcp);
   const layers = new LayerCache(deps.registry);
+  const charts = new ChartRenderer(layers, helmBinary(deps.config.helmBinary));
   const events = new EventRecorder(given.kcp, NAME);
   return {
     name: NAME,
@@ -36,7 +39,7 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
       if (key.kind !== 'Manifest') throw new InvalidEventError(`${NAME} handles Manifests, not ${key.kind}`);
       const manifest = await manifests.get<Manifest>({ apiVersion: API_VERSION, kind: 'Manifest', namespace: key.namespace, name: key.name });
       if (!manifest || manifest.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
-      const ctx: ApplyContext = { kcp: deps.kcp, layers, log, events, pullSecret: deps.config.runtimeImagePullSecret, scope: OWN_RUNTIME };
+      const ctx: ApplyContext = { kcp: deps.kcp, layers, charts, log, events, pullSecret: deps.config.runtimeImagePullSecret, scope: OWN_RUNTIME };
       const target = targetOf(manifest, deps.config.inCluster);
       const where = 'kyma' in target ? `runtime of Kyma ${target.kyma}` : 'control-plane cluster';
       let access: RuntimeAccess;

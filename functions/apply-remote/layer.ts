@@ -1,15 +1,16 @@
-import type { Manifest } from '../../shared/domain/manifest.ts';
+import type { ImageSpec, Manifest } from '../../shared/domain/manifest.ts';
 import { fetchRawManifest } from '../../shared/oci/component.ts';
 import { isRegistryError } from '../../shared/oci/errors.ts';
+import { componentRepository } from '../../shared/oci/reference.ts';
 import type { RegistryClient } from '../../shared/oci/registry.ts';
 import { TransientError } from '../../shared/runtime/errors.ts';
 
 const MAX_CACHED_LAYERS = 256;
 
-/** Raw-manifest layers by digest (content-addressed, so never stale); a small LRU in memory. */
+/** Module layers by digest (content-addressed, so never stale); a small LRU in memory. */
 export class LayerCache {
-  private readonly layers = new Map<string, string>();
-  private readonly registry: RegistryClient;
+  private readonly layers = new Map<string, string | Uint8Array>();
+  readonly registry: RegistryClient;
 
   constructor(registry: RegistryClient) {
     this.registry = registry;
@@ -17,28 +18,42 @@ export class LayerCache {
 
   /** The raw-manifest YAML of a Manifest, digest-verified; `{ error }` when the spec or artifact is unusable. */
   async rawManifest(manifest: Manifest): Promise<{ yaml: string } | { error: string }> {
-    const source = manifest.spec?.install.source;
-    if (!source || (source.type !== 'oci-ref' && source.type !== 'oci-dir')) return { error: 'spec.install.source: render mode is invalid (type must be oci-ref or oci-dir)' };
-    if (source.repo !== this.registryBase()) return { error: `spec.install.source.repo ${source.repo} is not the configured module registry ${this.registryBase()}` };
-    const key = `${source.name}@${source.ref}`;
+    const layer = await this.text(manifest.spec?.install?.source, 'spec.install.source', 'raw-manifest layer');
+    return 'error' in layer ? layer : { yaml: layer.text };
+  }
+
+  /** A YAML layer (raw manifest, chart config, CRDs): `oci-ref` is the blob, `oci-dir` the first file of its tar. */
+  async text(source: ImageSpec | undefined, field: string, what = 'layer'): Promise<{ text: string } | { error: string }> {
+    if (!source || (source.type !== 'oci-ref' && source.type !== 'oci-dir')) return { error: `${field}: render mode is invalid (type must be oci-ref or oci-dir)` };
+    const problem = this.foreign(source.repo, field);
+    if (problem) return { error: problem };
+    const layer = await this.cached(`${source.name}@${source.ref}`, what, () => fetchRawManifest(this.registry, source.name, { ref: source.ref, type: source.type }));
+    return 'error' in layer ? layer : { text: layer.value as string };
+  }
+
+  /** A layer's bytes as stored (a packaged chart), digest-verified. */
+  async bytes(source: { repo: string; name: string; ref: string }, field: string): Promise<{ bytes: Uint8Array } | { error: string }> {
+    const problem = this.foreign(source.repo, field);
+    if (problem) return { error: problem };
+    const layer = await this.cached(`${source.name}@${source.ref}#bytes`, 'chart layer', () => this.registry.getBlob(componentRepository(source.name), source.ref));
+    return 'error' in layer ? layer : { bytes: layer.value as Uint8Array };
+  }
+
+  private foreign(repo: string, field: string): string {
+    return repo === this.registry.host ? '' : `${field}.repo ${repo} is not the configured module registry ${this.registry.host}`;
+  }
+
+  private async cached(key: string, what: string, pull: () => Promise<string | Uint8Array>): Promise<{ value: string | Uint8Array } | { error: string }> {
     const hit = this.layers.get(key);
-    if (hit !== undefined) return { yaml: hit };
+    if (hit !== undefined) return { value: hit };
     try {
-      const yaml = await fetchRawManifest(this.registry, source.name, { ref: source.ref, type: source.type });
-      this.remember(key, yaml);
-      return { yaml };
+      const value = await pull();
+      if (this.layers.size >= MAX_CACHED_LAYERS) this.layers.delete(this.layers.keys().next().value ?? '');
+      this.layers.set(key, value);
+      return { value };
     } catch (error) {
       if (isRegistryError(error) && error.retryable) throw new TransientError(`module registry: ${error.message}`, error);
-      return { error: `raw-manifest layer ${key}: ${error instanceof Error ? error.message : String(error)}` };
+      return { error: `${what} ${key.replace(/#bytes$/, '')}: ${error instanceof Error ? error.message : String(error)}` };
     }
-  }
-
-  private registryBase(): string {
-    return this.registry.host;
-  }
-
-  private remember(key: string, yaml: string): void {
-    if (this.layers.size >= MAX_CACHED_LAYERS) this.layers.delete(this.layers.keys().next().value ?? '');
-    this.layers.set(key, yaml);
   }
 }

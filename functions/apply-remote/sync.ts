@@ -14,12 +14,12 @@ export type SyncOutcome =
   | { error: string; stage: 'resources' | 'apply'; target?: SyncedResource[] };
 
 /**
- * The module's version as the Manifest asks for it, on the runtime: pull the layer, render, prune what this version
+ * The module's version as the Manifest asks for it, on the runtime: pull the layer (or render its Helm charts), render, prune what this version
  * no longer has (waiting until it is gone), apply. Used by install, and by a blocked deletion, which keeps the
  * operator current (an MRM bump still upgrades it) while user CRs hold the removal.
  */
 export async function syncModule(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient): Promise<SyncOutcome> {
-  const layer = await ctx.layers.rawManifest(manifest);
+  const layer = manifest.spec?.installs?.length ? await ctx.charts.moduleYaml(manifest) : await ctx.layers.rawManifest(manifest);
   if ('error' in layer) return { error: layer.error, stage: 'resources' };
   const objects = await renderTarget(runtime, manifest, layer.yaml, ctx.pullSecret, ctx.scope);
   if ('error' in objects) return { error: objects.error, stage: 'resources' };

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 
 /** The real binaries the control plane runs, by name. */
 export const BINARY_NAMES = [
-  'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubectl', 'etcd', 'kwok', 'oras', 'registry',
+  'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubectl', 'etcd', 'kwok', 'oras', 'registry', 'helm',
 ] as const;
 export type BinaryName = (typeof BINARY_NAMES)[number];
 export type Binaries = Record<BinaryName, string>;

@@ -9,7 +9,8 @@ ETCD_VERSION="${ETCD_VERSION:-3.6.16}"
 KWOK_VERSION="${KWOK_VERSION:-0.8.0}"
 ORAS_VERSION="${ORAS_VERSION:-1.3.6}"
 REGISTRY_VERSION="${REGISTRY_VERSION:-3.0.0}"
-BINARIES=(kube-apiserver kube-controller-manager kube-scheduler kubectl etcd kwok oras registry)
+HELM_VERSION="${HELM_VERSION:-4.3.1}"
+BINARIES=(kube-apiserver kube-controller-manager kube-scheduler kubectl etcd kwok oras registry helm)
 
 say() { printf '[testbin %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
@@ -25,7 +26,7 @@ if [ -n "${KUBEBUILDER_ASSETS:-}" ]; then
 fi
 
 cache_root="${XDG_CACHE_HOME:-$HOME/.cache}/kyma-lifecycle-testbin"
-OUT="$cache_root/k8s-$K8S_VERSION-etcd-$ETCD_VERSION-kwok-$KWOK_VERSION-oras-$ORAS_VERSION-registry-$REGISTRY_VERSION"
+OUT="$cache_root/k8s-$K8S_VERSION-etcd-$ETCD_VERSION-kwok-$KWOK_VERSION-oras-$ORAS_VERSION-registry-$REGISTRY_VERSION-helm-$HELM_VERSION"
 mkdir -p "$OUT"
 
 todo=()
@@ -104,6 +105,7 @@ needs kwok && build_tool kwok sigs.k8s.io/kwok sigs.k8s.io/kwok/cmd/kwok "$KWOK_
 needs oras && build_tool oras oras.land/oras oras.land/oras/cmd/oras "$ORAS_VERSION"
 needs registry && build_tool registry github.com/distribution/distribution/v3 \
   github.com/distribution/distribution/v3/cmd/registry "$REGISTRY_VERSION"
+needs helm && build_tool helm helm.sh/helm/v4 helm.sh/helm/v4/cmd/helm "$HELM_VERSION"
 
 say "all test binaries ready in $(( $(date +%s) - started )) s"
 echo "$OUT"

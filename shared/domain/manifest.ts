@@ -7,8 +7,26 @@ export interface ImageSpec {
   type: 'oci-ref' | 'oci-dir';
 }
 
+/** A Helm chart of a Manifest (seed 004): from a chart repository, or packaged (`.tgz`) as a layer in the registry. */
+export type ChartSource =
+  | { type: 'helm-chart'; chartName: string; url: string; version?: string }
+  | { type: 'oci-ref'; repo: string; name: string; ref: string };
+
+/** One chart install of `spec.installs[]`; `name` is the Helm release name and the key of its config entry. */
+export interface ChartInstall {
+  name: string;
+  source: ChartSource;
+}
+
 export interface ManifestSpec {
-  install: { name: string; source: ImageSpec };
+  /** The raw-manifest layer (upstream v1beta2); absent when the module is made of charts (`installs`). */
+  install?: { name: string; source: ImageSpec };
+  /** Helm charts rendered with the real Helm engine (ADR 22); `config` holds their values, `crds` CRDs applied first. */
+  installs?: ChartInstall[];
+  /** Values and set flags per chart install: an oci-ref layer (YAML, see ADR 22). */
+  config?: ImageSpec;
+  /** CRDs applied, and established, before the charts' objects: an oci-ref layer (YAML stream). */
+  crds?: ImageSpec;
   resource?: Record<string, unknown> | null;
   customResourcePolicy?: CustomResourcePolicy;
   version?: string;

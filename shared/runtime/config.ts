@@ -40,6 +40,9 @@ export interface Config {
   /** Single-cluster mode (ADR 21): Manifests with spec.remote false may install into the KCP cluster itself
    * (LIFECYCLE_IN_CLUSTER=true; default false — a control plane of runtimes does not install modules into itself). */
   readonly inCluster: boolean;
+  /** The helm binary that renders modules made of charts (LIFECYCLE_HELM_BINARY; default: the one bundled with
+   * the function, else `helm` on PATH; ADR 22). */
+  readonly helmBinary: string | undefined;
   /** Port of the fleet component in the local runner (LIFECYCLE_FLEET_PORT; 0 = any free port, the default). */
   readonly fleetPort: number;
 }
@@ -70,6 +73,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     localBrokerCoalesce: flag(env, 'LIFECYCLE_LOCAL_BROKER_COALESCE', true),
     fleetPort: integer(env, 'LIFECYCLE_FLEET_PORT', '0', 0, 65535),
     inCluster: flag(env, 'LIFECYCLE_IN_CLUSTER', false),
+    helmBinary: env.LIFECYCLE_HELM_BINARY || undefined,
   });
 }
 

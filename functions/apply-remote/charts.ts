@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../../shared/domain/canonical.ts';
+import type { Manifest } from '../../shared/domain/manifest.ts';
+import { chartRenders, inReleaseNamespace, installsProblem, isPinned, type ChartRender } from '../../shared/helm/charts.ts';
+import { helmTemplate } from '../../shared/helm/template.ts';
+import type { LayerCache } from './layer.ts';
+
+const MAX_CACHED_RENDERS = 256;
+/** A chart asked for by a version range (or none) is rendered again after this long: the repository may have a newer one. */
+const UNPINNED_REUSE_MS = 5 * 60_000;
+
+/**
+ * A module made of Helm charts (`spec.installs`, ADR 22) as one YAML stream: the CRDs layer first, then every chart
+ * rendered by the real Helm engine with its config entry. Renders are reused while their inputs are the same.
+ */
+export class ChartRenderer {
+  private readonly renders = new Map<string, { yaml: string; at: number }>();
+  private readonly layers: LayerCache;
+  private readonly binary: string;
+
+  constructor(layers: LayerCache, binary: string) {
+    this.layers = layers;
+    this.binary = binary;
+  }
+
+  async moduleYaml(manifest: Manifest): Promise<{ yaml: string } | { error: string }> {
+    const installs = manifest.spec?.installs ?? [];
+    const problem = installsProblem(installs, this.layers.registry.host);
+    if (problem) return { error: problem };
+    const config = manifest.spec?.config ? await this.layers.text(manifest.spec.config, 'spec.config', 'config layer') : undefined;
+    if (config && 'error' in config) return config;
+    const crds = manifest.spec?.crds ? await this.layers.text(manifest.spec.crds, 'spec.crds', 'CRDs layer') : undefined;
+    if (crds && 'error' in crds) return crds;
+    let renders: ChartRender[];
+    try {
+      renders = chartRenders(installs, config?.text);
+    } catch (error) {
+      return { error: error instanceof Error ? error.message : String(error) };
+    }
+    const parts = crds ? [crds.text] : [];
+    for (const render of renders) {
+      const rendered = await this.render(render);
+      if ('error' in rendered) return rendered;
+      parts.push(rendered.yaml);
+    }
+    return { yaml: parts.join('\n---\n') };
+  }
+
+  private async render(render: ChartRender): Promise<{ yaml: string } | { error: string }> {
+    const key = createHash('sha256').update(canonicalJson(render)).digest('hex');
+    const hit = this.renders.get(key);
+    if (hit && (isPinned(render.install.source) || Date.now() - hit.at < UNPINNED_REUSE_MS)) return { yaml: hit.yaml };
+    const { source } = render.install;
+    let chart: Parameters<typeof helmTemplate>[2];
+    if (source.type === 'oci-ref') {
+      const layer = await this.layers.bytes(source, `spec.installs[${render.install.name}].source`);
+      if ('error' in layer) return layer;
+      chart = { archive: layer.bytes };
+    } else {
+      chart = { name: source.chartName, repo: source.url, ...(source.version ? { version: source.version } : {}) };
+    }
+    try {
+      const yaml = inReleaseNamespace(await helmTemplate(this.binary, render, chart), render.namespace);
+      if (this.renders.size >= MAX_CACHED_RENDERS) this.renders.delete(this.renders.keys().next().value ?? '');
+      this.renders.set(key, { yaml, at: Date.now() });
+      return { yaml };
+    } catch (error) {
+      return { error: `chart ${render.install.name}: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+}
