@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../shared/domain/canonical.ts';
 import type { Manifest } from '../../shared/domain/manifest.ts';
 import { chartRenders, inReleaseNamespace, installsProblem, isPinned, type ChartRender } from '../../shared/helm/charts.ts';
-import { helmTemplate } from '../../shared/helm/template.ts';
+import { helmTemplate, type HelmBinary } from '../../shared/helm/template.ts';
 import type { LayerCache } from './layer.ts';
 
 const MAX_CACHED_RENDERS = 256;
@@ -16,9 +16,9 @@ const UNPINNED_REUSE_MS = 5 * 60_000;
 export class ChartRenderer {
   private readonly renders = new Map<string, { yaml: string; at: number }>();
   private readonly layers: LayerCache;
-  private readonly binary: string;
+  private readonly binary: HelmBinary;
 
-  constructor(layers: LayerCache, binary: string) {
+  constructor(layers: LayerCache, binary: HelmBinary) {
     this.layers = layers;
     this.binary = binary;
   }

@@ -30,7 +30,7 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
   const manifests = readingFromCaches(given, [CACHED.manifests]).kcp;
   const runtimes = new RuntimeClients(deps.kcp);
   const layers = new LayerCache(deps.registry);
-  const charts = new ChartRenderer(layers, helmBinary(deps.config.helmBinary));
+  const charts = new ChartRenderer(layers, helmBinary(deps.config));
   const events = new EventRecorder(given.kcp, NAME);
   return {
     name: NAME,

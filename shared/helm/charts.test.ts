@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChartInstall } from '../domain/manifest.ts';
-import { chartRenders, inReleaseNamespace, installsProblem, isPinned, templateArgs } from './charts.ts';
+import { chartRenders, inReleaseNamespace, installsProblem, isPinned, templateArgs, type ChartRender } from './charts.ts';
 
 const REGISTRY = 'registry.local:5000';
 const repoChart = (name: string, extra: object = {}): ChartInstall => ({ name, source: { type: 'helm-chart', chartName: 'greeter', url: 'http://charts.local/', version: '0.1.0', ...extra } as ChartInstall['source'] });
@@ -54,14 +54,14 @@ describe('chartRenders', () => {
 });
 
 describe('templateArgs', () => {
-  const [render] = chartRenders([repoChart('web')], 'configs: [{name: web, namespace: greeter, set: ["a=b"]}]');
+  const render = chartRenders([repoChart('web')], 'configs: [{name: web, namespace: greeter, set: ["a=b"]}]')[0] as ChartRender;
   it('renders a repository chart at its version, CRDs included, tests skipped, values and set flags in order', () => {
-    expect(templateArgs(render!, { name: 'greeter', repo: 'http://charts.local/', version: '0.1.0' }, '/tmp/v.yaml')).toEqual([
+    expect(templateArgs(render, { name: 'greeter', repo: 'http://charts.local/', version: '0.1.0' }, '/tmp/v.yaml')).toEqual([
       'template', 'web', 'greeter', '--repo', 'http://charts.local/', '--version', '0.1.0', '--namespace', 'greeter', '--include-crds', '--skip-tests', '--values', '/tmp/v.yaml', '--set', 'a=b',
     ]);
   });
   it('renders a packaged chart from its file', () => {
-    expect(templateArgs(render!, { file: '/tmp/chart.tgz' }, undefined).slice(0, 3)).toEqual(['template', 'web', '/tmp/chart.tgz']);
+    expect(templateArgs(render, { file: '/tmp/chart.tgz' }, undefined).slice(0, 3)).toEqual(['template', 'web', '/tmp/chart.tgz']);
   });
 });
 

@@ -93,7 +93,7 @@ function configEntries(yaml: string | undefined): Map<string, ConfigEntry> {
   try {
     doc = parse(yaml, { maxAliasCount: 100 }) as { configs?: unknown } | null;
   } catch (error) {
-    throw new Error(`config layer is not valid YAML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    throw new Error(`config layer is not valid YAML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, { cause: error });
   }
   const configs = doc?.configs ?? [];
   if (!Array.isArray(configs)) throw new Error('config layer: configs must be a list');

@@ -43,6 +43,8 @@ export interface Config {
   /** The helm binary that renders modules made of charts (LIFECYCLE_HELM_BINARY; default: the one bundled with
    * the function, else `helm` on PATH; ADR 22). */
   readonly helmBinary: string | undefined;
+  /** PATH, for tools the functions run by name (helm). */
+  readonly searchPath: string;
   /** Port of the fleet component in the local runner (LIFECYCLE_FLEET_PORT; 0 = any free port, the default). */
   readonly fleetPort: number;
 }
@@ -74,6 +76,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fleetPort: integer(env, 'LIFECYCLE_FLEET_PORT', '0', 0, 65535),
     inCluster: flag(env, 'LIFECYCLE_IN_CLUSTER', false),
     helmBinary: env.LIFECYCLE_HELM_BINARY || undefined,
+    searchPath: env.PATH ?? '',
   });
 }
 
