@@ -60,7 +60,7 @@ export class ChartRenderer {
       chart = { name: source.chartName, repo: source.url, ...(source.version ? { version: source.version } : {}) };
     }
     try {
-      const yaml = inReleaseNamespace(await helmTemplate(this.binary, render, chart), render.namespace);
+      const yaml = inReleaseNamespace(await helmTemplate(this.binary, render, chart), render.namespace, render.createNamespace);
       if (this.renders.size >= MAX_CACHED_RENDERS) this.renders.delete(this.renders.keys().next().value ?? '');
       this.renders.set(key, { yaml, at: Date.now() });
       return { yaml };

@@ -35,8 +35,8 @@ describe('chartRenders', () => {
 
   it('gives each install its config entry; installs without one get no values and kyma-system', () => {
     expect(chartRenders([repoChart('web'), ociChart('api')], config)).toEqual([
-      { install: repoChart('web'), namespace: 'greeter', values: { message: 'hi', nested: { a: 1 } }, set: ['replicas=2', 'extra=true'] },
-      { install: ociChart('api'), namespace: 'kyma-system', values: {}, set: [] },
+      { install: repoChart('web'), namespace: 'greeter', values: { message: 'hi', nested: { a: 1 } }, set: ['replicas=2', 'extra=true'], createNamespace: false },
+      { install: ociChart('api'), namespace: 'kyma-system', values: {}, set: [], createNamespace: false },
     ]);
     expect(chartRenders([repoChart('web')], undefined)[0]).toMatchObject({ namespace: 'kyma-system', values: {}, set: [] });
   });
@@ -46,6 +46,7 @@ describe('chartRenders', () => {
     ['values that are not a mapping', 'configs: [{name: web, values: [1]}]', 'web.values must be a mapping'],
     ['a set flag without =', 'configs: [{name: web, set: [replicas]}]', 'web.set must be a list of key=value strings'],
     ['a bad namespace', 'configs: [{name: web, namespace: Bad_NS}]', 'web.namespace must be a namespace name'],
+    ['createNamespace that is not a boolean', 'configs: [{name: web, createNamespace: "yes"}]', 'web.createNamespace must be true or false'],
     ['configs that are not a list', 'configs: {web: {}}', 'configs must be a list'],
     ['invalid YAML', 'configs: [', 'config layer is not valid YAML'],
   ])('refuses a config layer with %s', (_, yaml, message) => {
@@ -69,6 +70,12 @@ describe('inReleaseNamespace', () => {
   it('puts objects without a namespace into the release namespace, keeps explicit ones, drops empty documents', () => {
     const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\n# only a comment\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b, namespace: other}\n';
     expect(inReleaseNamespace(yaml, 'greeter')).toBe('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: greeter\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n  namespace: other\n');
+  });
+});
+
+describe('inReleaseNamespace with createNamespace', () => {
+  it('puts the release namespace first', () => {
+    expect(inReleaseNamespace('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n', 'greeter', true).split('---\n')[0]).toBe('apiVersion: v1\nkind: Namespace\nmetadata:\n  name: greeter\n');
   });
 });
 

@@ -19,6 +19,8 @@ export interface ChartRender {
   namespace: string;
   values: Record<string, unknown>;
   set: string[];
+  /** The release namespace is part of the module (created with it, removed with it), as `--create-namespace`. */
+  createNamespace: boolean;
 }
 
 /** PURE. Why `installs` cannot be rendered ('' when they can): names, sources, registry. */
@@ -63,11 +65,11 @@ function repositoryProblem(url: unknown): string {
   return '';
 }
 
-interface ConfigEntry { name?: unknown; values?: unknown; set?: unknown; namespace?: unknown }
+interface ConfigEntry { name?: unknown; values?: unknown; set?: unknown; namespace?: unknown; createNamespace?: unknown }
 
 /**
- * PURE. The renders of `installs`, with the config layer's entries (YAML `configs: [{name, values, set, namespace}]`;
- * no layer = no values, namespace kyma-system). Throws with a message naming the bad entry.
+ * PURE. The renders of `installs`, with the config layer's entries (YAML `configs: [{name, values, set, namespace,
+ * createNamespace}]`; no layer = no values, namespace kyma-system). Throws with a message naming the bad entry.
  */
 export function chartRenders(installs: readonly ChartInstall[], configYaml: string | undefined): ChartRender[] {
   const entries = configEntries(configYaml);
@@ -83,7 +85,9 @@ export function chartRenders(installs: readonly ChartInstall[], configYaml: stri
     if (!Array.isArray(set) || set.length > MAX_SET_FLAGS || !set.every((f) => typeof f === 'string' && /^[^=\n]+=[^\n]*$/.test(f))) {
       throw new Error(`config layer: ${install.name}.set must be a list of key=value strings (at most ${MAX_SET_FLAGS})`);
     }
-    return { install, namespace, values: values as Record<string, unknown>, set: set as string[] };
+    const createNamespace = entry.createNamespace ?? false;
+    if (typeof createNamespace !== 'boolean') throw new Error(`config layer: ${install.name}.createNamespace must be true or false`);
+    return { install, namespace, values: values as Record<string, unknown>, set: set as string[], createNamespace };
   });
 }
 
@@ -115,17 +119,20 @@ export function templateArgs(render: ChartRender, chart: { file: string } | { na
 }
 
 /** PURE. Helm's output with every object that names no namespace put into the release's (as `helm install` would);
- * cluster-scoped kinds lose it again when the objects are prepared for the target. Empty documents are dropped. */
-export function inReleaseNamespace(yaml: string, namespace: string): string {
+ * cluster-scoped kinds lose it again when the objects are prepared for the target. Empty documents are dropped. With
+ * `createNamespace` the namespace itself comes first. */
+export function inReleaseNamespace(yaml: string, namespace: string, createNamespace = false): string {
   const docs = parseAllDocuments(yaml);
   if (!Array.isArray(docs)) throw new Error('helm template did not render a YAML stream');
-  return docs.map((doc, i) => {
+  const objects = docs.map((doc, i) => {
     if (doc.errors[0]) throw new Error(`helm template rendered invalid YAML in document ${i + 1}: ${doc.errors[0].message}`);
     const object = doc.toJS({ maxAliasCount: 100 }) as { metadata?: { namespace?: string } } | null;
     if (!object || typeof object !== 'object') return '';
     if (object.metadata && !object.metadata.namespace) object.metadata.namespace = namespace;
     return stringify(object);
-  }).filter(Boolean).join('---\n');
+  }).filter(Boolean);
+  const own = createNamespace ? [stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } })] : [];
+  return [...own, ...objects].join('---\n');
 }
 
 /** PURE. Whether a chart render can be reused for good: a packaged chart (digest) or an exact repository version. */

@@ -45,7 +45,7 @@ export async function startWorld(env: Record<string, string> = {}, opts: WorldOp
   await kcp.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: KCP_NAMESPACE } }).catch(() => undefined);
   const runtimes = await Promise.all(cp.runtimes.map((k) => KubeClient.from(loadKubeConfig(k))));
   const registry = new RegistryClient({ host: cp.registryHost, plainHttp: true });
-  const config = { ...readConfig({ LIFECYCLE_OCI_REGISTRY: `http://${cp.registryHost}`, ...env }) };
+  const config = { ...readConfig({ LIFECYCLE_OCI_REGISTRY: `http://${cp.registryHost}`, LIFECYCLE_HELM_BINARY: `${cp.binDir}/helm`, PATH: '/usr/bin:/bin', ...env }) };
   await opts.beforeRunner?.(kcp);
   const events: CloudEvent<unknown>[] = [];
   const { log, file: logFile } = capturingLogger('e2e', process.env.E2E_LOG_LEVEL ?? 'warn');
