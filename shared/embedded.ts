@@ -29,7 +29,7 @@ export async function startEmbedded(config: Config, say: (line: string) => void)
   say('published module "sample": 1.0.0 on channel regular, 2.0.0 on channel fast');
   const logFile = join(plane.runDir, 'logs', 'lifecycle-functions.log');
   const log = createLogger('lifecycle', config.logLevel, pino.destination({ dest: logFile, sync: false, mkdir: true }));
-  const runner = await startLocalRunner({ kcp: plane.kcp.kubeConfig(), config: { ...config, registry: { ...config.registry, base: registryHost, plainHttp: true, credentialSecret: undefined } }, log });
+  const runner = await startLocalRunner({ kcp: plane.kcp.kubeConfig(), config: { ...config, helmBinary: config.helmBinary ?? plane.binaries.helm, registry: { ...config.registry, base: registryHost, plainHttp: true, credentialSecret: undefined } }, log });
   say(`functions running (logs: ${logFile})`);
   if (config.inCluster) await createInClusterKyma(kcp, say);
   else await createRemoteKyma(kcp, plane, say);

@@ -5,6 +5,7 @@ import { announceEmbeddedKcp } from './cli/kubeconfig.ts';
 import { loadKubeConfig } from './controlplane/index.ts';
 import { startEmbedded } from './embedded.ts';
 import { readConfig } from './runtime/config.ts';
+import { locateBinaries } from './controlplane/binaries.ts';
 import { createLogger } from './runtime/logger.ts';
 import { startLocalRunner } from './runner/local-runner.ts';
 
@@ -15,7 +16,9 @@ let stop: () => Promise<void>;
 if (config.kubeconfigPath) {
   const kcp = loadKubeConfig(await readFile(config.kubeconfigPath, 'utf8'));
   say(`running the functions against the cluster of KUBECONFIG (context ${kcp.getCurrentContext()}, namespace ${config.kcpNamespace})`);
-  const runner = await startLocalRunner({ kcp, config, log: createLogger('lifecycle', config.logLevel) });
+  // Charts (ADR 22) render with the helm built next to the test binaries unless LIFECYCLE_HELM_BINARY names one.
+  const helmBinary = config.helmBinary ?? (await locateBinaries()).helm;
+  const runner = await startLocalRunner({ kcp, config: { ...config, helmBinary }, log: createLogger('lifecycle', config.logLevel) });
   say(`functions: ${[...runner.functions.entries()].map(([n, u]) => `${n} ${u}`).join(', ')}`);
   say(`fleet:    ${runner.fleet.url}/metrics, ${runner.fleet.url}/api/fleet, ${runner.fleet.url}/api/kymas/<name>`);
   stop = () => runner.stop();

@@ -1,7 +1,7 @@
 // The bundle step: each function folder (and the runtime watch) becomes self-contained for `func build` / `pack
 // build` — one ESM file with every dependency inlined, so the image needs only Node ≥ 22 and this folder.
 import { build } from 'esbuild';
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,6 +15,8 @@ export interface BundleTarget {
   projectFiles: string[];
   /** package.json written when the target has none of its own. */
   packageJson?: object;
+  /** Programs the function runs, copied into dist/ next to the bundle (apply-remote: helm, ADR 22). */
+  programs?: { name: string; file: string }[];
 }
 
 /** The bundle's entry point as `npm start` runs it. */
@@ -33,6 +35,10 @@ export async function bundleTarget(target: BundleTarget, dir: string, standalone
   if (standalone) {
     await mkdir(dir, { recursive: true });
     for (const file of target.projectFiles) await copyFile(join(REPO_ROOT, file), join(dir, file.split('/').pop() ?? file));
+  }
+  for (const program of target.programs ?? []) {
+    await copyFile(program.file, join(dir, 'dist', program.name));
+    await chmod(join(dir, 'dist', program.name), 0o755);
   }
   if (target.packageJson) await writeFile(join(dir, 'package.json'), `${JSON.stringify(target.packageJson, null, 2)}\n`);
   return { bytes: result.metafile.outputs[Object.keys(result.metafile.outputs)[0] ?? '']?.bytes ?? 0 };

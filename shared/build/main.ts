@@ -1,15 +1,19 @@
 // `npm run bundle [-- --out <dir>]`: bundles every function into functions/<name>/dist/ (so each folder is what
-// `func build` needs) and the long-lived components into dist/<name>/ (runtime watch, fleet); with --out, standalone
+// `func build` needs; apply-remote's also holds dist/helm, built from its Go module like the test binaries) and the long-lived components into dist/<name>/ (runtime watch, fleet); with --out, standalone
 // copies go to <dir>/<name>.
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FUNCTIONS } from '../runner/functions.ts';
+import { locateBinaries } from '../controlplane/binaries.ts';
 import { BUNDLE_FILE, bundleTarget, REPO_ROOT, type BundleTarget } from './bundle.ts';
 
 const { values } = parseArgs({ options: { out: { type: 'string' } } });
+// apply-remote renders Helm charts with the real helm (ADR 22): the image carries the one the tests use.
+const helm = (await locateBinaries()).helm;
 const targets: BundleTarget[] = [
   ...Object.keys(FUNCTIONS).map((name) => ({
     name, entry: `functions/${name}/start.ts`, projectFiles: [`functions/${name}/func.yaml`, `functions/${name}/package.json`],
+    ...(name === 'apply-remote' ? { programs: [{ name: 'helm', file: helm }] } : {}),
   })),
   longLived('runtime-watch', 'shared/runner/runtime-watch-main.ts', 'runtime watch'),
   longLived('fleet', 'shared/fleet/main.ts', 'fleet component (metrics, fleet summary, why)'),

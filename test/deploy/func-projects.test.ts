@@ -82,6 +82,8 @@ describe('func projects', () => {
   it.each(NAMES)('%s: the bundled copy holds only func.yaml, package.json and dist/, and npm start serves CloudEvents on $PORT', async (name) => {
     const dir = join(out, name);
     expect((await readdir(dir)).sort()).toEqual(['dist', 'func.yaml', 'package.json']);
+    // apply-remote carries the helm it renders charts with (ADR 22), and finds it there by itself
+    if (name === 'apply-remote') expect(await run(join(dir, 'dist', 'helm'), ['version', '--short'], dir)).toMatch(/^v4\./);
     const port = await freePort();
     const child = start(dir, { PORT: String(port), K_SINK: `http://127.0.0.1:${(sink.address() as AddressInfo).port}` });
     await ready(port, child);
