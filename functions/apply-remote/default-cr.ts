@@ -3,7 +3,7 @@ import { FIELD_MANAGER } from '../../shared/domain/vocabulary.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
 import { isConflict, isNotFound } from '../../shared/k8s/errors.ts';
 import { NotYetReadyError } from '../../shared/runtime/errors.ts';
-import type { RuntimeObject } from './render.ts';
+import type { RuntimeObject } from '../../shared/library/render.ts';
 import { CONDITION, hasDefaultCr } from './status.ts';
 
 /**

@@ -8,7 +8,7 @@ import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/runti
 import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
 import { OWN_RUNTIME } from '../../shared/domain/runtime-scope.ts';
 import { install } from './install.ts';
-import { manifestOnRuntime } from './render.ts';
+import { manifestOnRuntime } from '../../shared/library/render.ts';
 import { LayerCache } from './layer.ts';
 import { ChartRenderer } from './charts.ts';
 import { helmBinary } from '../../shared/helm/template.ts';

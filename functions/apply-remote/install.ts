@@ -8,7 +8,7 @@ import { FINALIZER } from '../../shared/domain/vocabulary.ts';
 import { syncModule } from './sync.ts';
 import { missingFinalizers, setFinalizers, withFinalizers } from './finalizers.ts';
 import type { ApplyContext } from './context.ts';
-import { moduleReadiness } from './readiness.ts';
+import { moduleReadiness } from '../../shared/library/readiness.ts';
 import { CONDITION, hasDefaultCr } from './status.ts';
 import { writeStatus } from './write-status.ts';
 

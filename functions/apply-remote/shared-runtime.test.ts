@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Manifest } from '../../shared/domain/manifest.ts';
 import { OWN_RUNTIME } from '../../shared/domain/runtime-scope.ts';
-import { pruneWaves } from './prune.ts';
-import { manifestOnRuntime, prepare, type RuntimeObject } from './render.ts';
+import { pruneWaves } from '../../shared/library/prune.ts';
+import { manifestOnRuntime, prepare, type RuntimeObject } from '../../shared/library/render.ts';
 
 const shared = { namespace: 'tenant-7', shared: true };
 const objects: RuntimeObject[] = [

@@ -2,11 +2,10 @@ import type { Manifest, SyncedResource } from '../../shared/domain/manifest.ts';
 import { FIELD_MANAGER } from '../../shared/domain/vocabulary.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
 import { NotYetReadyError } from '../../shared/runtime/errors.ts';
-import { applyAll } from './apply.ts';
 import type { ApplyContext } from './context.ts';
 import { ensureRemoteNamespace } from '../../shared/k8s/remote-namespace.ts';
-import { prune, pruneWaves } from './prune.ts';
-import { syncedOf, type RuntimeObject } from './render.ts';
+import { syncObjects } from '../../shared/library/sync.ts';
+import type { RuntimeObject } from '../../shared/library/render.ts';
 import { renderTarget } from './target.ts';
 
 export type SyncOutcome =
@@ -24,10 +23,8 @@ export async function syncModule(ctx: ApplyContext, manifest: Manifest, runtime:
   const objects = await renderTarget(runtime, manifest, layer.yaml, ctx.pullSecret, ctx.scope);
   if ('error' in objects) return { error: objects.error, stage: 'resources' };
   await ensureRemoteNamespace(runtime, ctx.scope.namespace);
-  const target = objects.map(syncedOf);
-  const remaining = await prune(runtime, pruneWaves(manifest.status?.synced ?? [], target, ctx.scope.shared));
-  if (remaining.length) throw new NotYetReadyError(`pruning ${remaining.length} resources dropped by version ${manifest.spec?.version ?? ''}: waiting until they are gone`);
-  const applied = await applyAll(runtime, objects, FIELD_MANAGER.applier);
-  if ('error' in applied) return { error: applied.error, stage: 'apply', target };
-  return { applied: applied.objects, target };
+  const synced = await syncObjects(runtime, objects, manifest.status?.synced ?? [], { fieldManager: FIELD_MANAGER.applier, shared: ctx.scope.shared });
+  if ('pruning' in synced) throw new NotYetReadyError(`pruning ${synced.pruning.length} resources dropped by version ${manifest.spec?.version ?? ''}: waiting until they are gone`);
+  if ('error' in synced) return { error: synced.error, stage: 'apply', target: synced.target };
+  return synced;
 }

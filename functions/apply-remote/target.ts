@@ -2,7 +2,7 @@ import type { Manifest } from '../../shared/domain/manifest.ts';
 import type { RuntimeScope } from '../../shared/domain/runtime-scope.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
 import { localizeImages, withPullSecret } from './images.ts';
-import { parseModuleObjects, prepare, scopeFromCrds, type RuntimeObject } from './render.ts';
+import { parseModuleObjects, prepareForCluster, type RuntimeObject } from '../../shared/library/render.ts';
 
 /** The module's objects as they will be applied: parsed, transformed (labels, localized images, pull Secret),
  * namespaces normalised against the runtime. */
@@ -13,15 +13,8 @@ export async function renderTarget(runtime: KubeClient, manifest: Manifest, yaml
   } catch (error) {
     return { error: `rendering the module failed: ${error instanceof Error ? error.message : String(error)}` };
   }
-  const fromCrds = scopeFromCrds(parsed);
-  const kinds = [...new Set(parsed.map((o) => `${o.apiVersion}|${o.kind}`))];
-  const scopes = new Map(await Promise.all(kinds.map(async (id) => {
-    const [apiVersion = '', kind = ''] = id.split('|');
-    const namespaced = await runtime.resource(apiVersion, kind).then((r) => r.namespaced, () => fromCrds(apiVersion, kind));
-    return [id, namespaced] as const;
-  })));
   const owner = { name: manifest.metadata.name, namespace: manifest.metadata.namespace ?? '' };
-  const objects = localizeImages(prepare(parsed, owner, (apiVersion, kind) => scopes.get(`${apiVersion}|${kind}`), scope), manifest.spec?.localizedImages ?? []);
+  const objects = localizeImages(await prepareForCluster(runtime, parsed, owner, scope), manifest.spec?.localizedImages ?? []);
   if (!pullSecret) return objects;
   const pulling = withPullSecret(objects, pullSecret, manifest.spec?.manager);
   return 'error' in pulling ? { error: `rendering the module failed: ${pulling.error}` } : pulling;

@@ -7,8 +7,8 @@ import { NotYetReadyError } from '../../shared/runtime/errors.ts';
 import type { ApplyContext } from './context.ts';
 import { setFinalizers } from './finalizers.ts';
 import { syncModule } from './sync.ts';
-import { prune, pruneWaves } from './prune.ts';
-import type { RuntimeObject } from './render.ts';
+import { removeObjects } from '../../shared/library/sync.ts';
+import type { RuntimeObject } from '../../shared/library/render.ts';
 import { hasDefaultCr } from './status.ts';
 import { writeStatus } from './write-status.ts';
 
@@ -33,7 +33,7 @@ export async function uninstall(ctx: ApplyContext, manifest: Manifest, runtime: 
     const current = await runtime.get<ListedCr>({ apiVersion: defaultCr.apiVersion, kind: defaultCr.kind, name: defaultCr.metadata.name, namespace: defaultCr.metadata.namespace }).catch(() => undefined);
     return wait(ctx, manifest, `deleting the default CR and waiting until it is gone${current ? `: ${crText(defaultCr.kind, current)}` : ''}`);
   }
-  const remaining = await prune(runtime, pruneWaves(manifest.status?.synced ?? [], [], ctx.scope.shared));
+  const remaining = await removeObjects(runtime, manifest.status?.synced ?? [], ctx.scope.shared);
   if (remaining.length) return wait(ctx, manifest, `removing module resources: ${remaining.length} still present (${remaining.slice(0, 3).map((r) => `${r.kind} ${r.name}`).join(', ')})`);
   await removeFinalizers(ctx, manifest);
 }

@@ -4,7 +4,7 @@ import type { KubeClient } from '../../shared/k8s/client.ts';
 import { isNotFound } from '../../shared/k8s/errors.ts';
 import type { ApplyContext } from './context.ts';
 import { setFinalizers } from './finalizers.ts';
-import { apiVersionOf } from './render.ts';
+import { apiVersionOf } from '../../shared/library/render.ts';
 
 export const isUnmanaged = (m: Manifest) => m.metadata.annotations?.[ANNOTATION.isUnmanaged] === 'true';
 

@@ -2,8 +2,8 @@ import type { Manifest, SyncedResource } from '../../shared/domain/manifest.ts';
 import { API_VERSION } from '../../shared/domain/vocabulary.ts';
 import { refOf, type KubeClient } from '../../shared/k8s/client.ts';
 import type { ApplyContext } from './context.ts';
-import { deleteSynced, pruneWaves } from './prune.ts';
-import type { RuntimeObject } from './render.ts';
+import { deleteSynced, pruneWaves } from '../../shared/library/prune.ts';
+import type { RuntimeObject } from '../../shared/library/render.ts';
 import { hasDefaultCr } from './status.ts';
 
 /**

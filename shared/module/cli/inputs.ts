@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseModuleObjects, type RuntimeObject } from '../../../functions/apply-remote/render.ts';
+import { parseModuleObjects, type RuntimeObject } from '../../library/render.ts';
 import { parseManifests } from '../../eventing/yaml-documents.ts';
 import { InputError } from './rules.ts';
 

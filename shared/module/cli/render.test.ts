@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { parseModuleObjects } from '../../../functions/apply-remote/render.ts';
+import { parseModuleObjects } from '../../library/render.ts';
 import { packageModule } from '../package.ts';
 import { parseRequest } from './args.ts';
 import { moduleTemplate, publishedYaml, releaseMeta, type PublishedModule } from './render.ts';

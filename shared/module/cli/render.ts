@@ -1,5 +1,5 @@
 import { parse, stringify } from 'yaml';
-import { scopeFromCrds, type RuntimeObject } from '../../../functions/apply-remote/render.ts';
+import { scopeFromCrds, type RuntimeObject } from '../../library/render.ts';
 import { templateName, type ModuleReleaseMeta, type ModuleTemplate } from '../../domain/templates.ts';
 import { ANNOTATION, API_VERSION, LABEL } from '../../domain/vocabulary.ts';
 import type { ModulePackage } from '../package.ts';

@@ -1,4 +1,4 @@
-import type { State } from '../../shared/domain/objects.ts';
+import type { State } from '../domain/objects.ts';
 import type { RuntimeObject } from './render.ts';
 
 interface WorkloadCondition { type?: string; status?: string; reason?: string; message?: string }

@@ -1,7 +1,7 @@
-import { applyUnlessCurrent } from '../../shared/k8s/apply-current.ts';
-import type { KubeClient } from '../../shared/k8s/client.ts';
-import { KubeApiError } from '../../shared/k8s/errors.ts';
-import { NotYetReadyError, TransientError, isConnectionError } from '../../shared/runtime/errors.ts';
+import { applyUnlessCurrent } from '../k8s/apply-current.ts';
+import type { KubeClient } from '../k8s/client.ts';
+import { KubeApiError } from '../k8s/errors.ts';
+import { NotYetReadyError, TransientError, isConnectionError } from '../runtime/errors.ts';
 import type { RuntimeObject } from './render.ts';
 
 const FIRST_KINDS = new Set(['CustomResourceDefinition', 'Namespace']);

@@ -1,7 +1,8 @@
 import { parseAllDocuments } from 'yaml';
-import type { Manifest, SyncedResource } from '../../shared/domain/manifest.ts';
-import { namespaceOnRuntime, OWN_RUNTIME, type RuntimeScope } from '../../shared/domain/runtime-scope.ts';
-import { ANNOTATION, DISCLAIMER, LABEL, MANAGED_BY_RUNTIME } from '../../shared/domain/vocabulary.ts';
+import type { Manifest, SyncedResource } from '../domain/manifest.ts';
+import type { KubeClient } from '../k8s/client.ts';
+import { namespaceOnRuntime, OWN_RUNTIME, type RuntimeScope } from '../domain/runtime-scope.ts';
+import { ANNOTATION, DISCLAIMER, LABEL, MANAGED_BY_RUNTIME } from '../domain/vocabulary.ts';
 
 /** A module resource as applied to the runtime. */
 export interface RuntimeObject {
@@ -65,6 +66,18 @@ export function prepare(objects: RuntimeObject[], manifest: { name: string; name
     if (namespaced === false) delete copy.metadata.namespace;
     return copy;
   });
+}
+
+/** `prepare` with each kind's scope from the cluster's discovery, else from CRDs among the objects (not yet served). */
+export async function prepareForCluster(cluster: KubeClient, objects: RuntimeObject[], owner: { name: string; namespace: string }, runtime: RuntimeScope = OWN_RUNTIME): Promise<RuntimeObject[]> {
+  const fromCrds = scopeFromCrds(objects);
+  const kinds = [...new Set(objects.map((o) => `${o.apiVersion}|${o.kind}`))];
+  const scopes = new Map(await Promise.all(kinds.map(async (id) => {
+    const [apiVersion = '', kind = ''] = id.split('|');
+    const namespaced = await cluster.resource(apiVersion, kind).then((r) => r.namespaced, () => fromCrds(apiVersion, kind));
+    return [id, namespaced] as const;
+  })));
+  return prepare(objects, owner, (apiVersion, kind) => scopes.get(`${apiVersion}|${kind}`), runtime);
 }
 
 /** PURE. The Manifest as its runtime sees it: on a shared runtime a namespaced default CR lives in the runtime namespace. */

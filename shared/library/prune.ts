@@ -1,6 +1,6 @@
-import type { SyncedResource } from '../../shared/domain/manifest.ts';
-import { syncedId } from '../../shared/domain/manifest.ts';
-import type { KubeClient } from '../../shared/k8s/client.ts';
+import type { SyncedResource } from '../domain/manifest.ts';
+import { syncedId } from '../domain/manifest.ts';
+import type { KubeClient } from '../k8s/client.ts';
 import { apiVersionOf } from './render.ts';
 
 /** Kinds removed in the second wave, after everything that depends on them (upstream's "operator-related"). */

@@ -1,0 +1,29 @@
+import type { SyncedResource } from '../domain/manifest.ts';
+import type { KubeClient } from '../k8s/client.ts';
+import { applyAll } from './apply.ts';
+import { prune, pruneWaves } from './prune.ts';
+import { syncedOf, type RuntimeObject } from './render.ts';
+
+export type SyncResult =
+  | { applied: RuntimeObject[]; target: SyncedResource[] }
+  | { pruning: SyncedResource[]; target: SyncedResource[] }
+  | { error: string; target: SyncedResource[] };
+
+/**
+ * A module's prepared objects onto a cluster — the core of apply-remote and of `installModule`: what `previous` had
+ * and these objects have not is deleted first (two waves; `pruning` answers what is still going), then every object
+ * is applied where it is not already so. `shared`: cluster-scoped objects are used by others and never pruned.
+ */
+export async function syncObjects(cluster: KubeClient, objects: RuntimeObject[], previous: SyncedResource[], options: { fieldManager: string; shared?: boolean }): Promise<SyncResult> {
+  const target = objects.map(syncedOf);
+  const pruning = await prune(cluster, pruneWaves(previous, target, options.shared ?? false));
+  if (pruning.length) return { pruning, target };
+  const applied = await applyAll(cluster, objects, options.fieldManager);
+  return 'error' in applied ? { error: applied.error, target } : { applied: applied.objects, target };
+}
+
+/** Removes everything `synced` names (custom resources first, then CRDs, namespaces and the operator); answers what is
+ * still there — call again until it is empty. */
+export function removeObjects(cluster: KubeClient, synced: SyncedResource[], shared = false): Promise<SyncedResource[]> {
+  return prune(cluster, pruneWaves(synced, [], shared));
+}
