@@ -1,6 +1,7 @@
 // `npm run bundle [-- --out <dir>]`: bundles every function into functions/<name>/dist/ (so each folder is what
-// `func build` needs; apply-remote's also holds dist/helm, built from its Go module like the test binaries) and the long-lived components into dist/<name>/ (runtime watch, fleet); with --out, standalone
-// copies go to <dir>/<name>.
+// `func build` needs; apply-remote's also holds dist/helm, built from its Go module like the test binaries), the
+// long-lived components into dist/<name>/ (runtime watch, fleet) and the manifest library into dist/library/; with
+// --out, standalone copies go to <dir>/<name>.
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FUNCTIONS } from '../runner/functions.ts';
@@ -17,6 +18,12 @@ const targets: BundleTarget[] = [
   })),
   longLived('runtime-watch', 'shared/runner/runtime-watch-main.ts', 'runtime watch'),
   longLived('fleet', 'shared/fleet/main.ts', 'fleet component (metrics, fleet summary, why)'),
+  // The manifest library (ADR 23) for operators outside this repository: one ESM file with its dependencies.
+  { name: 'library', entry: 'shared/library/index.ts', projectFiles: [], packageJson: {
+    name: 'kyma-lifecycle-manifest-library', version: '0.1.0', private: true, type: 'module', engines: { node: '>=22.19.0' },
+    description: 'Install, consistency check and uninstall of rendered modules (bundled from kyma-lifecycle-functions shared/library)',
+    exports: { '.': `./${BUNDLE_FILE}` },
+  } },
 ];
 
 /** A long-lived component (not a function): bundled into dist/<name>/ with a package.json whose start runs it. */

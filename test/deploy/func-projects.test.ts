@@ -94,6 +94,17 @@ describe('func projects', () => {
     expect(await fetch(`http://127.0.0.1:${port}/health/liveness`).then(() => 'open', () => 'closed'), 'the port is closed after SIGTERM').toBe('closed');
   });
 
+  it('library: the bundled copy works outside the repository (install and uninstall a module on a real cluster)', async () => {
+    const library = await import(join(out, 'library', 'dist', 'index.mjs')) as typeof import('../../shared/library/index.ts');
+    const cluster = await library.connectCluster(inject('controlPlane').kcp);
+    const module = { name: 'bundled', manifest: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: bundled-library, namespace: default}\ndata: {a: b}\n' };
+    const installed = await library.installModule(cluster, module);
+    expect(installed).toMatchObject({ state: 'Ready', synced: [{ kind: 'ConfigMap', name: 'bundled-library', namespace: 'default' }] });
+    expect(await library.checkModule(cluster, module)).toMatchObject({ consistent: true });
+    expect(await library.uninstallModule(cluster, installed.synced)).toEqual({ done: false, remaining: installed.synced });
+    expect(await library.uninstallModule(cluster, installed.synced)).toEqual({ done: true, remaining: [] });
+  });
+
   it('runtime-watch: the bundled copy starts with npm start, watches, and stops on SIGTERM', async () => {
     const dir = join(out, 'runtime-watch');
     expect((await readdir(dir)).sort()).toEqual(['dist', 'package.json']);
