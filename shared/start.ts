@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { announceEmbeddedKcp } from './cli/kubeconfig.ts';
 import { loadKubeConfig } from './controlplane/index.ts';
-import { startEmbedded } from './embedded.ts';
+import { SAMPLE_KYMA, startEmbedded } from './embedded.ts';
 import { readConfig } from './runtime/config.ts';
 import { locateBinaries } from './controlplane/binaries.ts';
 import { createLogger } from './runtime/logger.ts';
@@ -28,8 +28,15 @@ if (config.kubeconfigPath) {
   const runtime = plane.runtimes[0];
   say(`kubectl:  ${plane.binaries.kubectl}`);
   say(`KCP:      kubectl --kubeconfig ${plane.kcp.kubeconfigPath} -n kcp-system get kymas,manifests,moduletemplates,modulereleasemetas`);
-  if (runtime) say(`runtime:  kubectl --kubeconfig ${runtime.kubeconfigPath} -n kyma-system get deployments,samples`);
-  if (runtime) say(`try:      kubectl --kubeconfig ${runtime.kubeconfigPath} -n kyma-system patch kyma default --type merge -p '{"spec":{"modules":[{"name":"sample","channel":"fast"}]}}'`);
+  const upgrade = `--type merge -p '{"spec":{"modules":[{"name":"sample","channel":"fast"}]}}'`;
+  if (config.inCluster) {
+    // Single-cluster mode (ADR 21): the module lives in the KCP, and the KCP Kyma is the one to edit.
+    say(`modules:  kubectl --kubeconfig ${plane.kcp.kubeconfigPath} -n kyma-system get deployments,samples`);
+    say(`try:      kubectl --kubeconfig ${plane.kcp.kubeconfigPath} -n kcp-system patch kyma ${SAMPLE_KYMA} ${upgrade}`);
+  } else if (runtime) {
+    say(`runtime:  kubectl --kubeconfig ${runtime.kubeconfigPath} -n kyma-system get deployments,samples`);
+    say(`try:      kubectl --kubeconfig ${runtime.kubeconfigPath} -n kyma-system patch kyma default ${upgrade}`);
+  }
   say(`functions: ${[...runner.functions.entries()].map(([n, u]) => `${n} ${u}`).join(', ')}`);
   await announceEmbeddedKcp({ kubeconfig: plane.kcp.kubeconfigPath, fleet: runner.fleet.url });
   say(`fleet:    ${runner.fleet.url}/metrics, ${runner.fleet.url}/api/fleet, ${runner.fleet.url}/api/kymas/<name>`);

@@ -6,16 +6,21 @@ import { describe, expect, it } from 'vitest';
 import { loadKubeConfig } from '../shared/controlplane/index.ts';
 import { KubeClient } from '../shared/k8s/client.ts';
 
+/** `npm start` until it says it is running: its output, and a way to stop it (Ctrl-C) that answers the exit code. */
+async function start(env: Record<string, string>): Promise<{ text: string; stop: () => Promise<number | null> }> {
+  const child = spawn(process.execPath, [join(import.meta.dirname, '../shared/start.ts')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, KUBECONFIG: '', ...env } });
+  const lines: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  for await (const line of createInterface({ input: child.stdout })) {
+    lines.push(line);
+    if (line.includes('running; Ctrl-C')) break;
+  }
+  return { text: lines.join('\n'), stop: () => { child.kill('SIGINT'); return exited; } };
+}
+
 describe('npm start (the embedded default)', () => {
   it('starts a control plane, installs the sample module through the functions, prints progress until Ready, and cleans up on Ctrl-C', async () => {
-    const child = spawn(process.execPath, [join(import.meta.dirname, '../shared/start.ts')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, KUBECONFIG: '' } });
-    const lines: string[] = [];
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    for await (const line of createInterface({ input: child.stdout })) {
-      lines.push(line);
-      if (line.includes('running; Ctrl-C')) break;
-    }
-    const text = lines.join('\n');
+    const { text, stop } = await start({});
     expect(text).toMatch(/Kyma local-kyma: Processing/);
     expect(text).toMatch(/Kyma local-kyma: Ready \(sample 1\.0\.0 Ready\)/);
     const runtimeKubeconfig = /runtime:\s+kubectl --kubeconfig (\S+)/.exec(text)?.[1] ?? '';
@@ -23,8 +28,18 @@ describe('npm start (the embedded default)', () => {
     expect(await runtime.get({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'kyma-system', name: 'sample-manager' })).toBeDefined();
     const runDir = /\((\/\S+run-\S+)\)/.exec(text)?.[1] ?? '';
     expect(existsSync(runDir)).toBe(true);
-    child.kill('SIGINT');
-    expect(await exited).toBe(0);
+    expect(await stop()).toBe(0);
     expect(existsSync(runDir)).toBe(false);
+  });
+
+  it('in single-cluster mode (LIFECYCLE_IN_CLUSTER=true) installs the sample module into the KCP itself', async () => {
+    const { text, stop } = await start({ LIFECYCLE_IN_CLUSTER: 'true', LIFECYCLE_EMBEDDED_RUNTIMES: '0' });
+    expect(text).toMatch(/in single-cluster mode/);
+    expect(text).toMatch(/Kyma local-kyma: Ready \(sample 1\.0\.0 Ready\)/);
+    const kcpKubeconfig = /modules:\s+kubectl --kubeconfig (\S+)/.exec(text)?.[1] ?? '';
+    const kcp = await KubeClient.from(loadKubeConfig(readFileSync(kcpKubeconfig, 'utf8')));
+    expect(await kcp.get({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'kyma-system', name: 'sample-manager' })).toBeDefined();
+    expect(text).toMatch(/KCP \+ 0 runtimes/);
+    expect(await stop()).toBe(0);
   });
 });
