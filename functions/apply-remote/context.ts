@@ -4,6 +4,7 @@ import type { EventRecorder } from '../../shared/k8s/events.ts';
 import type { Logger } from '../../shared/runtime/logger.ts';
 import type { ChartRenderer } from './charts.ts';
 import type { LayerCache } from './layer.ts';
+import type { Rollouts } from './rollout.ts';
 
 export interface ApplyContext {
   kcp: KubeClient;
@@ -15,6 +16,10 @@ export interface ApplyContext {
   events: EventRecorder;
   /** The runtime image pull Secret every module workload gets (LIFECYCLE_RUNTIME_IMAGE_PULL_SECRET), if any. */
   pullSecret: string | undefined;
+  /** Modules still rolling out: their retries re-read the workload only (rollout.ts). */
+  rollouts: Rollouts;
+  /** A resync event: sync in full (drift repair), whatever the rollout memo says. */
+  force: boolean;
   /** Where this Kyma's objects live on its runtime (docs/adr/0013); the whole runtime unless the Secret says otherwise. */
   scope: RuntimeScope;
 }

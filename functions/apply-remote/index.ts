@@ -11,6 +11,7 @@ import { install } from './install.ts';
 import { manifestOnRuntime } from '../../shared/library/render.ts';
 import { LayerCache } from './layer.ts';
 import { ChartRenderer } from './charts.ts';
+import { Rollouts } from './rollout.ts';
 import { helmBinary } from '../../shared/helm/template.ts';
 import { uninstall } from './uninstall.ts';
 import { writeStatus } from './write-status.ts';
@@ -31,15 +32,16 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
   const runtimes = new RuntimeClients(deps.kcp);
   const layers = new LayerCache(deps.registry);
   const charts = new ChartRenderer(layers, helmBinary(deps.config));
+  const rollouts = new Rollouts();
   const events = new EventRecorder(given.kcp, NAME);
   return {
     name: NAME,
     accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
-    async handle({ key, log }) {
+    async handle({ event, key, log }) {
       if (key.kind !== 'Manifest') throw new InvalidEventError(`${NAME} handles Manifests, not ${key.kind}`);
       const manifest = await manifests.get<Manifest>({ apiVersion: API_VERSION, kind: 'Manifest', namespace: key.namespace, name: key.name });
       if (!manifest || manifest.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
-      const ctx: ApplyContext = { kcp: deps.kcp, layers, charts, log, events, pullSecret: deps.config.runtimeImagePullSecret, scope: OWN_RUNTIME };
+      const ctx: ApplyContext = { kcp: deps.kcp, layers, charts, rollouts, force: event.type === RESYNC_DUE, log, events, pullSecret: deps.config.runtimeImagePullSecret, scope: OWN_RUNTIME };
       const target = targetOf(manifest, deps.config.inCluster);
       const where = 'kyma' in target ? `runtime of Kyma ${target.kyma}` : 'control-plane cluster';
       let access: RuntimeAccess;

@@ -11,6 +11,7 @@ import type { ApplyContext } from './context.ts';
 import { moduleReadiness } from '../../shared/library/readiness.ts';
 import { CONDITION, hasDefaultCr } from './status.ts';
 import { writeStatus } from './write-status.ts';
+import type { Recalled } from './rollout.ts';
 
 /**
  * The install pipeline, one KCP write per call where a step must be seen before the next: finalizers, then
@@ -25,19 +26,11 @@ export async function install(ctx: ApplyContext, manifest: Manifest, runtime: Ku
     await setFinalizers(ctx.kcp, manifest, withFinalizers(manifest, wanted));
     return;
   }
-  const synced = await syncModule(ctx, manifest, runtime);
-  if ('error' in synced) {
-    const resources = synced.stage === 'resources' ? { conditions: { [CONDITION.resources.type]: { ok: false, message: synced.error } } } : {};
-    return writeStatus(ctx, manifest, { state: 'Error', operation: synced.error, ...(synced.target ? { synced: synced.target } : {}), ...resources });
-  }
-  const { applied, target } = synced;
-  // The default CR may not be creatable yet (its CRD still being established): the call ends with NotYetReady, and
-  // when the Manifest was deleted meanwhile, its retry finds nothing to do — so withdraw before giving up.
-  const crMessage = await ensureDefaultCr(runtime, manifest).catch(async (error: unknown) => {
-    await withdrawIfDeleted(ctx, manifest, runtime, target).catch(() => false);
-    throw error;
-  });
-  if (await withdrawIfDeleted(ctx, manifest, runtime, target)) throw new ConflictError(`Manifest ${manifest.metadata.name} was deleted while it was applied`);
+  // A retry while the module rolls out re-reads only its workload (rollout.ts); resync events sync in full.
+  const recalled = ctx.force ? undefined : await ctx.rollouts.refreshed(runtime, manifest);
+  const done = recalled ?? await fullSync(ctx, manifest, runtime);
+  if (!done) return;
+  const { applied, target, crMessage } = done;
   const readiness = moduleReadiness(applied);
   const installed = readiness.state === 'Ready';
   await writeStatus(ctx, manifest, {
@@ -52,5 +45,27 @@ export async function install(ctx: ApplyContext, manifest: Manifest, runtime: Ku
     if (isConflict(error) || isNotFound(error)) await withdrawIfDeleted(ctx, manifest, runtime, target);
     throw error;
   });
-  if (readiness.state === 'Processing') throw new NotYetReadyError(readiness.reason);
+  if (readiness.state !== 'Processing') return ctx.rollouts.forget(runtime, manifest);
+  ctx.rollouts.remember(runtime, manifest, done);
+  throw new NotYetReadyError(readiness.reason);
+}
+
+/** Render, prune, apply, default CR; undefined when the module cannot be applied (its Error status is written). */
+async function fullSync(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient): Promise<Recalled | undefined> {
+  const at = Date.now();
+  const synced = await syncModule(ctx, manifest, runtime);
+  if ('error' in synced) {
+    const resources = synced.stage === 'resources' ? { conditions: { [CONDITION.resources.type]: { ok: false, message: synced.error } } } : {};
+    await writeStatus(ctx, manifest, { state: 'Error', operation: synced.error, ...(synced.target ? { synced: synced.target } : {}), ...resources });
+    return undefined;
+  }
+  const { applied, target } = synced;
+  // The default CR may not be creatable yet (its CRD still being established): the call ends with NotYetReady, and
+  // when the Manifest was deleted meanwhile, its retry finds nothing to do — so withdraw before giving up.
+  const crMessage = await ensureDefaultCr(runtime, manifest).catch(async (error: unknown) => {
+    await withdrawIfDeleted(ctx, manifest, runtime, target).catch(() => false);
+    throw error;
+  });
+  if (await withdrawIfDeleted(ctx, manifest, runtime, target)) throw new ConflictError(`Manifest ${manifest.metadata.name} was deleted while it was applied`);
+  return { at, applied, target, crMessage };
 }

@@ -1,0 +1,43 @@
+import type { Manifest, SyncedResource } from '../../shared/domain/manifest.ts';
+import { refOf, type KubeClient } from '../../shared/k8s/client.ts';
+import type { RuntimeObject } from '../../shared/library/render.ts';
+
+/** How long a retry may rely on the last full sync of a module still rolling out. */
+const TRUST_MS = 60_000;
+
+/** A sync of a module still rolling out: when its objects were applied, as stored, and the default CR's message. */
+export interface Recalled { at: number; applied: RuntimeObject[]; target: SyncedResource[]; crMessage: string }
+interface Pending extends Recalled { uid: string; generation: number }
+
+/**
+ * What the last full sync of a Manifest applied while its module was still rolling out. Its retries (NotYetReady)
+ * then re-read only the manager workload instead of re-applying every object and the default CR — one runtime read
+ * instead of one per object — for at most a minute and only for the same Manifest generation on the same client.
+ * Resync events always sync in full, so drift is still repaired within the drift period.
+ */
+export class Rollouts {
+  private readonly pending = new WeakMap<KubeClient, Map<string, Pending>>();
+
+  /** `at`: when the objects were applied (a retry that only re-read the workload keeps the full sync's time). */
+  remember(runtime: KubeClient, manifest: Manifest, sync: Recalled): void {
+    let byKey = this.pending.get(runtime);
+    if (!byKey) this.pending.set(runtime, (byKey = new Map()));
+    byKey.set(keyOf(manifest), { uid: manifest.metadata.uid ?? '', generation: manifest.metadata.generation ?? 0, ...sync });
+  }
+
+  forget(runtime: KubeClient, manifest: Manifest): void {
+    this.pending.get(runtime)?.delete(keyOf(manifest));
+  }
+
+  /** The last full sync with the manager workload read again; undefined when a full sync is due. */
+  async refreshed(runtime: KubeClient, manifest: Manifest, now = Date.now()): Promise<Recalled | undefined> {
+    const last = this.pending.get(runtime)?.get(keyOf(manifest));
+    if (!last || last.uid !== (manifest.metadata.uid ?? '') || last.generation !== (manifest.metadata.generation ?? 0) || now - last.at > TRUST_MS) return undefined;
+    const manager = last.applied.find((o) => o.kind === 'Deployment' || o.kind === 'StatefulSet');
+    const live = manager && await runtime.get<RuntimeObject>(refOf(manager)).catch(() => undefined);
+    if (!manager || !live) return undefined;
+    return { at: last.at, applied: last.applied.map((o) => (o === manager ? live : o)), target: last.target, crMessage: last.crMessage };
+  }
+}
+
+const keyOf = (manifest: Manifest) => `${manifest.metadata.namespace ?? ''}/${manifest.metadata.name}`;
