@@ -11,9 +11,9 @@ const kyma = (modules: { name: string; managed?: boolean }[], refused: string[] 
     modules: modules.map((m) => ({ name: m.name, resolution: refused.includes(m.name) ? { state: 'Error' as const, notAllowed: true } : { state: 'Resolved' as const, ...(m.managed === false ? { managed: false } : {}) } })),
   },
 });
-const manifest = (module: string, opts: { mandatory?: boolean; unmanaged?: boolean; deleting?: boolean } = {}): Manifest => ({
+const manifest = (module: string, opts: { mandatory?: boolean; unmanaged?: boolean; deleting?: boolean; foreign?: boolean } = {}): Manifest => ({
   apiVersion: 'v', kind: 'Manifest', metadata: {
-    name: `k1-${module}`, labels: { 'operator.kyma-project.io/module-name': module, ...(opts.mandatory ? { 'operator.kyma-project.io/mandatory-module': 'true' } : {}) },
+    name: `k1-${module}`, labels: { 'operator.kyma-project.io/module-name': module, ...(opts.foreign ? {} : { 'operator.kyma-project.io/managed-by': 'lifecycle-manager' }), ...(opts.mandatory ? { 'operator.kyma-project.io/mandatory-module': 'true' } : {}) },
     ...(opts.unmanaged ? { annotations: { 'operator.kyma-project.io/is-unmanaged': 'true' } } : {}), ...(opts.deleting ? { deletionTimestamp: 'x' } : {}),
   },
 });
@@ -23,6 +23,10 @@ describe('unwantedManifests', () => {
   it('deletes Manifests of modules left out of the spec or refused, keeps wanted, deleting and unmanaged ones', () => {
     const all = [manifest('kept'), manifest('gone'), manifest('refused'), manifest('going', { deleting: true }), manifest('mine', { unmanaged: true })];
     expect(names(unwantedManifests(kyma([{ name: 'kept' }, { name: 'refused' }], ['refused']), all, new Set()))).toEqual(['k1-gone', 'k1-refused']);
+  });
+
+  it('leaves Manifests it did not render alone (written by someone else for this Kyma, e.g. of Helm charts)', () => {
+    expect(names(unwantedManifests(kyma([]), [manifest('charts', { foreign: true }), manifest('gone')], new Set()))).toEqual(['k1-gone']);
   });
 
   it('keeps mandatory Manifests while their module is mandatory, whatever the spec says', () => {

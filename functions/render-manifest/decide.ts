@@ -81,6 +81,9 @@ export function unwantedManifests(kyma: Kyma, manifests: Manifest[], mandatory: 
   const refused = new Set((kyma.status?.modules ?? []).filter((m) => m.resolution?.notAllowed).map((m) => m.name));
   return manifests.filter((m) => {
     const module = m.metadata.labels?.[LABEL.moduleName] ?? '';
+    // Only what render-manifest rendered: a Manifest someone else wrote for this Kyma (e.g. of Helm charts, ADR 22)
+    // is theirs to remove.
+    if (m.metadata.labels?.[LABEL.managedBy] !== MANAGED_BY_KCP) return false;
     if (m.metadata.deletionTimestamp || isUnmanaged(m)) return false;
     if (isMandatory(m)) return !mandatory.has(module);
     return !wanted.has(module) || refused.has(module);

@@ -11,9 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChartInstall, ImageSpec, Manifest } from '../../shared/domain/manifest.ts';
-import { API_VERSION, KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
+import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/domain/vocabulary.ts';
 import { componentRepository } from '../../shared/oci/reference.ts';
-import { eventually, startWorld, type World } from './world.ts';
+import { applyKyma, connectRuntime, deleteLeftoverKymas, eventually, kymaInState, startWorld, type World } from './world.ts';
 
 const CHART_DIR = fileURLToPath(new URL('../fixtures/charts/greeter', import.meta.url));
 const COMPONENT = 'charts.example.com/greeter';
@@ -35,8 +35,10 @@ async function layer(bytes: Uint8Array | string): Promise<ImageSpec> {
   return { type: 'oci-ref', repo: world.registry.host, name: COMPONENT, ref: pushed.digest };
 }
 
-async function applyManifest(name: string, spec: { installs: ChartInstall[]; config?: ImageSpec; crds?: ImageSpec; version?: string }): Promise<void> {
-  await world.kcp.apply({ apiVersion: API_VERSION, kind: 'Manifest', metadata: { name, namespace: KCP_NAMESPACE }, spec: { ...spec, remote: false } } as never, 'e2e-user');
+async function applyManifest(name: string, spec: { installs: ChartInstall[]; config?: ImageSpec; crds?: ImageSpec; version?: string }, labels?: Record<string, string>): Promise<void> {
+  // Without labels: a Manifest of its own in the KCP (single-cluster mode); with a Kyma's labels: on that Kyma's runtime.
+  const metadata = { name, namespace: KCP_NAMESPACE, ...(labels ? { labels } : {}) };
+  await world.kcp.apply({ apiVersion: API_VERSION, kind: 'Manifest', metadata, spec: { ...spec, ...(labels ? {} : { remote: false }) } } as never, 'e2e-user');
 }
 
 async function manifestIn(name: string, state: string, also: (m: Manifest) => boolean = () => true): Promise<Manifest> {
@@ -66,7 +68,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const name of ['chart-repo', 'chart-oci', 'chart-bad']) await world?.kcp.delete(ref(name)).catch(() => undefined);
+  for (const name of ['chart-repo', 'chart-oci', 'chart-bad', 'chart-remote']) await world?.kcp.delete(ref(name)).catch(() => undefined);
+  if (world) await deleteLeftoverKymas(world);
   await world?.runner.stop();
   server?.close();
   if (work) await rm(work, { recursive: true, force: true });
@@ -109,6 +112,30 @@ describe('a module made of a chart packaged as a layer in the OCI registry', () 
     expect(await get('Deployment', 'api-greeter', 'kyma-system', 'apps/v1')).toBeDefined();
     await world.kcp.delete(ref('chart-oci'));
     await eventually('the packaged chart uninstalled', async () => (await manifestOf('chart-oci')) === undefined && (await get('ConfigMap', 'api-greeting', 'kyma-system')) === undefined);
+  });
+});
+
+describe('a chart module for a Kyma\'s runtime (remote, written by someone else than render-manifest)', () => {
+  it('installs on the runtime, shows in the Kyma status, is not pruned by render-manifest, and uninstalls', async () => {
+    const runtime = world.runtimes[1];
+    if (!runtime) throw new Error('no runtime');
+    await connectRuntime(world, 'chart-k', 1);
+    await applyKyma(world, 'chart-k', { channel: 'regular', modules: [] });
+    await kymaInState(world, 'chart-k', 'Ready');
+    const chart = await layer(packaged.get('0.2.0') ?? new Uint8Array());
+    await applyManifest('chart-remote', { installs: [{ name: 'edge', source: chart as ChartInstall['source'] }], version: '0.2.0' }, { [LABEL.kymaName]: 'chart-k', [LABEL.moduleName]: 'greeter' });
+    await manifestIn('chart-remote', 'Ready');
+    const onRuntime = (kind: string, name: string, apiVersion = 'v1') => runtime.get<{ metadata: { name: string }; data?: Record<string, string> }>({ apiVersion, kind, namespace: 'kyma-system', name });
+    expect((await onRuntime('ConfigMap', 'edge-greeting'))?.data).toEqual({ message: 'hello', chart: '0.2.0' });
+    expect(await world.kcp.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'kyma-system', name: 'edge-greeting' })).toBeUndefined();
+    await kymaInState(world, 'chart-k', 'Ready', (k) => k.status?.modules?.some((m) => m.name === 'greeter' && m.state === 'Ready') ?? false);
+    // A spec change makes render-manifest render the Kyma (and prune what it rendered and is no longer wanted).
+    await applyKyma(world, 'chart-k', { channel: 'fast', modules: [] });
+    await kymaInState(world, 'chart-k', 'Ready', (k) => k.status?.activeChannel === 'fast');
+    expect((await manifestOf('chart-remote'))?.metadata.deletionTimestamp).toBeUndefined();
+    await world.kcp.delete(ref('chart-remote'));
+    await eventually('the chart module removed from the runtime', async () => (await manifestOf('chart-remote')) === undefined && (await onRuntime('Deployment', 'edge-greeter', 'apps/v1')) === undefined);
+    await kymaInState(world, 'chart-k', 'Ready', (k) => !(k.status?.modules ?? []).some((m) => m.name === 'greeter'));
   });
 });
 
