@@ -1,6 +1,7 @@
 import type { Manifest, SyncedResource } from '../../shared/domain/manifest.ts';
 import { refOf, type KubeClient } from '../../shared/k8s/client.ts';
 import type { RuntimeObject } from '../../shared/library/render.ts';
+import { managerOf } from '../../shared/library/readiness.ts';
 
 /** How long a retry may rely on the last full sync of a module still rolling out. */
 const TRUST_MS = 60_000;
@@ -33,7 +34,7 @@ export class Rollouts {
   async refreshed(runtime: KubeClient, manifest: Manifest, now = Date.now()): Promise<Recalled | undefined> {
     const last = this.pending.get(runtime)?.get(keyOf(manifest));
     if (!last || last.uid !== (manifest.metadata.uid ?? '') || last.generation !== (manifest.metadata.generation ?? 0) || now - last.at > TRUST_MS) return undefined;
-    const manager = last.applied.find((o) => o.kind === 'Deployment' || o.kind === 'StatefulSet');
+    const manager = managerOf(last.applied);
     const live = manager && await runtime.get<RuntimeObject>(refOf(manager)).catch(() => undefined);
     if (!manager || !live) return undefined;
     return { at: last.at, applied: last.applied.map((o) => (o === manager ? live : o)), target: last.target, crMessage: last.crMessage };

@@ -2,7 +2,8 @@
 // cluster, for operators other than ours — the same code apply-remote runs (render.ts, sync.ts, apply.ts, prune.ts,
 // readiness.ts), not a copy. `import { connectCluster, installModule, checkModule, uninstallModule } from
 // 'kyma-lifecycle-functions/library'`; see README "The manifest library".
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { loadKubeConfig } from '../controlplane/kubeconfig.ts';
 import { syncedId, type SyncedResource } from '../domain/manifest.ts';
 import { isCurrent, type Annotated } from '../domain/current.ts';
 import { FIELD_MANAGER } from '../domain/vocabulary.ts';
@@ -21,9 +22,9 @@ export interface TargetCluster { readonly client: KubeClient }
 
 /** The cluster of a kubeconfig (YAML text, current context). Errors never quote the kubeconfig. */
 export async function connectCluster(kubeconfig: string): Promise<TargetCluster> {
-  const kc = new KubeConfig();
+  let kc: KubeConfig;
   try {
-    kc.loadFromString(kubeconfig);
+    kc = loadKubeConfig(kubeconfig);
   } catch {
     throw new Error('the kubeconfig is not usable (not a kubeconfig YAML)');
   }

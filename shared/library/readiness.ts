@@ -13,6 +13,9 @@ export interface Readiness {
   reason: string;
 }
 
+/** PURE. The module's manager: the first Deployment or StatefulSet among its objects. */
+export const managerOf = (objects: readonly RuntimeObject[]): RuntimeObject | undefined => objects.find((o) => o.kind === 'Deployment' || o.kind === 'StatefulSet');
+
 const PROGRESSING = new Set(['FoundNewReplicaSet', 'NewReplicaSetCreated', 'ReplicaSetUpdated']);
 
 /**
@@ -21,7 +24,7 @@ const PROGRESSING = new Set(['FoundNewReplicaSet', 'NewReplicaSetCreated', 'Repl
  * (no conditions, or an older observedGeneration) is Processing rather than upstream's Error.
  */
 export function moduleReadiness(applied: RuntimeObject[]): Readiness {
-  const manager = applied.find((o) => o.kind === 'Deployment' || o.kind === 'StatefulSet') as Workload | undefined;
+  const manager = managerOf(applied) as Workload | undefined;
   if (!manager) return { state: 'Ready', reason: 'module has no Deployment or StatefulSet to wait for' };
   const what = `${manager.kind} ${manager.metadata.namespace ?? ''}/${manager.metadata.name}`;
   const status = manager.status ?? {};
