@@ -15,6 +15,7 @@ import { isInClusterKyma } from '../../shared/domain/in-cluster.ts';
 import { mirrorToRuntime } from './mirror.ts';
 import { RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
 import { SyncMemo } from '../../shared/k8s/sync-memo.ts';
+import { OwnWrites } from '../../shared/k8s/own-writes.ts';
 import type { RuntimeScope } from '../../shared/domain/runtime-scope.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
 import { currentTraceparent } from '../../shared/runtime/trace.ts';
@@ -28,6 +29,7 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
   const runtimes = new RuntimeClients(deps.kcp);
   const pushed = new SyncMemo(deps.config.driftPeriodMinutes * 60_000);
   const events = new EventRecorder(given.kcp, NAME);
+  const written = new OwnWrites();
   return {
     name: NAME,
     accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
@@ -37,6 +39,8 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
       if (!kymaName) return undefined;
       const kyma = await deps.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name: kymaName });
       if (!kyma || kyma.metadata.deletionTimestamp || kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
+      // The echo of our own guarded status write: its runtime side and mirror were done by the call that wrote it (ADR 25).
+      if (key.kind === 'Kyma' && written.isEcho(event, kyma)) return undefined;
       const manifests = await listAll<Manifest>(deps.kcp, API_VERSION, 'Manifest', { namespace: key.namespace, labelSelector: `${LABEL.kymaName}=${kymaName}` });
       const inCluster = isInClusterKyma(kyma);
       const runtimeSide = key.kind !== 'Kyma' ? undefined : inCluster ? inClusterSync(deps.config.inCluster)
@@ -48,6 +52,7 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
         // Precondition on the Kyma read: a call that saw older Manifests cannot overwrite a newer status (409, retried).
         const metadata = { name: kymaName, namespace: key.namespace, resourceVersion: kyma.metadata.resourceVersion ?? '' };
         stored = await deps.kcp.apply<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', metadata, status: { ...status, lastTrace: currentTraceparent() } }, FIELD_MANAGER.lifecycleManager, 'status');
+        written.remember(stored);
         log.info({ kyma: kymaName, state: status.state }, status.lastOperation?.operation ?? '');
         await events.record(involvedOf(kyma), stateChangeEvent(kyma.status?.state, status.state, status.lastOperation?.operation));
       }

@@ -1,6 +1,7 @@
 import type { RuntimeScope } from '../../shared/domain/runtime-scope.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
 import type { EventRecorder } from '../../shared/k8s/events.ts';
+import type { OwnWrites } from '../../shared/k8s/own-writes.ts';
 import type { Logger } from '../../shared/runtime/logger.ts';
 import type { ChartRenderer } from './charts.ts';
 import type { LayerCache } from './layer.ts';
@@ -18,6 +19,8 @@ export interface ApplyContext {
   pullSecret: string | undefined;
   /** Modules still rolling out: their retries re-read the workload only (rollout.ts). */
   rollouts: Rollouts;
+  /** The Manifest versions this instance's guarded status writes produced: their update events are skipped (ADR 25). */
+  written: OwnWrites;
   /** A resync event: sync in full (drift repair), whatever the rollout memo says. */
   force: boolean;
   /** Where this Kyma's objects live on its runtime (docs/adr/0013); the whole runtime unless the Secret says otherwise. */

@@ -20,6 +20,7 @@ import { isUnmanaged, unmanage } from './unmanage.ts';
 import type { ApplyContext } from './context.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
 import { EventRecorder } from '../../shared/k8s/events.ts';
+import { OwnWrites } from '../../shared/k8s/own-writes.ts';
 
 export const NAME = 'apply-remote';
 
@@ -34,6 +35,7 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
   const charts = new ChartRenderer(layers, helmBinary(deps.config));
   const rollouts = new Rollouts();
   const events = new EventRecorder(given.kcp, NAME);
+  const written = new OwnWrites();
   return {
     name: NAME,
     accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
@@ -41,7 +43,9 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
       if (key.kind !== 'Manifest') throw new InvalidEventError(`${NAME} handles Manifests, not ${key.kind}`);
       const manifest = await manifests.get<Manifest>({ apiVersion: API_VERSION, kind: 'Manifest', namespace: key.namespace, name: key.name });
       if (!manifest || manifest.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
-      const ctx: ApplyContext = { kcp: deps.kcp, layers, charts, rollouts, force: event.type === RESYNC_DUE, log, events, pullSecret: deps.config.runtimeImagePullSecret, scope: OWN_RUNTIME };
+      // The echo of our own guarded status write: nothing changed but what this instance wrote (ADR 25).
+      if (written.isEcho(event, manifest)) return undefined;
+      const ctx: ApplyContext = { kcp: deps.kcp, layers, charts, rollouts, written, force: event.type === RESYNC_DUE, log, events, pullSecret: deps.config.runtimeImagePullSecret, scope: OWN_RUNTIME };
       const target = targetOf(manifest, deps.config.inCluster);
       const where = 'kyma' in target ? `runtime of Kyma ${target.kyma}` : 'control-plane cluster';
       let access: RuntimeAccess;

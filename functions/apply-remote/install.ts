@@ -14,7 +14,7 @@ import { writeStatus } from './write-status.ts';
 import type { Recalled } from './rollout.ts';
 
 /**
- * The install pipeline, one KCP write per call where a step must be seen before the next: finalizers, then
+ * The install pipeline: finalizers (stored first), then
  * render → prune what the new version dropped → apply → default CR → readiness → status. A module still
  * rolling out ends the call with NotYetReady (503), so the delivery is retried. The status write after an apply
  * carries the Manifest's resourceVersion as read (a call that read an older Manifest cannot overwrite a newer status),
@@ -22,9 +22,11 @@ import type { Recalled } from './rollout.ts';
  */
 export async function install(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient): Promise<void> {
   const wanted = [FINALIZER.declarative, FINALIZER.labelRemoval, ...(hasDefaultCr(manifest) ? [FINALIZER.resource] : [])];
+  // The finalizers are stored before anything reaches the runtime; the call goes on with the Manifest as written
+  // (its echo is skipped, ADR 25), instead of spending a whole call on the finalizer write.
   if (missingFinalizers(manifest, wanted).length) {
-    await setFinalizers(ctx.kcp, manifest, withFinalizers(manifest, wanted));
-    return;
+    manifest = await setFinalizers(ctx.kcp, manifest, withFinalizers(manifest, wanted));
+    ctx.written.remember(manifest);
   }
   // A retry while the module rolls out re-reads only its workload (rollout.ts); resync events sync in full.
   const recalled = ctx.force ? undefined : await ctx.rollouts.refreshed(runtime, manifest);

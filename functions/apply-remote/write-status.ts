@@ -7,13 +7,15 @@ import { nextStatus, statusChanged, type StatusWish } from './status.ts';
 import { currentTraceparent } from '../../shared/runtime/trace.ts';
 
 /** Writes the Manifest status (SSA, field manager of the applier) only when more than timestamps change; with
- * `precondition`, only if the Manifest is still at the resourceVersion read (409 otherwise). */
+ * `precondition`, only if the Manifest is still at the resourceVersion read (409 otherwise); the version such a guarded
+ * write produces is remembered, and its update event skipped (ADR 25). */
 export async function writeStatus(ctx: ApplyContext, manifest: Manifest, wish: StatusWish, options: { precondition?: boolean } = {}): Promise<void> {
   const status = nextStatus(manifest, wish, new Date().toISOString());
   if (!statusChanged(manifest, status)) return;
   const { name, namespace, resourceVersion } = manifest.metadata;
   const metadata = { name, namespace, ...(options.precondition && resourceVersion ? { resourceVersion } : {}) };
-  await ctx.kcp.apply({ apiVersion: API_VERSION, kind: 'Manifest', metadata, status: { ...status, lastTrace: currentTraceparent() } }, FIELD_MANAGER.applier, 'status');
+  const stored = await ctx.kcp.apply({ apiVersion: API_VERSION, kind: 'Manifest', metadata, status: { ...status, lastTrace: currentTraceparent() } }, FIELD_MANAGER.applier, 'status');
+  if (metadata.resourceVersion) ctx.written.remember(stored);
   ctx.log.info({ state: wish.state }, wish.operation);
   await ctx.events.record(involvedOf(manifest), stateChangeEvent(manifest.status?.state, wish.state, wish.operation));
 }
