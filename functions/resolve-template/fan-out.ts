@@ -2,7 +2,7 @@ import type { Kyma } from '../../shared/domain/kyma.ts';
 import { API_VERSION } from '../../shared/domain/vocabulary.ts';
 import { listAll } from '../../shared/k8s/list.ts';
 import { kindKey } from '../../shared/k8s/freshness.ts';
-import { eventAbout, RESYNC_DUE, versionIn, type EventAttributes, type ObjectKey } from '../../shared/runtime/events.ts';
+import { eventAbout, LANE, LANE_BACKGROUND, RESYNC_DUE, versionIn, type EventAttributes, type ObjectKey } from '../../shared/runtime/events.ts';
 import type { FunctionDeps } from '../../shared/runtime/deps.ts';
 
 /** Kymas that use a changed ModuleTemplate (by template reference) or ModuleReleaseMeta (by module name). */
@@ -14,7 +14,7 @@ export function usesChange(kyma: Kyma, changed: ObjectKey): boolean {
 }
 
 /**
- * A ModuleTemplate or ModuleReleaseMeta changed: send one `resync.due` event per Kyma that uses it to the broker
+ * A ModuleTemplate or ModuleReleaseMeta changed: send one background `resync.due` event (ADR 25) per Kyma that uses it to the broker
  * ingress (a reply can carry only one event). For a template that nobody references yet (a new version), the
  * MRM change that points at it triggers the Kymas; each event carries the change's resourceVersion (`seenkind`,
  * `seenversion`). Returns the number of events sent.
@@ -28,7 +28,7 @@ export async function fanOut(deps: FunctionDeps, changed: ObjectKey, cause: Even
   const seen = version ? { seenkind: kindKey(changed.apiVersion, changed.kind), seenversion: version } : {};
   for (const kyma of affected) {
     const key = { kind: 'Kyma', apiVersion: API_VERSION, namespace: kyma.metadata.namespace ?? '', name: kyma.metadata.name };
-    await deps.sink(eventAbout(RESYNC_DUE, 'resolve-template', key, cause, seen));
+    await deps.sink(eventAbout(RESYNC_DUE, 'resolve-template', key, cause, { ...seen, [LANE]: LANE_BACKGROUND }));
   }
   return affected.length;
 }

@@ -32,19 +32,22 @@ export interface LocalBrokerOptions {
   /** The subscriber URL of a Trigger (what Knative resolves from `spec.subscriber`). */
   readonly resolveSubscriber: (trigger: Trigger) => string;
   readonly log?: EventingLog;
-  /** HTTP requests in flight at once per Trigger (default 32); the rest wait in order. */
+  /** HTTP requests in flight at once per Trigger (default 32; a Trigger's max-in-flight annotation wins); the rest wait. */
   readonly maxConcurrentDeliveries?: number;
   /** A newer event of the same type, source and subject replaces a delivery still waiting for a slot (default true). */
   readonly coalesce?: boolean;
   /** Dead letters kept in memory (default 1000; the oldest are forgotten first). */
   readonly maxDeadLetters?: number;
+  /** The order in which a Trigger's waiting deliveries start: the lowest rank first, arrival order among equals
+   * (default: every event ranks 0, i.e. arrival order). Knative's brokers have no such order; see ADR 25. */
+  readonly rankOf?: (event: CloudEvent<unknown>) => number;
 }
 
 const TTL = 'knativebrokerttl';
 const MAX_TTL = 255;
 
 /** A delivery waiting for its Trigger's first free slot; a newer event about the same object takes its place. */
-interface Waiting { event: CloudEvent<unknown>; ttl: number }
+interface Waiting { event: CloudEvent<unknown>; ttl: number; rank: number }
 
 export class LocalBroker {
   private readonly options: LocalBrokerOptions;
@@ -145,7 +148,7 @@ export class LocalBroker {
       this.counters.coalesced++;
       return;
     }
-    const latest: Waiting = { event: given, ttl };
+    const latest: Waiting = { event: given, ttl, rank: this.options.rankOf?.(given) ?? 0 };
     if (key !== undefined) this.waiting.set(key, latest);
     const started = () => {
       if (key !== undefined && this.waiting.get(key) === latest) this.waiting.delete(key);
@@ -168,7 +171,7 @@ export class LocalBroker {
       outcome = await this.limiterOf(trigger).run(() => {
         started();
         return deliverOnce(url, latest.event, trigger.delivery.timeoutMs, this.stopping.signal);
-      });
+      }, latest.rank);
       if (outcome.kind !== 'failed') break;
       this.log.debug({ trigger: trigger.name, eventId: latest.event.id, attempt: attempts, status: outcome.status, error: outcome.error }, 'delivery attempt failed');
       if (!outcome.retryable) break;
@@ -183,7 +186,7 @@ export class LocalBroker {
 
   private limiterOf(trigger: Trigger): ConcurrencyLimiter {
     let limiter = this.limiters.get(trigger.name);
-    if (!limiter) this.limiters.set(trigger.name, (limiter = new ConcurrencyLimiter(this.options.maxConcurrentDeliveries ?? 32)));
+    if (!limiter) this.limiters.set(trigger.name, (limiter = new ConcurrencyLimiter(trigger.maxInFlight ?? this.options.maxConcurrentDeliveries ?? 32)));
     return limiter;
   }
 

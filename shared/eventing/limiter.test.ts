@@ -25,3 +25,19 @@ describe('ConcurrencyLimiter', () => {
     expect(() => new ConcurrencyLimiter(0)).toThrow(/positive integer/);
   });
 });
+
+describe('ConcurrencyLimiter ranks', () => {
+  it('starts waiting tasks lowest rank first, arrival order among equal ranks', async () => {
+    const limiter = new ConcurrencyLimiter(1);
+    const order: string[] = [];
+    let release: () => void = () => undefined;
+    const first = limiter.run(() => new Promise<void>((r) => { release = r; }));
+    const ranks = [5, 3, 9, 3, 1, 5, 0, 9, 2];
+    const rest = ranks.map((rank, i) => limiter.run(async () => { order.push(`${rank}:${i}`); }, rank));
+    expect(limiter.waiting).toBe(ranks.length);
+    release();
+    await Promise.all([first, ...rest]);
+    expect(order).toEqual(['0:6', '1:4', '2:8', '3:1', '3:3', '5:0', '5:5', '9:2', '9:7']);
+    expect(limiter.waiting).toBe(0);
+  });
+});

@@ -29,7 +29,12 @@ export interface Trigger {
   readonly filters: readonly EventFilter[];
   readonly subscriber: { readonly ref?: SubscriberRef; readonly uri?: string };
   readonly delivery: DeliveryOptions;
+  /** Deliveries in flight at once in the local broker (annotation `lifecycle.kyma-project.io/max-in-flight`); absent =
+   * the broker's default. Knative has no such field: there the Kafka broker's ordered delivery bounds it (ADR 25). */
+  readonly maxInFlight?: number;
 }
+
+export const MAX_IN_FLIGHT_ANNOTATION = 'lifecycle.kyma-project.io/max-in-flight';
 
 export const DEFAULT_DELIVERY: DeliveryOptions = Object.freeze({ retry: 3, backoffPolicy: 'exponential', backoffDelayMs: 200 });
 
@@ -62,6 +67,7 @@ function triggerFrom(object: Record<string, unknown>): Trigger {
   const namespace = optionalString(metadata.namespace, 'metadata.namespace');
   const filters = parseFilters(spec.filters);
   const legacy = parseAttributesFilter(asRecord(spec.filter, 'spec.filter')?.attributes);
+  const maxInFlight = maxInFlightOf(asRecord(metadata.annotations, 'metadata.annotations')?.[MAX_IN_FLIGHT_ANNOTATION]);
   return {
     name: requiredString(metadata.name, 'metadata.name'),
     ...(namespace === undefined ? {} : { namespace }),
@@ -69,7 +75,15 @@ function triggerFrom(object: Record<string, unknown>): Trigger {
     filters: filters.length > 0 || legacy === undefined ? filters : [legacy],
     subscriber: subscriberFrom(asRecord(spec.subscriber, 'spec.subscriber')),
     delivery: deliveryFrom(asRecord(spec.delivery, 'spec.delivery')),
+    ...(maxInFlight === undefined ? {} : { maxInFlight }),
   };
+}
+
+function maxInFlightOf(raw: unknown): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = typeof raw === 'string' && /^[0-9]{1,6}$/.test(raw) ? Number(raw) : 0;
+  if (value < 1) throw new Error(`metadata.annotations.${MAX_IN_FLIGHT_ANNOTATION}: must be a positive whole number, got ${JSON.stringify(raw)}`);
+  return value;
 }
 
 function subscriberFrom(raw: Record<string, unknown> | undefined): Trigger['subscriber'] {

@@ -11,6 +11,7 @@ import { startFunctionHost, type FunctionHost } from '../runtime/host.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { httpSink } from '../runtime/sink.ts';
 import { FUNCTIONS } from './functions.ts';
+import { DeliveryOrder } from './delivery-order.ts';
 import { RuntimeWatches } from './runtime-watches.ts';
 
 export const MANIFESTS_DIR = fileURLToPath(new URL('../../manifests', import.meta.url));
@@ -50,7 +51,7 @@ export async function startLocalRunner(opts: LocalRunnerOptions): Promise<LocalR
   const urls = new Map<string, string>();
   const triggers = await loadTriggers(join(MANIFESTS_DIR, 'triggers'));
   const broker = new LocalBroker({
-    triggers, log: opts.log.child({ component: 'broker' }), coalesce: opts.config.localBrokerCoalesce,
+    triggers, log: opts.log.child({ component: 'broker' }), coalesce: opts.config.localBrokerCoalesce, rankOf: new DeliveryOrder().rankOf,
     resolveSubscriber: (t) => urls.get(t.subscriber.ref?.name ?? '') ?? t.subscriber.uri ?? '',
   });
   const brokerUrl = await broker.start();

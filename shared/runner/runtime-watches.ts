@@ -5,7 +5,7 @@ import { API_VERSION, LABEL } from '../domain/vocabulary.ts';
 import type { KubeClient } from '../k8s/client.ts';
 import { LocalApiServerSource } from '../eventing/index.ts';
 import { CACHED } from '../runtime/deps.ts';
-import { eventAbout, RESYNC_DUE } from '../runtime/events.ts';
+import { eventAbout, LANE, LANE_USER, RESYNC_DUE } from '../runtime/events.ts';
 import type { Logger } from '../runtime/logger.ts';
 
 interface Secret { metadata: { name: string; resourceVersion?: string; labels?: Record<string, string>; annotations?: Record<string, string> }; data?: Record<string, string> }
@@ -21,7 +21,7 @@ export interface RuntimeWatchesOptions {
 
 /**
  * Runtime → KCP change events: one watch per runtime on its Kyma `kyma-system/default`; a spec change (new
- * generation), creation or deletion becomes a `resync.due` event for the KCP Kyma, so a user's edit on the runtime
+ * generation), creation or deletion becomes a `resync.due` event in the user lane (ADR 25) for the KCP Kyma, so a user's edit on the runtime
  * reaches resolve-template at once. Runtimes are found through the kubeconfig Secrets (re-read every few seconds;
  * a rotated Secret restarts its watch). On Knative the same loop runs as a small long-lived adapter that posts to
  * the broker ingress (see docs/adr/0009).
@@ -95,7 +95,7 @@ export class RuntimeWatches {
         const seen = (event.data as { metadata?: { generation?: number; name?: string } } | undefined)?.metadata;
         if (seen?.name !== 'default' || (event.type.endsWith('.update') && seen.generation === generation)) return;
         generation = seen.generation ?? -1;
-        await this.options.sink(eventAbout(RESYNC_DUE, 'runtime-watch', key, undefined));
+        await this.options.sink(eventAbout(RESYNC_DUE, 'runtime-watch', key, undefined, { [LANE]: LANE_USER }));
       },
     });
     void source.start().catch((e: unknown) => this.options.log.warn({ kyma, err: String(e) }, 'runtime watch failed to start'));

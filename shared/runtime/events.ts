@@ -12,6 +12,16 @@ export const RESYNC_DUE = 'io.kyma-project.lifecycle.resync.due';
 export const PING = 'dev.knative.sources.ping';
 export const EVENT_SOURCE_PREFIX = '/lifecycle-manager';
 
+/**
+ * The lane an event travels in (ADR 25), as the CloudEvents extension `lifecyclelane`: `user` for a change a user made
+ * on a runtime, `background` for the resync and the fan-out of catalog changes; none for the API server's events.
+ * Background events have Triggers of their own (manifests/triggers), so they never queue in front of other work;
+ * an event caused by another inherits its lane.
+ */
+export const LANE = 'lifecyclelane';
+export const LANE_USER = 'user';
+export const LANE_BACKGROUND = 'background';
+
 /** The object an event points at. Functions re-read it; event data is never trusted as current. */
 export interface ObjectKey {
   kind: string;
@@ -73,15 +83,16 @@ export const keyText = (key: ObjectKey) => `${key.kind} ${key.namespace ? `${key
  */
 export const partitionKeyOf = (key: ObjectKey) => `${key.kind}/${key.namespace}/${key.name}`;
 
-/** An event about `key`, caused by `cause` (its id travels as `causationid`); `traceparent` is the sending call's
- * span (ADR 20), or a new trace outside a call. */
+/** An event about `key`, caused by `cause` (its id travels as `causationid`, its lane as `lifecyclelane`);
+ * `traceparent` is the sending call's span (ADR 20), or a new trace outside a call. */
 export function eventAbout(type: string, fn: string, key: ObjectKey, cause: EventAttributes | undefined,
   extra: Record<string, string> = {}): CloudEvent<undefined> {
   const trace = { traceparent: currentTraceparent() };
+  const lane = cause?.[LANE];
   return new CloudEvent<undefined>({
     type, source: `${EVENT_SOURCE_PREFIX}/${fn}`, subject: `${key.namespace}/${key.name}`,
     kind: key.kind, apiversion: key.apiVersion, namespace: key.namespace, name: key.name,
     partitionkey: partitionKeyOf(key),
-    ...(cause ? { causationid: cause.id } : {}), ...trace, ...extra,
+    ...(cause ? { causationid: cause.id } : {}), ...(lane === LANE_USER || lane === LANE_BACKGROUND ? { [LANE]: lane } : {}), ...trace, ...extra,
   });
 }

@@ -38,7 +38,7 @@ async function installKnative(release: (typeof KNATIVE_RELEASES)[number]): Promi
 }
 
 describe('the rendered manifests', () => {
-  it('hold every piece: namespace, CRDs, config, one account + Service + Trigger per function, sources, broker', () => {
+  it('hold every piece: namespace, CRDs, config, one account + Service + Trigger (+ background Trigger) per function, sources, broker', () => {
     expect(ofKind('Namespace').map((d) => d.metadata.name)).toEqual(['kcp-system']);
     expect(ofKind('CustomResourceDefinition').map((d) => d.metadata.name).sort()).toEqual(
       ['kymas', 'manifests', 'modulereleasemetas', 'moduletemplates'].map((p) => `${p}.operator.kyma-project.io`));
@@ -55,7 +55,14 @@ describe('the rendered manifests', () => {
       expect(template.spec.containers[0]?.readinessProbe?.httpGet?.path).toBe('/health/readiness');
       expect(template.spec.containers[0]?.livenessProbe?.httpGet?.path).toBe('/health/liveness');
       const triggers = ofKind('Trigger').filter((t) => (t.spec?.subscriber as { ref?: { name?: string } }).ref?.name === fn);
-      expect(triggers.map((t) => t.metadata.name), `one Trigger for ${fn}`).toEqual([fn]);
+      // The resync has no background lane of its own: a PingSource tick is what starts the background work (ADR 25).
+      expect(triggers.map((t) => t.metadata.name), `one Trigger for ${fn}, and one for its background lane`).toEqual(fn === 'resync' ? [fn] : [fn, `${fn}-background`]);
+      const [main, background] = triggers;
+      if (background) {
+        expect(main?.spec?.filters, `${fn}: no background events in the main lane`).toContainEqual({ not: { exact: { lifecyclelane: 'background' } } });
+        expect(background.spec?.filters, `${fn}: only background events`).toContainEqual({ exact: { lifecyclelane: 'background' } });
+        expect(background.metadata.annotations?.['lifecycle.kyma-project.io/max-in-flight'], `${fn}: background deliveries bounded`).toMatch(/^[1-9][0-9]*$/);
+      }
     }
   });
 
