@@ -6,12 +6,13 @@ describe('bench arguments', () => {
     expect(parseBenchArgs([])).toEqual(DEFAULTS);
   });
   it('takes the sizes up to 5,000 Kymas with 5 modules', () => {
-    expect(parseBenchArgs(['--kymas', '5000', '--modules', '5', '--runtimes', '8', '--edits', '100'])).toMatchObject({ kymas: 5000, modules: 5, runtimes: 8, edits: 100 });
+    expect(parseBenchArgs(['--kymas', '5000', '--modules', '5', '--runtimes', '8', '--edits', '100', '--busy-edits', '50'])).toMatchObject({ kymas: 5000, modules: 5, runtimes: 8, edits: 100, busyEdits: 50 });
   });
   it('refuses what it cannot run, naming the flag and the range', () => {
     expect(() => parseBenchArgs(['--kymas', '0'])).toThrow('--kymas "0": expected a whole number from 1 to 20000');
     expect(() => parseBenchArgs(['--runtimes', '2.5'])).toThrow(/--runtimes "2.5"/);
     expect(() => parseBenchArgs(['--kymas', '3', '--edits', '4'])).toThrow(/at most one edit per Kyma/);
     expect(() => parseBenchArgs(['--kymaz', '3'])).toThrow(/kymaz/);
+    expect(() => parseBenchArgs(['--kymas', '5', '--edits', '3', '--busy-edits', '3'])).toThrow(/--busy-edits 3: at most one edit per Kyma/);
   });
 });

@@ -10,6 +10,8 @@ export interface BenchSettings {
   runtimes: number;
   /** Runtime-Kyma edits (add one more module) after convergence, timed to that module Ready. */
   edits: number;
+  /** The same edits made while the fleet converges (on Kymas Ready once a tenth of the fleet is): user changes under load. */
+  busyEdits: number;
   /** Idle window after everything is Ready: requests/s and flapping are measured over it. */
   idleSeconds: number;
   /** The KCP kube-apiserver's sustained write rate is measured for this long. */
@@ -21,19 +23,19 @@ export interface BenchSettings {
 }
 
 export const DEFAULTS: BenchSettings = {
-  kymas: 40, modules: 3, runtimes: 2, edits: 10, idleSeconds: 30, ceilingSeconds: 10, timeoutSeconds: 1800, out: 'bench/results',
+  kymas: 40, modules: 3, runtimes: 2, edits: 10, busyEdits: 0, idleSeconds: 30, ceilingSeconds: 10, timeoutSeconds: 1800, out: 'bench/results',
 };
 
 const LIMITS: Record<Exclude<keyof BenchSettings, 'out'>, [number, number]> = {
-  kymas: [1, 20_000], modules: [1, 20], runtimes: [1, 40], edits: [0, 20_000], idleSeconds: [1, 3600], ceilingSeconds: [1, 600], timeoutSeconds: [10, 86_400],
+  kymas: [1, 20_000], modules: [1, 20], runtimes: [1, 40], edits: [0, 20_000], busyEdits: [0, 20_000], idleSeconds: [1, 3600], ceilingSeconds: [1, 600], timeoutSeconds: [10, 86_400],
 };
 
 const FLAGS: Record<string, keyof BenchSettings> = {
-  kymas: 'kymas', modules: 'modules', runtimes: 'runtimes', edits: 'edits', 'idle-seconds': 'idleSeconds',
+  kymas: 'kymas', modules: 'modules', runtimes: 'runtimes', edits: 'edits', 'busy-edits': 'busyEdits', 'idle-seconds': 'idleSeconds',
   'ceiling-seconds': 'ceilingSeconds', 'timeout-seconds': 'timeoutSeconds', out: 'out',
 };
 
-export const USAGE = `npm run bench -- [--kymas N] [--modules M] [--runtimes K] [--edits E] [--idle-seconds S] [--ceiling-seconds S] [--timeout-seconds S] [--out DIR]
+export const USAGE = `npm run bench -- [--kymas N] [--modules M] [--runtimes K] [--edits E] [--busy-edits B] [--idle-seconds S] [--ceiling-seconds S] [--timeout-seconds S] [--out DIR]
 defaults: ${Object.entries(FLAGS).map(([flag, key]) => `--${flag} ${DEFAULTS[key]}`).join(' ')}`;
 
 /** The settings of a command line; throws a one-line error naming the flag and the accepted range. */
@@ -50,5 +52,6 @@ export function parseBenchArgs(argv: readonly string[]): BenchSettings {
     settings[key] = value;
   }
   if (settings.edits > settings.kymas) throw new Error(`--edits ${settings.edits}: at most one edit per Kyma (--kymas ${settings.kymas})`);
+  if (settings.edits + settings.busyEdits > settings.kymas) throw new Error(`--busy-edits ${settings.busyEdits}: at most one edit per Kyma (--kymas ${settings.kymas}, --edits ${settings.edits})`);
   return settings;
 }

@@ -1,8 +1,7 @@
 // One benchmark run on the real harness, start to finish: fleet → create N Kymas → all Ready (convergence, API cost)
-// → E runtime-Kyma edits (change latency) → idle window (requests/s, flapping) → the KCP write ceiling → resources.
+// (B edits while it converges) → E runtime-Kyma edits (change latency) → idle window (requests/s, flapping) → the KCP write ceiling → resources.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kyma } from '../shared/domain/kyma.ts';
-import { remoteKymaRef } from '../shared/domain/runtime-scope.ts';
 import { API_VERSION, KCP_NAMESPACE } from '../shared/domain/vocabulary.ts';
 import { LocalApiServerSource } from '../shared/eventing/index.ts';
 import { readConfig } from '../shared/runtime/config.ts';
@@ -10,10 +9,12 @@ import { createLogger } from '../shared/runtime/logger.ts';
 import { startLocalRunner } from '../shared/runner/local-runner.ts';
 import type { BenchSettings } from './args.ts';
 import { costSnapshot, costBetween, type CostSnapshot } from './cost.ts';
-import { createKymas, EDIT_MODULE, kymaName, startFleet, type Fleet } from './fleet.ts';
+import { busyEdits, editKymas, idleEditTargets } from './edits.ts';
+import { createKymas, EDIT_MODULE, startFleet, type Fleet } from './fleet.ts';
 import { ReadinessTracker } from './readiness.ts';
 import { resultOf, type BenchResult } from './result.ts';
 import { changedBetween, resourceVersions } from './snapshot.ts';
+import { untilAll } from './wait.ts';
 import { measureWriteCeiling } from './write-ceiling.ts';
 
 const CREATE_PARALLEL = 16;
@@ -44,6 +45,8 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
     const before = await costSnapshot(fleet);
     const started = performance.now();
     say(`creating ${settings.kymas} Kymas × ${fleet.modules.length} modules on ${settings.runtimes} runtime API servers`);
+    const busy = busyEdits(fleet, settings, edited, tracker, say);
+    busy.catch(() => undefined); // a bounded run may end before them: reported as none
     await createKymas(fleet, settings.kymas, CREATE_PARALLEL, (name, at) => created.set(name, at));
     const installs = () => `, module installs Ready: ${tracker.moduleReady.size}/${settings.kymas * fleet.modules.length}`;
     const complete = await untilAll(() => tracker.kymaReady.size, settings.kymas, 'Kymas Ready', settings.timeoutSeconds, say, installs)
@@ -53,53 +56,28 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
     const convergenceCost = costBetween(before, afterConvergence);
     if (!complete) {
       const ceiling = await measureWriteCeiling(fleet.kcp, 'bench-ceiling', { seconds: settings.ceilingSeconds, concurrency: 32 });
-      return await resultOf({ settings, fleet, config, created, tracker, started, converged, edits: [], ceiling, convergenceCost, timedOut: true, broker: runner.broker.stats() });
+      return await resultOf({ settings, fleet, config, created, tracker, started, converged, edits: [], busyEdits: [], ceiling, convergenceCost, timedOut: true, broker: runner.broker.stats() });
     }
-    const edits = await editKymas(fleet, settings, edited, tracker, say);
+    const duringConvergence = await busy;
+    if (settings.edits) say(`${settings.edits} runtime-Kyma edits (add ${EDIT_MODULE})`);
+    const edits = await editKymas(fleet, idleEditTargets(settings), edited, tracker, settings.timeoutSeconds, say);
     await runner.broker.idle();
-    const quiet = await resourceVersions(fleet.kcp, fleet.runtimes, [...fleet.modules, ...(settings.edits ? [EDIT_MODULE] : [])]);
+    const quiet = await resourceVersions(fleet.kcp, fleet.runtimes, [...fleet.modules, ...(settings.edits + settings.busyEdits ? [EDIT_MODULE] : [])]);
     const idleFrom = await costSnapshot(fleet);
     say(`idle window: ${settings.idleSeconds} s`);
     await sleep(settings.idleSeconds * 1000);
     const idleTo = await costSnapshot(fleet);
-    const flapped = changedBetween(quiet, await resourceVersions(fleet.kcp, fleet.runtimes, [...fleet.modules, ...(settings.edits ? [EDIT_MODULE] : [])]));
+    const flapped = changedBetween(quiet, await resourceVersions(fleet.kcp, fleet.runtimes, [...fleet.modules, ...(settings.edits + settings.busyEdits ? [EDIT_MODULE] : [])]));
     say(`measuring the KCP write ceiling for ${settings.ceilingSeconds} s`);
     const ceiling = await measureWriteCeiling(fleet.kcp, 'bench-ceiling', { seconds: settings.ceilingSeconds, concurrency: 32 });
     return await resultOf({
-      settings, fleet, config, created, tracker, started, converged, edits, flapped, ceiling,
+      settings, fleet, config, created, tracker, started, converged, edits, busyEdits: duringConvergence, flapped, ceiling,
       convergenceCost, idleCost: costBetween(idleFrom, idleTo), timedOut: false, broker: runner.broker.stats(),
     });
   } finally {
     await watch.stop();
     await runner.stop();
   }
-}
-
-/** E runtime-Kyma edits (add the edit module on E Kymas), each timed from the edit to that module Ready. */
-async function editKymas(fleet: Fleet, settings: BenchSettings, edited: Set<string>, tracker: ReadinessTracker, say: (line: string) => void): Promise<number[]> {
-  if (!settings.edits) return [];
-  say(`${settings.edits} runtime-Kyma edits (add ${EDIT_MODULE})`);
-  const at = new Map<string, number>();
-  for (let i = 0; i < settings.edits; i++) {
-    const name = kymaName(Math.floor((i * settings.kymas) / settings.edits));
-    const runtime = fleet.runtimes[Number(name.slice(5)) % fleet.runtimes.length];
-    edited.add(name);
-    at.set(name, performance.now());
-    await runtime?.mergePatch(remoteKymaRef({ namespace: name, shared: true }), { spec: { modules: [...fleet.modules, EDIT_MODULE].map((m) => ({ name: m })) } });
-  }
-  await untilAll(() => [...at.keys()].filter((k) => tracker.moduleReady.has(`${k}/${EDIT_MODULE}`)).length, at.size, 'edits Ready', settings.timeoutSeconds, say);
-  return [...at.entries()].map(([k, t]) => (tracker.moduleReady.get(`${k}/${EDIT_MODULE}`) ?? t) - t);
-}
-
-async function untilAll(count: () => number, total: number, what: string, timeoutSeconds: number, say: (line: string) => void, detail = () => ''): Promise<void> {
-  const deadline = performance.now() + timeoutSeconds * 1000;
-  let lastSaid = 0;
-  while (count() < total) {
-    if (performance.now() > deadline) throw new Error(`${what}: ${count()} of ${total} within ${timeoutSeconds} s${detail()}`);
-    if (performance.now() - lastSaid > 10_000) { say(`${what}: ${count()}/${total}${detail()}`); lastSaid = performance.now(); }
-    await sleep(200);
-  }
-  say(`${what}: ${total}/${total}`);
 }
 
 export type { CostSnapshot };

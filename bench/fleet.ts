@@ -38,11 +38,11 @@ export async function startFleet(settings: BenchSettings, say: (line: string) =>
   const registryHost = plane.registry?.host ?? '';
   const registry = new RegistryClient({ host: registryHost, plainHttp: true });
   const modules = NAMES.slice(0, settings.modules);
-  for (const name of [...modules, ...(settings.edits ? [EDIT_MODULE] : [])]) {
+  for (const name of [...modules, ...(settings.edits + settings.busyEdits ? [EDIT_MODULE] : [])]) {
     await publishSampleModule(registry, kcp, { name, version: VERSION, namespace: KCP_NAMESPACE });
     await setReleaseChannels(kcp, KCP_NAMESPACE, name, [{ channel: 'regular', version: VERSION }]);
   }
-  say(`${modules.length} modules published${settings.edits ? ` (+ ${EDIT_MODULE} for the edits)` : ''}`);
+  say(`${modules.length} modules published${settings.edits + settings.busyEdits ? ` (+ ${EDIT_MODULE} for the edits)` : ''}`);
   return { plane, kcp, runtimes, registryHost, modules };
 }
 

@@ -4,16 +4,18 @@ import type { BenchResult } from './result.ts';
 export function toMarkdown(r: BenchResult): string {
   const c = r.convergence;
   const rows: [string, string][] = [
-    ['size', `${r.settings.kymas} Kymas × ${r.settings.modules} modules (${c.manifests} Manifests) on ${r.settings.runtimes} runtime API servers, ${r.settings.edits} edits`],
+    ['size', `${r.settings.kymas} Kymas × ${r.settings.modules} modules (${c.manifests} Manifests) on ${r.settings.runtimes} runtime API servers, ${r.settings.edits} edits${r.settings.busyEdits ? ` (+ ${r.settings.busyEdits} while converging)` : ''}`],
     ['machine', `${r.machine.cores} cores, ${r.machine.memoryGiB} GiB, Node ${r.machine.node}, ${r.machine.kubernetes}`],
     ['convergence', c.timedOut
       ? `did not converge within --timeout-seconds: after ${c.seconds} s ${c.ready}/${c.kymas} Kymas and ${c.installsReady}/${c.manifests} module installs Ready — ${c.kymasPerSecond} Kymas/s, ${c.moduleInstallsPerSecond} module installs/s (API cost below: per install Ready so far)`
       : `${c.ready}/${c.kymas} Ready in ${c.seconds} s — ${c.kymasPerSecond} Kymas/s, ${c.moduleInstallsPerSecond} module installs/s`],
     ['module installs Ready after', Object.entries(c.installsReadyAfterSeconds).map(([share, s]) => `${share} at ${s} s`).join(', ')],
     ['time to Ready per Kyma', `p50 ${c.perKymaSeconds.p50} s, p95 ${c.perKymaSeconds.p95} s, p99 ${c.perKymaSeconds.p99} s, max ${c.perKymaSeconds.max} s`],
+    ['fair progress', `per-Kyma p50 = ${c.fairness.perKymaP50ShareOfRun} of the run; the first 10 % of Kymas created all Ready at ${c.fairness.firstTenthReadyAtShareOfRun ?? 'never'} of it`],
     ['KCP API cost per module install', `${r.apiCost.kcp.perModuleInstall.requests} requests, ${r.apiCost.kcp.perModuleInstall.writes} writes (design minimum ${r.apiCost.designMinimum.kcpWritesPerModuleInstall} writes)`],
     ['runtime API cost per module install', `${r.apiCost.runtimes.perModuleInstall.requests} requests, ${r.apiCost.runtimes.perModuleInstall.writes} writes, of them ${r.apiCost.runtimes.perModuleInstall.ownWrites} ours — the rest is the runtime's controllers rolling out (design minimum ${r.apiCost.designMinimum.runtimeWritesPerModuleInstall} writes)`],
     ['change latency (runtime Kyma edit → module Ready)', r.edits.count ? `p50 ${r.edits.p50Seconds} s, p99 ${r.edits.p99Seconds} s over ${r.edits.count} edits` : 'no edits'],
+    ['change latency while the fleet converges', r.busyEdits.count ? `p50 ${r.busyEdits.p50Seconds} s, p99 ${r.busyEdits.p99Seconds} s over ${r.busyEdits.count} edits` : 'no edits'],
     ['idle load', r.idle ? `KCP ${r.idle.kcpRequestsPerSecond} req/s (${r.idle.kcpWritesPerSecond} writes/s), runtimes ${r.idle.runtimeRequestsPerSecond} req/s over ${r.idle.seconds} s; drift period ${r.setup.driftPeriodMinutes} min, resync every ${r.setup.resyncEverySeconds} s` : 'not measured (the run did not converge)'],
     ['functions (this process)', `${r.resources.functions.cpuSeconds} CPU s during convergence, peak RSS ${r.resources.functions.peakRssMiB} MiB`],
     ...Object.entries(r.resources.processes).filter(([name]) => /kube-apiserver|etcd/.test(name)).map(([name, u]): [string, string] => [name, `${u.cpuSeconds} CPU s during convergence, peak RSS ${u.peakRssMiB} MiB`]),

@@ -28,6 +28,8 @@ export interface RunInputs {
   started: number;
   converged: number;
   edits: number[];
+  /** Edits made while the fleet converged (--busy-edits), ms each. */
+  busyEdits: number[];
   /** Absent when the run was bounded by --timeout-seconds before convergence (no idle window then). */
   flapped?: string[];
   ceiling: WriteCeiling;
@@ -48,7 +50,8 @@ export async function resultOf(r: RunInputs) {
   const manifests = r.settings.kymas * r.fleet.modules.length;
   const readyKymas = r.tracker.kymaReady.size;
   const installs = [...r.tracker.moduleReady.keys()].filter((key) => r.fleet.modules.includes(key.split('/')[1] ?? '')).length;
-  const edits = [...r.edits].sort((a, b) => a - b).map((ms) => ms / 1000);
+  const edits = latencies(r.edits);
+  const busy = latencies(r.busyEdits);
   const kcpWritesPerSecond = r.convergenceCost.kcp.writes / seconds;
   const allowedKymasPerSecond = r.ceiling.writesPerSecond / (r.convergenceCost.kcp.writes / Math.max(1, readyKymas));
   const idle = r.idleCost;
@@ -60,7 +63,7 @@ export async function resultOf(r: RunInputs) {
     setup: {
       isolation: 'each Kyma in its own runtime namespace (docs/adr/0013); Kymas per runtime API server: ' + Math.ceil(r.settings.kymas / r.settings.runtimes),
       shared: 'per runtime API server: the lifecycle CRDs and each module\'s CRD (cluster-scoped); everything namespaced is per Kyma',
-      functions: `all six in this process (local runner), local broker with 32 concurrent deliveries per Trigger${r.config.localBrokerCoalesce ? ', coalescing waiting deliveries about one object (ADR 17)' : ''}, one ApiServerSource watch on the KCP, one watch per runtime Kyma`,
+      functions: `all six in this process (local runner), local broker with 32 concurrent deliveries per Trigger (8 per background Trigger), the user lane first, then the oldest Kyma's work first (ADR 25)${r.config.localBrokerCoalesce ? ', coalescing waiting deliveries about one object (ADR 17)' : ''}, one ApiServerSource watch on the KCP, one watch per runtime Kyma`,
       driftPeriodMinutes: r.config.driftPeriodMinutes, resyncEverySeconds: 60,
     },
     convergence: {
@@ -68,11 +71,13 @@ export async function resultOf(r: RunInputs) {
       kymasPerSecond: round(readyKymas / seconds), moduleInstallsPerSecond: round(installs / seconds),
       installsReadyAfterSeconds: installsReadyAfter(r),
       perKymaSeconds: { p50: round(percentile(perKyma, 50)), p95: round(percentile(perKyma, 95)), p99: round(percentile(perKyma, 99)), max: round(perKyma.at(-1) ?? Number.NaN) },
+      fairness: fairness(r, perKyma, seconds),
     },
     apiCost: {
       kcp: costPer(r.convergenceCost.kcp, installs), runtimes: costPer(r.convergenceCost.runtimes, installs), designMinimum: DESIGN_MINIMUM,
     },
-    edits: { count: edits.length, p50Seconds: round(percentile(edits, 50)), p99Seconds: round(percentile(edits, 99)), maxSeconds: round(edits.at(-1) ?? Number.NaN) },
+    edits: summary(edits),
+    busyEdits: summary(busy),
     idle: idle ? {
       seconds: round(idle.seconds, 1),
       kcpRequestsPerSecond: round(idle.kcp.total / idle.seconds), kcpWritesPerSecond: round(idle.kcp.writes / idle.seconds),
@@ -90,6 +95,21 @@ export async function resultOf(r: RunInputs) {
     },
     broker: r.broker,
     flapping: r.flapped ? { changedObjects: r.flapped.length, examples: r.flapped.slice(0, 10) } : null,
+  };
+}
+
+const latencies = (ms: number[]) => [...ms].sort((a, b) => a - b).map((t) => t / 1000);
+const summary = (seconds: number[]) => ({ count: seconds.length, p50Seconds: round(percentile(seconds, 50)), p99Seconds: round(percentile(seconds, 99)), maxSeconds: round(seconds.at(-1) ?? Number.NaN) });
+
+/** Whether early Kymas finish early: per-Kyma p50 as a share of the whole run, and when the first tenth of the Kymas
+ * created were all Ready, as a share of it (null while one of them is not Ready). */
+function fairness(r: RunInputs, perKyma: number[], seconds: number) {
+  const first = [...r.created.entries()].sort((a, b) => a[1] - b[1]).slice(0, Math.max(1, Math.ceil(r.created.size / 10)));
+  const readyAt = first.map(([name]) => r.tracker.kymaReady.get(name));
+  const allReady = readyAt.every((t) => t !== undefined);
+  return {
+    perKymaP50ShareOfRun: round(percentile(perKyma, 50) / seconds),
+    firstTenthReadyAtShareOfRun: allReady && first.length ? round((Math.max(...readyAt.map(Number)) - r.started) / 1000 / seconds) : null,
   };
 }
 

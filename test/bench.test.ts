@@ -20,7 +20,7 @@ function runBench(args: string[]): Promise<{ code: number | null; output: string
 describe('npm run bench (smoke size)', () => {
   it('measures a tiny fleet end to end and writes the JSON and markdown results', async () => {
     const out = await mkdtemp(join(tmpdir(), 'bench-smoke-'));
-    const { code, output } = await runBench(['--kymas', '4', '--modules', '2', '--runtimes', '2', '--edits', '2', '--idle-seconds', '3', '--ceiling-seconds', '2', '--out', out]);
+    const { code, output } = await runBench(['--kymas', '4', '--modules', '2', '--runtimes', '2', '--edits', '2', '--busy-edits', '1', '--idle-seconds', '3', '--ceiling-seconds', '2', '--out', out]);
     expect(code, output.slice(-2000)).toBe(0);
     const files = (await readdir(out)).sort();
     expect(files.map((f) => f.replace(/^.*-4x2\./, ''))).toEqual(['json', 'md']);
@@ -30,6 +30,11 @@ describe('npm run bench (smoke size)', () => {
     expect(result.apiCost.kcp.writes).toBeGreaterThanOrEqual(8 * result.apiCost.designMinimum.kcpWritesPerModuleInstall);
     expect(result.apiCost.runtimes.writes).toBeGreaterThanOrEqual(8 * result.apiCost.designMinimum.runtimeWritesPerModuleInstall);
     expect(result.edits.count).toBe(2);
+    expect(result.busyEdits.count).toBe(1);
+    expect(result.busyEdits.p50Seconds).toBeGreaterThan(0);
+    expect(result.convergence.fairness.perKymaP50ShareOfRun).toBeGreaterThan(0);
+    expect(result.convergence.fairness.perKymaP50ShareOfRun).toBeLessThanOrEqual(1);
+    expect(result.convergence.fairness.firstTenthReadyAtShareOfRun).toBeGreaterThan(0);
     expect(result.convergence.timedOut).toBe(false);
     expect(result.flapping?.changedObjects).toBe(0);
     expect(result.ceiling.kcpCreatesPerSecond).toBeGreaterThan(0);

@@ -60,7 +60,7 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
       // the resync repair a mirror that failed.
       const runtime = runtimeSide ? runtimeSide.runtime : changed && !inCluster ? await runtimeClient(runtimes, kyma) : undefined;
       if (runtime && stored.status && !runtimeSide?.pending) {
-        await mirrorToRuntime(runtime.client, runtime.scope, stored.status).catch((error: unknown) => {
+        await mirrorToRuntime(runtime.client, runtime.scope, stored.status, pushed, `${key.namespace}/${kymaName}`, event.type === RESYNC_DUE).catch((error: unknown) => {
           if (runtimeSide) throw error;
           log.warn({ kyma: kymaName, err: String(error) }, 'status not mirrored to the runtime Kyma yet');
         });

@@ -2,6 +2,8 @@ import { canonicalJson } from '../../shared/domain/canonical.ts';
 import type { Kyma, KymaStatus } from '../../shared/domain/kyma.ts';
 import { API_VERSION, FIELD_MANAGER, REMOTE_NAMESPACE } from '../../shared/domain/vocabulary.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
+import { isNotFound } from '../../shared/k8s/errors.ts';
+import type { SyncMemo } from '../../shared/k8s/sync-memo.ts';
 import { remoteKymaRef, type RuntimeScope } from '../../shared/domain/runtime-scope.ts';
 
 
@@ -16,12 +18,24 @@ export function mirroredStatus(status: KymaStatus, namespace = REMOTE_NAMESPACE)
   return { ...status, modules };
 }
 
-/** Copies the status to the runtime's Kyma when it exists, is not being deleted and differs. */
-export async function mirrorToRuntime(runtime: KubeClient, scope: RuntimeScope, status: KymaStatus): Promise<void> {
+/**
+ * Copies the status to the runtime's Kyma when it exists, is not being deleted and differs. What this instance
+ * mirrored through the client is remembered for `key` (ADR 25): the same status again costs nothing, a changed one
+ * is written without reading the runtime Kyma first; `force` (resync events) reads and compares, repairing drift.
+ */
+export async function mirrorToRuntime(runtime: KubeClient, scope: RuntimeScope, status: KymaStatus, memo: SyncMemo, key: string, force: boolean): Promise<void> {
   const ref = remoteKymaRef(scope);
-  const remote = await runtime.get<Kyma>(ref).catch(() => undefined);
-  if (!remote || remote.metadata.deletionTimestamp) return;
   const mirrored = mirroredStatus(status, scope.namespace);
-  if (canonicalJson(remote.status) === canonicalJson(mirrored)) return;
-  await runtime.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: ref.name, namespace: ref.namespace }, status: mirrored }, FIELD_MANAGER.lifecycleManager, 'status');
+  const memoKey = `${key}#status`;
+  if (!force && memo.fresh(runtime, memoKey, mirrored)) return;
+  if (force || !memo.known(runtime, memoKey)) {
+    memo.forget(runtime, memoKey);
+    const remote = await runtime.get<Kyma>(ref).catch(() => undefined);
+    if (!remote || remote.metadata.deletionTimestamp) return;
+    if (canonicalJson(remote.status) === canonicalJson(mirrored)) return memo.remember(runtime, memoKey, mirrored);
+  }
+  const written = await runtime.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: ref.name, namespace: ref.namespace }, status: mirrored }, FIELD_MANAGER.lifecycleManager, 'status')
+    .then(() => true, (error: unknown) => { if (isNotFound(error)) return false; throw error; });
+  if (written) memo.remember(runtime, memoKey, mirrored);
+  else memo.forget(runtime, memoKey);
 }

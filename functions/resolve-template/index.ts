@@ -13,6 +13,7 @@ import { canonicalJson } from '../../shared/domain/canonical.ts';
 import { RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
 import { MaintenancePolicyFile } from './maintenance.ts';
 import { observe } from './observe.ts';
+import { RemoteKymaMemo } from './remote-memo.ts';
 import { resolveModules, sameResolution } from './resolve.ts';
 import { currentTraceparent } from '../../shared/runtime/trace.ts';
 
@@ -26,6 +27,7 @@ export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
   const deps = readingFromCaches(given, [CACHED.kymas, CACHED.manifests, CACHED.templates, CACHED.releaseMetas, CACHED.kubeconfigs]);
   const runtimes = new RuntimeClients(deps.kcp);
   const maintenance = new MaintenancePolicyFile(deps.config.maintenancePolicyPath, deps.config.maintenanceMinWindowMinutes);
+  const remotes = new RemoteKymaMemo(deps.config.driftPeriodMinutes * 60_000);
   return {
     name: NAME,
     accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
@@ -41,7 +43,7 @@ export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
       if (!kyma || kyma.metadata.deletionTimestamp) return undefined;
       if (kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
       await ensureKymaMetadata(deps.kcp, kyma);
-      const effective = await effectiveSpecOf(runtimes, kyma);
+      const effective = await effectiveSpecOf(runtimes, kyma, remotes, event.type !== RESYNC_DUE);
       const observed = await observe(deps.kcp, deps.artifacts, { ...kyma, spec: effective.spec });
       const modules = resolveModules({ ...observed, maintenance: await maintenance.windowOf(kyma) });
       const specSource = { from: effective.from, channel: effective.spec.channel };
@@ -61,16 +63,20 @@ export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
  * The module list that counts: the runtime Kyma's once it exists (an in-cluster Kyma's own). Nothing is resolved while the runtime cannot be
  * used (no or unusable kubeconfig Secret, 401/403, no connection) — as upstream, no Manifest is created for it, and
  * a list that came from the runtime is never replaced by the KCP spec (that would uninstall what the user added
- * there): 503, retried; aggregate-status reports the runtime as unreachable meanwhile.
+ * there): 503, retried; aggregate-status reports the runtime as unreachable meanwhile. The runtime Kyma is read on
+ * `resync.due` events (the runtime watch's and the resync's); other events `reuse` it from `memo` (ADR 25).
  */
-async function effectiveSpecOf(runtimes: RuntimeClients, kyma: Kyma): Promise<EffectiveSpec> {
+async function effectiveSpecOf(runtimes: RuntimeClients, kyma: Kyma, memo: RemoteKymaMemo, reuse: boolean): Promise<EffectiveSpec> {
   // Single-cluster mode (ADR 21): the Kyma is the only one; there is no runtime Kyma to take the list from.
   if (isInClusterKyma(kyma)) return { from: 'kcp', spec: kyma.spec ?? { channel: '' } };
   const { namespace = '', name } = kyma.metadata;
   const access = await runtimes.forKyma(namespace, name).catch((e: unknown) => ({ missing: e instanceof Error ? e.message : String(e) }));
   if ('missing' in access) throw new NotYetReadyError(`runtime of Kyma ${name}: ${access.missing}`);
+  const key = `${namespace}/${name}`;
   try {
-    return await effectiveSpec(access.client, kyma, access.scope);
+    const effective = await effectiveSpec(access.client, kyma, access.scope, reuse ? memo.recall(access.client, key) : undefined);
+    memo.remember(access.client, key, effective.remote);
+    return effective;
   } catch (error) {
     if (!isRuntimeUnreachable(error)) throw error;
     runtimes.evict(namespace, name);

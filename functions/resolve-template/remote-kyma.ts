@@ -12,6 +12,8 @@ const COPIED_LABELS = ['kyma-project.io/runtime-id', 'kyma-project.io/global-acc
 export interface EffectiveSpec {
   spec: KymaSpec;
   from: 'runtime' | 'kcp';
+  /** The runtime Kyma as read (or as its metadata was just written), when it exists. */
+  remote?: Kyma | undefined;
 }
 
 /**
@@ -20,11 +22,11 @@ export interface EffectiveSpec {
  * counts; re-created from the KCP spec if a user deletes it. While the runtime has no Kyma CRD yet (aggregate-status
  * syncs it), the KCP spec counts.
  */
-export async function effectiveSpec(runtime: KubeClient, kyma: Kyma, scope: RuntimeScope): Promise<EffectiveSpec> {
+export async function effectiveSpec(runtime: KubeClient, kyma: Kyma, scope: RuntimeScope, recalled?: Kyma): Promise<EffectiveSpec> {
   const kcpSpec = { from: 'kcp' as const, spec: kyma.spec ?? { channel: '' } };
   // The runtime Kyma first: when it exists, so does its CRD (one read per call instead of two); a kind the runtime
-  // does not serve is a 404 too.
-  const remote = await runtime.get<Kyma>(remoteKymaRef(scope)).catch((e: unknown) => {
+  // does not serve is a 404 too. `recalled`: as read by an earlier call (remote-memo.ts), no read at all.
+  const remote = recalled ?? await runtime.get<Kyma>(remoteKymaRef(scope)).catch((e: unknown) => {
     if (isNotFound(e)) return undefined;
     throw e;
   });
@@ -33,8 +35,8 @@ export async function effectiveSpec(runtime: KubeClient, kyma: Kyma, scope: Runt
     await createRemote(runtime, kyma, scope);
     return { ...kcpSpec, from: 'runtime' };
   }
-  await syncMetadata(runtime, kyma, remote, scope);
-  return { from: 'runtime', spec: { ...kcpSpec.spec, channel: remote.spec?.channel ?? kcpSpec.spec.channel, modules: remote.spec?.modules ?? [] } };
+  const current = await syncMetadata(runtime, kyma, remote, scope);
+  return { from: 'runtime', remote: current, spec: { ...kcpSpec.spec, channel: remote.spec?.channel ?? kcpSpec.spec.channel, modules: remote.spec?.modules ?? [] } };
 }
 
 function metadataOf(kyma: Kyma): { labels: Record<string, string>; annotations: Record<string, string> } {
@@ -51,13 +53,14 @@ async function createRemote(runtime: KubeClient, kyma: Kyma, scope: RuntimeScope
     .catch((e: unknown) => { if ((e as { status?: number }).status !== 409) throw e; });
 }
 
-/** Labels and the owned-by annotation, applied as kyma-sync-context only when they differ. */
-async function syncMetadata(runtime: KubeClient, kyma: Kyma, remote: Kyma, scope: RuntimeScope): Promise<void> {
+/** Labels and the owned-by annotation, applied as kyma-sync-context only when they differ; the runtime Kyma as it is
+ * then (undefined: gone meanwhile). */
+async function syncMetadata(runtime: KubeClient, kyma: Kyma, remote: Kyma, scope: RuntimeScope): Promise<Kyma | undefined> {
   const wanted = metadataOf(kyma);
   const same = Object.entries(wanted.labels).every(([k, v]) => remote.metadata.labels?.[k] === v)
     && Object.entries(wanted.annotations).every(([k, v]) => remote.metadata.annotations?.[k] === v);
-  if (same) return;
+  if (same) return remote;
   const { name, namespace } = remoteKymaRef(scope);
-  await runtime.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace, ...wanted } }, SYNC_CONTEXT_MANAGER)
-    .catch((e: unknown) => { if (!isNotFound(e)) throw e; });
+  return runtime.apply<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace, ...wanted } } as Kyma, SYNC_CONTEXT_MANAGER)
+    .catch((e: unknown) => { if (!isNotFound(e)) throw e; return undefined; });
 }

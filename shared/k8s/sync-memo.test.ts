@@ -17,6 +17,9 @@ describe('SyncMemo', () => {
     expect(memo.fresh(b, 'kcp/k1', desired, 1), 'another client (rotated kubeconfig)').toBe(false);
     const changed = { ...desired, catalog: { templates: [{ name: 'mike-1.0.0', spec: { version: '1.0.1' } }] } };
     expect(memo.fresh(a, 'kcp/k1', changed, 1), 'a changed template').toBe(false);
+    expect(memo.known(a, 'kcp/k1', 1), 'something went there').toBe(true);
+    expect(memo.known(a, 'kcp/k1', 60_000), 'TTL over').toBe(false);
+    expect(memo.known(b, 'kcp/k1', 1)).toBe(false);
   });
 
   it('compares content, not key order, and forgets on request', () => {

@@ -22,6 +22,12 @@ export class SyncMemo {
     return last !== undefined && now - last.at < this.ttlMs && last.fingerprint === fingerprintOf(desired);
   }
 
+  /** True when something went to `client` for `key` less than the TTL ago (whatever it was). */
+  known(client: KubeClient, key: string, now = Date.now()): boolean {
+    const last = this.pushed.get(client)?.get(key);
+    return last !== undefined && now - last.at < this.ttlMs;
+  }
+
   remember(client: KubeClient, key: string, desired: unknown, now = Date.now()): void {
     let byKey = this.pushed.get(client);
     if (!byKey) this.pushed.set(client, (byKey = new Map()));
