@@ -8,6 +8,11 @@ describe('bench arguments', () => {
   it('takes the sizes up to 5,000 Kymas with 5 modules', () => {
     expect(parseBenchArgs(['--kymas', '5000', '--modules', '5', '--runtimes', '8', '--edits', '100', '--busy-edits', '50'])).toMatchObject({ kymas: 5000, modules: 5, runtimes: 8, edits: 100, busyEdits: 50 });
   });
+  it('lays out one runtime API server per Kyma on request', () => {
+    expect(parseBenchArgs(['--kymas', '12', '--modules', '3', '--runtime-per-kyma'])).toMatchObject({ kymas: 12, runtimes: 12, runtimePerKyma: true });
+    expect(() => parseBenchArgs(['--kymas', '12', '--runtimes', '3', '--runtime-per-kyma'])).toThrow(/not with --runtime-per-kyma/);
+    expect(() => parseBenchArgs(['--kymas', '41', '--runtime-per-kyma'])).toThrow(/at most 40 Kymas/);
+  });
   it('refuses what it cannot run, naming the flag and the range', () => {
     expect(() => parseBenchArgs(['--kymas', '0'])).toThrow('--kymas "0": expected a whole number from 1 to 20000');
     expect(() => parseBenchArgs(['--runtimes', '2.5'])).toThrow(/--runtimes "2.5"/);

@@ -20,28 +20,32 @@ export interface BenchSettings {
   timeoutSeconds: number;
   /** Where the JSON and markdown results go. */
   out: string;
+  /** One runtime API server per Kyma, each Kyma in its runtime's kyma-system as upstream lays them out (--runtime-per-kyma;
+   * --runtimes is then the number of Kymas). Default: Kymas share runtime API servers, each in a namespace of its own. */
+  runtimePerKyma: boolean;
 }
 
 export const DEFAULTS: BenchSettings = {
-  kymas: 40, modules: 3, runtimes: 2, edits: 10, busyEdits: 0, idleSeconds: 30, ceilingSeconds: 10, timeoutSeconds: 1800, out: 'bench/results',
+  kymas: 40, modules: 3, runtimes: 2, edits: 10, busyEdits: 0, idleSeconds: 30, ceilingSeconds: 10, timeoutSeconds: 1800, out: 'bench/results', runtimePerKyma: false,
 };
 
-const LIMITS: Record<Exclude<keyof BenchSettings, 'out'>, [number, number]> = {
+const LIMITS: Record<Exclude<keyof BenchSettings, 'out' | 'runtimePerKyma'>, [number, number]> = {
   kymas: [1, 20_000], modules: [1, 20], runtimes: [1, 40], edits: [0, 20_000], busyEdits: [0, 20_000], idleSeconds: [1, 3600], ceilingSeconds: [1, 600], timeoutSeconds: [10, 86_400],
 };
 
-const FLAGS: Record<string, keyof BenchSettings> = {
+const FLAGS: Record<string, Exclude<keyof BenchSettings, 'runtimePerKyma'>> = {
   kymas: 'kymas', modules: 'modules', runtimes: 'runtimes', edits: 'edits', 'busy-edits': 'busyEdits', 'idle-seconds': 'idleSeconds',
   'ceiling-seconds': 'ceilingSeconds', 'timeout-seconds': 'timeoutSeconds', out: 'out',
 };
 
-export const USAGE = `npm run bench -- [--kymas N] [--modules M] [--runtimes K] [--edits E] [--busy-edits B] [--idle-seconds S] [--ceiling-seconds S] [--timeout-seconds S] [--out DIR]
-defaults: ${Object.entries(FLAGS).map(([flag, key]) => `--${flag} ${DEFAULTS[key]}`).join(' ')}`;
+export const USAGE = `npm run bench -- [--kymas N] [--modules M] [--runtimes K] [--edits E] [--busy-edits B] [--idle-seconds S] [--ceiling-seconds S] [--timeout-seconds S] [--out DIR] [--runtime-per-kyma]
+defaults: ${Object.entries(FLAGS).map(([flag, key]) => `--${flag} ${String(DEFAULTS[key])}`).join(' ')}`;
 
 /** The settings of a command line; throws a one-line error naming the flag and the accepted range. */
 export function parseBenchArgs(argv: readonly string[]): BenchSettings {
-  const { values } = parseArgs({ args: [...argv], options: Object.fromEntries(Object.keys(FLAGS).map((f) => [f, { type: 'string' as const }])), strict: true });
-  const settings: BenchSettings = { ...DEFAULTS };
+  const options = { ...Object.fromEntries(Object.keys(FLAGS).map((f) => [f, { type: 'string' as const }])), 'runtime-per-kyma': { type: 'boolean' as const } };
+  const { values } = parseArgs({ args: [...argv], options, strict: true });
+  const settings: BenchSettings = { ...DEFAULTS, runtimePerKyma: values['runtime-per-kyma'] === true };
   for (const [flag, key] of Object.entries(FLAGS)) {
     const raw = (values as Record<string, string | undefined>)[flag];
     if (raw === undefined) continue;
@@ -50,6 +54,11 @@ export function parseBenchArgs(argv: readonly string[]): BenchSettings {
     const value = Number(raw);
     if (!Number.isInteger(value) || value < min || value > max) throw new Error(`--${flag} ${JSON.stringify(raw)}: expected a whole number from ${min} to ${max}`);
     settings[key] = value;
+  }
+  if (settings.runtimePerKyma) {
+    if ((values as Record<string, unknown>).runtimes !== undefined) throw new Error('--runtimes: not with --runtime-per-kyma (one runtime API server per Kyma)');
+    settings.runtimes = settings.kymas;
+    if (settings.kymas > LIMITS.runtimes[1]) throw new Error(`--runtime-per-kyma: at most ${LIMITS.runtimes[1]} Kymas (one runtime API server each)`);
   }
   if (settings.edits > settings.kymas) throw new Error(`--edits ${settings.edits}: at most one edit per Kyma (--kymas ${settings.kymas})`);
   if (settings.edits + settings.busyEdits > settings.kymas) throw new Error(`--busy-edits ${settings.busyEdits}: at most one edit per Kyma (--kymas ${settings.kymas}, --edits ${settings.edits})`);

@@ -1,6 +1,6 @@
 // Runtime-Kyma edits as a user makes them: one more module added to a Kyma on its runtime, timed to that module Ready
 // in the KCP Kyma's status. After convergence (--edits) and while the fleet converges (--busy-edits).
-import { remoteKymaRef } from '../shared/domain/runtime-scope.ts';
+import { OWN_RUNTIME, remoteKymaRef } from '../shared/domain/runtime-scope.ts';
 import type { BenchSettings } from './args.ts';
 import { EDIT_MODULE, kymaName, type Fleet } from './fleet.ts';
 import type { ReadinessTracker } from './readiness.ts';
@@ -20,7 +20,7 @@ export async function editKymas(fleet: Fleet, names: readonly string[], edited: 
     const runtime = fleet.runtimes[Number(name.slice(5)) % fleet.runtimes.length];
     edited.add(name);
     at.set(name, performance.now());
-    await runtime?.mergePatch(remoteKymaRef({ namespace: name, shared: true }), { spec: { modules: [...fleet.modules, EDIT_MODULE].map((m) => ({ name: m })) } });
+    await runtime?.mergePatch(remoteKymaRef(fleet.runtimePerKyma ? OWN_RUNTIME : { namespace: name, shared: true }), { spec: { modules: [...fleet.modules, EDIT_MODULE].map((m) => ({ name: m })) } });
   }
   await untilAll(() => [...at.keys()].filter((k) => tracker.moduleReady.has(`${k}/${EDIT_MODULE}`)).length, at.size, what, timeoutSeconds, say);
   return [...at.entries()].map(([k, t]) => (tracker.moduleReady.get(`${k}/${EDIT_MODULE}`) ?? t) - t);

@@ -25,6 +25,8 @@ export interface Fleet {
   runtimes: KubeClient[];
   registryHost: string;
   modules: string[];
+  /** Each Kyma alone on its runtime API server, in kyma-system (--runtime-per-kyma). */
+  runtimePerKyma: boolean;
 }
 
 export const kymaName = (i: number) => `kyma-${String(i).padStart(5, '0')}`;
@@ -43,7 +45,7 @@ export async function startFleet(settings: BenchSettings, say: (line: string) =>
     await setReleaseChannels(kcp, KCP_NAMESPACE, name, [{ channel: 'regular', version: VERSION }]);
   }
   say(`${modules.length} modules published${settings.edits + settings.busyEdits ? ` (+ ${EDIT_MODULE} for the edits)` : ''}`);
-  return { plane, kcp, runtimes, registryHost, modules };
+  return { plane, kcp, runtimes, registryHost, modules, runtimePerKyma: settings.runtimePerKyma };
 }
 
 /**
@@ -59,7 +61,7 @@ export async function createKymas(fleet: Fleet, count: number, parallel: number,
       const runtime = fleet.plane.runtimes[i % fleet.plane.runtimes.length];
       await fleet.kcp.apply({
         apiVersion: 'v1', kind: 'Secret',
-        metadata: { name, namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: name }, annotations: { [RUNTIME_NAMESPACE_ANNOTATION]: name } },
+        metadata: { name, namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: name }, annotations: fleet.runtimePerKyma ? {} : { [RUNTIME_NAMESPACE_ANNOTATION]: name } },
         // One kubeconfig per Kyma, as in production (a runtime each): the comment makes its bytes the Kyma's own, so no
         // runtime client is shared between Kymas (ADR 18) although they share the API server and its credentials.
         data: { config: Buffer.from(`# runtime of Kyma ${name}\n${runtime?.kubeconfig ?? ''}`).toString('base64') },

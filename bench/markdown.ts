@@ -4,7 +4,7 @@ import type { BenchResult } from './result.ts';
 export function toMarkdown(r: BenchResult): string {
   const c = r.convergence;
   const rows: [string, string][] = [
-    ['size', `${r.settings.kymas} Kymas × ${r.settings.modules} modules (${c.manifests} Manifests) on ${r.settings.runtimes} runtime API servers, ${r.settings.edits} edits${r.settings.busyEdits ? ` (+ ${r.settings.busyEdits} while converging)` : ''}`],
+    ['size', `${r.settings.kymas} Kymas × ${r.settings.modules} modules (${c.manifests} Manifests) on ${r.settings.runtimes} runtime API servers${r.settings.runtimePerKyma ? ' (one per Kyma)' : ''}, ${r.settings.edits} edits${r.settings.busyEdits ? ` (+ ${r.settings.busyEdits} while converging)` : ''}`],
     ['machine', `${r.machine.cores} cores, ${r.machine.memoryGiB} GiB, Node ${r.machine.node}, ${r.machine.kubernetes}`],
     ['convergence', c.timedOut
       ? `did not converge within --timeout-seconds: after ${c.seconds} s ${c.ready}/${c.kymas} Kymas and ${c.installsReady}/${c.manifests} module installs Ready — ${c.kymasPerSecond} Kymas/s, ${c.moduleInstallsPerSecond} module installs/s (API cost below: per install Ready so far)`
@@ -17,7 +17,7 @@ export function toMarkdown(r: BenchResult): string {
     ['change latency (runtime Kyma edit → module Ready)', r.edits.count ? `p50 ${r.edits.p50Seconds} s, p99 ${r.edits.p99Seconds} s over ${r.edits.count} edits` : 'no edits'],
     ['change latency while the fleet converges', r.busyEdits.count ? `p50 ${r.busyEdits.p50Seconds} s, p99 ${r.busyEdits.p99Seconds} s over ${r.busyEdits.count} edits` : 'no edits'],
     ['idle load', r.idle ? `KCP ${r.idle.kcpRequestsPerSecond} req/s (${r.idle.kcpWritesPerSecond} writes/s), runtimes ${r.idle.runtimeRequestsPerSecond} req/s over ${r.idle.seconds} s; drift period ${r.setup.driftPeriodMinutes} min, resync every ${r.setup.resyncEverySeconds} s` : 'not measured (the run did not converge)'],
-    ['functions (this process)', `${r.resources.functions.cpuSeconds} CPU s during convergence, peak RSS ${r.resources.functions.peakRssMiB} MiB`],
+    ['functions (this process)', `${r.resources.functions.cpuSeconds} CPU s during convergence (${r.resources.functions.cpuSecondsPerInstall} per module install), peak RSS ${r.resources.functions.peakRssMiB} MiB`],
     ...Object.entries(r.resources.processes).filter(([name]) => /kube-apiserver|etcd/.test(name)).map(([name, u]): [string, string] => [name, `${u.cpuSeconds} CPU s during convergence, peak RSS ${u.peakRssMiB} MiB`]),
     ['KCP write ceiling', `${r.ceiling.kcpCreatesPerSecond} small creates/s sustained (p50 ${r.ceiling.p50Ms} ms, p99 ${r.ceiling.p99Ms} ms); convergence wrote ${r.ceiling.kcpWritesPerSecondDuringConvergence}/s = ${r.ceiling.convergenceFractionOfCeiling} of what the ceiling allows`],
     ['events (local broker)', `${r.broker.received} received, ${r.broker.delivered} delivered, ${r.broker.coalesced} coalesced, ${r.broker.retries} retries, ${r.broker.deadLettered} dead-lettered`],

@@ -61,7 +61,7 @@ export async function resultOf(r: RunInputs) {
     machine: await machine(r.fleet),
     serverFlags: LOAD_FLAGS,
     setup: {
-      isolation: 'each Kyma in its own runtime namespace (docs/adr/0013); Kymas per runtime API server: ' + Math.ceil(r.settings.kymas / r.settings.runtimes),
+      isolation: r.settings.runtimePerKyma ? 'one runtime API server per Kyma, each Kyma in its runtime\'s kyma-system (--runtime-per-kyma)' : 'each Kyma in its own runtime namespace (docs/adr/0013); Kymas per runtime API server: ' + Math.ceil(r.settings.kymas / r.settings.runtimes),
       shared: 'per runtime API server: the lifecycle CRDs and each module\'s CRD (cluster-scoped); everything namespaced is per Kyma',
       functions: `all six in this process (local runner), local broker with 32 concurrent deliveries per Trigger (8 per background Trigger), the user lane first, then the oldest Kyma's work first (ADR 25)${r.config.localBrokerCoalesce ? ', coalescing waiting deliveries about one object (ADR 17)' : ''}, one ApiServerSource watch on the KCP, one watch per runtime Kyma`,
       driftPeriodMinutes: r.config.driftPeriodMinutes, resyncEverySeconds: 60,
@@ -85,7 +85,7 @@ export async function resultOf(r: RunInputs) {
       kcpByVerbResource: top(idle.kcp.byVerbResource, 8),
     } : null,
     resources: {
-      functions: { cpuSeconds: round(r.convergenceCost.self.cpuSeconds, 1), peakRssMiB: round((idle ?? r.convergenceCost).self.peakRssBytes / MIB, 0) },
+      functions: { cpuSeconds: round(r.convergenceCost.self.cpuSeconds, 1), cpuSecondsPerInstall: round(r.convergenceCost.self.cpuSeconds / Math.max(1, installs), 3), peakRssMiB: round((idle ?? r.convergenceCost).self.peakRssBytes / MIB, 0) },
       processes: Object.fromEntries(Object.entries(r.convergenceCost.processes).map(([name, u]) => [name, { cpuSeconds: round(u.cpuSeconds, 1), peakRssMiB: round((idle?.processes[name]?.peakRssBytes ?? u.peakRssBytes) / MIB, 0) }])),
     },
     ceiling: {
