@@ -8,6 +8,10 @@ describe('bench arguments', () => {
   it('takes the sizes up to 5,000 Kymas with 5 modules', () => {
     expect(parseBenchArgs(['--kymas', '5000', '--modules', '5', '--runtimes', '8', '--edits', '100', '--busy-edits', '50'])).toMatchObject({ kymas: 5000, modules: 5, runtimes: 8, edits: 100, busyEdits: 50 });
   });
+  it('simulates rollouts only on request', () => {
+    expect(parseBenchArgs(['--rollouts', 'simulated'])).toMatchObject({ rollouts: 'simulated' });
+    expect(() => parseBenchArgs(['--rollouts', 'fake'])).toThrow('--rollouts "fake": expected real or simulated');
+  });
   it('lays out one runtime API server per Kyma on request', () => {
     expect(parseBenchArgs(['--kymas', '12', '--modules', '3', '--runtime-per-kyma'])).toMatchObject({ kymas: 12, runtimes: 12, runtimePerKyma: true });
     expect(() => parseBenchArgs(['--kymas', '12', '--runtimes', '3', '--runtime-per-kyma'])).toThrow(/not with --runtime-per-kyma/);

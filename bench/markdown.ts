@@ -4,7 +4,7 @@ import type { BenchResult } from './result.ts';
 export function toMarkdown(r: BenchResult): string {
   const c = r.convergence;
   const rows: [string, string][] = [
-    ['size', `${r.settings.kymas} Kymas × ${r.settings.modules} modules (${c.manifests} Manifests) on ${r.settings.runtimes} runtime API servers${r.settings.runtimePerKyma ? ' (one per Kyma)' : ''}, ${r.settings.edits} edits${r.settings.busyEdits ? ` (+ ${r.settings.busyEdits} while converging)` : ''}`],
+    ['size', `${r.settings.kymas} Kymas × ${r.settings.modules} modules (${c.manifests} Manifests) on ${r.settings.runtimes} runtime API servers${r.settings.runtimePerKyma ? ' (one per Kyma)' : ''}, rollouts ${r.settings.rollouts}, ${r.settings.edits} edits${r.settings.busyEdits ? ` (+ ${r.settings.busyEdits} while converging)` : ''}`],
     ['machine', `${r.machine.cores} cores, ${r.machine.memoryGiB} GiB, Node ${r.machine.node}, ${r.machine.kubernetes}`],
     ['convergence', c.timedOut
       ? `did not converge within --timeout-seconds: after ${c.seconds} s ${c.ready}/${c.kymas} Kymas and ${c.installsReady}/${c.manifests} module installs Ready — ${c.kymasPerSecond} Kymas/s, ${c.moduleInstallsPerSecond} module installs/s (API cost below: per install Ready so far)`

@@ -7,14 +7,15 @@ import { createClusterPki, issueClientCert, type ClusterPki } from './pki.ts';
 import { freePort } from './ports.ts';
 import { answers, type TlsMaterial } from './probe.ts';
 import { startProcess, waitUntil, type ManagedProcess } from './process.ts';
-import { startControllerManager, startWorkloadControllers } from './workloads.ts';
+import { startControllerManager, startSimulatedRollouts, startWorkloadControllers } from './workloads.ts';
 
 export interface ClusterOptions {
   name: string;
   runDir: string;
   binaries: Binaries;
-  /** Also run kube-controller-manager, kube-scheduler and kwok with one fake node, so workloads roll out. */
-  workloads?: boolean;
+  /** Also run kube-controller-manager, kube-scheduler and kwok with one fake node, so workloads roll out;
+   * 'simulated': kwok alone marks workloads rolled out (the scale benchmark's cheap mode). */
+  workloads?: boolean | 'simulated';
   /** Run kube-controller-manager with only the namespace and garbage-collector controllers (a KCP). */
   garbageCollection?: boolean;
   /** Extra kube-apiserver flags, e.g. for load tests. */
@@ -77,7 +78,9 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   await waitUntil(`${opts.name} namespace default`, () => answers(`${server}/api/v1/namespaces/default`, tls),
     apiserver, timeoutMs);
   const processes = [etcd.process, apiserver];
-  if (opts.workloads) {
+  if (opts.workloads === 'simulated') {
+    processes.push(...await startSimulatedRollouts({ ...opts, pki, kubeconfigPath }));
+  } else if (opts.workloads) {
     processes.push(...await startWorkloadControllers({ ...opts, pki, kubeconfigPath, kubeconfig, timeoutMs }));
   } else if (opts.garbageCollection) {
     processes.push(await startControllerManager({ ...opts, pki, kubeconfigPath }, 'namespace,garbagecollector'));

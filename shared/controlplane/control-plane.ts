@@ -10,8 +10,9 @@ import { startRegistry, type Registry } from './registry.ts';
 export interface ControlPlaneOptions {
   /** Number of runtime clusters next to the KCP (default 2). */
   runtimes?: number;
-  /** Run controller-manager + scheduler + kwok on the runtimes so workloads roll out (default true). */
-  runtimeWorkloads?: boolean;
+  /** Run controller-manager + scheduler + kwok on the runtimes so workloads roll out (default true); 'simulated':
+   * kwok alone marks them rolled out (the scale benchmark's `--rollouts simulated`). */
+  runtimeWorkloads?: boolean | 'simulated';
   /** Also run controller-manager + scheduler + kwok on the KCP, so modules installed into it in single-cluster mode
    * (ADR 21) roll out (default false: the KCP then runs only garbage collection). */
   kcpWorkloads?: boolean;

@@ -53,6 +53,21 @@ export async function startWorkloadControllers(opts: WorkloadOptions): Promise<M
   return [kwok, scheduler, kcm];
 }
 
+/**
+ * Simulated rollouts (the scale benchmark's `--rollouts simulated`): kwok alone marks Deployments and StatefulSets
+ * rolled out (kwok-rollouts.yaml), next to a controller-manager that only deletes namespaces and collects garbage.
+ * Much cheaper than real rollouts (no ReplicaSets, Pods, scheduling); the tests always use real ones.
+ */
+export async function startSimulatedRollouts(opts: Omit<WorkloadOptions, 'kubeconfig' | 'timeoutMs'>): Promise<ManagedProcess[]> {
+  const kcm = await startControllerManager(opts, 'namespace,garbagecollector');
+  const kwok = await startProcess({
+    runDir: opts.runDir, name: `${opts.name}-kwok`, bin: opts.binaries.kwok,
+    args: [`--kubeconfig=${opts.kubeconfigPath}`, '--manage-all-nodes=false', `--config=${fileURLToPath(new URL('./kwok-rollouts.yaml', import.meta.url))}`],
+    env: { HOME: join(opts.runDir, opts.name) },
+  });
+  return [kwok, kcm];
+}
+
 /** kube-controller-manager running the given controllers (the KCP runs only namespace and garbage collection). */
 export function startControllerManager(opts: Omit<WorkloadOptions, 'kubeconfig' | 'timeoutMs'>, controllers: string): Promise<ManagedProcess> {
   return startProcess({
