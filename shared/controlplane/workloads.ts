@@ -62,7 +62,7 @@ export async function startSimulatedRollouts(opts: Omit<WorkloadOptions, 'kubeco
   const kcm = await startControllerManager(opts, 'namespace,garbagecollector');
   const kwok = await startProcess({
     runDir: opts.runDir, name: `${opts.name}-kwok`, bin: opts.binaries.kwok,
-    args: [`--kubeconfig=${opts.kubeconfigPath}`, '--manage-all-nodes=false', `--config=${fileURLToPath(new URL('./kwok-rollouts.yaml', import.meta.url))}`],
+    args: [`--kubeconfig=${opts.kubeconfigPath}`, '--manage-all-nodes=false', '--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake', `--config=${fileURLToPath(new URL('./kwok-rollouts.yaml', import.meta.url))}`],
     env: { HOME: join(opts.runDir, opts.name) },
   });
   return [kwok, kcm];
