@@ -113,7 +113,7 @@ describe('broken manifests fail the same checks', () => {
   const find = (all: Doc[], kind: string, name: string) => { const d = all.find((x) => x.kind === kind && x.metadata.name === name); if (!d) throw new Error(`${kind} ${name} missing`); return d; };
 
   it('a typo in a Trigger filter dialect, nested or not', () => {
-    const nested = edit((all) => { const f = at(find(all, 'Trigger', 'apply-remote'), 'spec.filters.0.any.0.all.1'); f.exactt = f.exact; delete f.exact; });
+    const nested = edit((all) => { const f = at(find(all, 'Trigger', 'apply-remote'), 'spec.filters.1.any.0.all.1'); f.exactt = f.exact; delete f.exact; });
     expect(knativeProblems(nested, latest).join('\n')).toMatch(/unknown filter dialect exactt/);
     const top = edit((all) => { (find(all, 'Trigger', 'render-manifest').spec as Record<string, unknown>).filters = [{ exactt: { type: 'x' } }]; });
     expect(knativeProblems(top, latest).join('\n')).toMatch(/unknown filter dialect exactt/);
