@@ -1,5 +1,6 @@
 import type { Kyma } from '../../shared/domain/kyma.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
+import { PerClientMemo } from '../../shared/k8s/per-client.ts';
 
 /**
  * The runtime Kyma as last read through a runtime client (ADR 25). A change of its spec reaches resolve-template as a
@@ -8,23 +9,19 @@ import type { KubeClient } from '../../shared/k8s/client.ts';
  * client (rotated or evicted kubeconfig) starts empty.
  */
 export class RemoteKymaMemo {
-  private readonly read = new WeakMap<KubeClient, Map<string, { kyma: Kyma; at: number }>>();
-  private readonly ttlMs: number;
+  private readonly read: PerClientMemo<Kyma>;
 
   constructor(ttlMs: number) {
-    this.ttlMs = ttlMs;
+    this.read = new PerClientMemo(ttlMs);
   }
 
   recall(client: KubeClient, key: string, now = Date.now()): Kyma | undefined {
-    const last = this.read.get(client)?.get(key);
-    return last && now - last.at < this.ttlMs ? last.kyma : undefined;
+    return this.read.get(client, key, now);
   }
 
   /** What was read (or written) just now; undefined = the runtime has none (it is read again next time). */
   remember(client: KubeClient, key: string, kyma: Kyma | undefined, now = Date.now()): void {
-    let byKey = this.read.get(client);
-    if (!byKey) this.read.set(client, (byKey = new Map()));
-    if (kyma) byKey.set(key, { kyma, at: now });
-    else byKey.delete(key);
+    if (kyma) this.read.set(client, key, kyma, now);
+    else this.read.delete(client, key);
   }
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../domain/canonical.ts';
 import type { KubeClient } from './client.ts';
+import { PerClientMemo } from './per-client.ts';
 
 /**
  * What a function instance last pushed to a runtime for an object, and when (ADR 17). A push of the same desired
@@ -9,33 +10,29 @@ import type { KubeClient } from './client.ts';
  * force a push on resync events, so runtime-side drift is repaired within the drift period.
  */
 export class SyncMemo {
-  private readonly pushed = new WeakMap<KubeClient, Map<string, { fingerprint: string; at: number }>>();
-  private readonly ttlMs: number;
+  private readonly pushed: PerClientMemo<string>;
 
   constructor(ttlMs: number) {
-    this.ttlMs = ttlMs;
+    this.pushed = new PerClientMemo(ttlMs);
   }
 
   /** True when `desired` went to `client` for `key` less than the TTL ago. */
   fresh(client: KubeClient, key: string, desired: unknown, now = Date.now()): boolean {
-    const last = this.pushed.get(client)?.get(key);
-    return last !== undefined && now - last.at < this.ttlMs && last.fingerprint === fingerprintOf(desired);
+    const last = this.pushed.get(client, key, now);
+    return last !== undefined && last === fingerprintOf(desired);
   }
 
   /** True when something went to `client` for `key` less than the TTL ago (whatever it was). */
   known(client: KubeClient, key: string, now = Date.now()): boolean {
-    const last = this.pushed.get(client)?.get(key);
-    return last !== undefined && now - last.at < this.ttlMs;
+    return this.pushed.get(client, key, now) !== undefined;
   }
 
   remember(client: KubeClient, key: string, desired: unknown, now = Date.now()): void {
-    let byKey = this.pushed.get(client);
-    if (!byKey) this.pushed.set(client, (byKey = new Map()));
-    byKey.set(key, { fingerprint: fingerprintOf(desired), at: now });
+    this.pushed.set(client, key, fingerprintOf(desired), now);
   }
 
   forget(client: KubeClient, key: string): void {
-    this.pushed.get(client)?.delete(key);
+    this.pushed.delete(client, key);
   }
 }
 
