@@ -1,6 +1,9 @@
 // The markdown table of one run (what the README shows). Pure.
 import type { BenchResult } from './result.ts';
 
+type PerInstall = BenchResult['apiCost']['kcp']['perModuleInstall'];
+const cost = (c: PerInstall) => `${c.requests} requests, ${c.writes} writes; the lifecycle manager's own: ${c.ownRequests ?? '–'} requests, ${c.ownWrites} writes`;
+
 export function toMarkdown(r: BenchResult): string {
   const c = r.convergence;
   const rows: [string, string][] = [
@@ -12,8 +15,8 @@ export function toMarkdown(r: BenchResult): string {
     ['module installs Ready after', Object.entries(c.installsReadyAfterSeconds).map(([share, s]) => `${share} at ${s} s`).join(', ')],
     ['time to Ready per Kyma', `p50 ${c.perKymaSeconds.p50} s, p95 ${c.perKymaSeconds.p95} s, p99 ${c.perKymaSeconds.p99} s, max ${c.perKymaSeconds.max} s`],
     ['fair progress', `per-Kyma p50 = ${c.fairness.perKymaP50ShareOfRun} of the run; the first 10 % of Kymas created all Ready at ${c.fairness.firstTenthReadyAtShareOfRun ?? 'never'} of it`],
-    ['KCP API cost per module install', `${r.apiCost.kcp.perModuleInstall.requests} requests, ${r.apiCost.kcp.perModuleInstall.writes} writes (design minimum ${r.apiCost.designMinimum.kcpWritesPerModuleInstall} writes)`],
-    ['runtime API cost per module install', `${r.apiCost.runtimes.perModuleInstall.requests} requests, ${r.apiCost.runtimes.perModuleInstall.writes} writes, of them ${r.apiCost.runtimes.perModuleInstall.ownWrites} ours — the rest is the runtime's controllers rolling out (design minimum ${r.apiCost.designMinimum.runtimeWritesPerModuleInstall} writes)`],
+    ['KCP API cost per module install', `${cost(r.apiCost.kcp.perModuleInstall)} — the rest is the bench creating each Kyma and its Secret, and leases (design minimum ${r.apiCost.designMinimum.kcpWritesPerModuleInstall} writes)`],
+    ['runtime API cost per module install', `${cost(r.apiCost.runtimes.perModuleInstall)} — the rest is the runtime's controllers rolling out (design minimum ${r.apiCost.designMinimum.runtimeWritesPerModuleInstall} writes)`],
     ['change latency (runtime Kyma edit → module Ready)', r.edits.count ? `p50 ${r.edits.p50Seconds} s, p99 ${r.edits.p99Seconds} s over ${r.edits.count} edits` : 'no edits'],
     ['change latency while the fleet converges', r.busyEdits.count ? `p50 ${r.busyEdits.p50Seconds} s, p99 ${r.busyEdits.p99Seconds} s over ${r.busyEdits.count} edits` : 'no edits'],
     ['idle load', r.idle ? `KCP ${r.idle.kcpRequestsPerSecond} req/s (${r.idle.kcpWritesPerSecond} writes/s), runtimes ${r.idle.runtimeRequestsPerSecond} req/s over ${r.idle.seconds} s; drift period ${r.setup.driftPeriodMinutes} min, resync every ${r.setup.resyncEverySeconds} s` : 'not measured (the run did not converge)'],

@@ -1,16 +1,29 @@
-// Which of a runtime API server's writes are the lifecycle manager's own: the rest come from the runtime's
-// controllers (kube-controller-manager, scheduler, kwok) rolling the modules out — pods, replica sets, status
-// updates, events, leases, node heartbeats — and a real runtime pays them too. Pure.
+// Which of an API server's requests are the lifecycle manager's own. On a runtime the rest come from its controllers
+// (kube-controller-manager, scheduler, kwok) rolling the modules out — pods, replica sets, status updates, events,
+// leases, node heartbeats — and a real runtime pays them too. On the KCP only leases are someone else's (Events there
+// are ours). The bench's own writes (each Kyma and its kubeconfig Secret, the edits) are subtracted by the caller. Pure.
 
-const CONTROLLER_RESOURCES = /^(pods|replicasets\.apps|events|events\.events\.k8s\.io|leases\.coordination\.k8s\.io|nodes|endpointslices\.discovery\.k8s\.io|controllerrevisions\.apps)(\/.*)?$|^deployments\.apps\/status$/;
+/** Resources only the runtime's controllers write or read per request (they watch everything else). */
+export const RUNTIME_CONTROLLERS = /^(pods|replicasets\.apps|events|events\.events\.k8s\.io|leases\.coordination\.k8s\.io|nodes|endpointslices\.discovery\.k8s\.io|controllerrevisions\.apps)(\/.*)?$|^deployments\.apps\/status$/;
+export const KCP_CONTROLLERS = /^leases\.coordination\.k8s\.io(\/.*)?$/;
 const WRITES = new Set(['post', 'put', 'patch', 'apply', 'delete', 'deletecollection']);
 
 /** Writes (by `<verb> <resource>` counts, as RequestSummary.byVerbResource) that the lifecycle manager made. */
-export function ownWrites(byVerbResource: Readonly<Record<string, number>>): number {
-  let own = 0;
+export function ownWrites(byVerbResource: Readonly<Record<string, number>>, controllers = RUNTIME_CONTROLLERS): number {
+  return own(byVerbResource, controllers, (verb) => WRITES.has(verb));
+}
+
+/** Requests of any verb the lifecycle manager made: all but those on the controllers' resources. Discovery
+ * (`/api`, `/openapi/v3`) counts as ours, so the figure is an upper bound. */
+export function ownRequests(byVerbResource: Readonly<Record<string, number>>, controllers = RUNTIME_CONTROLLERS): number {
+  return own(byVerbResource, controllers, () => true);
+}
+
+function own(byVerbResource: Readonly<Record<string, number>>, controllers: RegExp, counts: (verb: string) => boolean): number {
+  let total = 0;
   for (const [key, count] of Object.entries(byVerbResource)) {
     const [verb = '', resource = ''] = key.split(' ');
-    if (WRITES.has(verb) && !CONTROLLER_RESOURCES.test(resource)) own += count;
+    if (counts(verb) && !controllers.test(resource)) total += count;
   }
-  return own;
+  return total;
 }

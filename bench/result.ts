@@ -9,7 +9,7 @@ import type { BenchSettings } from './args.ts';
 import type { Cost } from './cost.ts';
 import { LOAD_FLAGS, type Fleet } from './fleet.ts';
 import type { ReadinessTracker } from './readiness.ts';
-import { ownWrites } from './own-writes.ts';
+import { KCP_CONTROLLERS, ownRequests, ownWrites, RUNTIME_CONTROLLERS } from './own-writes.ts';
 import { percentile, type WriteCeiling } from './write-ceiling.ts';
 
 const MIB = 1024 * 1024;
@@ -75,7 +75,10 @@ export async function resultOf(r: RunInputs) {
       fairness: fairness(r, perKyma, seconds),
     },
     apiCost: {
-      kcp: costPer(r.convergenceCost.kcp, installs), runtimes: costPer(r.convergenceCost.runtimes, installs), designMinimum: DESIGN_MINIMUM,
+      // The bench itself wrote each Kyma and its kubeconfig Secret on the KCP, and the busy edits on the runtimes.
+      kcp: costPer(r.convergenceCost.kcp, installs, KCP_CONTROLLERS, 2 * r.settings.kymas),
+      runtimes: costPer(r.convergenceCost.runtimes, installs, RUNTIME_CONTROLLERS, r.busyEdits.length),
+      designMinimum: DESIGN_MINIMUM,
     },
     edits: summary(edits),
     busyEdits: summary(busy),
@@ -120,11 +123,14 @@ function installsReadyAfter(r: RunInputs) {
   return Object.fromEntries([25, 50, 75, 100].map((p) => [`${p}%`, round(percentile(times, p), 1)]));
 }
 
-function costPer(summary: Cost['kcp'], installs: number) {
-  const own = ownWrites(summary.byVerbResource);
+/** Requests and writes per module install: all the API server served, and the lifecycle manager's own (without the
+ * controllers' and without the bench's own `benchWrites`). */
+function costPer(summary: Cost['kcp'], installs: number, controllers: RegExp, benchWrites: number) {
+  const own = ownWrites(summary.byVerbResource, controllers) - benchWrites;
+  const ownAll = ownRequests(summary.byVerbResource, controllers) - benchWrites;
   return {
-    requests: summary.total, writes: summary.writes, ownWrites: own,
-    perModuleInstall: { requests: round(summary.total / installs), writes: round(summary.writes / installs), ownWrites: round(own / installs) },
+    requests: summary.total, writes: summary.writes, ownWrites: own, ownRequests: ownAll,
+    perModuleInstall: { requests: round(summary.total / installs), writes: round(summary.writes / installs), ownWrites: round(own / installs), ownRequests: round(ownAll / installs) },
     byVerb: summary.byVerb, topByVerbResource: top(summary.byVerbResource, 12),
   };
 }

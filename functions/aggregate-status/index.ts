@@ -9,7 +9,7 @@ import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE } from '.
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/runtime/deps.ts';
 import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
 import { aggregate, ownedPart } from './decide.ts';
-import { kymaNameOf } from '../../shared/k8s/kyma-of.ts';
+import { carriedKymaName, kymaNameOf } from '../../shared/k8s/kyma-of.ts';
 import { inClusterSync, syncRuntime } from './runtime-sync.ts';
 import { isInClusterKyma } from '../../shared/domain/in-cluster.ts';
 import { mirrorToRuntime } from './mirror.ts';
@@ -33,6 +33,12 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
   return {
     name: NAME,
     accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
+    // Changes of a Kyma's Manifests are one unit of work, as for upstream's Kyma work queue (ADR 26): a burst of them
+    // (five Manifests created, five going Ready) is aggregated in one or two status writes, not one each.
+    batchOf: (event, key) => {
+      const kyma = key.kind === 'Manifest' && event.type !== RESYNC_DUE ? carriedKymaName(event) : undefined;
+      return kyma ? `${key.namespace}/${kyma}` : undefined;
+    },
     async handle({ event, key, log }) {
       if (key.kind !== 'Kyma' && key.kind !== 'Manifest') throw new InvalidEventError(`${NAME} handles Kyma and Manifest events, not ${key.kind}`);
       const kymaName = await kymaNameOf(deps.kcp, key, event);

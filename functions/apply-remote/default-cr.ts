@@ -4,7 +4,8 @@ import type { KubeClient } from '../../shared/k8s/client.ts';
 import { isConflict, isNotFound } from '../../shared/k8s/errors.ts';
 import { NotYetReadyError } from '../../shared/runtime/errors.ts';
 import type { RuntimeObject } from '../../shared/library/render.ts';
-import { CONDITION, hasDefaultCr } from './status.ts';
+import { CONDITION } from './status.ts';
+import { hasDefaultCr } from '../../shared/domain/manifest-finalizers.ts';
 
 /**
  * CreateAndDelete with a default CR: create it on the runtime once (never updated afterwards, as upstream).

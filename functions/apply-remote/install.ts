@@ -4,12 +4,12 @@ import { isConflict, isNotFound } from '../../shared/k8s/errors.ts';
 import { ConflictError, NotYetReadyError } from '../../shared/runtime/errors.ts';
 import { withdrawIfDeleted } from './withdraw.ts';
 import { ensureDefaultCr } from './default-cr.ts';
-import { FINALIZER } from '../../shared/domain/vocabulary.ts';
+import { installFinalizers } from '../../shared/domain/manifest-finalizers.ts';
 import { syncModule } from './sync.ts';
 import { missingFinalizers, setFinalizers, withFinalizers } from './finalizers.ts';
 import type { ApplyContext } from './context.ts';
 import { moduleReadiness } from '../../shared/library/readiness.ts';
-import { CONDITION, hasDefaultCr } from './status.ts';
+import { CONDITION } from './status.ts';
 import { writeStatus } from './write-status.ts';
 import type { Recalled } from './rollout.ts';
 
@@ -21,9 +21,9 @@ import type { Recalled } from './rollout.ts';
  * and a Manifest deleted meanwhile by another instance gets what this call applied removed again (withdraw.ts).
  */
 export async function install(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient): Promise<void> {
-  const wanted = [FINALIZER.declarative, FINALIZER.labelRemoval, ...(hasDefaultCr(manifest) ? [FINALIZER.resource] : [])];
-  // The finalizers are stored before anything reaches the runtime; the call goes on with the Manifest as written
-  // (its echo is skipped, ADR 25), instead of spending a whole call on the finalizer write.
+  const wanted = installFinalizers(manifest);
+  // render-manifest creates Manifests with their finalizers (ADR 26); one that misses some (older Manifests, a new
+  // default CR) gets them stored before anything reaches the runtime, and the call goes on (its echo is skipped, ADR 25).
   if (missingFinalizers(manifest, wanted).length) {
     manifest = await setFinalizers(ctx.kcp, manifest, withFinalizers(manifest, wanted));
     ctx.written.remember(manifest);

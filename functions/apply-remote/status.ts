@@ -1,5 +1,6 @@
 import { canonicalJson } from '../../shared/domain/canonical.ts';
 import type { Manifest, ManifestStatus, SyncedResource } from '../../shared/domain/manifest.ts';
+import { hasDefaultCr } from '../../shared/domain/manifest-finalizers.ts';
 import type { Condition, State } from '../../shared/domain/objects.ts';
 
 export const CONDITION = {
@@ -36,7 +37,6 @@ export function nextStatus(manifest: Manifest, wish: StatusWish, now: string): M
 
 const sameOperation = (current: ManifestStatus, wish: StatusWish) => current.state === wish.state && current.lastOperation?.operation === wish.operation;
 
-export const hasDefaultCr = (m: Manifest) => (m.spec?.customResourcePolicy ?? 'CreateAndDelete') === 'CreateAndDelete' && Boolean(m.spec?.resource);
 
 /** Whether writing `next` would change anything but timestamps. */
 export function statusChanged(manifest: Manifest, next: ManifestStatus): boolean {

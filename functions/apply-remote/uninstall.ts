@@ -9,7 +9,7 @@ import { setFinalizers } from './finalizers.ts';
 import { syncModule } from './sync.ts';
 import { removeObjects } from '../../shared/library/sync.ts';
 import type { RuntimeObject } from '../../shared/library/render.ts';
-import { hasDefaultCr } from './status.ts';
+import { hasDefaultCr } from '../../shared/domain/manifest-finalizers.ts';
 import { writeStatus } from './write-status.ts';
 
 const OURS: string[] = [FINALIZER.declarative, FINALIZER.labelRemoval, FINALIZER.resource];

@@ -4,7 +4,7 @@ import { refOf, type KubeClient } from '../../shared/k8s/client.ts';
 import type { ApplyContext } from './context.ts';
 import { deleteSynced, pruneWaves } from '../../shared/library/prune.ts';
 import type { RuntimeObject } from '../../shared/library/render.ts';
-import { hasDefaultCr } from './status.ts';
+import { hasDefaultCr } from '../../shared/domain/manifest-finalizers.ts';
 
 /**
  * Another instance may delete a Manifest while this call is applying it: its uninstall removes only what the status

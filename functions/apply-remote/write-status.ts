@@ -1,6 +1,6 @@
 import type { Manifest } from '../../shared/domain/manifest.ts';
 import { API_VERSION, FIELD_MANAGER } from '../../shared/domain/vocabulary.ts';
-import { stateChangeEvent } from '../../shared/domain/state-events.ts';
+import { manifestStateEvent } from '../../shared/domain/state-events.ts';
 import { involvedOf } from '../../shared/k8s/events.ts';
 import type { ApplyContext } from './context.ts';
 import { nextStatus, statusChanged, type StatusWish } from './status.ts';
@@ -17,5 +17,5 @@ export async function writeStatus(ctx: ApplyContext, manifest: Manifest, wish: S
   const stored = await ctx.kcp.apply({ apiVersion: API_VERSION, kind: 'Manifest', metadata, status: { ...status, lastTrace: currentTraceparent() } }, FIELD_MANAGER.applier, 'status');
   if (metadata.resourceVersion) ctx.written.remember(stored);
   ctx.log.info({ state: wish.state }, wish.operation);
-  await ctx.events.record(involvedOf(manifest), stateChangeEvent(manifest.status?.state, wish.state, wish.operation));
+  await ctx.events.record(involvedOf(manifest), manifestStateEvent(manifest.status?.state, wish.state, wish.operation));
 }

@@ -11,6 +11,7 @@ import { desiredManifest, needsWrite, renderable, toUnmanage, unwantedManifests,
 import { mandatorySources } from './mandatory.ts';
 import { removedModuleSources } from './removing.ts';
 import { currentTraceparent } from '../../shared/runtime/trace.ts';
+import { renderedFinalizers } from '../../shared/domain/manifest-finalizers.ts';
 
 export const NAME = 'render-manifest';
 
@@ -61,8 +62,12 @@ export async function sources(deps: FunctionDeps, kyma: Kyma): Promise<ModuleSou
 async function write(deps: FunctionDeps, desired: Manifest, existing: Manifest[], log: Logger): Promise<void> {
   const stored = existing.find((m) => m.metadata.name === desired.metadata.name);
   if (!needsWrite(stored, desired)) return;
-  // The write records this call's trace (ADR 20); the comparison above ignores it, so it never causes a write.
-  const traced = { ...desired, metadata: { ...desired.metadata, annotations: { ...desired.metadata.annotations, [ANNOTATION.lastTrace]: currentTraceparent() } } };
+  // The write records this call's trace (ADR 20); the comparison above ignores it, so it never causes a write. It
+  // carries the install finalizers: a new Manifest is created with them (ADR 26), an update keeps those stored.
+  const finalizers = renderedFinalizers(stored, desired);
+  const metadata = { ...desired.metadata, ...(finalizers.length ? { finalizers } : {}),
+    annotations: { ...desired.metadata.annotations, [ANNOTATION.lastTrace]: currentTraceparent() } };
+  const traced = { ...desired, metadata };
   await deps.kcp.apply(traced, FIELD_MANAGER.lifecycleManager);
   log.info({ manifest: desired.metadata.name, version: desired.spec?.version }, stored ? 'Manifest updated' : 'Manifest created');
 }

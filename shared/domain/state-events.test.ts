@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deletionStepEvent, stateChangeEvent } from './state-events.ts';
+import { deletionStepEvent, manifestStateEvent, stateChangeEvent } from './state-events.ts';
 
 describe('state change events', () => {
   it('only when the state changes; Warning for Error and Warning', () => {
@@ -9,6 +9,17 @@ describe('state change events', () => {
     expect(stateChangeEvent('Processing', 'Ready', 'kyma is ready')).toEqual({ type: 'Normal', reason: 'StateChanged', message: 'Processing → Ready: kyma is ready' });
     expect(stateChangeEvent('Ready', 'Error', 'module papa: Error')?.type).toBe('Warning');
     expect(stateChangeEvent('Ready', 'Warning', 'x')?.type).toBe('Warning');
+  });
+});
+
+describe('Manifest state change events', () => {
+  it('only into or out of trouble: an install or upgrade that goes well records none', () => {
+    expect(manifestStateEvent(undefined, 'Processing', 'x')).toBeUndefined();
+    expect(manifestStateEvent('Processing', 'Ready', 'resources are ready')).toBeUndefined();
+    expect(manifestStateEvent('Ready', 'Processing', 'x')).toBeUndefined();
+    expect(manifestStateEvent('Processing', 'Error', 'ProgressDeadlineExceeded')).toEqual({ type: 'Warning', reason: 'StateChanged', message: 'Processing → Error: ProgressDeadlineExceeded' });
+    expect(manifestStateEvent('Error', 'Ready', 'resources are ready')).toEqual({ type: 'Normal', reason: 'StateChanged', message: 'Error → Ready: resources are ready' });
+    expect(manifestStateEvent('Warning', 'Warning', 'x')).toBeUndefined();
   });
 });
 

@@ -17,6 +17,19 @@ export function stateChangeEvent(before: string | undefined, after: string | und
   };
 }
 
+const TROUBLE = ['Error', 'Warning'];
+
+/**
+ * A Manifest's state change worth an Event (ADR 26): into or out of Error or Warning. A module's ordinary progress
+ * (new → Processing → Ready, an upgrade's Ready → Processing → Ready) is told by its Kyma's own StateChanged event and
+ * status; an Event per Manifest per step would write twice per install at fleet scale (upstream records only
+ * failures about Manifests).
+ */
+export function manifestStateEvent(before: string | undefined, after: string | undefined, operation: string | undefined): EventWish | undefined {
+  if (!TROUBLE.includes(after ?? '') && !TROUBLE.includes(before ?? '')) return undefined;
+  return stateChangeEvent(before, after, operation);
+}
+
 /** The event of a deletion step done, named after the step (upstream names its deletion events by use case, too). */
 export function deletionStepEvent(step: { step: string; names?: string[]; copies?: unknown[]; name?: string; message?: string }): EventWish {
   switch (step.step) {

@@ -12,8 +12,12 @@ import type { KubeClient } from './client.ts';
 export async function kymaNameOf(kcp: KubeClient, key: ObjectKey, event: EventAttributes): Promise<string | undefined> {
   if (key.kind === 'Kyma') return key.name;
   if (key.kind !== 'Manifest') return undefined;
-  const carried = (event.data as { metadata?: { labels?: Record<string, string> } } | undefined)?.metadata?.labels?.[LABEL.kymaName];
+  const carried = carriedKymaName(event);
   if (carried) return carried;
   const { items } = await kcp.list<Manifest>(API_VERSION, 'Manifest', { namespace: key.namespace, fieldSelector: `metadata.name=${key.name}` });
   return items[0]?.metadata.labels?.[LABEL.kymaName];
 }
+
+/** The kyma-name label of the object an event carries (ApiServerSource data), if any. */
+export const carriedKymaName = (event: EventAttributes): string | undefined =>
+  (event.data as { metadata?: { labels?: Record<string, string> } } | undefined)?.metadata?.labels?.[LABEL.kymaName] || undefined;

@@ -1,5 +1,6 @@
 import type { CloudEvent } from 'cloudevents';
-import { kindKey, withFreshness } from '../k8s/freshness.ts';
+import { kindKey, revisionOf, withFreshness } from '../k8s/freshness.ts';
+import { Batches } from './batches.ts';
 import { InvalidEventError, toLifecycleError, type LifecycleError } from './errors.ts';
 import { keyText, objectKeyOf, printable, versionIn, type EventAttributes, type ObjectKey } from './events.ts';
 import type { Logger } from './logger.ts';
@@ -20,6 +21,9 @@ export interface LifecycleFunction {
   /** Events that point at no object (a PingSource tick): the key is empty. Default false. */
   keyless?: boolean;
   handle(invocation: Invocation): Promise<CloudEvent<unknown> | undefined>;
+  /** Calls with the same batch key are one unit of work in this instance (shared/runtime/batches.ts, ADR 26): only for
+   * handlers that never reply and whose outcome depends on what they read, not on which of the events came. */
+  batchOf?(event: EventAttributes, key: ObjectKey): string | undefined;
 }
 
 export type Outcome =
@@ -41,7 +45,9 @@ export async function invoke(fn: LifecycleFunction, event: EventAttributes, log:
     if (!fn.accepts.includes(event.type)) throw new InvalidEventError(`${fn.name} does not accept events of type ${printable(event.type)}`);
     const key = fn.keyless ? { kind: '', apiVersion: '', namespace: '', name: '' } : objectKeyOf(event);
     if (!fn.keyless) bound = bound.child({ object: keyText(key) });
-    const reply = await oneAtATime(fn, fn.keyless ? '' : keyText(key), () => inSpan(span, () => withSeen(event, key, () => fn.handle({ event, key, log: bound }))));
+    const work = () => inSpan(span, () => withSeen(event, key, () => fn.handle({ event, key, log: bound })));
+    const batch = fn.keyless ? undefined : fn.batchOf?.(event, key);
+    const reply = batch ? await batchesOf(fn).run(batch, revisionOf(versionIn(event)) ?? 0n, work) : await oneAtATime(fn, fn.keyless ? '' : keyText(key), work);
     outcome = reply ? { status: 200, reply } : { status: 204 };
   } catch (thrown) {
     const error = toLifecycleError(thrown);
@@ -61,6 +67,14 @@ function withSeen<T>(event: EventAttributes, key: ObjectKey, work: () => Promise
 }
 
 const running = new WeakMap<LifecycleFunction, Map<string, Promise<unknown>>>();
+const batches = new WeakMap<LifecycleFunction, Batches>();
+
+/** The batches of a function in this instance. */
+export function batchesOf(fn: LifecycleFunction): Batches {
+  let found = batches.get(fn);
+  if (!found) batches.set(fn, (found = new Batches()));
+  return found;
+}
 
 /**
  * Invocations of one function for the same object run one after another in this instance (as a controller's work
