@@ -9,7 +9,7 @@ import { syncModule } from './sync.ts';
 import { missingFinalizers, setFinalizers, withFinalizers } from './finalizers.ts';
 import type { ApplyContext } from './context.ts';
 import { moduleReadiness } from '../../shared/library/readiness.ts';
-import { CONDITION } from './status.ts';
+import { CONDITION, nextStatus, statusChanged, type StatusWish } from './status.ts';
 import { writeStatus } from './write-status.ts';
 import type { Recalled } from './rollout.ts';
 
@@ -35,7 +35,7 @@ export async function install(ctx: ApplyContext, manifest: Manifest, runtime: Ku
   const { applied, target, crMessage } = done;
   const readiness = moduleReadiness(applied);
   const installed = readiness.state === 'Ready';
-  await writeStatus(ctx, manifest, {
+  const wish: StatusWish = {
     state: readiness.state, synced: target,
     operation: installed ? 'resources are ready' : readiness.state === 'Error' ? readiness.reason : `waiting for resources to become ready: ${readiness.reason}`,
     conditions: {
@@ -43,7 +43,12 @@ export async function install(ctx: ApplyContext, manifest: Manifest, runtime: Ku
       [CONDITION.installation.type]: { ok: installed, message: readiness.reason },
       ...(crMessage ? { [CONDITION.moduleCr.type]: { ok: true, message: crMessage } } : {}),
     },
-  }, { precondition: true }).catch(async (error: unknown) => {
+  };
+  // A Manifest deleted by another instance while this call applied it (withdraw.ts): the guarded status write fails
+  // then (409/404) and withdraws. Only when the status does not change, so nothing is written, is it read again.
+  if (!recalled && !statusChanged(manifest, nextStatus(manifest, wish, new Date().toISOString()))
+    && await withdrawIfDeleted(ctx, manifest, runtime, target)) throw new ConflictError(`Manifest ${manifest.metadata.name} was deleted while it was applied`);
+  await writeStatus(ctx, manifest, wish, { precondition: true }).catch(async (error: unknown) => {
     if (isConflict(error) || isNotFound(error)) await withdrawIfDeleted(ctx, manifest, runtime, target);
     throw error;
   });
@@ -68,6 +73,5 @@ async function fullSync(ctx: ApplyContext, manifest: Manifest, runtime: KubeClie
     await withdrawIfDeleted(ctx, manifest, runtime, target).catch(() => false);
     throw error;
   });
-  if (await withdrawIfDeleted(ctx, manifest, runtime, target)) throw new ConflictError(`Manifest ${manifest.metadata.name} was deleted while it was applied`);
   return { at, applied, target, crMessage };
 }

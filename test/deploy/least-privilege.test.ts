@@ -25,9 +25,10 @@ const UNUSED_BY_DESIGN: Record<string, string[]> = {
     'get kymas.operator.kyma-project.io in kcp-system'],
   'render-manifest': ['get moduletemplates.operator.kyma-project.io in kcp-system', 'get modulereleasemetas.operator.kyma-project.io in kcp-system',
     'get kymas.operator.kyma-project.io in kcp-system'],
-  // Kymas too (ADR 17); apply-remote confirms an orphan verdict live, which this chain does not produce.
+  // Kymas too (ADR 17); apply-remote confirms an orphan verdict live, and records a Manifest Event only when a module
+  // goes into or out of Error/Warning (ADR 26) — neither happens in this chain.
   'aggregate-status': ['get kymas.operator.kyma-project.io in kcp-system'],
-  'apply-remote': ['get kymas.operator.kyma-project.io in kcp-system'],
+  'apply-remote': ['get kymas.operator.kyma-project.io in kcp-system', 'create events in kcp-system'],
   purge: ['get kymas.operator.kyma-project.io in kcp-system'],
   // The fleet reads from watch caches too; get serves a cache not listed yet.
   fleet: ['get kymas.operator.kyma-project.io in kcp-system', 'get manifests.operator.kyma-project.io in kcp-system',
