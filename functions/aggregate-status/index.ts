@@ -5,7 +5,7 @@ import { stateChangeEvent } from '../../shared/domain/state-events.ts';
 import { EventRecorder, involvedOf } from '../../shared/k8s/events.ts';
 import { listAll } from '../../shared/k8s/list.ts';
 import { InvalidEventError, NotYetReadyError } from '../../shared/runtime/errors.ts';
-import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE } from '../../shared/runtime/events.ts';
+import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE, type EventAttributes } from '../../shared/runtime/events.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/runtime/deps.ts';
 import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
 import { aggregate, ownedPart } from './decide.ts';
@@ -21,6 +21,14 @@ import type { KubeClient } from '../../shared/k8s/client.ts';
 import { currentTraceparent } from '../../shared/runtime/trace.ts';
 
 export const NAME = 'aggregate-status';
+/** How long a Kyma's status waits for more changes of its Manifests while they are on their way (ADR 26). */
+const SETTLE_MS = 1_000;
+
+/** A Manifest event about a module on its way: created or Processing, not being deleted. */
+function onItsWay(event: EventAttributes): boolean {
+  const manifest = event.data as Partial<Manifest> | undefined;
+  return event.type !== APISERVER_DELETE && !manifest?.metadata?.deletionTimestamp && [undefined, '', 'Processing'].includes(manifest?.status?.state);
+}
 
 /** Manifest or Kyma changed → the Kyma's status: module entries, state, conditions, lastOperation. On Kyma events
  * (and resync) also the runtime side: lifecycle CRDs (CRDsSync) and the module catalog (ModuleCatalog). */
@@ -34,10 +42,11 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
     name: NAME,
     accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
     // Changes of a Kyma's Manifests are one unit of work, as for upstream's Kyma work queue (ADR 26): a burst of them
-    // (five Manifests created, five going Ready) is aggregated in one or two status writes, not one each.
+    // is aggregated in one or two status writes, not one each. A Manifest still on its way (created, Processing) lets
+    // the batch settle for a second; one that arrived (Ready, Error, Warning) or is deleted is reported at once.
     batchOf: (event, key) => {
       const kyma = key.kind === 'Manifest' && event.type !== RESYNC_DUE ? carriedKymaName(event) : undefined;
-      return kyma ? `${key.namespace}/${kyma}` : undefined;
+      return kyma ? { batch: `${key.namespace}/${kyma}`, settleMs: onItsWay(event) ? SETTLE_MS : 0 } : undefined;
     },
     async handle({ event, key, log }) {
       if (key.kind !== 'Kyma' && key.kind !== 'Manifest') throw new InvalidEventError(`${NAME} handles Kyma and Manifest events, not ${key.kind}`);

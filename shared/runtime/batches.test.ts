@@ -17,6 +17,7 @@ describe('Batches', () => {
     const b = batches.run('kyma-1', 12n, async () => { ran.push('b'); return 'b'; });
     const c = batches.run('kyma-1', 15n, async () => { ran.push('c'); return 'c'; });
     const d = batches.run('kyma-1', 11n, async () => { ran.push('d'); return 'd'; });
+    await new Promise((resolve) => setImmediate(resolve));
     expect(ran).toEqual(['a']);
     first.resolve('a');
     expect(await Promise.all([a, b, c, d])).toEqual(['a', 'c', 'c', 'c']);
@@ -37,5 +38,25 @@ describe('Batches', () => {
     await expect(b).rejects.toThrow('409');
     await expect(c).rejects.toThrow('409');
     expect(await batches.run('kyma-1', 3n, async () => 'fresh')).toBe('fresh');
+  });
+});
+
+describe('Batches that settle', () => {
+  it('waits for more calls before the first run; a call that does not settle starts the batch at once', async () => {
+    const batches = new Batches();
+    const ran: string[] = [];
+    const a = batches.run('kyma-1', 1n, async () => { ran.push('a'); return 'a'; }, 60_000);
+    const b = batches.run('kyma-1', 2n, async () => { ran.push('b'); return 'b'; }, 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(ran).toEqual([]);
+    const c = batches.run('kyma-1', 3n, async () => { ran.push('c'); return 'c'; });
+    expect(await Promise.all([a, b, c])).toEqual(['c', 'c', 'c']);
+    expect(ran).toEqual(['c']);
+  });
+
+  it('runs after the settle time when nothing else comes', async () => {
+    const batches = new Batches();
+    const started = performance.now();
+    expect(await batches.run('kyma-1', 1n, async () => performance.now() - started, 50)).toBeGreaterThanOrEqual(40);
   });
 });

@@ -1,43 +1,50 @@
 /**
  * Calls that are one unit of work (ADR 26): like a controller's work queue, which holds a key once however many
- * events name it. While a call of a batch runs, the calls that arrive wait for one follow-up run and share its
- * outcome; the follow-up runs the work of the newest of them (highest resourceVersion), so its reads are at least as
- * fresh as every joined event asked for. Per function instance, in memory; different batches run concurrently.
+ * events name it. While a call of a batch runs (or settles), the calls that arrive wait for one follow-up run and share
+ * its outcome; the follow-up runs the work of the newest of them (highest resourceVersion), so its reads are at least
+ * as fresh as every joined event asked for. A call may ask the batch to settle first: an idle batch then waits
+ * `settleMs` for more calls before it runs, unless a call that does not settle arrives. Per function instance, in
+ * memory; different batches run concurrently.
  */
 export class Batches {
   private readonly batches = new Map<string, Batch>();
   /** Calls that shared another call's run instead of running themselves. */
   joined = 0;
 
-  run<T>(batch: string, revision: bigint, work: () => Promise<T>): Promise<T> {
-    const current = this.batches.get(batch);
-    if (!current) {
-      const result = work();
-      this.batches.set(batch, { settled: result.then(noop, noop) });
-      this.continueAfter(batch);
-      return result;
-    }
-    this.joined += current.next ? 1 : 0;
-    const next = current.next ?? (current.next = followUp(revision, work));
-    if (revision >= next.revision) Object.assign(next, { revision, work });
-    return next.result as Promise<T>;
+  run<T>(batch: string, revision: bigint, work: () => Promise<T>, settleMs = 0): Promise<T> {
+    let state = this.batches.get(batch);
+    if (!state) this.batches.set(batch, (state = {}));
+    if (state.next) {
+      this.joined++;
+      if (revision >= state.next.revision) Object.assign(state.next, { revision, work });
+    } else state.next = followUp(revision, work);
+    const { result } = state.next;
+    if (!state.running && settleMs <= 0) this.launch(batch);
+    else if (!state.running && !state.timer) state.timer = setTimeout(() => this.launch(batch), settleMs).unref();
+    return result as Promise<T>;
   }
 
-  private continueAfter(batch: string): void {
-    const current = this.batches.get(batch);
-    void current?.settled.then(() => {
-      const next = current.next;
-      if (!next) return void this.batches.delete(batch);
-      this.batches.set(batch, { settled: next.result.then(noop, noop) });
-      next.start();
-      this.continueAfter(batch);
+  /** Starts the batch's waiting follow-up; when it is done, the next one (if calls came meanwhile) at once. */
+  private launch(batch: string): void {
+    const state = this.batches.get(batch);
+    if (!state?.next || state.running) return;
+    clearTimeout(state.timer);
+    state.timer = undefined;
+    const next = state.next;
+    state.next = undefined;
+    next.start();
+    state.running = next.result.then(noop, noop).then(() => {
+      state.running = undefined;
+      if (state.next) this.launch(batch);
+      else this.batches.delete(batch);
     });
   }
 }
 
 interface Batch {
-  settled: Promise<void>;
-  next?: FollowUp;
+  running?: Promise<void> | undefined;
+  next?: FollowUp | undefined;
+  timer?: NodeJS.Timeout | undefined;
 }
 
 interface FollowUp {

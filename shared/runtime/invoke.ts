@@ -22,8 +22,9 @@ export interface LifecycleFunction {
   keyless?: boolean;
   handle(invocation: Invocation): Promise<CloudEvent<unknown> | undefined>;
   /** Calls with the same batch key are one unit of work in this instance (shared/runtime/batches.ts, ADR 26): only for
-   * handlers that never reply and whose outcome depends on what they read, not on which of the events came. */
-  batchOf?(event: EventAttributes, key: ObjectKey): string | undefined;
+   * handlers that never reply and whose outcome depends on what they read, not on which of the events came.
+   * `settleMs`: how long an idle batch waits for more calls before it runs (0 = at once). */
+  batchOf?(event: EventAttributes, key: ObjectKey): { batch: string; settleMs: number } | undefined;
 }
 
 export type Outcome =
@@ -47,7 +48,8 @@ export async function invoke(fn: LifecycleFunction, event: EventAttributes, log:
     if (!fn.keyless) bound = bound.child({ object: keyText(key) });
     const work = () => inSpan(span, () => withSeen(event, key, () => fn.handle({ event, key, log: bound })));
     const batch = fn.keyless ? undefined : fn.batchOf?.(event, key);
-    const reply = batch ? await batchesOf(fn).run(batch, revisionOf(versionIn(event)) ?? 0n, work) : await oneAtATime(fn, fn.keyless ? '' : keyText(key), work);
+    const reply = batch ? await batchesOf(fn).run(batch.batch, revisionOf(versionIn(event)) ?? 0n, work, batch.settleMs)
+      : await oneAtATime(fn, fn.keyless ? '' : keyText(key), work);
     outcome = reply ? { status: 200, reply } : { status: 204 };
   } catch (thrown) {
     const error = toLifecycleError(thrown);
