@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parseBenchArgs, USAGE } from './args.ts';
 import { runBench } from './bench.ts';
 import { toMarkdown } from './markdown.ts';
+import { growthRows, growthTable, readResults } from './growth.ts';
 
 const say = (line: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
 let settings;
@@ -21,3 +22,10 @@ await writeFile(`${file}.json`, `${JSON.stringify(result, null, 2)}\n`);
 await writeFile(`${file}.md`, `${toMarkdown(result)}\n`);
 console.log(toMarkdown(result));
 say(`results: ${file}.json, ${file}.md`);
+// The growth table over every committed run of this shape (issue 20), regenerated with each run.
+const shape = { modules: settings.modules, rollouts: settings.rollouts, runtimePerKyma: settings.runtimePerKyma };
+const growth = growthTable(growthRows(await readResults(settings.out), shape));
+const growthFile = join(settings.out, `growth-${settings.modules}-modules-rollouts-${settings.rollouts}${settings.runtimePerKyma ? '-runtime-per-kyma' : ''}.md`);
+await writeFile(growthFile, `${growth}\n`);
+console.log(`\n${growth}`);
+say(`growth table: ${growthFile}`);

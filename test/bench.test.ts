@@ -29,6 +29,12 @@ describe('npm run bench (smoke size)', () => {
     expect(result.convergence.perKymaSeconds.p50).toBeGreaterThan(0);
     expect(result.apiCost.kcp.writes).toBeGreaterThanOrEqual(8 * result.apiCost.designMinimum.kcpWritesPerModuleInstall);
     expect(result.apiCost.runtimes.writes).toBeGreaterThanOrEqual(8 * result.apiCost.designMinimum.runtimeWritesPerModuleInstall);
+    // The lifecycle manager's own share: at least the Manifests and their statuses, never more than the API server saw.
+    for (const side of [result.apiCost.kcp, result.apiCost.runtimes]) {
+      expect(side.ownWrites).toBeGreaterThanOrEqual(8 * 2);
+      expect(side.ownRequests).toBeGreaterThanOrEqual(side.ownWrites);
+      expect(side.ownRequests).toBeLessThan(side.requests);
+    }
     expect(result.edits.count).toBe(2);
     expect(result.busyEdits.count).toBe(1);
     expect(result.busyEdits.p50Seconds).toBeGreaterThan(0);

@@ -21,13 +21,13 @@ import type { KubeClient } from '../../shared/k8s/client.ts';
 import { currentTraceparent } from '../../shared/runtime/trace.ts';
 
 export const NAME = 'aggregate-status';
-/** How long a Kyma's status waits for more changes of its Manifests while they are on their way (ADR 26). */
+/** How long a Kyma's status waits for more changes of its Manifests (ADR 26). */
 const SETTLE_MS = 1_000;
 
-/** A Manifest event about a module on its way: created or Processing, not being deleted. */
-function onItsWay(event: EventAttributes): boolean {
+/** A Manifest event that may wait for its siblings: not in trouble (Error, Warning), not being deleted. */
+function canSettle(event: EventAttributes): boolean {
   const manifest = event.data as Partial<Manifest> | undefined;
-  return event.type !== APISERVER_DELETE && !manifest?.metadata?.deletionTimestamp && [undefined, '', 'Processing'].includes(manifest?.status?.state);
+  return event.type !== APISERVER_DELETE && !manifest?.metadata?.deletionTimestamp && !['Error', 'Warning'].includes(manifest?.status?.state ?? '');
 }
 
 /** Manifest or Kyma changed → the Kyma's status: module entries, state, conditions, lastOperation. On Kyma events
@@ -42,11 +42,11 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
     name: NAME,
     accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
     // Changes of a Kyma's Manifests are one unit of work, as for upstream's Kyma work queue (ADR 26): a burst of them
-    // is aggregated in one or two status writes, not one each. A Manifest still on its way (created, Processing) lets
-    // the batch settle for a second; one that arrived (Ready, Error, Warning) or is deleted is reported at once.
+    // is aggregated in one or two status writes, not one each: an idle batch settles for a second first. A Manifest
+    // in trouble (Error, Warning) or being deleted is reported at once.
     batchOf: (event, key) => {
       const kyma = key.kind === 'Manifest' && event.type !== RESYNC_DUE ? carriedKymaName(event) : undefined;
-      return kyma ? { batch: `${key.namespace}/${kyma}`, settleMs: onItsWay(event) ? SETTLE_MS : 0 } : undefined;
+      return kyma ? { batch: `${key.namespace}/${kyma}`, settleMs: canSettle(event) ? SETTLE_MS : 0 } : undefined;
     },
     async handle({ event, key, log }) {
       if (key.kind !== 'Kyma' && key.kind !== 'Manifest') throw new InvalidEventError(`${NAME} handles Kyma and Manifest events, not ${key.kind}`);
