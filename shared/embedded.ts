@@ -15,7 +15,7 @@ import { startLocalRunner, type LocalRunner } from './runner/local-runner.ts';
 export const SAMPLE_KYMA = 'local-kyma';
 
 /** The embedded default: a local control plane with a sample module, a Kyma asking for it, and the runner. */
-export async function startEmbedded(config: Config, say: (line: string) => void): Promise<{ plane: ControlPlane; runner: LocalRunner }> {
+export async function startEmbedded(config: Config, say: (line: string) => void): Promise<{ plane: ControlPlane; runner: LocalRunner; kcp: KubeClient }> {
   // Single-cluster mode (LIFECYCLE_IN_CLUSTER=true, ADR 21): the KCP also rolls out workloads, the sample Kyma lives in it.
   const runtimes = config.inCluster ? config.embeddedRuntimes : Math.max(1, config.embeddedRuntimes);
   const plane = await startControlPlane({ runtimes, kcpWorkloads: config.inCluster, progress: say });
@@ -33,8 +33,7 @@ export async function startEmbedded(config: Config, say: (line: string) => void)
   say(`functions running (logs: ${logFile})`);
   if (config.inCluster) await createInClusterKyma(kcp, say);
   else await createRemoteKyma(kcp, plane, say);
-  await followKyma(kcp, say);
-  return { plane, runner };
+  return { plane, runner, kcp };
 }
 
 /** The sample Kyma for the first runtime: its kubeconfig Secret, then the Kyma. */
@@ -56,7 +55,7 @@ async function createInClusterKyma(kcp: KubeClient, say: (line: string) => void)
 }
 
 /** Prints every state change of the sample Kyma until it is Ready. */
-async function followKyma(kcp: KubeClient, say: (line: string) => void): Promise<void> {
+export async function followKyma(kcp: KubeClient, say: (line: string) => void): Promise<void> {
   let last = '';
   for (;;) {
     const kyma = await kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name: SAMPLE_KYMA });

@@ -1,9 +1,12 @@
 // `npm start`: the lifecycle manager on the embedded local control plane (KCP + runtime + OCI registry, real
 // processes, a sample module and a Kyma), or — with KUBECONFIG set — the same runner against that cluster.
 import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { runFleetCommand } from './cli/command.ts';
 import { announceEmbeddedKcp } from './cli/kubeconfig.ts';
 import { loadKubeConfig } from './controlplane/index.ts';
-import { SAMPLE_KYMA, startEmbedded } from './embedded.ts';
+import { followKyma, SAMPLE_KYMA, startEmbedded } from './embedded.ts';
 import { readConfig } from './runtime/config.ts';
 import { locateBinaries } from './controlplane/binaries.ts';
 import { createLogger } from './runtime/logger.ts';
@@ -24,9 +27,10 @@ if (config.kubeconfigPath) {
   stop = () => runner.stop();
 } else {
   say('starting the embedded control plane (the first run builds the Kubernetes binaries: about 8 minutes)');
-  const { plane, runner } = await startEmbedded(config, say);
+  const { plane, runner, kcp } = await startEmbedded(config, say);
   const runtime = plane.runtimes[0];
-  say(`kubectl:  ${plane.binaries.kubectl}`);
+  await announceEmbeddedKcp({ kubeconfig: plane.kcp.kubeconfigPath, fleet: runner.fleet.url });
+  say(`kubectl:  export PATH=${dirname(plane.binaries.kubectl)}:$PATH   (or ./dev kubectl …, which talks to this KCP)`);
   say(`KCP:      kubectl --kubeconfig ${plane.kcp.kubeconfigPath} -n kcp-system get kymas,manifests,moduletemplates,modulereleasemetas`);
   const upgrade = `--type merge -p '{"spec":{"modules":[{"name":"sample","channel":"fast"}]}}'`;
   if (config.inCluster) {
@@ -38,15 +42,26 @@ if (config.kubeconfigPath) {
     say(`try:      kubectl --kubeconfig ${runtime.kubeconfigPath} -n kyma-system patch kyma default ${upgrade}`);
   }
   say(`functions: ${[...runner.functions.entries()].map(([n, u]) => `${n} ${u}`).join(', ')}`);
-  await announceEmbeddedKcp({ kubeconfig: plane.kcp.kubeconfigPath, fleet: runner.fleet.url });
   say(`fleet:    ${runner.fleet.url}/metrics, ${runner.fleet.url}/api/fleet, ${runner.fleet.url}/api/kymas/<name>`);
   say('CLI:      npx kyma-lifecycle-functions status   (and: why <kyma> [module])');
+  const ready = followKyma(kcp, say).then(() => true, (error: unknown) => {
+    say(`cannot follow Kyma ${SAMPLE_KYMA} any more: ${error instanceof Error ? error.message : String(error)}`);
+    return false;
+  });
+  if (!await Promise.race([ready, sleep(config.embeddedWhySeconds * 1000).then(() => false)])) await explainSampleKyma(runner.fleet.url);
   say('running; Ctrl-C stops everything and removes the clusters');
   stop = async () => {
     await announceEmbeddedKcp(undefined);
     await runner.stop();
     await plane.stop();
   };
+}
+
+/** The sample Kyma is not Ready in time: what blocks it, as `why` tells it (following goes on). */
+async function explainSampleKyma(fleet: string): Promise<void> {
+  say(`Kyma ${SAMPLE_KYMA} is not Ready after ${config.embeddedWhySeconds} s; what blocks it (npx kyma-lifecycle-functions why ${SAMPLE_KYMA}):`);
+  const print = (text: string) => { for (const line of text.trimEnd().split('\n')) say(`  ${line}`); };
+  await runFleetCommand(['why', SAMPLE_KYMA, '--fleet', fleet], { stdout: print, stderr: print, kubeconfigEnv: undefined });
 }
 
 let stopping = false;

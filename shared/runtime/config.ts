@@ -4,6 +4,8 @@ export interface Config {
   readonly kubeconfigPath: string | undefined;
   /** Runtime clusters the embedded control plane starts. */
   readonly embeddedRuntimes: number;
+  /** `./dev start` prints what blocks the sample Kyma when it is not Ready after this many seconds (and keeps running). */
+  readonly embeddedWhySeconds: number;
   readonly logLevel: string;
   /** Namespace of Kymas, templates, Manifests and kubeconfig Secrets in the KCP. */
   readonly kcpNamespace: string;
@@ -55,6 +57,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return Object.freeze({
     kubeconfigPath: env.KUBECONFIG || undefined,
     embeddedRuntimes,
+    embeddedWhySeconds: integer(env, 'LIFECYCLE_EMBEDDED_WHY_SECONDS', '120', 1, 3600),
     logLevel: env.LOG_LEVEL ?? 'info',
     kcpNamespace: env.LIFECYCLE_KCP_NAMESPACE || 'kcp-system',
     registry: Object.freeze({

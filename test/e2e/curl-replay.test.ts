@@ -3,9 +3,10 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_VERSION, KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
+import { KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
 import { publishSampleModule, setReleaseChannels } from '../../shared/module/publish.ts';
 import { deploymentOf } from './removal-helpers.ts';
+import { readmeBashBlock, shellFunction } from './readme.ts';
 import { converged } from './replay.ts';
 import { writeSnapshot } from './snapshot.ts';
 import { applyKyma, connectRuntime, deleteLeftoverKymas, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
@@ -13,16 +14,29 @@ import { applyKyma, connectRuntime, deleteLeftoverKymas, kymaInState, manifestsO
 let world: World;
 const run = promisify(execFile);
 
-/** The README's replay command: `curl -si <function> -H ce-…` for an object of the KCP. */
-async function curlReplay(url: string, kind: string, name: string): Promise<{ status: number; headers: string }> {
-  const { stdout } = await run('curl', ['-si', url,
-    '-H', 'ce-specversion: 1.0', '-H', `ce-id: replay-${Date.now()}`, '-H', 'ce-source: /replay/curl',
-    '-H', 'ce-type: dev.knative.apiserver.resource.update', '-H', `ce-kind: ${kind}`, '-H', `ce-apiversion: ${API_VERSION}`,
-    '-H', `ce-namespace: ${KCP_NAMESPACE}`, '-H', `ce-name: ${name}`, '-H', 'content-type: application/json', '-d', '{}']);
+/** Runs the README's `ce <type> <kind> <name>` (its shell function, read from the README) against a function's URL. */
+async function ce(url: string, type: string, kind: string, name: string): Promise<{ status: number; headers: string }> {
+  const define = shellFunction(await readmeBashBlock('Replaying a step with curl'), 'ce');
+  const { stdout } = await run('bash', ['-c', `${define}\nce "$@"`, 'ce', type, kind, name], { env: { ...process.env, URL: url } });
+  return answer(stdout);
+}
+
+/** Runs the README's resync tick (the `curl … dev.knative.sources.ping` command) against the resync function. */
+async function resyncTick(url: string): Promise<{ status: number; headers: string }> {
+  const block = await readmeBashBlock('Replaying a step with curl');
+  const tick = /^curl -si "\$URL"[^\n]*\\\n[^\n]*dev\.knative\.sources\.ping[^#\n]*/m.exec(block)?.[0];
+  if (!tick) throw new Error('the README has no resync tick command');
+  const { stdout } = await run('bash', ['-c', tick], { env: { ...process.env, URL: url } });
+  return answer(stdout);
+}
+
+function answer(stdout: string): { status: number; headers: string } {
   const [head = ''] = stdout.split('\r\n\r\n');
   return { status: Number(/^HTTP\/[\d.]+ (\d+)/.exec(head)?.[1]), headers: head.toLowerCase() };
 }
 
+const UPDATE = 'dev.knative.apiserver.resource.update';
+const RESOLVED = 'io.kyma-project.lifecycle.modules.resolved';
 const urlOf = (fn: string) => world.runner.functions.get(fn) ?? '';
 
 beforeAll(async () => {
@@ -37,7 +51,7 @@ afterAll(async () => {
 });
 
 describe('replaying a step with curl', () => {
-  it('apply-remote repairs a deleted Deployment on replay (503: call again until rolled out); resolve-template answers with its reply event; a second replay writes nothing', async () => {
+  it('the README commands: apply-remote repairs a deleted Deployment on replay (503: call again until rolled out); resolve-template answers with its reply event, which render-manifest takes on; a second replay writes nothing', async () => {
     const runtime = world.runtimes[1];
     if (!runtime) throw new Error('no runtime');
     await connectRuntime(world, 'cr-a', 1);
@@ -56,7 +70,7 @@ describe('replaying a step with curl', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 30 && statuses.at(-1) !== 204; i++) {
       if (i > 0) await new Promise((r) => setTimeout(r, 1_000));
-      statuses.push((await curlReplay(urlOf('apply-remote'), 'Manifest', manifest)).status);
+      statuses.push((await ce(urlOf('apply-remote'), UPDATE, 'Manifest', manifest)).status);
     }
     expect(statuses.at(-1)).toBe(204);
     expect(statuses.every((s) => s === 204 || s === 503)).toBe(true);
@@ -64,11 +78,16 @@ describe('replaying a step with curl', () => {
     await converged(world);
 
     const before = await writeSnapshot(world.kcp, world.runtimes);
-    expect((await curlReplay(urlOf('apply-remote'), 'Manifest', manifest)).status).toBe(204);
-    const resolved = await curlReplay(urlOf('resolve-template'), 'Kyma', 'cr-a');
+    expect((await ce(urlOf('apply-remote'), UPDATE, 'Manifest', manifest)).status).toBe(204);
+    const resolved = await ce(urlOf('resolve-template'), UPDATE, 'Kyma', 'cr-a');
     expect(resolved.status).toBe(200);
-    expect(resolved.headers).toContain('ce-type: io.kyma-project.lifecycle.modules.resolved');
+    expect(resolved.headers).toContain(`ce-type: ${RESOLVED}`);
+    // "from this step onwards": the reply goes on to render-manifest by hand; converged, it changes nothing
+    expect((await ce(urlOf('render-manifest'), RESOLVED, 'Kyma', 'cr-a')).status).toBe(204);
+    expect((await ce(urlOf('aggregate-status'), UPDATE, 'Kyma', 'cr-a')).status).toBe(204);
     await world.runner.broker.idle();
     expect(await writeSnapshot(world.kcp, world.runtimes)).toEqual(before);
+    // the README's resync tick: the resync function takes it and fans out what is due
+    expect((await resyncTick(urlOf('resync'))).status).toBe(204);
   });
 });

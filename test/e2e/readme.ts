@@ -1,0 +1,24 @@
+// The README's commands, read from the README itself, so a test that runs them fails when a section is deleted or
+// its command changes.
+import { readFile } from 'node:fs/promises';
+
+const README = new URL('../../README.md', import.meta.url);
+
+/** The first ```bash block of the README section whose heading starts with `heading`. */
+export async function readmeBashBlock(heading: string): Promise<string> {
+  const text = await readFile(README, 'utf8');
+  const start = text.split('\n').findIndex((line) => /^#{2,3} /.test(line) && line.replace(/^#+ /, '').startsWith(heading));
+  if (start < 0) throw new Error(`README has no section "${heading}"`);
+  const section = text.split('\n').slice(start + 1);
+  const end = section.findIndex((line) => /^#{2} /.test(line));
+  const block = /```bash\n([\s\S]*?)\n```/.exec(section.slice(0, end < 0 ? undefined : end).join('\n'));
+  if (!block?.[1]) throw new Error(`README section "${heading}" has no bash block`);
+  return block[1];
+}
+
+/** A shell function defined in a README block (`name() { … }`, possibly over several lines). */
+export function shellFunction(block: string, name: string): string {
+  const match = new RegExp(`^${name}\\(\\) \\{[\\s\\S]*?; \\}`, 'm').exec(block);
+  if (!match) throw new Error(`README block defines no shell function ${name}()`);
+  return match[0];
+}
