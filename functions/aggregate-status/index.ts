@@ -5,7 +5,7 @@ import { stateChangeEvent } from '../../shared/domain/state-events.ts';
 import { EventRecorder, involvedOf } from '../../shared/k8s/events.ts';
 import { listAll } from '../../shared/k8s/list.ts';
 import { InvalidEventError, NotYetReadyError } from '../../shared/runtime/errors.ts';
-import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE, type EventAttributes } from '../../shared/runtime/events.ts';
+import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE, checksDrift, type EventAttributes } from '../../shared/runtime/events.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/runtime/deps.ts';
 import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
 import { aggregate, ownedPart } from './decide.ts';
@@ -59,7 +59,7 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
       const manifests = await listAll<Manifest>(deps.kcp, API_VERSION, 'Manifest', { namespace: key.namespace, labelSelector: `${LABEL.kymaName}=${kymaName}` });
       const inCluster = isInClusterKyma(kyma);
       const runtimeSide = key.kind !== 'Kyma' ? undefined : inCluster ? inClusterSync(deps.config.inCluster)
-        : await syncRuntime(deps.kcp, runtimes, kyma, pushed, event.type === RESYNC_DUE, deps.config.runtimeImagePullSecret);
+        : await syncRuntime(deps.kcp, runtimes, kyma, pushed, checksDrift(event), deps.config.runtimeImagePullSecret);
       const status = aggregate(kyma, manifests, new Date().toISOString(), runtimeSide?.sync);
       let stored = kyma;
       const changed = ownedPart(status) !== ownedPart(kyma.status);
@@ -75,7 +75,7 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
       // the resync repair a mirror that failed.
       const runtime = runtimeSide ? runtimeSide.runtime : changed && !inCluster ? await runtimeClient(runtimes, kyma) : undefined;
       if (runtime && stored.status && !runtimeSide?.pending) {
-        await mirrorToRuntime(runtime.client, runtime.scope, stored.status, pushed, `${key.namespace}/${kymaName}`, event.type === RESYNC_DUE).catch((error: unknown) => {
+        await mirrorToRuntime(runtime.client, runtime.scope, stored.status, pushed, `${key.namespace}/${kymaName}`, checksDrift(event)).catch((error: unknown) => {
           if (runtimeSide) throw error;
           log.warn({ kyma: kymaName, err: String(error) }, 'status not mirrored to the runtime Kyma yet');
         });

@@ -3,7 +3,7 @@ import { API_VERSION, LABEL } from '../../shared/domain/vocabulary.ts';
 import { inClusterAccess, RuntimeClients, type RuntimeAccess } from '../../shared/k8s/runtime-clients.ts';
 import { targetOf } from '../../shared/domain/in-cluster.ts';
 import { InvalidEventError, TransientError, isRuntimeUnreachable } from '../../shared/runtime/errors.ts';
-import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE } from '../../shared/runtime/events.ts';
+import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE, checksDrift } from '../../shared/runtime/events.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/runtime/deps.ts';
 import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
 import { OWN_RUNTIME } from '../../shared/domain/runtime-scope.ts';
@@ -45,7 +45,7 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
       if (!manifest || manifest.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
       // The echo of our own guarded status write: nothing changed but what this instance wrote (ADR 25).
       if (written.isEcho(event, manifest)) return undefined;
-      const ctx: ApplyContext = { kcp: deps.kcp, layers, charts, rollouts, written, force: event.type === RESYNC_DUE, log, events, pullSecret: deps.config.runtimeImagePullSecret, scope: OWN_RUNTIME };
+      const ctx: ApplyContext = { kcp: deps.kcp, layers, charts, rollouts, written, force: checksDrift(event), log, events, pullSecret: deps.config.runtimeImagePullSecret, scope: OWN_RUNTIME };
       const target = targetOf(manifest, deps.config.inCluster);
       const where = 'kyma' in target ? `runtime of Kyma ${target.kyma}` : 'control-plane cluster';
       let access: RuntimeAccess;

@@ -3,7 +3,7 @@ import { FIELD_MANAGER } from '../../shared/domain/vocabulary.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
 import { NotYetReadyError } from '../../shared/runtime/errors.ts';
 import type { ApplyContext } from './context.ts';
-import { ensureRemoteNamespace } from '../../shared/k8s/remote-namespace.ts';
+import { ensureRemoteNamespace, forgetRemoteNamespace } from '../../shared/k8s/remote-namespace.ts';
 import { syncObjects } from '../../shared/library/sync.ts';
 import type { RuntimeObject } from '../../shared/library/render.ts';
 import { renderTarget } from './target.ts';
@@ -22,8 +22,11 @@ export async function syncModule(ctx: ApplyContext, manifest: Manifest, runtime:
   if ('error' in layer) return { error: layer.error, stage: 'resources' };
   const objects = await renderTarget(runtime, manifest, layer.yaml, ctx.pullSecret, ctx.scope);
   if ('error' in objects) return { error: objects.error, stage: 'resources' };
-  await ensureRemoteNamespace(runtime, ctx.scope.namespace);
-  const synced = await syncObjects(runtime, objects, manifest.status?.synced ?? [], { fieldManager: FIELD_MANAGER.applier, shared: ctx.scope.shared });
+  // Drift checks read everything; other calls trust what was ensured or applied before (ADR 27).
+  await ensureRemoteNamespace(runtime, ctx.scope.namespace, !ctx.force);
+  const synced = await syncObjects(runtime, objects, manifest.status?.synced ?? [], { fieldManager: FIELD_MANAGER.applier, shared: ctx.scope.shared, newWithoutRead: !ctx.force })
+    .catch((error: unknown) => { forgetRemoteNamespace(runtime, ctx.scope.namespace); throw error; });
+  if ('error' in synced) forgetRemoteNamespace(runtime, ctx.scope.namespace);
   if ('pruning' in synced) throw new NotYetReadyError(`pruning ${synced.pruning.length} resources dropped by version ${manifest.spec?.version ?? ''}: waiting until they are gone`);
   if ('error' in synced) return { error: synced.error, stage: 'apply', target: synced.target };
   return synced;

@@ -1,7 +1,7 @@
 import type { Kyma } from '../../shared/domain/kyma.ts';
 import { API_VERSION, FIELD_MANAGER, LABEL } from '../../shared/domain/vocabulary.ts';
 import { InvalidEventError, NotYetReadyError, isRuntimeUnreachable } from '../../shared/runtime/errors.ts';
-import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, MODULES_RESOLVED, RESYNC_DUE, eventAbout } from '../../shared/runtime/events.ts';
+import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, MODULES_RESOLVED, RESYNC_DUE, checksDrift, eventAbout } from '../../shared/runtime/events.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/runtime/deps.ts';
 import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
 import { fanOut } from './fan-out.ts';
@@ -43,7 +43,7 @@ export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
       if (!kyma || kyma.metadata.deletionTimestamp) return undefined;
       if (kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
       await ensureKymaMetadata(deps.kcp, kyma);
-      const effective = await effectiveSpecOf(runtimes, kyma, remotes, event.type !== RESYNC_DUE);
+      const effective = await effectiveSpecOf(runtimes, kyma, remotes, !checksDrift(event));
       const observed = await observe(deps.kcp, deps.artifacts, { ...kyma, spec: effective.spec });
       const modules = resolveModules({ ...observed, maintenance: await maintenance.windowOf(kyma) });
       const specSource = { from: effective.from, channel: effective.spec.channel };
@@ -64,7 +64,8 @@ export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
  * used (no or unusable kubeconfig Secret, 401/403, no connection) — as upstream, no Manifest is created for it, and
  * a list that came from the runtime is never replaced by the KCP spec (that would uninstall what the user added
  * there): 503, retried; aggregate-status reports the runtime as unreachable meanwhile. The runtime Kyma is read on
- * `resync.due` events (the runtime watch's and the resync's); other events `reuse` it from `memo` (ADR 25).
+ * `resync.due` events that check drift (the runtime watch's, fan-outs, the resync's drift checks); other events — the
+ * resync's safety net for a Kyma not Ready yet among them (ADR 27) — `reuse` it from `memo` (ADR 25).
  */
 async function effectiveSpecOf(runtimes: RuntimeClients, kyma: Kyma, memo: RemoteKymaMemo, reuse: boolean): Promise<EffectiveSpec> {
   // Single-cluster mode (ADR 21): the Kyma is the only one; there is no runtime Kyma to take the list from.

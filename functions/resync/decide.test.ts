@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDue, selectDue } from './decide.ts';
+import { isDue, reasonOf, selectDue } from './decide.ts';
 
 describe('isDue', () => {
   it.each([['Processing'], ['Error'], ['Warning'], [undefined]])('a %s object is due every minute', (state) => {
@@ -47,5 +47,13 @@ describe('selectDue', () => {
       for (const c of picked) seen.add(c.name);
     }
     expect(seen.size).toBeGreaterThan(2900);
+  });
+});
+
+describe('reasonOf', () => {
+  it('a Ready object gets a drift check; one not Ready or being deleted gets the safety net (ADR 27)', () => {
+    expect(reasonOf({ state: 'Ready', deleting: false })).toBe('drift');
+    expect([reasonOf({ state: 'Processing', deleting: false }), reasonOf({ state: 'Error', deleting: false }), reasonOf({ state: undefined, deleting: false }), reasonOf({ state: 'Ready', deleting: true })])
+      .toEqual(['pending', 'pending', 'pending', 'pending']);
   });
 });

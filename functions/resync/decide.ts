@@ -20,6 +20,12 @@ export function isDue(candidate: Pick<Candidate, 'name' | 'state' | 'deleting'>,
   return fnv1Hash32(candidate.name) % period === minute % period;
 }
 
+/** PURE. What a due object's `resync.due` asks for (ADR 27): a Ready object in its drift slot gets a full drift check;
+ * one not Ready (or being deleted) gets the safety net's normal reconcile, which may rely on what functions remember. */
+export function reasonOf(candidate: Pick<Candidate, 'state' | 'deleting'>): 'drift' | 'pending' {
+  return candidate.state === 'Ready' && !candidate.deleting ? 'drift' : 'pending';
+}
+
 /** A non-Ready object written within this long is being worked on: it goes after the quiet ones. */
 export const BUSY_MS = 60_000;
 

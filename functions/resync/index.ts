@@ -1,16 +1,16 @@
 import type { Resource } from '../../shared/domain/objects.ts';
 import { API_VERSION } from '../../shared/domain/vocabulary.ts';
-import { eventAbout, LANE, LANE_BACKGROUND, PING, RESYNC_DUE } from '../../shared/runtime/events.ts';
+import { eventAbout, LANE, LANE_BACKGROUND, PING, RESYNC_DUE, RESYNC_REASON } from '../../shared/runtime/events.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/runtime/deps.ts';
 import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
-import { selectDue, type Candidate } from './decide.ts';
+import { reasonOf, selectDue, type Candidate } from './decide.ts';
 
 export const NAME = 'resync';
 const KINDS = ['Kyma', 'Manifest'] as const;
 
 /**
  * The PingSource tick → one background `resync.due` event (ADR 25) per Kyma and Manifest that is due (at most LIFECYCLE_RESYNC_MAX_EVENTS,
- * those quiet the longest first), sent to the broker ingress. Reads Kymas and Manifests from the watch caches (ADR
+ * those quiet the longest first), sent to the broker ingress; `resyncreason` says drift check or pending (ADR 27). Reads Kymas and Manifests from the watch caches (ADR
  * 17; without copying them — KubeClient.scan; without the caches, page by page) and keeps only a small candidate per object.
  */
 export function resync(given: FunctionDeps): LifecycleFunction {
@@ -27,7 +27,7 @@ export function resync(given: FunctionDeps): LifecycleFunction {
       const counts: Record<string, number> = Object.fromEntries(KINDS.map((k) => [k, 0]));
       for (const object of due) {
         const key = { kind: object.kind, apiVersion: API_VERSION, namespace: deps.config.kcpNamespace, name: object.name };
-        await deps.sink(eventAbout(RESYNC_DUE, NAME, key, event, { [LANE]: LANE_BACKGROUND }));
+        await deps.sink(eventAbout(RESYNC_DUE, NAME, key, event, { [LANE]: LANE_BACKGROUND, [RESYNC_REASON]: reasonOf(object) }));
         counts[object.kind] = (counts[object.kind] ?? 0) + 1;
       }
       log.info({ ...counts, objects: candidates.length, budget: deps.config.resyncMaxEvents }, 'resync events sent');

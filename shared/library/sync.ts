@@ -1,4 +1,4 @@
-import type { SyncedResource } from '../domain/manifest.ts';
+import { syncedId, type SyncedResource } from '../domain/manifest.ts';
 import type { KubeClient } from '../k8s/client.ts';
 import { applyAll } from './apply.ts';
 import { prune, pruneWaves } from './prune.ts';
@@ -13,12 +13,16 @@ export type SyncResult =
  * A module's prepared objects onto a cluster — the core of apply-remote and of `installModule`: what `previous` had
  * and these objects have not is deleted first (two waves; `pruning` answers what is still going), then every object
  * is applied where it is not already so. `shared`: cluster-scoped objects are used by others and never pruned.
+ * `newWithoutRead`: objects `previous` does not name were never applied by this caller and are applied without
+ * reading them first (ADR 27) — namespaced ones only on a `shared` cluster, whose cluster-scoped objects others apply.
  */
-export async function syncObjects(cluster: KubeClient, objects: RuntimeObject[], previous: SyncedResource[], options: { fieldManager: string; shared?: boolean }): Promise<SyncResult> {
+export async function syncObjects(cluster: KubeClient, objects: RuntimeObject[], previous: SyncedResource[], options: { fieldManager: string; shared?: boolean; newWithoutRead?: boolean }): Promise<SyncResult> {
   const target = objects.map(syncedOf);
   const pruning = await prune(cluster, pruneWaves(previous, target, options.shared ?? false));
   if (pruning.length) return { pruning, target };
-  const applied = await applyAll(cluster, objects, options.fieldManager);
+  const known = new Set(previous.map(syncedId));
+  const absent = (object: RuntimeObject) => options.newWithoutRead === true && !known.has(syncedId(syncedOf(object))) && !(options.shared && !object.metadata.namespace);
+  const applied = await applyAll(cluster, objects, options.fieldManager, absent);
   return 'error' in applied ? { error: applied.error, target } : { applied: applied.objects, target };
 }
 

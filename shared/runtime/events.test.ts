@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidEventError } from './errors.ts';
-import { objectKeyOf, printable, type EventAttributes } from './events.ts';
+import { checksDrift, objectKeyOf, printable, RESYNC_DUE, type EventAttributes } from './events.ts';
 
 const event = (extensions: Record<string, unknown>): EventAttributes => ({
   specversion: '1.0', id: 'e1', type: 'test.event', source: '/test',
@@ -46,5 +46,15 @@ describe('printable', () => {
     expect(printable('a\nb\u0000c')).toBe('"a?b?c"');
     expect(printable('x'.repeat(500)).length).toBeLessThan(90);
     expect(printable(undefined)).toBe('"undefined"');
+  });
+});
+
+describe('checksDrift (ADR 27)', () => {
+  it('every resync.due checks drift but the resync\'s safety net for objects not Ready; other events never do', () => {
+    expect(checksDrift(event({ type: RESYNC_DUE }))).toBe(true);
+    expect(checksDrift(event({ type: RESYNC_DUE, resyncreason: 'drift', lifecyclelane: 'background' }))).toBe(true);
+    expect(checksDrift(event({ type: RESYNC_DUE, lifecyclelane: 'user' }))).toBe(true);
+    expect(checksDrift(event({ type: RESYNC_DUE, resyncreason: 'pending' }))).toBe(false);
+    expect(checksDrift(event({ type: 'dev.knative.apiserver.resource.update' }))).toBe(false);
   });
 });

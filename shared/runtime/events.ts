@@ -22,6 +22,19 @@ export const LANE = 'lifecyclelane';
 export const LANE_USER = 'user';
 export const LANE_BACKGROUND = 'background';
 
+/**
+ * Why the resync sent a `resync.due` (ADR 27), as the CloudEvents extension `resyncreason`: `drift` for a Ready object in
+ * its drift slot, `pending` for one not Ready (the safety net for lost events: a normal reconcile, which may rely on
+ * what the function remembers). Every other `resync.due` (the runtime watch, a catalog fan-out, a hand replay) has
+ * none and is a full check, as a drift check is.
+ */
+export const RESYNC_REASON = 'resyncreason';
+export const RESYNC_PENDING = 'pending';
+
+/** Whether an event asks for a full check against the runtime (read everything, trust no memo): every `resync.due`
+ * but the resync's safety net for objects not Ready yet. */
+export const checksDrift = (event: EventAttributes): boolean => event.type === RESYNC_DUE && event[RESYNC_REASON] !== RESYNC_PENDING;
+
 /** The object an event points at. Functions re-read it; event data is never trusted as current. */
 export interface ObjectKey {
   kind: string;
