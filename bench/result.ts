@@ -88,7 +88,14 @@ export async function resultOf(r: RunInputs) {
       seconds: round(idle.seconds, 1),
       kcpRequestsPerSecond: round(idle.kcp.total / idle.seconds), kcpWritesPerSecond: round(idle.kcp.writes / idle.seconds),
       runtimeRequestsPerSecond: round(idle.runtimes.total / idle.seconds), runtimeWritesPerSecond: round(idle.runtimes.writes / idle.seconds),
+      runtimeOwnRequestsPerSecond: round(ownRequests(idle.runtimes.byVerbResource) / idle.seconds),
+      // What the fleet costs at rest, scaled to 1,000 Ready Kymas (the lifecycle manager's own requests on each side).
+      perThousandKymas: {
+        kcpRequestsPerSecond: round(ownRequests(idle.kcp.byVerbResource, KCP_CONTROLLERS) / idle.seconds * 1000 / Math.max(1, readyKymas)),
+        runtimeRequestsPerSecond: round(ownRequests(idle.runtimes.byVerbResource) / idle.seconds * 1000 / Math.max(1, readyKymas)),
+      },
       kcpByVerbResource: top(idle.kcp.byVerbResource, 8),
+      runtimeByVerbResource: top(idle.runtimes.byVerbResource, 8),
     } : null,
     resources: {
       functions: { cpuSeconds: round(r.convergenceCost.self.cpuSeconds, 1), cpuSecondsPerInstall: round(r.convergenceCost.self.cpuSeconds / Math.max(1, installs), 3), peakRssMiB: round((idle ?? r.convergenceCost).self.peakRssBytes / MIB, 0) },
