@@ -23,8 +23,12 @@ describe('npm run bench (smoke size)', () => {
     const { code, output } = await runBench(['--kymas', '4', '--modules', '2', '--runtimes', '2', '--edits', '2', '--busy-edits', '1', '--idle-seconds', '3', '--ceiling-seconds', '2', '--out', out]);
     expect(code, output.slice(-2000)).toBe(0);
     const files = (await readdir(out)).sort();
-    expect(files.map((f) => f.replace(/^.*-4x2\./, ''))).toEqual(['json', 'md']);
+    expect(files.map((f) => f.replace(/^.*-4x2\./, ''))).toEqual(['json', 'md', 'growth-2-modules-rollouts-real.md']);
     const result = JSON.parse(await readFile(join(out, files[0] ?? ''), 'utf8')) as BenchResult;
+    // The growth table over the runs in --out: this one, its row naming the size and its own per-install costs.
+    const growth = await readFile(join(out, 'growth-2-modules-rollouts-real.md'), 'utf8');
+    expect(growth).toContain('| Kymas × modules |');
+    expect(growth).toContain(`| 4 × 2 | ${result.when.slice(0, 16)} (${result.code}) | ${result.convergence.seconds} s |`);
     expect(result.convergence).toMatchObject({ kymas: 4, ready: 4, manifests: 8 });
     expect(result.convergence.perKymaSeconds.p50).toBeGreaterThan(0);
     expect(result.apiCost.kcp.writes).toBeGreaterThanOrEqual(8 * result.apiCost.designMinimum.kcpWritesPerModuleInstall);
@@ -54,7 +58,8 @@ describe('npm run bench (smoke size)', () => {
     const { code, output } = await runBench(['--kymas', '60', '--modules', '3', '--runtimes', '1', '--edits', '0', '--ceiling-seconds', '1', '--timeout-seconds', '10', '--out', out]);
     expect(code, output.slice(-2000)).toBe(0);
     const files = (await readdir(out)).sort();
-    expect(files.map((f) => f.replace(/^.*-60x3-bounded\./, ''))).toEqual(['json', 'md']);
+    expect(files.map((f) => f.replace(/^.*-60x3-bounded\./, ''))).toEqual(['json', 'md', 'growth-3-modules-rollouts-real.md']);
+    expect(await readFile(join(out, 'growth-3-modules-rollouts-real.md'), 'utf8')).toMatch(/\| 60 × 3 \| .* \| no: \d+\/180 installs in /);
     const result = JSON.parse(await readFile(join(out, files[0] ?? ''), 'utf8')) as BenchResult;
     expect(result.convergence).toMatchObject({ timedOut: true, kymas: 60, manifests: 180 });
     expect(result.convergence.ready).toBeLessThan(60);
