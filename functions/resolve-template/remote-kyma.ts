@@ -49,7 +49,8 @@ async function createRemote(runtime: KubeClient, kyma: Kyma, scope: RuntimeScope
   await ensureRemoteNamespace(runtime, scope.namespace);
   const spec = { channel: kyma.spec?.channel ?? '', modules: kyma.spec?.modules ?? [] };
   const { name, namespace } = remoteKymaRef(scope);
-  await runtime.create({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace, ...metadataOf(kyma) }, spec } as never)
+  // Created as kyma-sync-context: the runtime watch tells this creation from a user's edit by that field manager (ADR 28).
+  await runtime.create({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace, ...metadataOf(kyma) }, spec } as never, false, SYNC_CONTEXT_MANAGER)
     .catch((e: unknown) => { if ((e as { status?: number }).status !== 409) throw e; });
 }
 
