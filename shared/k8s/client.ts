@@ -1,5 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Agent, request, type RequestOptions } from 'node:https';
+import { createSecureContext } from 'node:tls';
 import { USER_AGENT } from '../domain/vocabulary.ts';
 import { apiErrorFrom, isNotFound } from './errors.ts';
 import { Discovery, type ResourceInfo } from './discovery.ts';
@@ -87,7 +88,10 @@ export class KubeClient {
     const tls: RequestOptions = {};
     await kc.applyToHTTPSOptions(tls);
     const { ca, cert, key, headers, rejectUnauthorized } = tls;
-    const trust = { ca, cert, key, ...(rejectUnauthorized === undefined ? {} : { rejectUnauthorized }) };
+    // One TLS context per client, shared by every connection of both agents: a new connection then neither parses the
+    // CA, certificate and key again nor hashes them into the agent's pool name.
+    const secureContext = createSecureContext({ ca, cert, key });
+    const trust = { secureContext, ...(rejectUnauthorized === undefined ? {} : { rejectUnauthorized }) };
     const agent = new Agent({ keepAlive: true, maxSockets: 32, ...trust });
     const watchAgent = new Agent({ keepAlive: false, ...trust });
     const identified = { ...headers, 'user-agent': USER_AGENT };
