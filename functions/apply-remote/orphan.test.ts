@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Kyma } from '../../shared/domain/kyma.ts';
+import type { Kyma, ModuleResolution } from '../../shared/domain/kyma.ts';
 import type { Manifest } from '../../shared/domain/manifest.ts';
+import { manifestName } from '../../shared/domain/names.ts';
 import { orphanReason } from './orphan.ts';
 
 const CREATED = Date.parse('2026-11-22T12:00:00Z');
@@ -12,7 +13,22 @@ const kyma = (referenced: boolean): Kyma => ({
   status: { modules: referenced ? [{ name: 'sample', manifest: { apiVersion: 'v', kind: 'Manifest', metadata: { name: 'k1-sample' } } }] : [] },
 });
 
+/** A Kyma whose status holds resolve-template's resolution of module `sample` but no Manifest reference yet. */
+const resolvedOnly = (component: string, resolution: ModuleResolution = { state: 'Resolved' }): Kyma => ({
+  apiVersion: 'v', kind: 'Kyma', metadata: { name: 'k1' }, spec: { channel: 'regular' },
+  status: { modules: [{ name: 'sample', ocmComponentName: component, resolution }] },
+});
+const rendered = (): Manifest => ({ ...manifest(), metadata: { ...manifest().metadata, name: manifestName('k1', 'kyma-project.io/module/sample', 'sample') } });
+
 describe('orphanReason', () => {
+  it('a Manifest the Kyma\'s resolution names is no orphan while the status aggregation lags (a converging fleet)', () => {
+    expect(orphanReason(rendered(), resolvedOnly('kyma-project.io/module/sample'), CREATED + 30 * 60_000)).toBe('');
+    expect(orphanReason(rendered(), resolvedOnly('kyma-project.io/module/other'), CREATED + 30 * 60_000)).toMatch(/has not referenced it in its status for 30 minutes/);
+    // A module the resolution refuses (visibility) or could not resolve references no Manifest by its resolution.
+    expect(orphanReason(rendered(), resolvedOnly('kyma-project.io/module/sample', { state: 'Resolved', notAllowed: true }), CREATED + 30 * 60_000)).not.toBe('');
+    expect(orphanReason(rendered(), resolvedOnly('kyma-project.io/module/sample', { state: 'Error', message: 'no template' }), CREATED + 30 * 60_000)).not.toBe('');
+  });
+
   it.each([
     ['the Kyma is gone', manifest(), undefined, CREATED + 1000, 'orphaned manifest detected: Kyma k1 does not exist'],
     ['unreferenced for more than 5 minutes', manifest(), kyma(false), CREATED + 6 * 60_000, 'orphaned manifest detected: Kyma k1 has not referenced it in its status for 6 minutes'],

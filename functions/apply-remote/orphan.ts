@@ -1,17 +1,22 @@
 import type { Kyma } from '../../shared/domain/kyma.ts';
 import type { Manifest } from '../../shared/domain/manifest.ts';
+import { manifestName } from '../../shared/domain/names.ts';
 import { API_VERSION, LABEL } from '../../shared/domain/vocabulary.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
 
 const UNREFERENCED_GRACE_MS = 5 * 60_000;
 
 /** PURE. Why a Manifest is an orphan ('' if it is not): its Kyma is gone, or (non-mandatory) the Kyma's status has
- * not referenced it for 5 minutes. */
+ * not referenced it for 5 minutes. A module entry references a Manifest by its `manifest` (aggregate-status) or by
+ * its resolution (resolve-template; Resolved and allowed), from which render-manifest named the Manifest: in a fleet that converges, the
+ * status aggregation may lag the Manifests by more than the grace, and that makes no Manifest an orphan. */
 export function orphanReason(manifest: Manifest, kyma: Kyma | undefined, now: number): string {
   const kymaName = manifest.metadata.labels?.[LABEL.kymaName] ?? '';
   if (!kyma) return `orphaned manifest detected: Kyma ${kymaName} does not exist`;
   if (manifest.metadata.labels?.[LABEL.mandatoryModule] === 'true') return '';
-  const referenced = (kyma.status?.modules ?? []).some((m) => m.manifest?.metadata.name === manifest.metadata.name);
+  const name = manifest.metadata.name;
+  const referenced = (kyma.status?.modules ?? []).some((m) => m.manifest?.metadata.name === name
+    || (m.ocmComponentName !== undefined && m.resolution?.state === 'Resolved' && m.resolution.notAllowed !== true && manifestName(kyma.metadata.name, m.ocmComponentName, m.name) === name));
   const age = now - Date.parse(manifest.metadata.creationTimestamp ?? '');
   return !referenced && age > UNREFERENCED_GRACE_MS
     ? `orphaned manifest detected: Kyma ${kymaName} has not referenced it in its status for ${Math.round(age / 60_000)} minutes`
