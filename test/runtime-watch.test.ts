@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadKubeConfig, type Cluster } from '../shared/controlplane/index.ts';
 import { API_VERSION, LABEL } from '../shared/domain/vocabulary.ts';
-import { KubeClient, type KubeObject } from '../shared/k8s/client.ts';
+import { KubeClient } from '../shared/k8s/client.ts';
 import { installCrds } from '../shared/k8s/crds.ts';
 import { RESYNC_DUE } from '../shared/runtime/events.ts';
 import { throwawayRuntime } from './e2e/throwaway.ts';
@@ -59,14 +59,16 @@ describe('npm run runtime-watch', () => {
       await runtime.mergePatch(REMOTE, { spec: { modules: [{ name: 'added-on-the-runtime' }] } });
       await eventually('the spec change posted', async () => received.length >= 2, 30_000);
       await runtime.mergePatch(REMOTE, { metadata: { labels: { 'not-a-spec-change': 'true' } } });
-      // A spec written by the lifecycle manager itself (as resolve-template creates the runtime Kyma: field manager
-      // kyma-sync-context) is no user's change (ADR 28). managedFields times have whole seconds, and a write in the same
-      // second as a user's counts as the user's, so this one comes a second later.
-      await new Promise((r) => setTimeout(r, 1100));
-      await runtime.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: 'default', namespace: 'kyma-system' }, spec: { channel: 'fast' } }, 'kyma-sync-context');
       await new Promise((r) => setTimeout(r, 1500));
       expect(received).toHaveLength(2);
-      expect((await runtime.get<KubeObject & { spec?: { channel?: string } }>(REMOTE))?.spec?.channel).toBe('fast');
+      // A deletion is always sent; the runtime Kyma created again as resolve-template creates it (field manager
+      // kyma-sync-context, spec untouched since) is no user's change and is not sent (ADR 28).
+      await runtime.delete(REMOTE);
+      await eventually('the deletion posted', async () => received.length >= 3, 30_000);
+      await runtime.create({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: 'default', namespace: 'kyma-system' }, spec: { channel: 'regular', modules: [] } }, false, 'kyma-sync-context');
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(received).toHaveLength(3);
+      expect(await runtime.get(REMOTE)).toBeDefined();
     } finally {
       child.kill('SIGTERM');
     }

@@ -1,32 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { specLastWrittenBy } from './spec-writer.ts';
+import { specAsWeCreatedIt } from './spec-writer.ts';
 
 const OURS = ['kyma-sync-context'];
-const entry = (manager: string, time: string, fields: Record<string, unknown>) => ({ manager, operation: 'Update', time, fieldsV1: fields });
-const kyma = (...managedFields: unknown[]) => ({ metadata: { name: 'default', managedFields } });
+const entry = (manager: string, fields: Record<string, unknown>) => ({ manager, operation: 'Update', time: '2026-11-25T10:00:00Z', fieldsV1: fields });
+const kyma = (generation: number, ...managedFields: unknown[]) => ({ metadata: { name: 'default', generation, managedFields } });
+const created = entry('kyma-sync-context', { 'f:spec': { 'f:channel': {}, 'f:modules': {} }, 'f:metadata': {} });
 
-describe('specLastWrittenBy', () => {
-  it('a runtime Kyma we created, whose labels we synced later, was last written by us', () => {
-    const created = entry('kyma-sync-context', '2026-11-25T10:00:00Z', { 'f:spec': { 'f:channel': {} }, 'f:metadata': {} });
-    const labels = entry('kyma-sync-context', '2026-11-25T10:05:00Z', { 'f:metadata': { 'f:labels': {} } });
-    expect(specLastWrittenBy(kyma(created, labels), OURS)).toBe(true);
+describe('specAsWeCreatedIt', () => {
+  it('the runtime Kyma as we created it, also after we synced its labels', () => {
+    expect(specAsWeCreatedIt(kyma(1, created), OURS)).toBe(true);
+    expect(specAsWeCreatedIt(kyma(1, created, { manager: 'kyma-sync-context', operation: 'Apply', fieldsV1: { 'f:metadata': { 'f:labels': {} } } }), OURS)).toBe(true);
   });
 
-  it('a user\'s edit of the spec after our creation is not ours, also within the same second', () => {
-    const created = entry('kyma-sync-context', '2026-11-25T10:00:00Z', { 'f:spec': { 'f:channel': {} } });
-    expect(specLastWrittenBy(kyma(created, entry('kubectl-edit', '2026-11-25T10:01:00Z', { 'f:spec': { 'f:modules': {} } })), OURS)).toBe(false);
-    expect(specLastWrittenBy(kyma(created, entry('kubectl-edit', '2026-11-25T10:00:00Z', { 'f:spec': { 'f:modules': {} } })), OURS)).toBe(false);
+  it('any spec change since the creation, also one that only removes modules (its writer then owns no spec field)', () => {
+    expect(specAsWeCreatedIt(kyma(2, created), OURS)).toBe(false);
+    expect(specAsWeCreatedIt(kyma(2, created, entry('kubectl-edit', { 'f:spec': { 'f:modules': {} } })), OURS)).toBe(false);
   });
 
-  it('a status write of ours after a user\'s spec edit leaves the edit the newest spec write', () => {
-    const edit = entry('kubectl-client-side-apply', '2026-11-25T10:01:00Z', { 'f:spec': { 'f:modules': {} } });
-    const status = entry('lifecycle-manager', '2026-11-25T10:02:00Z', { 'f:status': {} });
-    expect(specLastWrittenBy(kyma(edit, status), OURS)).toBe(false);
+  it('a runtime Kyma someone else created', () => {
+    expect(specAsWeCreatedIt(kyma(1, entry('kubectl-create', { 'f:spec': { 'f:channel': {} } })), OURS)).toBe(false);
+    expect(specAsWeCreatedIt(kyma(1, created, entry('kubectl-create', { 'f:spec': { 'f:modules': {} } })), OURS)).toBe(false);
   });
 
-  it('no entries, or entries without field sets, are never taken as ours', () => {
-    expect(specLastWrittenBy(kyma(), OURS)).toBe(false);
-    expect(specLastWrittenBy({ metadata: { managedFields: [{ manager: 'kyma-sync-context', time: '2026-11-25T10:00:00Z' }] } }, OURS)).toBe(false);
-    expect(specLastWrittenBy(undefined, OURS)).toBe(false);
+  it('no generation, no entries, or entries without field sets are never taken as ours', () => {
+    expect(specAsWeCreatedIt({ metadata: { managedFields: [created] } }, OURS)).toBe(false);
+    expect(specAsWeCreatedIt(kyma(1), OURS)).toBe(false);
+    expect(specAsWeCreatedIt(kyma(1, { manager: 'kyma-sync-context' }), OURS)).toBe(false);
+    expect(specAsWeCreatedIt(undefined, OURS)).toBe(false);
   });
 });

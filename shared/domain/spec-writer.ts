@@ -1,16 +1,15 @@
 /** A managedFields entry as the API server returns it (fieldsV1 is the set of fields the manager owns). */
-interface ManagedFieldsEntry { manager?: string; time?: string; fieldsV1?: Record<string, unknown> }
+interface ManagedFieldsEntry { manager?: string; fieldsV1?: Record<string, unknown> }
 
 /**
- * PURE. Whether the newest write of an object's spec was ours: among the managedFields entries that own a part of
- * `spec`, those with the newest time all belong to one of `ours`. An object with no such entry (no spec, or fields
- * stripped) is never taken as ours. Lets the runtime watch tell a user's edit of a runtime Kyma from the creation of
- * that Kyma by resolve-template (ADR 28).
+ * PURE. Whether an object's spec is still exactly as one of `ours` created it: its generation is 1 (no spec change
+ * since its creation) and every managedFields entry that owns a part of `spec` belongs to one of `ours`. Lets the
+ * runtime watch tell the runtime Kyma as resolve-template created it from a user's (ADR 28). Any spec change after
+ * the creation — also one that only removes fields, which leaves its writer owning nothing — raises the generation.
  */
-export function specLastWrittenBy(object: unknown, ours: readonly string[]): boolean {
-  const entries = ((object as { metadata?: { managedFields?: ManagedFieldsEntry[] } } | undefined)?.metadata?.managedFields ?? [])
-    .filter((e) => e.fieldsV1 !== undefined && 'f:spec' in e.fieldsV1);
-  if (entries.length === 0) return false;
-  const newest = entries.reduce((max, e) => ((e.time ?? '') > max ? e.time ?? '' : max), '');
-  return entries.filter((e) => (e.time ?? '') === newest).every((e) => e.manager !== undefined && ours.includes(e.manager));
+export function specAsWeCreatedIt(object: unknown, ours: readonly string[]): boolean {
+  const metadata = (object as { metadata?: { generation?: number; managedFields?: ManagedFieldsEntry[] } } | undefined)?.metadata;
+  if (metadata?.generation !== 1) return false;
+  const writers = (metadata.managedFields ?? []).filter((e) => e.fieldsV1 !== undefined && 'f:spec' in e.fieldsV1);
+  return writers.length > 0 && writers.every((e) => e.manager !== undefined && ours.includes(e.manager));
 }

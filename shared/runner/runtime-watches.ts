@@ -2,7 +2,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import type { CloudEvent } from 'cloudevents';
 import { scopeOfSecret, type RuntimeScope } from '../domain/runtime-scope.ts';
 import { API_VERSION, LABEL } from '../domain/vocabulary.ts';
-import { specLastWrittenBy } from '../domain/spec-writer.ts';
+import { specAsWeCreatedIt } from '../domain/spec-writer.ts';
 import { SYNC_CONTEXT_MANAGER } from '../k8s/remote-namespace.ts';
 import type { KubeClient } from '../k8s/client.ts';
 import { LocalApiServerSource } from '../eventing/index.ts';
@@ -24,7 +24,7 @@ export interface RuntimeWatchesOptions {
 /**
  * Runtime → KCP change events: one watch per runtime on its Kyma `kyma-system/default`; a spec change (new
  * generation), creation or deletion becomes a `resync.due` event in the user lane (ADR 25) for the KCP Kyma — unless
- * the newest write of the spec was our own (the runtime Kyma as resolve-template created it, ADR 28) — so a user's edit on the runtime
+ * its spec is still as resolve-template created it (ADR 28) — so a user's edit on the runtime
  * reaches resolve-template at once. Runtimes are found through the kubeconfig Secrets (re-read every few seconds;
  * a rotated Secret restarts its watch). On Knative the same loop runs as a small long-lived adapter that posts to
  * the broker ingress (see docs/adr/0009).
@@ -99,7 +99,7 @@ export class RuntimeWatches {
         if (seen?.name !== 'default' || (event.type.endsWith('.update') && seen.generation === generation)) return;
         generation = seen.generation ?? -1;
         // The runtime Kyma as resolve-template created it is no user's change (ADR 28); a deletion always is.
-        if (!event.type.endsWith('.delete') && specLastWrittenBy(event.data, [SYNC_CONTEXT_MANAGER])) return;
+        if (!event.type.endsWith('.delete') && specAsWeCreatedIt(event.data, [SYNC_CONTEXT_MANAGER])) return;
         await this.options.sink(eventAbout(RESYNC_DUE, 'runtime-watch', key, undefined, { [LANE]: LANE_USER }));
       },
     });
