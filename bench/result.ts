@@ -65,7 +65,7 @@ export async function resultOf(r: RunInputs) {
     setup: {
       isolation: r.settings.runtimePerKyma ? 'one runtime API server per Kyma, each Kyma in its runtime\'s kyma-system (--runtime-per-kyma)' : 'each Kyma in its own runtime namespace (docs/adr/0013); Kymas per runtime API server: ' + Math.ceil(r.settings.kymas / r.settings.runtimes),
       shared: 'per runtime API server: the lifecycle CRDs and each module\'s CRD (cluster-scoped); everything namespaced is per Kyma',
-      functions: `all six in this process (local runner), local broker with 32 concurrent deliveries per Trigger (128 for aggregate-status, 8 per background Trigger), the user lane first, then the oldest Kyma's work first (ADR 25)${r.config.localBrokerCoalesce ? ', coalescing waiting deliveries about one object (ADR 17)' : ''}, one ApiServerSource watch on the KCP, one watch per runtime Kyma`,
+      functions: `all six in this process (local runner), local broker with 32 concurrent deliveries per Trigger (8 per background Trigger), the user lane first, then the oldest Kyma's work first (ADR 25)${r.config.localBrokerCoalesce ? ', coalescing waiting deliveries about one object (ADR 17)' : ''}, one ApiServerSource watch on the KCP, one watch per runtime Kyma`,
       rollouts: r.settings.rollouts === 'simulated' ? 'simulated: kwok marks each new Deployment generation rolled out after 1 s (no controller-manager, ReplicaSets or Pods)' : 'real: kube-controller-manager, kube-scheduler and kwok (fake node) on every runtime API server',
       driftPeriodMinutes: r.config.driftPeriodMinutes, resyncEverySeconds: 60,
     },
