@@ -56,6 +56,8 @@ export async function resultOf(r: RunInputs) {
   const kcpWritesPerSecond = r.convergenceCost.kcp.writes / seconds;
   const allowedKymasPerSecond = r.ceiling.writesPerSecond / (r.convergenceCost.kcp.writes / Math.max(1, readyKymas));
   const idle = r.idleCost;
+  /** The lifecycle manager's own requests per second on each side during the idle window. */
+  const idleOwn = idle ? { kcp: ownRequests(idle.kcp.byVerbResource, KCP_CONTROLLERS) / idle.seconds, runtimes: ownRequests(idle.runtimes.byVerbResource) / idle.seconds } : { kcp: 0, runtimes: 0 };
   return {
     when: new Date().toISOString(),
     code: await promisify(execFile)('git', ['rev-parse', '--short', 'HEAD']).then((g) => g.stdout.trim(), () => 'unknown'),
@@ -88,11 +90,11 @@ export async function resultOf(r: RunInputs) {
       seconds: round(idle.seconds, 1),
       kcpRequestsPerSecond: round(idle.kcp.total / idle.seconds), kcpWritesPerSecond: round(idle.kcp.writes / idle.seconds),
       runtimeRequestsPerSecond: round(idle.runtimes.total / idle.seconds), runtimeWritesPerSecond: round(idle.runtimes.writes / idle.seconds),
-      runtimeOwnRequestsPerSecond: round(ownRequests(idle.runtimes.byVerbResource) / idle.seconds),
+      runtimeOwnRequestsPerSecond: round(idleOwn.runtimes),
       // What the fleet costs at rest, scaled to 1,000 Ready Kymas (the lifecycle manager's own requests on each side).
       perThousandKymas: {
-        kcpRequestsPerSecond: round(ownRequests(idle.kcp.byVerbResource, KCP_CONTROLLERS) / idle.seconds * 1000 / Math.max(1, readyKymas)),
-        runtimeRequestsPerSecond: round(ownRequests(idle.runtimes.byVerbResource) / idle.seconds * 1000 / Math.max(1, readyKymas)),
+        kcpRequestsPerSecond: round(idleOwn.kcp * 1000 / Math.max(1, readyKymas)),
+        runtimeRequestsPerSecond: round(idleOwn.runtimes * 1000 / Math.max(1, readyKymas)),
       },
       kcpByVerbResource: top(idle.kcp.byVerbResource, 8),
       runtimeByVerbResource: top(idle.runtimes.byVerbResource, 8),
