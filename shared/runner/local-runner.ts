@@ -24,6 +24,8 @@ export interface LocalRunner {
   readonly fleet: FleetService;
   /** Sends the resync PingSource's event now. */
   resync(): Promise<void>;
+  /** True once the runtime watch of `kyma` is open (its runtime's changes produce events from then on). */
+  runtimeWatching(kyma: string): Promise<boolean>;
   stop(): Promise<void>;
 }
 
@@ -86,6 +88,7 @@ export async function startLocalRunner(opts: LocalRunnerOptions): Promise<LocalR
   if (opts.resyncAtStart ?? true) await resync();
   return {
     broker, functions: urls, fleet, resync,
+    runtimeWatching: (kyma) => runtimeWatches.watching(kyma),
     stop: async () => {
       ping.stop();
       await fleet.close();

@@ -50,6 +50,13 @@ export class RuntimeWatches {
     this.timer = setInterval(() => void this.refresh().catch((e: unknown) => this.options.log.warn({ err: String(e) }, 'runtime watches: refresh failed')), this.options.pollMs ?? 5_000);
   }
 
+  /** True once the watch on `kyma`'s runtime is open: a change on that runtime from then on produces an event. */
+  async watching(kyma: string): Promise<boolean> {
+    const watch = this.watches.get(kyma);
+    if (!watch) return false;
+    return Promise.race([watch.source.ready().then(() => true, () => false), new Promise<boolean>((done) => setTimeout(done, 100, false))]);
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);

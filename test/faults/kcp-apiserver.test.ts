@@ -19,7 +19,7 @@ import { loadKubeConfig, type Cluster } from '../../shared/controlplane/index.ts
 import { API_VERSION, KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
 import { KubeClient } from '../../shared/k8s/client.ts';
 import { publishSampleModule, setReleaseChannels } from '../../shared/module/publish.ts';
-import { APISERVER_UPDATE, RESYNC_DUE } from '../../shared/runtime/events.ts';
+import { APISERVER_UPDATE } from '../../shared/runtime/events.ts';
 import { applyKyma, connectRuntime, deleteLeftoverKymas, eventually, kymaInState, manifestsOf, startWorld, type World } from '../e2e/world.ts';
 import { brokerIdle, kymaWhen, modulesReady, ownKcp, secondsSince } from './restart-helpers.ts';
 
@@ -42,11 +42,10 @@ afterAll(async () => {
   await kcp?.stop();
 });
 
-/** Nothing in flight that could carry the change by chance: the runtime watch has announced the runtime Kyma (a watch
- * still retrying to connect would announce it again later) and the broker has delivered everything. */
+/** Nothing in flight that could carry the change by chance: the runtime watch is open (a watch still connecting would
+ * announce a changed runtime Kyma later) and the broker has delivered everything. */
 async function quiet(): Promise<void> {
-  await eventually('the runtime watch announced the runtime Kyma', async () =>
-    world.events.some((e) => e.type === RESYNC_DUE && e.source.endsWith('/runtime-watch') && e['name'] === KYMA));
+  await eventually('the runtime watch is open', () => world.runner.runtimeWatching(KYMA));
   await brokerIdle(world);
 }
 
