@@ -36,6 +36,8 @@ export interface RunInputs {
   ceiling: WriteCeiling;
   convergenceCost: Cost;
   idleCost?: Cost;
+  /** The broker had no work left when the idle window began (false: it began after a bounded wait, drift checks running). */
+  idleSettled?: boolean;
   /** Convergence did not finish within --timeout-seconds: the numbers are of what was Ready by then. */
   timedOut: boolean;
   /** The local broker's counters at the end of the run. */
@@ -87,7 +89,7 @@ export async function resultOf(r: RunInputs) {
     edits: summary(edits),
     busyEdits: summary(busy),
     idle: idle ? {
-      seconds: round(idle.seconds, 1),
+      seconds: round(idle.seconds, 1), startedSettled: r.idleSettled ?? true,
       kcpRequestsPerSecond: round(idle.kcp.total / idle.seconds), kcpWritesPerSecond: round(idle.kcp.writes / idle.seconds),
       runtimeRequestsPerSecond: round(idle.runtimes.total / idle.seconds), runtimeWritesPerSecond: round(idle.runtimes.writes / idle.seconds),
       runtimeOwnRequestsPerSecond: round(idleOwn.runtimes),
