@@ -2,7 +2,10 @@ import type { Kyma } from '../../shared/domain/kyma.ts';
 import { API_VERSION } from '../../shared/domain/vocabulary.ts';
 import { listAll } from '../../shared/k8s/list.ts';
 import { kindKey } from '../../shared/k8s/freshness.ts';
-import { eventAbout, LANE, LANE_BACKGROUND, RESYNC_DUE, versionIn, type EventAttributes, type ObjectKey } from '../../shared/runtime/events.ts';
+import { APISERVER_UPDATE, eventAbout, LANE, LANE_BACKGROUND, RESYNC_DUE, RESYNC_REASON, RESYNC_RELEASE, versionIn, type EventAttributes, type ObjectKey } from '../../shared/runtime/events.ts';
+import { channelVersionsOf, releaseNeed } from '../../shared/domain/release-spread.ts';
+import { releaseToWaitingKymas } from './release.ts';
+import type { ModuleReleaseMeta } from '../../shared/domain/templates.ts';
 import type { FunctionDeps } from '../../shared/runtime/deps.ts';
 
 /** Kymas that use a changed ModuleTemplate (by template reference) or ModuleReleaseMeta (by module name). */
@@ -17,20 +20,35 @@ export function usesChange(kyma: Kyma, changed: ObjectKey): boolean {
  * A ModuleTemplate or ModuleReleaseMeta changed: send one background `resync.due` event (ADR 25) per Kyma that uses it to the broker
  * ingress (a reply can carry only one event). For a template that nobody references yet (a new version), the
  * MRM change that points at it triggers the Kymas; each event carries the change's resourceVersion (`seenkind`,
- * `seenversion`). Returns the number of events sent.
+ * `seenversion`). A ModuleReleaseMeta update — and the resync's `release` tick — reaches the Kymas whose channel moved
+ * within the release budget (ADR 30); Kymas without a resolved version of the module get their event at once.
+ * Returns the events sent and the Kymas still waiting for the budget.
  */
-export async function fanOut(deps: FunctionDeps, changed: ObjectKey, cause: EventAttributes): Promise<number> {
-  const kymas = await listAll<Kyma>(deps.kcp, API_VERSION, 'Kyma', { namespace: changed.namespace });
-  const everyone = await concernsEveryKyma(deps, changed);
-  const affected = kymas.filter((k) => everyone || usesChange(k, changed));
+export async function fanOut(deps: FunctionDeps, changed: ObjectKey, cause: EventAttributes): Promise<{ sent: number; deferred: number }> {
   // The resolving calls read the catalog from their watch caches: no older than the change they are sent for.
   const version = versionIn(cause);
-  const seen = version ? { seenkind: kindKey(changed.apiVersion, changed.kind), seenversion: version } : {};
+  const seen: Record<string, string> = version ? { seenkind: kindKey(changed.apiVersion, changed.kind), seenversion: version } : {};
+  if (changed.kind === 'ModuleReleaseMeta' && cause.type === RESYNC_DUE && cause[RESYNC_REASON] === RESYNC_RELEASE) return releaseToWaitingKymas(deps, changed.namespace, cause, {});
+  const kymas = await listAll<Kyma>(deps.kcp, API_VERSION, 'Kyma', { namespace: changed.namespace });
+  const everyone = await concernsEveryKyma(deps, changed);
+  // Mandatory modules follow spec.mandatory.version on every Kyma, not channels: they are not spread.
+  const release = changed.kind === 'ModuleReleaseMeta' && cause.type === APISERVER_UPDATE && !everyone;
+  let affected = kymas.filter((k) => everyone || usesChange(k, changed));
+  if (release) affected = await unresolvedOf(deps, changed, affected);
   for (const kyma of affected) {
     const key = { kind: 'Kyma', apiVersion: API_VERSION, namespace: kyma.metadata.namespace ?? '', name: kyma.metadata.name };
     await deps.sink(eventAbout(RESYNC_DUE, 'resolve-template', key, cause, { ...seen, [LANE]: LANE_BACKGROUND }));
   }
-  return affected.length;
+  if (!release) return { sent: affected.length, deferred: 0 };
+  const spread = await releaseToWaitingKymas(deps, changed.namespace, cause, seen);
+  return { sent: affected.length + spread.sent, deferred: spread.deferred };
+}
+
+/** The Kymas among `affected` with no resolved version of the changed module: the change may be what they wait for. */
+async function unresolvedOf(deps: FunctionDeps, changed: ObjectKey, affected: Kyma[]): Promise<Kyma[]> {
+  const meta = await deps.kcp.get<ModuleReleaseMeta>({ apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', namespace: changed.namespace, name: changed.name });
+  const module = meta?.spec?.moduleName ?? changed.name;
+  return affected.filter((kyma) => releaseNeed(kyma, module, channelVersionsOf(meta ? [meta] : [])) === 'resolve');
 }
 
 /** Mandatory modules (and their templates) are installed on every Kyma. */

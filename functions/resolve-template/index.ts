@@ -34,8 +34,8 @@ export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
     async handle({ event, key, log }) {
       if (key.kind === 'ModuleTemplate' || key.kind === 'ModuleReleaseMeta') {
         if (key.kind === 'ModuleReleaseMeta' && await mandatoryRelease(deps.kcp, key, log)) return undefined;
-        const sent = await fanOut(deps, key, event);
-        log.info({ kymas: sent }, `${key.kind} change fanned out`);
+        const { sent, deferred } = await fanOut(deps, key, event);
+        log.info({ kymas: sent, deferred }, `${key.kind} change fanned out${deferred ? ` (${deferred} Kymas wait for the release budget; the resync sends them)` : ''}`);
         return undefined;
       }
       if (key.kind !== 'Kyma') throw new InvalidEventError(`${NAME} handles Kyma, ModuleTemplate and ModuleReleaseMeta, not ${key.kind}`);

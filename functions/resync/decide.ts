@@ -7,6 +7,8 @@ export interface Candidate {
   deleting: boolean;
   /** When the object was last written (its newest managedFields time, else its creation), ms since the epoch. */
   lastWrite: number;
+  /** A Kyma whose module channels moved since its last resolution: it waits for a release (ADR 30). */
+  awaitsRelease?: boolean;
 }
 
 /**

@@ -1,6 +1,9 @@
 import type { Resource } from '../../shared/domain/objects.ts';
 import { API_VERSION } from '../../shared/domain/vocabulary.ts';
-import { eventAbout, LANE, LANE_BACKGROUND, PING, RESYNC_DUE, RESYNC_REASON } from '../../shared/runtime/events.ts';
+import { eventAbout, LANE, LANE_BACKGROUND, PING, RESYNC_DUE, RESYNC_REASON, RESYNC_RELEASE } from '../../shared/runtime/events.ts';
+import type { Kyma } from '../../shared/domain/kyma.ts';
+import { awaitedReleases, channelVersionsOf, type ChannelVersions } from '../../shared/domain/release-spread.ts';
+import type { ModuleReleaseMeta } from '../../shared/domain/templates.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/runtime/deps.ts';
 import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
 import { reasonOf, selectDue, type Candidate } from './decide.ts';
@@ -14,23 +17,30 @@ const KINDS = ['Kyma', 'Manifest'] as const;
  * 17; without copying them — KubeClient.scan; without the caches, page by page) and keeps only a small candidate per object.
  */
 export function resync(given: FunctionDeps): LifecycleFunction {
-  const deps = readingFromCaches(given, [CACHED.kymas, CACHED.manifests]);
+  const deps = readingFromCaches(given, [CACHED.kymas, CACHED.manifests, CACHED.releaseMetas]);
   return {
     name: NAME,
     accepts: [PING],
     keyless: true,
     async handle({ event, log }) {
       const minute = Math.floor(Date.now() / 60_000);
+      const namespace = deps.config.kcpNamespace;
+      const metas = await deps.kcp.scan<ModuleReleaseMeta, ModuleReleaseMeta>(API_VERSION, 'ModuleReleaseMeta', { namespace }, (m) => ({ ...m, metadata: { name: m.metadata.name } }));
+      const versions = channelVersionsOf(metas);
       const candidates: Candidate[] = [];
-      for (const kind of KINDS) candidates.push(...await deps.kcp.scan<Listed, Candidate>(API_VERSION, kind, { namespace: deps.config.kcpNamespace }, (o) => candidateOf(o, kind)));
+      for (const kind of KINDS) candidates.push(...await deps.kcp.scan<Listed, Candidate>(API_VERSION, kind, { namespace }, (o) => candidateOf(o, kind, versions)));
       const due = selectDue(candidates, minute, deps.config.driftPeriodMinutes, deps.config.resyncMaxEvents, Date.now());
       const counts: Record<string, number> = Object.fromEntries(KINDS.map((k) => [k, 0]));
-      for (const object of due) {
-        const key = { kind: object.kind, apiVersion: API_VERSION, namespace: deps.config.kcpNamespace, name: object.name };
-        await deps.sink(eventAbout(RESYNC_DUE, NAME, key, event, { [LANE]: LANE_BACKGROUND, [RESYNC_REASON]: reasonOf(object) }));
-        counts[object.kind] = (counts[object.kind] ?? 0) + 1;
-      }
-      log.info({ ...counts, objects: candidates.length, budget: deps.config.resyncMaxEvents }, 'resync events sent');
+      const send = async (kind: string, name: string, reason: string) => {
+        await deps.sink(eventAbout(RESYNC_DUE, NAME, { kind, apiVersion: API_VERSION, namespace, name }, event, { [LANE]: LANE_BACKGROUND, [RESYNC_REASON]: reason }));
+        counts[kind] = (counts[kind] ?? 0) + 1;
+      };
+      for (const object of due) await send(object.kind, object.name, reasonOf(object));
+      // Kymas a release has not reached: one event lets resolve-template send the next budget's worth (ADR 30).
+      const awaiting = candidates.filter((c) => c.awaitsRelease && !c.deleting).length;
+      const meta = awaiting ? metas.find((m) => m.spec?.channels?.length && !m.spec.mandatory) : undefined;
+      if (meta) await send('ModuleReleaseMeta', meta.metadata.name, RESYNC_RELEASE);
+      log.info({ ...counts, objects: candidates.length, budget: deps.config.resyncMaxEvents, awaitingRelease: awaiting }, 'resync events sent');
       return undefined;
     },
   };
@@ -38,10 +48,11 @@ export function resync(given: FunctionDeps): LifecycleFunction {
 
 type Listed = Resource & { metadata: { managedFields?: { time?: string }[] } };
 
-function candidateOf(object: Listed, kind: string): Candidate {
+function candidateOf(object: Listed, kind: string, versions: ChannelVersions): Candidate {
   const times = [object.metadata.creationTimestamp, ...(object.metadata.managedFields ?? []).map((f) => f.time)].map((t) => (t ? Date.parse(t) : NaN)).filter((t) => !Number.isNaN(t));
   return {
     kind, name: object.metadata.name, state: (object.status as { state?: string } | undefined)?.state,
     deleting: Boolean(object.metadata.deletionTimestamp), lastWrite: times.length ? Math.max(...times) : 0,
+    ...(kind === 'Kyma' && awaitedReleases(object as Kyma, versions).length ? { awaitsRelease: true } : {}),
   };
 }

@@ -24,6 +24,10 @@ export interface Config {
   readonly driftPeriodMinutes: number;
   /** At most this many resync events per tick; over it, the objects quiet the longest go first. */
   readonly resyncMaxEvents: number;
+  /** How fast a ModuleReleaseMeta change reaches the fleet (ADR 30): Kymas per minute fleet-wide
+   * (LIFECYCLE_RELEASE_KYMAS_PER_MINUTE, default 1000) and per runtime API server
+   * (LIFECYCLE_RELEASE_KYMAS_PER_RUNTIME_PER_MINUTE, default 100); 0 = no limit. */
+  readonly releaseBudget: { readonly kymasPerMinute: number; readonly kymasPerRuntimePerMinute: number };
   /** A Kyma deleting longer than this gets the finalizers of its stuck module CRs stripped; 0 = never. */
   readonly purgeGracePeriodMs: number;
   /** Module CR kinds purge never touches: `<plural>.<group>` or `*.<group>`. */
@@ -69,6 +73,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: integer(env, 'PORT', '8080', 0, 65535),
     driftPeriodMinutes: integer(env, 'LIFECYCLE_DRIFT_PERIOD_MINUTES', '5', 1, 1440),
     resyncMaxEvents: integer(env, 'LIFECYCLE_RESYNC_MAX_EVENTS', '250', 1, 1_000_000),
+    releaseBudget: Object.freeze({
+      kymasPerMinute: integer(env, 'LIFECYCLE_RELEASE_KYMAS_PER_MINUTE', '1000', 0, 1_000_000),
+      kymasPerRuntimePerMinute: integer(env, 'LIFECYCLE_RELEASE_KYMAS_PER_RUNTIME_PER_MINUTE', '100', 0, 1_000_000),
+    }),
     purgeGracePeriodMs: integer(env, 'LIFECYCLE_PURGE_GRACE_SECONDS', '300', 0, 30 * 86400) * 1000,
     purgeSkip: Object.freeze((env.LIFECYCLE_PURGE_SKIP ?? '').split(',').map((s) => s.trim()).filter(Boolean)),
     maintenancePolicyPath: env.LIFECYCLE_MAINTENANCE_POLICY || undefined,

@@ -23,17 +23,20 @@ export const LANE_USER = 'user';
 export const LANE_BACKGROUND = 'background';
 
 /**
- * Why the resync sent a `resync.due` (ADR 27), as the CloudEvents extension `resyncreason`: `drift` for a Ready object in
- * its drift slot, `pending` for one not Ready (the safety net for lost events: a normal reconcile, which may rely on
- * what the function remembers). Every other `resync.due` (the runtime watch, a catalog fan-out, a hand replay) has
- * none and is a full check, as a drift check is.
+ * Why a `resync.due` was sent (ADR 27, 30), as the CloudEvents extension `resyncreason`: `drift` for a Ready object in
+ * its drift slot, `pending` for one not Ready (the safety net for lost events), `release` for a Kyma a
+ * ModuleReleaseMeta change reaches within the release budget — the last two are normal reconciles, which may rely on
+ * what the function remembers. Every other `resync.due` (the runtime watch, a ModuleTemplate fan-out, a hand replay)
+ * has none and is a full check, as a drift check is.
  */
 export const RESYNC_REASON = 'resyncreason';
 export const RESYNC_PENDING = 'pending';
+export const RESYNC_RELEASE = 'release';
 
 /** Whether an event asks for a full check against the runtime (read everything, trust no memo): every `resync.due`
- * but the resync's safety net for objects not Ready yet. */
-export const checksDrift = (event: EventAttributes): boolean => event.type === RESYNC_DUE && event[RESYNC_REASON] !== RESYNC_PENDING;
+ * but the resync's safety net for objects not Ready yet and a release reaching a Kyma. */
+export const checksDrift = (event: EventAttributes): boolean =>
+  event.type === RESYNC_DUE && event[RESYNC_REASON] !== RESYNC_PENDING && event[RESYNC_REASON] !== RESYNC_RELEASE;
 
 /** The object an event points at. Functions re-read it; event data is never trusted as current. */
 export interface ObjectKey {

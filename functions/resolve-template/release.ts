@@ -1,0 +1,31 @@
+import type { Kyma } from '../../shared/domain/kyma.ts';
+import { awaitedReleases, channelVersionsOf, pickReleases } from '../../shared/domain/release-spread.ts';
+import type { ModuleReleaseMeta } from '../../shared/domain/templates.ts';
+import { API_VERSION } from '../../shared/domain/vocabulary.ts';
+import { listAll } from '../../shared/k8s/list.ts';
+import { runtimeServersOf } from '../../shared/k8s/runtime-servers.ts';
+import type { FunctionDeps } from '../../shared/runtime/deps.ts';
+import { eventAbout, LANE, LANE_BACKGROUND, RESYNC_DUE, RESYNC_REASON, RESYNC_RELEASE, type EventAttributes } from '../../shared/runtime/events.ts';
+
+/**
+ * Spread releases (ADR 30): the Kymas of `namespace` a moved channel has not reached yet get a `release` event, at most
+ * the release budget's worth (fleet-wide and per runtime API server) in the fixed pseudo-random order of
+ * pickReleases; the rest wait. Called for a ModuleReleaseMeta update and for the resync's `release` tick while Kymas
+ * wait, so every minute the next budget's worth goes. Which Kymas wait is read from their status (the version their
+ * last resolution saw), so a restart loses nothing.
+ */
+export async function releaseToWaitingKymas(deps: FunctionDeps, namespace: string, cause: EventAttributes, extra: Record<string, string>): Promise<{ sent: number; deferred: number }> {
+  const metas = await listAll<ModuleReleaseMeta>(deps.kcp, API_VERSION, 'ModuleReleaseMeta', { namespace });
+  const versions = channelVersionsOf(metas);
+  const kymas = await listAll<Kyma>(deps.kcp, API_VERSION, 'Kyma', { namespace });
+  const waiting = kymas.filter((k) => !k.metadata.deletionTimestamp && awaitedReleases(k, versions).length > 0);
+  if (waiting.length === 0) return { sent: 0, deferred: 0 };
+  const servers = await runtimeServersOf(deps.kcp, namespace);
+  const name = (kyma: Kyma) => kyma.metadata.name;
+  const picked = pickReleases(waiting.map((kyma) => ({ name: name(kyma), runtime: servers.get(name(kyma)) ?? `kyma:${name(kyma)}`, kyma })), deps.config.releaseBudget);
+  for (const { kyma } of picked.now) {
+    const key = { kind: 'Kyma', apiVersion: API_VERSION, namespace, name: name(kyma) };
+    await deps.sink(eventAbout(RESYNC_DUE, 'resolve-template', key, cause, { ...extra, [LANE]: LANE_BACKGROUND, [RESYNC_REASON]: RESYNC_RELEASE }));
+  }
+  return { sent: picked.now.length, deferred: picked.later };
+}

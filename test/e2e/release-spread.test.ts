@@ -1,0 +1,92 @@
+// Spread releases (ADR 30): a ModuleReleaseMeta bump reaches the fleet within the release budget — here 3 Kymas per
+// minute fleet-wide and 2 per runtime API server — and the Kymas left out are upgraded by the next resync tick, with
+// nothing lost in between (they stay Ready on the old version). Five Kymas on two runtime API servers (three on the
+// first, two on the second, each in a runtime namespace of its own, ADR 13).
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Kyma } from '../../shared/domain/kyma.ts';
+import { RUNTIME_NAMESPACE_ANNOTATION } from '../../shared/domain/runtime-scope.ts';
+import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/domain/vocabulary.ts';
+import { publishSampleModule, setReleaseChannels } from '../../shared/module/publish.ts';
+import { PING } from '../../shared/runtime/events.ts';
+import { publishModule } from './removal-helpers.ts';
+import { applyKyma, deleteLeftoverKymas, eventually, getKyma, kymaInState, startWorld, type World } from './world.ts';
+
+const MODULE = 'uniform';
+/** Kyma → the runtime API server (index into the world's runtimes) it lives on. */
+const KYMAS: Record<string, number> = { 'rs-a1': 0, 'rs-a2': 0, 'rs-a3': 0, 'rs-b1': 1, 'rs-b2': 1 };
+let world: World;
+
+beforeAll(async () => {
+  world = await startWorld({ LIFECYCLE_RELEASE_KYMAS_PER_MINUTE: '3', LIFECYCLE_RELEASE_KYMAS_PER_RUNTIME_PER_MINUTE: '2' });
+  await publishModule(world, MODULE, ['1.0.0']);
+  await publishSampleModule(world.registry, world.kcp, { name: MODULE, version: '1.1.0', namespace: KCP_NAMESPACE });
+  for (const [kyma, runtime] of Object.entries(KYMAS)) {
+    await world.kcp.apply({
+      apiVersion: 'v1', kind: 'Secret',
+      metadata: { name: kyma, namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: kyma }, annotations: { [RUNTIME_NAMESPACE_ANNOTATION]: kyma } },
+      data: { config: Buffer.from(world.runtimeKubeconfigs[runtime] ?? '').toString('base64') },
+    }, 'e2e-user');
+  }
+});
+
+afterAll(async () => {
+  if (world) await deleteLeftoverKymas(world);
+  for (const kyma of Object.keys(KYMAS)) await world?.kcp.delete({ apiVersion: 'v1', kind: 'Secret', namespace: KCP_NAMESPACE, name: kyma }).catch(() => undefined);
+  await world?.runner.stop();
+});
+
+const versionOf = (kyma: Kyma | undefined) => kyma?.status?.modules?.find((m) => m.name === MODULE)?.version;
+const readyAt = (version: string) => (k: Kyma) => k.status?.modules?.[0]?.state === 'Ready' && versionOf(k) === version;
+
+/** Kyma → the version its module runs, for every Kyma of the test. */
+async function versions(): Promise<Record<string, string | undefined>> {
+  const out: Record<string, string | undefined> = {};
+  for (const kyma of Object.keys(KYMAS)) out[kyma] = versionOf(await getKyma(world, kyma));
+  return out;
+}
+
+/** Waits until a few seconds past a minute: the resync's PingSource fires on the minute, and the release must not
+ * meet a tick before it is checked. */
+async function justAfterTheMinute(): Promise<void> {
+  const second = new Date().getSeconds();
+  if (second >= 3 && second < 15) return;
+  await sleep(((63 - second) % 60) * 1000);
+}
+
+describe('a release reaches the fleet within the release budget', () => {
+  it('installs all five Kymas at 1.0.0', async () => {
+    for (const kyma of Object.keys(KYMAS)) await applyKyma(world, kyma, { channel: 'regular', modules: [{ name: MODULE }] });
+    for (const kyma of Object.keys(KYMAS)) await kymaInState(world, kyma, 'Ready', readyAt('1.0.0'));
+  });
+
+  it('a channel bump upgrades three Kymas at once, at most two per runtime API server; the other two stay Ready on 1.0.0', async () => {
+    await world.runner.broker.idle();
+    await justAfterTheMinute();
+    const ticksBefore = world.events.filter((e) => e.type === PING).length;
+    await setReleaseChannels(world.kcp, KCP_NAMESPACE, MODULE, [{ channel: 'regular', version: '1.1.0' }]);
+    await eventually('three Kymas Ready at 1.1.0', async () => {
+      const upgraded = Object.values(await versions()).filter((v) => v === '1.1.0').length;
+      return upgraded >= 3;
+    }, 40_000);
+    await world.runner.broker.idle();
+    await sleep(2_000);
+    await world.runner.broker.idle();
+    expect(world.events.filter((e) => e.type === PING).length, 'no resync tick between the bump and this check').toBe(ticksBefore);
+    const now = await versions();
+    const upgraded = Object.keys(now).filter((k) => now[k] === '1.1.0');
+    expect(upgraded, JSON.stringify(now)).toHaveLength(3);
+    for (const runtime of [0, 1]) expect(upgraded.filter((k) => KYMAS[k] === runtime).length, `upgraded on runtime ${runtime}`).toBeLessThanOrEqual(2);
+    for (const kyma of Object.keys(KYMAS).filter((k) => !upgraded.includes(k))) {
+      const waiting = await getKyma(world, kyma);
+      expect([waiting?.status?.state, versionOf(waiting)], `${kyma} waits for the budget, Ready on the old version`).toEqual(['Ready', '1.0.0']);
+    }
+  }, 120_000);
+
+  it('the next resync tick brings the two left out to 1.1.0', async () => {
+    await world.runner.resync();
+    for (const kyma of Object.keys(KYMAS)) await kymaInState(world, kyma, 'Ready', readyAt('1.1.0'));
+    const manifests = await world.kcp.list<{ spec?: { version?: string }; metadata: { name: string } }>(API_VERSION, 'Manifest', { namespace: KCP_NAMESPACE, labelSelector: `${LABEL.moduleName}=${MODULE}` });
+    expect(manifests.items.map((m) => m.spec?.version)).toEqual(Object.keys(KYMAS).map(() => '1.1.0'));
+  });
+});
