@@ -12,6 +12,12 @@ describe('bench arguments', () => {
     expect(parseBenchArgs(['--rollouts', 'simulated'])).toMatchObject({ rollouts: 'simulated' });
     expect(() => parseBenchArgs(['--rollouts', 'fake'])).toThrow('--rollouts "fake": expected real or simulated');
   });
+  it('runs the release phase only on request', () => {
+    expect(parseBenchArgs([]).release).toBe(false);
+    expect(parseBenchArgs(['--release']).release).toBe(true);
+    expect(() => parseBenchArgs(['--release', 'yes'])).toThrow();
+  });
+
   it('lays out one runtime API server per Kyma on request', () => {
     expect(parseBenchArgs(['--kymas', '12', '--modules', '3', '--runtime-per-kyma'])).toMatchObject({ kymas: 12, runtimes: 12, runtimePerKyma: true });
     expect(() => parseBenchArgs(['--kymas', '12', '--runtimes', '3', '--runtime-per-kyma'])).toThrow(/not with --runtime-per-kyma/);

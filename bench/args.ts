@@ -26,29 +26,32 @@ export interface BenchSettings {
   /** How module workloads become ready on the runtimes: 'real' (controller-manager, scheduler, kwok's fake node: real
    * ReplicaSets and Pods, the default) or 'simulated' (kwok alone marks them rolled out; much cheaper, see README). */
   rollouts: 'real' | 'simulated';
+  /** After the idle window, move the first module's regular channel to a new version and time the fleet's upgrade and
+   * its API rate (--release; spread releases, ADR 30). */
+  release: boolean;
 }
 
 export const DEFAULTS: BenchSettings = {
-  kymas: 40, modules: 3, runtimes: 2, edits: 10, busyEdits: 0, idleSeconds: 30, ceilingSeconds: 10, timeoutSeconds: 1800, out: 'bench/results', runtimePerKyma: false, rollouts: 'real',
+  kymas: 40, modules: 3, runtimes: 2, edits: 10, busyEdits: 0, idleSeconds: 30, ceilingSeconds: 10, timeoutSeconds: 1800, out: 'bench/results', runtimePerKyma: false, rollouts: 'real', release: false,
 };
 
-const LIMITS: Record<Exclude<keyof BenchSettings, 'out' | 'runtimePerKyma' | 'rollouts'>, [number, number]> = {
+const LIMITS: Record<Exclude<keyof BenchSettings, 'out' | 'runtimePerKyma' | 'rollouts' | 'release'>, [number, number]> = {
   kymas: [1, 20_000], modules: [1, 20], runtimes: [1, 40], edits: [0, 20_000], busyEdits: [0, 20_000], idleSeconds: [1, 3600], ceilingSeconds: [1, 600], timeoutSeconds: [10, 86_400],
 };
 
-const FLAGS: Record<string, Exclude<keyof BenchSettings, 'runtimePerKyma' | 'rollouts'>> = {
+const FLAGS: Record<string, Exclude<keyof BenchSettings, 'runtimePerKyma' | 'rollouts' | 'release'>> = {
   kymas: 'kymas', modules: 'modules', runtimes: 'runtimes', edits: 'edits', 'busy-edits': 'busyEdits', 'idle-seconds': 'idleSeconds',
   'ceiling-seconds': 'ceilingSeconds', 'timeout-seconds': 'timeoutSeconds', out: 'out',
 };
 
-export const USAGE = `npm run bench -- [--kymas N] [--modules M] [--runtimes K] [--edits E] [--busy-edits B] [--idle-seconds S] [--ceiling-seconds S] [--timeout-seconds S] [--out DIR] [--runtime-per-kyma] [--rollouts real|simulated]
+export const USAGE = `npm run bench -- [--kymas N] [--modules M] [--runtimes K] [--edits E] [--busy-edits B] [--idle-seconds S] [--ceiling-seconds S] [--timeout-seconds S] [--out DIR] [--runtime-per-kyma] [--rollouts real|simulated] [--release]
 defaults: ${Object.entries(FLAGS).map(([flag, key]) => `--${flag} ${String(DEFAULTS[key])}`).join(' ')}`;
 
 /** The settings of a command line; throws a one-line error naming the flag and the accepted range. */
 export function parseBenchArgs(argv: readonly string[]): BenchSettings {
-  const options = { ...Object.fromEntries(Object.keys(FLAGS).map((f) => [f, { type: 'string' as const }])), 'runtime-per-kyma': { type: 'boolean' as const }, rollouts: { type: 'string' as const } };
+  const options = { ...Object.fromEntries(Object.keys(FLAGS).map((f) => [f, { type: 'string' as const }])), 'runtime-per-kyma': { type: 'boolean' as const }, release: { type: 'boolean' as const }, rollouts: { type: 'string' as const } };
   const { values } = parseArgs({ args: [...argv], options, strict: true });
-  const settings: BenchSettings = { ...DEFAULTS, runtimePerKyma: values['runtime-per-kyma'] === true };
+  const settings: BenchSettings = { ...DEFAULTS, runtimePerKyma: values['runtime-per-kyma'] === true, release: values.release === true };
   const rollouts = values.rollouts ?? DEFAULTS.rollouts;
   if (rollouts !== 'real' && rollouts !== 'simulated') throw new Error(`--rollouts ${JSON.stringify(rollouts)}: expected real or simulated`);
   settings.rollouts = rollouts;

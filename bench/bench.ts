@@ -12,6 +12,7 @@ import { costSnapshot, costBetween, type CostSnapshot } from './cost.ts';
 import { busyEdits, editKymas, idleEditTargets } from './edits.ts';
 import { createKymas, EDIT_MODULE, startFleet, type Fleet } from './fleet.ts';
 import { ReadinessTracker } from './readiness.ts';
+import { measureRelease } from './release.ts';
 import { resultOf, type BenchResult } from './result.ts';
 import { changedBetween, resourceVersions } from './snapshot.ts';
 import { untilAll } from './wait.ts';
@@ -72,11 +73,12 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
     await sleep(settings.idleSeconds * 1000);
     const idleTo = await costSnapshot(fleet);
     const flapped = changedBetween(quiet, await resourceVersions(fleet.kcp, fleet.runtimes, [...fleet.modules, ...(settings.edits + settings.busyEdits ? [EDIT_MODULE] : [])]));
+    const release = settings.release ? await measureRelease(fleet, settings.kymas, tracker, config, settings.timeoutSeconds, say) : undefined;
     say(`measuring the KCP write ceiling for ${settings.ceilingSeconds} s`);
     const ceiling = await measureWriteCeiling(fleet.kcp, 'bench-ceiling', { seconds: settings.ceilingSeconds, concurrency: 32 });
     return await resultOf({
       settings, fleet, config, created, tracker, started, converged, edits, busyEdits: duringConvergence, flapped, ceiling,
-      convergenceCost, idleCost: costBetween(idleFrom, idleTo), idleSettled: settled, timedOut: false, broker: runner.broker.stats(),
+      convergenceCost, idleCost: costBetween(idleFrom, idleTo), idleSettled: settled, release, timedOut: false, broker: runner.broker.stats(),
     });
   } finally {
     await watch.stop();

@@ -18,6 +18,8 @@ const NAMES = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 
 /** The module the edits add (not among the M every Kyma starts with). */
 export const EDIT_MODULE = 'zulu';
 const VERSION = '1.0.0';
+/** The version the release phase (--release) moves the first module's regular channel to. */
+export const RELEASE_VERSION = '1.1.0';
 
 export interface Fleet {
   plane: ControlPlane;
@@ -44,6 +46,8 @@ export async function startFleet(settings: BenchSettings, say: (line: string) =>
     await publishSampleModule(registry, kcp, { name, version: VERSION, namespace: KCP_NAMESPACE });
     await setReleaseChannels(kcp, KCP_NAMESPACE, name, [{ channel: 'regular', version: VERSION }]);
   }
+  // The release phase's new version, published up front so that its upload is not part of what it measures.
+  if (settings.release && modules[0]) await publishSampleModule(registry, kcp, { name: modules[0], version: RELEASE_VERSION, namespace: KCP_NAMESPACE });
   say(`${modules.length} modules published${settings.edits + settings.busyEdits ? ` (+ ${EDIT_MODULE} for the edits)` : ''}`);
   return { plane, kcp, runtimes, registryHost, modules, runtimePerKyma: settings.runtimePerKyma };
 }

@@ -7,6 +7,8 @@ export class ReadinessTracker {
   readonly kymaReady = new Map<string, number>();
   /** `kyma/module` → ms when that module was first Ready on it. */
   readonly moduleReady = new Map<string, number>();
+  /** `kyma/module@version` → ms when that version of the module was first Ready on it (the release phase). */
+  readonly versionReady = new Map<string, number>();
   private readonly expected: (kyma: string) => readonly string[];
 
   constructor(expected: (kyma: string) => readonly string[]) {
@@ -17,6 +19,10 @@ export class ReadinessTracker {
     const name = kyma.metadata.name;
     const ready = new Set((kyma.status?.modules ?? []).filter((m) => m.state === 'Ready').map((m) => m.name));
     for (const module of ready) if (!this.moduleReady.has(`${name}/${module}`)) this.moduleReady.set(`${name}/${module}`, at);
+    for (const m of kyma.status?.modules ?? []) {
+      const key = `${name}/${m.name}@${m.version ?? ''}`;
+      if (m.state === 'Ready' && m.version && !this.versionReady.has(key)) this.versionReady.set(key, at);
+    }
     if (this.kymaReady.has(name) || kyma.status?.state !== 'Ready') return;
     if (this.expected(name).every((m) => ready.has(m))) this.kymaReady.set(name, at);
   }

@@ -10,6 +10,7 @@ import type { Cost } from './cost.ts';
 import { LOAD_FLAGS, type Fleet } from './fleet.ts';
 import type { ReadinessTracker } from './readiness.ts';
 import { KCP_CONTROLLERS, ownRequests, ownWrites, RUNTIME_CONTROLLERS } from './own-writes.ts';
+import type { ReleaseOutcome } from './release.ts';
 import { percentile, type WriteCeiling } from './write-ceiling.ts';
 
 const MIB = 1024 * 1024;
@@ -38,6 +39,8 @@ export interface RunInputs {
   idleCost?: Cost;
   /** The broker had no work left when the idle window began (false: it began after a bounded wait, drift checks running). */
   idleSettled?: boolean;
+  /** The release phase (--release), when it ran. */
+  release?: ReleaseOutcome | undefined;
   /** Convergence did not finish within --timeout-seconds: the numbers are of what was Ready by then. */
   timedOut: boolean;
   /** The local broker's counters at the end of the run. */
@@ -111,6 +114,7 @@ export async function resultOf(r: RunInputs) {
       convergenceFractionOfCeiling: round((r.settings.kymas / seconds) / allowedKymasPerSecond, 3),
     },
     broker: r.broker,
+    release: r.release ?? null,
     flapping: r.flapped ? { changedObjects: r.flapped.length, examples: r.flapped.slice(0, 10) } : null,
   };
 }

@@ -20,7 +20,7 @@ function runBench(args: string[]): Promise<{ code: number | null; output: string
 describe('npm run bench (smoke size)', () => {
   it('measures a tiny fleet end to end and writes the JSON and markdown results', async () => {
     const out = await mkdtemp(join(tmpdir(), 'bench-smoke-'));
-    const { code, output } = await runBench(['--kymas', '4', '--modules', '2', '--runtimes', '2', '--edits', '2', '--busy-edits', '1', '--idle-seconds', '3', '--ceiling-seconds', '2', '--out', out]);
+    const { code, output } = await runBench(['--kymas', '4', '--modules', '2', '--runtimes', '2', '--edits', '2', '--busy-edits', '1', '--idle-seconds', '3', '--ceiling-seconds', '2', '--release', '--out', out]);
     expect(code, output.slice(-2000)).toBe(0);
     const files = (await readdir(out)).sort();
     expect(files.map((f) => f.replace(/^.*-4x2\./, ''))).toEqual(['json', 'md', 'growth-2-modules-rollouts-real.md']);
@@ -51,6 +51,11 @@ describe('npm run bench (smoke size)', () => {
     expect(Object.keys(result.resources.processes)).toEqual(expect.arrayContaining(['kcp-kube-apiserver', 'kcp-etcd', 'runtime-1-kube-apiserver', 'runtime-2-etcd']));
     expect(result.machine.kubernetes).toMatch(/^Kubernetes v1\.\d+/);
     expect(output).toContain('| convergence | 4/4 Ready');
+    // The release phase: every Kyma upgraded to the new version, and the API rate it took.
+    expect(result.release).toMatchObject({ module: 'alpha', version: '1.1.0', kymas: 4, budget: { kymasPerMinute: 1000, kymasPerRuntimePerMinute: 100 } });
+    expect(result.release?.upgradedPerMinute.reduce((a, b) => a + b, 0)).toBe(4);
+    expect(result.release?.kcpWritesPerSecond).toBeGreaterThan(0);
+    expect(output).toContain('| release spread (--release) | alpha → 1.1.0 on 4 Kymas');
   }, 300_000);
 
   it('reports a run bounded by --timeout-seconds: what was Ready by then, marked as bounded', async () => {
