@@ -34,7 +34,7 @@ function canSettle(event: EventAttributes): boolean {
  * (and resync) also the runtime side: lifecycle CRDs (CRDsSync) and the module catalog (ModuleCatalog). */
 export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
   const deps = readingFromCaches(given, [CACHED.kymas, CACHED.manifests, CACHED.templates, CACHED.releaseMetas, CACHED.kubeconfigs]);
-  const runtimes = new RuntimeClients(deps.kcp);
+  const runtimes = new RuntimeClients(deps.kcp, deps.config.kubeconfigExecCommands);
   const pushed = new SyncMemo(deps.config.driftPeriodMinutes * 60_000);
   const events = new EventRecorder(given.kcp, NAME);
   const written = new OwnWrites();

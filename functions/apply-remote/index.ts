@@ -30,7 +30,7 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
   const deps = readingFromCaches(given, [CACHED.kymas, CACHED.kubeconfigs]);
   /** Its Manifest from the watch cache, as fresh as the event (ADR 18); the check after applying reads it live. */
   const manifests = readingFromCaches(given, [CACHED.manifests]).kcp;
-  const runtimes = new RuntimeClients(deps.kcp);
+  const runtimes = new RuntimeClients(deps.kcp, deps.config.kubeconfigExecCommands);
   const layers = new LayerCache(deps.registry);
   const charts = new ChartRenderer(layers, helmBinary(deps.config));
   const rollouts = new Rollouts();

@@ -24,7 +24,7 @@ export const NAME = 'purge';
 /** A Kyma with a deletionTimestamp: one step of the deletion chain per call (see decide.ts), then a retry. */
 export function purge(given: FunctionDeps): LifecycleFunction {
   const deps = readingFromCaches(given, [CACHED.kymas, CACHED.manifests, CACHED.kubeconfigs]);
-  const runtimes = new RuntimeClients(deps.kcp);
+  const runtimes = new RuntimeClients(deps.kcp, deps.config.kubeconfigExecCommands);
   const events = new EventRecorder(given.kcp, NAME);
   return {
     name: NAME,

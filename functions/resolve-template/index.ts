@@ -25,7 +25,7 @@ export const NAME = 'resolve-template';
  */
 export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
   const deps = readingFromCaches(given, [CACHED.kymas, CACHED.manifests, CACHED.templates, CACHED.releaseMetas, CACHED.kubeconfigs]);
-  const runtimes = new RuntimeClients(deps.kcp);
+  const runtimes = new RuntimeClients(deps.kcp, deps.config.kubeconfigExecCommands);
   const maintenance = new MaintenancePolicyFile(deps.config.maintenancePolicyPath, deps.config.maintenanceMinWindowMinutes);
   const remotes = new RemoteKymaMemo(deps.config.driftPeriodMinutes * 60_000);
   return {

@@ -7,6 +7,7 @@ import { readExplanation } from '../fleet/read.ts';
 import { KYMA_STATES, MODULE_STATES, summarizeFleet, type FleetSummary } from '../fleet/summary.ts';
 import { fleetText } from '../fleet/table.ts';
 import { listAll } from '../k8s/list.ts';
+import { readConfig } from '../runtime/config.ts';
 import { InputError } from '../module/cli/rules.ts';
 import { FLEET_HELP, parseFleetRequest } from './args.ts';
 import { locateKcp, type KcpSource } from './kubeconfig.ts';
@@ -69,7 +70,10 @@ async function readerOf(source: KcpSource, namespace: string): Promise<FleetRead
     };
   }
   // Loaded only for the KCP path: the Kubernetes client library is most of the CLI's start-up time.
-  const [{ KubeClient }, { loadKubeConfig }] = await Promise.all([import('../k8s/client.ts'), import('../controlplane/kubeconfig.ts')]);
+  const [{ KubeClient }, { loadKubeConfig }, policy] = await Promise.all([import('../k8s/client.ts'), import('../controlplane/kubeconfig.ts'), import('../k8s/kubeconfig-policy.ts')]);
+  // Exec plugins, auth-providers, local files and proxies only when allowed (ADR 31): as for runtime kubeconfigs.
+  const refusal = policy.kubeconfigRefusal(source.kubeconfig, readConfig().kubeconfigExecCommands);
+  if (refusal) throw new InputError(`the kubeconfig ${source.kubeconfigPath} is refused: ${refusal}`);
   // A parse error would quote the file (credentials included): say only which file is not usable.
   let kcp: Awaited<ReturnType<typeof KubeClient.from>>;
   try {

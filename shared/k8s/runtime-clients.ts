@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { OWN_RUNTIME, scopeOfSecret, type RuntimeScope } from '../domain/runtime-scope.ts';
 import { LABEL } from '../domain/vocabulary.ts';
 import { KubeClient } from './client.ts';
+import { assertKubeconfigAllowed, KubeconfigRefusedError } from './kubeconfig-policy.ts';
 
 interface Secret {
   metadata: { name: string; namespace?: string; resourceVersion?: string; annotations?: Record<string, string> };
@@ -20,10 +21,10 @@ export type RuntimeAccess = { client: KubeClient; secret: string; scope: Runtime
 class KubeconfigClients {
   private readonly entries = new Map<string, { client: Promise<KubeClient>; users: Set<string> }>();
 
-  acquire(fingerprint: string, encoded: string, user: string): Promise<KubeClient> {
+  acquire(fingerprint: string, encoded: string, user: string, execCommands: readonly string[]): Promise<KubeClient> {
     let entry = this.entries.get(fingerprint);
     if (!entry) {
-      const client = clientFrom(encoded);
+      const client = clientFrom(encoded, execCommands);
       this.entries.set(fingerprint, (entry = { client, users: new Set() }));
       client.catch(() => this.entries.get(fingerprint)?.client === client && this.entries.delete(fingerprint));
     }
@@ -55,8 +56,12 @@ export class RuntimeClients {
   /** Tells this instance's Kymas apart from other functions' in the process-wide clients. */
   private readonly id = `${++instances}`;
 
-  constructor(kcp: KubeClient) {
+  /** Exec credential plugins a runtime kubeconfig may run, by command (LIFECYCLE_KUBECONFIG_EXEC_COMMANDS). */
+  private readonly execCommands: readonly string[];
+
+  constructor(kcp: KubeClient, execCommands: readonly string[] = []) {
     this.kcp = kcp;
+    this.execCommands = execCommands;
   }
 
   async forKyma(namespace: string, kymaName: string): Promise<RuntimeAccess> {
@@ -73,7 +78,8 @@ export class RuntimeClients {
     const fingerprint = createHash('sha256').update(encoded).digest('hex');
     const user = `${this.id}/${namespace}/${kymaName}`;
     if (cached && cached.fingerprint !== fingerprint) byKubeconfig.release(cached.fingerprint, user, false);
-    const client = await byKubeconfig.acquire(fingerprint, encoded, user).catch(() => {
+    const client = await byKubeconfig.acquire(fingerprint, encoded, user, this.execCommands).catch((error: unknown) => {
+      if (error instanceof KubeconfigRefusedError) throw new Error(`kubeconfig Secret ${secret.metadata.name} of Kyma ${kymaName} is refused: ${error.message}`);
       throw new Error(`kubeconfig Secret ${secret.metadata.name} of Kyma ${kymaName} does not hold a usable kubeconfig`);
     });
     this.cache.set(`${namespace}/${kymaName}`, { version, fingerprint, client });
@@ -92,8 +98,10 @@ export class RuntimeClients {
  * layout (kyma-system), nothing shared with other Kymas. */
 export const inClusterAccess = (kcp: KubeClient): RuntimeAccess => ({ client: kcp, secret: '', scope: OWN_RUNTIME });
 
-async function clientFrom(encoded: string): Promise<KubeClient> {
+async function clientFrom(encoded: string, execCommands: readonly string[]): Promise<KubeClient> {
+  const text = Buffer.from(encoded, 'base64').toString('utf8');
+  assertKubeconfigAllowed(text, execCommands);
   const kc = new KubeConfig();
-  kc.loadFromString(Buffer.from(encoded, 'base64').toString('utf8'));
+  kc.loadFromString(text);
   return KubeClient.from(kc);
 }

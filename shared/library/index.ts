@@ -9,6 +9,7 @@ import { isCurrent, type Annotated } from '../domain/current.ts';
 import { FIELD_MANAGER } from '../domain/vocabulary.ts';
 import { withAppliedHash } from '../k8s/apply-current.ts';
 import { KubeClient, refOf } from '../k8s/client.ts';
+import { assertKubeconfigAllowed } from '../k8s/kubeconfig-policy.ts';
 import { NotYetReadyError } from '../runtime/errors.ts';
 import { moduleReadiness, type Readiness } from './readiness.ts';
 import { parseModuleObjects, prepareForCluster, syncedOf, type RuntimeObject } from './render.ts';
@@ -20,8 +21,11 @@ export { parseModuleObjects };
 /** A cluster modules are installed on. */
 export interface TargetCluster { readonly client: KubeClient }
 
-/** The cluster of a kubeconfig (YAML text, current context). Errors never quote the kubeconfig. */
-export async function connectCluster(kubeconfig: string): Promise<TargetCluster> {
+/** The cluster of a kubeconfig (YAML text, current context). Errors never quote the kubeconfig. Exec credential
+ * plugins run only when `options.execCommands` names their command; auth-providers, local files (token-file,
+ * client-certificate, client-key, certificate-authority) and proxy-url are refused (ADR 31). */
+export async function connectCluster(kubeconfig: string, options: { execCommands?: readonly string[] } = {}): Promise<TargetCluster> {
+  assertKubeconfigAllowed(kubeconfig, options.execCommands ?? []);
   let kc: KubeConfig;
   try {
     kc = loadKubeConfig(kubeconfig);

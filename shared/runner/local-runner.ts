@@ -78,7 +78,7 @@ export async function startLocalRunner(opts: LocalRunnerOptions): Promise<LocalR
   const pingSources = await loadPingSources(join(MANIFESTS_DIR, 'eventing'));
   const ping = new LocalPingSource({ sources: pingSources, sink, log: opts.log.child({ component: 'ping-source' }) });
   ping.start();
-  const runtimeWatches = new RuntimeWatches({ kcp: await KubeClient.from(await kubeConfigOf('runtime-watch')), namespace: opts.config.kcpNamespace, sink, log: opts.log.child({ component: 'runtime-watch' }) });
+  const runtimeWatches = new RuntimeWatches({ kcp: await KubeClient.from(await kubeConfigOf('runtime-watch')), namespace: opts.config.kcpNamespace, sink, log: opts.log.child({ component: 'runtime-watch' }), execCommands: opts.config.kubeconfigExecCommands });
   await runtimeWatches.start();
   // Without per-component identities the fleet shares the functions' client and so their watch caches (one copy of
   // the Kymas and Manifests in this process, not two).

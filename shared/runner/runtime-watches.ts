@@ -5,6 +5,7 @@ import { API_VERSION, LABEL } from '../domain/vocabulary.ts';
 import { specAsWeCreatedIt } from '../domain/spec-writer.ts';
 import { SYNC_CONTEXT_MANAGER } from '../k8s/remote-namespace.ts';
 import type { KubeClient } from '../k8s/client.ts';
+import { assertKubeconfigAllowed, KubeconfigRefusedError } from '../k8s/kubeconfig-policy.ts';
 import { LocalApiServerSource } from '../eventing/index.ts';
 import { CACHED } from '../runtime/deps.ts';
 import { eventAbout, LANE, LANE_USER, RESYNC_DUE } from '../runtime/events.ts';
@@ -17,6 +18,8 @@ export interface RuntimeWatchesOptions {
   namespace: string;
   sink: (event: CloudEvent<unknown>) => Promise<void>;
   log: Logger;
+  /** Exec credential plugins a runtime kubeconfig may run, by command (LIFECYCLE_KUBECONFIG_EXEC_COMMANDS). */
+  execCommands?: readonly string[];
   /** How often the kubeconfig Secrets are re-read (default 5 s). */
   pollMs?: number;
 }
@@ -91,9 +94,12 @@ export class RuntimeWatches {
     let scope: RuntimeScope;
     try {
       scope = scopeOfSecret(secret.metadata.name, secret.metadata.annotations);
-      kc.loadFromString(Buffer.from(secret.data?.config ?? '', 'base64').toString('utf8'));
-    } catch {
-      this.options.log.warn({ kyma }, `runtime watches: the kubeconfig Secret of Kyma ${kyma} is not usable`);
+      const text = Buffer.from(secret.data?.config ?? '', 'base64').toString('utf8');
+      assertKubeconfigAllowed(text, this.options.execCommands ?? []);
+      kc.loadFromString(text);
+    } catch (error) {
+      const why = error instanceof KubeconfigRefusedError ? `is refused: ${error.message}` : 'is not usable';
+      this.options.log.warn({ kyma }, `runtime watches: the kubeconfig Secret of Kyma ${kyma} ${why}`);
       return undefined;
     }
     const key = { kind: 'Kyma', apiVersion: API_VERSION, namespace: this.options.namespace, name: kyma };

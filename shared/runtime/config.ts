@@ -28,6 +28,9 @@ export interface Config {
    * (LIFECYCLE_RELEASE_KYMAS_PER_MINUTE, default 1000) and per runtime API server
    * (LIFECYCLE_RELEASE_KYMAS_PER_RUNTIME_PER_MINUTE, default 100); 0 = no limit. */
   readonly releaseBudget: { readonly kymasPerMinute: number; readonly kymasPerRuntimePerMinute: number };
+  /** Exec credential plugins runtime kubeconfigs may run, by exact command (LIFECYCLE_KUBECONFIG_EXEC_COMMANDS,
+   * comma-separated; default none: exec, auth-provider, local files and proxy-url are refused). */
+  readonly kubeconfigExecCommands: readonly string[];
   /** A Kyma deleting longer than this gets the finalizers of its stuck module CRs stripped; 0 = never. */
   readonly purgeGracePeriodMs: number;
   /** Module CR kinds purge never touches: `<plural>.<group>` or `*.<group>`. */
@@ -77,6 +80,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       kymasPerMinute: integer(env, 'LIFECYCLE_RELEASE_KYMAS_PER_MINUTE', '1000', 0, 1_000_000),
       kymasPerRuntimePerMinute: integer(env, 'LIFECYCLE_RELEASE_KYMAS_PER_RUNTIME_PER_MINUTE', '100', 0, 1_000_000),
     }),
+    kubeconfigExecCommands: Object.freeze((env.LIFECYCLE_KUBECONFIG_EXEC_COMMANDS ?? '').split(',').map((c) => c.trim()).filter(Boolean)),
     purgeGracePeriodMs: integer(env, 'LIFECYCLE_PURGE_GRACE_SECONDS', '300', 0, 30 * 86400) * 1000,
     purgeSkip: Object.freeze((env.LIFECYCLE_PURGE_SKIP ?? '').split(',').map((s) => s.trim()).filter(Boolean)),
     maintenancePolicyPath: env.LIFECYCLE_MAINTENANCE_POLICY || undefined,

@@ -1,7 +1,12 @@
 // Runtime access going wrong (upstream §8.2 scenarios 19, 22, 33) on a throwaway runtime cluster: a kubeconfig
 // Secret that is garbage, credentials downgraded to a user without permissions, a foreign CA, an expired token, the
 // runtime disappearing.
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
 import { loadKubeConfig, type Cluster } from '../../shared/controlplane/index.ts';
 import type { Kyma } from '../../shared/domain/kyma.ts';
 import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/domain/vocabulary.ts';
@@ -15,13 +20,22 @@ let world: World;
 let cluster: Cluster;
 let runtime: KubeClient;
 const KYMA = 'acc';
+/** A Kyma of its own for kubeconfigs that must be refused (removed again before the others start). */
+const REFUSED = 'acc-refused';
 
-const setSecret = (kubeconfig: string) => world.kcp.apply({
-  apiVersion: 'v1', kind: 'Secret', metadata: { name: KYMA, namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: KYMA } },
+const setSecret = (kubeconfig: string, kyma = KYMA) => world.kcp.apply({
+  apiVersion: 'v1', kind: 'Secret', metadata: { name: kyma, namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: kyma } },
   data: { config: Buffer.from(kubeconfig).toString('base64') },
 }, 'e2e-user');
 /** A Kyma event; Secrets are not watched, the resync would notice a fixed Secret within a minute anyway. */
-const touch = () => world.kcp.mergePatch({ apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name: KYMA }, { metadata: { annotations: { 'e2e/touched': String(Date.now()) } } });
+const touch = (kyma = KYMA) => world.kcp.mergePatch({ apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name: kyma }, { metadata: { annotations: { 'e2e/touched': String(Date.now()) } } });
+/** The runtime's kubeconfig with its user replaced by `user` and `cluster` fields added. */
+const rewrite = (clusterFields: Record<string, unknown>, user: Record<string, unknown>) => {
+  const config = parse(cluster.kubeconfig) as { clusters: { cluster: Record<string, unknown> }[]; users: { user: Record<string, unknown> }[] };
+  for (const c of config.clusters) Object.assign(c.cluster, clusterFields);
+  for (const u of config.users) u.user = user;
+  return stringify(config);
+};
 const modulesReady = (k: Kyma) => (k.status?.modules ?? []).length === 1 && k.status?.modules?.[0]?.state === 'Ready';
 
 beforeAll(async () => {
@@ -39,6 +53,35 @@ afterAll(async () => {
 });
 
 describe('runtime access', () => {
+  it('a kubeconfig that would run a command or read local files (exec, token-file, proxy-url): refused by name, nothing run, nothing read; fixed → Ready', async () => {
+    const marker = join(await mkdtemp(join(tmpdir(), 'exec-')), 'ran');
+    const tokenFile = join(dirname(marker), 'token');
+    await writeFile(tokenFile, 'token-from-a-local-file');
+    const variants: [Record<string, unknown>, Record<string, unknown>, RegExp][] = [
+      [{ exec: { apiVersion: 'client.authentication.k8s.io/v1', command: '/bin/sh', args: ['-c', `touch ${marker}`] } }, {}, /is refused: its user runs an exec credential plugin \(command "\/bin\/sh"\), which is refused; allow the command by name with LIFECYCLE_KUBECONFIG_EXEC_COMMANDS$/],
+      [{ 'token-file': tokenFile }, {}, /is refused: its user names a local file \(token-file\)/],
+      [{ token: 'x' }, { 'proxy-url': 'http://127.0.0.1:9' }, /is refused: its cluster names a proxy \(proxy-url\)/],
+    ];
+    await applyKyma(world, REFUSED, { channel: 'regular', modules: [{ name: 'papa' }] });
+    for (const [user, cluster, message] of variants) {
+      await setSecret(rewrite(cluster, user), REFUSED);
+      await touch(REFUSED);
+      const failed = await kymaInState(world, REFUSED, 'Error', (k) => message.test(k.status?.lastOperation?.operation ?? ''));
+      expect(failed.status?.lastOperation?.operation).toContain(`runtime of Kyma ${REFUSED}: kubeconfig Secret ${REFUSED} of Kyma ${REFUSED} is refused: `);
+    }
+    await world.runner.broker.idle();
+    expect(existsSync(marker), 'the exec plugin never ran').toBe(false);
+    expect(await manifestsOf(world, REFUSED)).toEqual([]);
+    expect(await readFile(world.logFile, 'utf8'), 'the token file\'s content never reached a log').not.toContain('token-from-a-local-file');
+
+    await setSecret(cluster.kubeconfig, REFUSED);
+    await touch(REFUSED);
+    await kymaInState(world, REFUSED, 'Ready', modulesReady);
+    await deleteKyma(world, REFUSED);
+    await kymaGone(world, REFUSED);
+    await world.kcp.delete({ apiVersion: 'v1', kind: 'Secret', namespace: KCP_NAMESPACE, name: REFUSED });
+  });
+
   it('a kubeconfig Secret that is not a kubeconfig: no Manifest, Kyma Error naming the Secret; fixed → installed and Ready', async () => {
     await setSecret('this is not a kubeconfig');
     await applyKyma(world, KYMA, { channel: 'regular', modules: [{ name: 'papa' }] });
