@@ -11,7 +11,7 @@ import { CACHED } from '../runtime/deps.ts';
 import { eventAbout, LANE, LANE_USER, RESYNC_DUE } from '../runtime/events.ts';
 import type { Logger } from '../runtime/logger.ts';
 
-interface Secret { metadata: { name: string; resourceVersion?: string; labels?: Record<string, string>; annotations?: Record<string, string> }; data?: Record<string, string> }
+interface Secret { metadata: { name: string; resourceVersion?: string; creationTimestamp?: string; labels?: Record<string, string>; annotations?: Record<string, string> }; data?: Record<string, string> }
 
 export interface RuntimeWatchesOptions {
   kcp: KubeClient;
@@ -29,7 +29,7 @@ export interface RuntimeWatchesOptions {
  * generation), creation or deletion becomes a `resync.due` event in the user lane (ADR 25) for the KCP Kyma — unless
  * its spec is still as resolve-template created it (ADR 28) — so a user's edit on the runtime
  * reaches resolve-template at once. Runtimes are found through the kubeconfig Secrets (re-read every few seconds;
- * a rotated Secret restarts its watch). On Knative the same loop runs as a small long-lived adapter that posts to
+ * a rotated Secret restarts its watch, and a Secret that appears, changes or goes sends a `resync.due` for its Kyma). On Knative the same loop runs as a small long-lived adapter that posts to
  * the broker ingress (see docs/adr/0009).
  */
 export class RuntimeWatches {
@@ -39,6 +39,8 @@ export class RuntimeWatches {
   private stopped = false;
   /** The Secret cache's resourceVersion at the last refresh. */
   private refreshedAt = '';
+  /** Kyma → its kubeconfig Secret's resourceVersion at the last refresh (undefined before the first). */
+  private secretVersions: Map<string, string> | undefined;
 
   /** The kubeconfig Secrets come from a watch cache (ADR 15): polling them is a read of memory, not a LIST. */
   private readonly kcp: KubeClient;
@@ -75,6 +77,7 @@ export class RuntimeWatches {
     if (revision && revision === this.refreshedAt) return;
     const secrets = (await this.kcp.list<Secret>('v1', 'Secret', { namespace, labelSelector: LABEL.kymaName })).items;
     const current = new Map(secrets.map((s) => [s.metadata.labels?.[LABEL.kymaName] ?? '', s]));
+    await this.announceSecretChanges(current);
     for (const [kyma, watch] of this.watches) {
       if (current.get(kyma)?.metadata.resourceVersion !== watch.version) {
         this.watches.delete(kyma);
@@ -87,6 +90,41 @@ export class RuntimeWatches {
       if (source) this.watches.set(kyma, { version: secret.metadata.resourceVersion ?? '', source });
     }
     this.refreshedAt = revision;
+  }
+
+  /**
+   * A kubeconfig Secret that appeared, changed or went away since the last refresh (not at start: the resync covers what existed)
+   * → a `resync.due` for its Kyma, so a Kyma waiting for its Secret, or using a rotated one, is worked on within
+   * seconds instead of at the next resync tick.
+   */
+  private async announceSecretChanges(current: ReadonlyMap<string, Secret>): Promise<void> {
+    const primed = this.secretVersions !== undefined;
+    const previous = this.secretVersions ?? new Map<string, string>();
+    const now = new Map([...current].map(([kyma, s]) => [kyma, s.metadata.resourceVersion ?? '']));
+    this.secretVersions = now;
+    if (!primed) return;
+    const changed = [...now].filter(([kyma, version]) => previous.has(kyma) && previous.get(kyma) !== version).map(([kyma]) => kyma);
+    const removed = [...previous.keys()].filter((kyma) => !now.has(kyma));
+    const added = [...now.keys()].filter((kyma) => !previous.has(kyma));
+    for (const kyma of [...changed, ...removed, ...await this.waitingFor(added, current)]) {
+      if (!kyma) continue;
+      const key = { kind: 'Kyma', apiVersion: API_VERSION, namespace: this.options.namespace, name: kyma };
+      await this.options.sink(eventAbout(RESYNC_DUE, 'runtime-watch', key, undefined)).catch((e: unknown) =>
+        this.options.log.warn({ kyma, err: String(e) }, 'runtime watches: could not announce a changed kubeconfig Secret'));
+    }
+  }
+
+  /** The Kymas among `kymas` that existed before their new kubeconfig Secret: they were waiting for it. (A Kyma
+   * created after its Secret, as provisioning usually does it, is worked on through its own creation event.) */
+  private async waitingFor(kymas: readonly string[], secrets: ReadonlyMap<string, Secret>): Promise<string[]> {
+    const waiting: string[] = [];
+    for (const kyma of kymas) {
+      const found = await this.kcp.get<{ metadata: { name: string; creationTimestamp?: string } }>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: this.options.namespace, name: kyma }).catch(() => undefined);
+      const kymaBorn = Date.parse(found?.metadata.creationTimestamp ?? '');
+      const secretBorn = Date.parse(secrets.get(kyma)?.metadata.creationTimestamp ?? '');
+      if (kymaBorn < secretBorn) waiting.push(kyma);
+    }
+    return waiting;
   }
 
   private watchRuntime(kyma: string, secret: Secret): LocalApiServerSource | undefined {

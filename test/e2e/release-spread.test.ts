@@ -8,9 +8,8 @@ import type { Kyma } from '../../shared/domain/kyma.ts';
 import { RUNTIME_NAMESPACE_ANNOTATION } from '../../shared/domain/runtime-scope.ts';
 import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/domain/vocabulary.ts';
 import { publishSampleModule, setReleaseChannels } from '../../shared/module/publish.ts';
-import { PING } from '../../shared/runtime/events.ts';
 import { publishModule } from './removal-helpers.ts';
-import { applyKyma, deleteLeftoverKymas, eventually, getKyma, kymaInState, startWorld, type World } from './world.ts';
+import { applyKyma, deleteLeftoverKymas, eventually, getKyma, justAfterTheMinute, kymaInState, resyncTicks, startWorld, type World } from './world.ts';
 
 const MODULE = 'uniform';
 /** Kyma → the runtime API server (index into the world's runtimes) it lives on. */
@@ -46,14 +45,6 @@ async function versions(): Promise<Record<string, string | undefined>> {
   return out;
 }
 
-/** Waits until a few seconds past a minute: the resync's PingSource fires on the minute, and the release must not
- * meet a tick before it is checked. */
-async function justAfterTheMinute(): Promise<void> {
-  const second = new Date().getSeconds();
-  if (second >= 3 && second < 15) return;
-  await sleep(((63 - second) % 60) * 1000);
-}
-
 describe('a release reaches the fleet within the release budget', () => {
   it('installs all five Kymas at 1.0.0', async () => {
     for (const kyma of Object.keys(KYMAS)) await applyKyma(world, kyma, { channel: 'regular', modules: [{ name: MODULE }] });
@@ -63,7 +54,7 @@ describe('a release reaches the fleet within the release budget', () => {
   it('a channel bump upgrades three Kymas at once, at most two per runtime API server; the other two stay Ready on 1.0.0', async () => {
     await world.runner.broker.idle();
     await justAfterTheMinute();
-    const ticksBefore = world.events.filter((e) => e.type === PING).length;
+    const ticksBefore = resyncTicks(world);
     await setReleaseChannels(world.kcp, KCP_NAMESPACE, MODULE, [{ channel: 'regular', version: '1.1.0' }]);
     await eventually('three Kymas Ready at 1.1.0', async () => {
       const upgraded = Object.values(await versions()).filter((v) => v === '1.1.0').length;
@@ -72,7 +63,7 @@ describe('a release reaches the fleet within the release budget', () => {
     await world.runner.broker.idle();
     await sleep(2_000);
     await world.runner.broker.idle();
-    expect(world.events.filter((e) => e.type === PING).length, 'no resync tick between the bump and this check').toBe(ticksBefore);
+    expect(resyncTicks(world), 'no resync tick between the bump and this check').toBe(ticksBefore);
     const now = await versions();
     const upgraded = Object.keys(now).filter((k) => now[k] === '1.1.0');
     expect(upgraded, JSON.stringify(now)).toHaveLength(3);

@@ -12,6 +12,7 @@ import { REMOTE_KYMA } from '../../shared/k8s/remote-namespace.ts';
 import { installCrds } from '../../shared/k8s/crds.ts';
 import { RegistryClient } from '../../shared/oci/registry.ts';
 import { readConfig } from '../../shared/runtime/config.ts';
+import { PING } from '../../shared/runtime/events.ts';
 import { startLocalRunner, type LocalRunner } from '../../shared/runner/local-runner.ts';
 import { capturingLogger, statusRecorder } from './capture.ts';
 
@@ -148,3 +149,14 @@ export async function deleteLeftoverKymas(world: World): Promise<void> {
     });
   }
 }
+
+/** Waits until a few seconds past a minute: the resync's PingSource fires on the minute, so what a test does in the
+ * next ~45 s happens without a resync tick (check with resyncTicks before and after). */
+export async function justAfterTheMinute(): Promise<void> {
+  const second = new Date().getSeconds();
+  if (second >= 3 && second < 15) return;
+  await sleep(((63 - second) % 60) * 1000);
+}
+
+/** The resync ticks the world's sources have sent so far. */
+export const resyncTicks = (world: World) => world.events.filter((e) => e.type === PING).length;
