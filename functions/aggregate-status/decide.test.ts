@@ -81,6 +81,16 @@ describe('aggregate', () => {
     expect(status.lastOperation?.operation).toBe('runtime of Kyma k1 unreachable: connect ECONNREFUSED');
   });
 
+  it('never claims the modules Ready without having seen them: unreachable with no entries → Modules False naming the runtime; not resolved yet → Unknown', () => {
+    const lost = 'runtime of Kyma k1: kubeconfig Secret k1 of Kyma k1 does not hold a usable kubeconfig';
+    const unreachable = aggregate(kyma([]), [], NOW, { unreachable: lost });
+    expect(unreachable.state).toBe('Error');
+    expect(unreachable.conditions?.find((c) => c.type === 'Modules')).toMatchObject({ status: 'False', message: lost });
+    const unresolved = aggregate({ ...kyma([]), status: {} }, [], NOW, SYNCED);
+    expect(unresolved.conditions?.find((c) => c.type === 'Modules')?.status).toBe('Unknown');
+    expect(aggregate(kyma([]), [], NOW, SYNCED).conditions?.find((c) => c.type === 'Modules')).toMatchObject({ status: 'True', message: 'all modules are in ready state' });
+  });
+
   it('reports unmanaged modules as Unmanaged without references', () => {
     expect(aggregate(kyma([{ name: 'sample', managed: false }]), [manifest('sample', 'Ready')], NOW).modules).toEqual([{ name: 'sample', state: 'Unmanaged' }]);
   });

@@ -68,12 +68,15 @@ export function aggregate(kyma: Kyma, manifests: Manifest[], now: string, sync?:
     if ('unreachable' in sync) return { ok: false, message: sync.unreachable };
     return type === 'CRDsSync' ? sync.crds : sync.catalog;
   };
+  const resolved = Boolean(previous.specSource);
+  // Only what was observed: no resolution yet says nothing (Unknown), an unreachable runtime says False.
+  const modulesOutcome: Outcome | undefined = unreachable ? { ok: false, message: unreachable }
+    : resolved ? { ok: allReady, message: allReady ? 'all modules are in ready state' : 'not all modules are in ready state' } : undefined;
   const conditions = [
     condition(kyma, 'CRDsSync', runtimeOutcome('CRDsSync'), now),
-    condition(kyma, 'Modules', { ok: allReady, message: allReady ? 'all modules are in ready state' : 'not all modules are in ready state' }, now),
+    condition(kyma, 'Modules', modulesOutcome, now),
     condition(kyma, 'ModuleCatalog', runtimeOutcome('ModuleCatalog'), now),
   ];
-  const resolved = Boolean(previous.specSource);
   const state = unreachable ? 'Error' : resolved ? kymaState(modules, conditions) : 'Processing';
   const operation = unreachable || (resolved ? operationOf(state, modules) : 'waiting for the module list to be resolved');
   const activeChannel = state === 'Ready' || state === 'Warning' ? (previous.specSource?.channel || kyma.spec?.channel) : previous.activeChannel;

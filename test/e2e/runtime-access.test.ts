@@ -87,6 +87,8 @@ describe('runtime access', () => {
     await applyKyma(world, KYMA, { channel: 'regular', modules: [{ name: 'papa' }] });
     const failed = await kymaInState(world, KYMA, 'Error');
     expect(failed.status?.lastOperation?.operation).toBe(`runtime of Kyma ${KYMA}: kubeconfig Secret ${KYMA} of Kyma ${KYMA} does not hold a usable kubeconfig`);
+    // No module was ever seen: the Modules condition must not claim they are Ready.
+    expect(failed.status?.conditions?.find((c) => c.type === 'Modules')).toMatchObject({ status: 'False', message: failed.status?.lastOperation?.operation });
     await world.runner.broker.idle();
     expect(await manifestsOf(world, KYMA)).toEqual([]);
 
