@@ -15,6 +15,8 @@ export interface ModuleSource {
   images?: string[];
   /** Base URL recorded in the descriptor's repository context (`host[:port][/path]`). */
   registryBaseUrl: string;
+  /** The repository context's componentNameMapping; default `urlPath` (where the component version is pushed). */
+  componentNameMapping?: string;
 }
 
 /** A local blob of the component version: one more layer of its OCI manifest. */
@@ -58,7 +60,7 @@ export function packageModule(source: ModuleSource): ModulePackage {
       version: source.version,
       provider: PROVIDER,
       labels: [],
-      repositoryContexts: [{ type: 'OCIRegistry', baseUrl: source.registryBaseUrl, componentNameMapping: 'urlPath' }],
+      repositoryContexts: [{ type: 'OCIRegistry', baseUrl: source.registryBaseUrl, componentNameMapping: source.componentNameMapping ?? 'urlPath' }],
       sources: [],
       componentReferences: [],
       resources: [

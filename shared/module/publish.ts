@@ -15,13 +15,15 @@ export interface PublishOptions extends SampleModuleOptions {
   images?: string[];
   /** The repository context the descriptor names (`host[:port][/path]`); default the registry it is pushed to. */
   registryBaseUrl?: string;
+  /** The descriptor's componentNameMapping (default `urlPath`; tests of descriptors made elsewhere set others). */
+  componentNameMapping?: string;
 }
 
 /** Publishes a sample module version: the OCM component in the registry and its ModuleTemplate in the KCP. */
 export async function publishSampleModule(registry: RegistryClient, kcp: KubeClient, opts: PublishOptions): Promise<void> {
   const componentName = sampleComponent(opts.name);
   const defaultCr = sampleDefaultCr(opts.name, opts.apiVersions?.at(-1));
-  await pushModule(registry, packageModule({ componentName, version: opts.version, rawManifest: sampleRawManifest(opts), ...(opts.withoutDefaultCr ? {} : { defaultCr }), ...(opts.images ? { images: opts.images } : {}), registryBaseUrl: opts.registryBaseUrl ?? registry.host }));
+  await pushModule(registry, packageModule({ componentName, version: opts.version, rawManifest: sampleRawManifest(opts), ...(opts.withoutDefaultCr ? {} : { defaultCr }), ...(opts.images ? { images: opts.images } : {}), registryBaseUrl: opts.registryBaseUrl ?? registry.host, ...(opts.componentNameMapping ? { componentNameMapping: opts.componentNameMapping } : {}) }));
   const labels: Record<string, string> = { [LABEL.moduleName]: opts.name };
   const annotations = opts.clusterScoped ? { [ANNOTATION.isClusterScoped]: 'true' } : {};
   if (opts.beta) labels[LABEL.beta] = 'true';

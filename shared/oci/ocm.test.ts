@@ -65,6 +65,14 @@ describe('moduleContent', () => {
   const content = (resources: object[]) => moduleContent(parseComponentDescriptor(v2(resources)));
   const component = 'kyma-project.io/module/sample-mod';
 
+  it('refuses a component name mapping other than urlPath, naming it (the layers would be read from a repository the descriptor does not name)', () => {
+    const descriptor = parseComponentDescriptor(v2([rawManifest()]));
+    const mapped = (componentNameMapping: string) => ({ ...descriptor, repositoryContexts: [{ ...context, componentNameMapping }] });
+    expect(() => moduleContent(mapped('sha256-digest'))).toThrow(`component ${component}:2.3.1: repository context componentNameMapping "sha256-digest" is not supported (only urlPath: the lifecycle manager reads component-descriptors/${component})`);
+    expect(moduleContent(mapped('urlPath')).install.ref).toBe(RAW);
+    expect(moduleContent({ ...descriptor, repositoryContexts: [{ type: 'OCIRegistry', baseUrl: 'r' }] }).install.ref).toBe(RAW);
+  });
+
   it('installs the tarred raw-manifest as oci-dir and localizes ociArtifact images', () => {
     const defaultCr = { ...rawManifest({ localReference: CR, referenceName: 'default-cr' }), name: 'default-cr' };
     expect(content([rawManifest(), defaultCr, image])).toEqual({

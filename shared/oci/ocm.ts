@@ -112,6 +112,11 @@ function resource(entry: Fields, where: string): ComponentResource {
  * (`oci-dir` when tarred, else `oci-ref`), `ociArtifact` images become localized images, anything else fails.
  */
 export function moduleContent(descriptor: ComponentDescriptor): ModuleContent {
+  // Layers are read where the descriptor was found: component-descriptors/<component name> (OCM's urlPath mapping).
+  const mapping = descriptor.repositoryContexts.at(-1)?.componentNameMapping;
+  if (mapping !== undefined && mapping !== 'urlPath') {
+    throw badContent(`component ${descriptor.name}:${descriptor.version}: repository context componentNameMapping ${JSON.stringify(mapping.slice(0, 40))} is not supported (only urlPath: the lifecycle manager reads component-descriptors/${descriptor.name})`);
+  }
   const layers: ModuleLayer[] = [];
   const localizedImages: string[] = [];
   for (const r of descriptor.resources) {

@@ -1,7 +1,8 @@
 // The registry allowlist (issue 8): a module whose descriptor names a registry host that is not allowed is refused
 // with the host in the Kyma's module status, no Manifest is written, and the named host never hears from us (a real
 // HTTP server counting requests stands in for it). Allowed by LIFECYCLE_OCI_REGISTRY_ALLOWLIST, the same module
-// installs — from the configured registry, as upstream does for the raw manifest.
+// installs — from the configured registry, as upstream does for the raw manifest. A descriptor whose repository context
+// maps component names other than by urlPath is refused naming the mapping.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,5 +57,18 @@ describe('registry allowlist', () => {
     expect(decoyRequests).toEqual([]);
     await deleteKyma(world, 'allow-b');
     await kymaGone(world, 'allow-b');
+  });
+
+  it('refuses a descriptor with componentNameMapping sha256-digest, naming the mapping (not a 404 for a repository it never named)', async () => {
+    if (!world) throw new Error('no world');
+    await publishSampleModule(world.registry, world.kcp, { name: 'xray', version: '1.0.0', namespace: KCP_NAMESPACE, componentNameMapping: 'sha256-digest' });
+    await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'xray', [{ channel: 'regular', version: '1.0.0' }]);
+    await connectRuntime(world, 'mapping', 0);
+    await applyKyma(world, 'mapping', { channel: 'regular', modules: [{ name: 'xray' }] });
+    const kyma = await kymaInState(world, 'mapping', 'Error', (k) => k.status?.modules?.[0]?.state === 'Error');
+    expect(kyma.status?.modules?.[0]?.message).toContain('repository context componentNameMapping "sha256-digest" is not supported (only urlPath');
+    expect(await manifestsOf(world, 'mapping')).toEqual([]);
+    await deleteKyma(world, 'mapping');
+    await kymaGone(world, 'mapping');
   });
 });
