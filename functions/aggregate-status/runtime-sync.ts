@@ -3,6 +3,7 @@ import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/domain/temp
 import type { RuntimeScope } from '../../shared/domain/runtime-scope.ts';
 import { API_VERSION, FIELD_MANAGER, LABEL, MANAGED_BY_RUNTIME } from '../../shared/domain/vocabulary.ts';
 import { applyUnlessCurrent } from '../../shared/k8s/apply-current.ts';
+import { nudgeUnestablished, type CrdState } from '../../shared/k8s/crd-nudge.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
 import type { SyncMemo } from '../../shared/k8s/sync-memo.ts';
 import { listAll } from '../../shared/k8s/list.ts';
@@ -62,7 +63,7 @@ export function inClusterSync(enabled: boolean): { sync: RuntimeSync; runtime?: 
   return { sync: { crds: { ok: true, message: "in-cluster: the control plane's own lifecycle CRDs" }, catalog: { ok: true, message: "in-cluster: the control plane's own module catalog" } } };
 }
 
-interface RuntimeCrd { apiVersion: string; kind: string; metadata: { name: string; labels?: Record<string, string>; deletionTimestamp?: string }; spec: object }
+interface RuntimeCrd extends CrdState { apiVersion: string; kind: string; metadata: CrdState['metadata'] & { labels?: Record<string, string> }; spec: object }
 
 async function desiredRuntimeSide(kcp: KubeClient, kyma: Kyma, remoteNamespace: string, pullSecret: string | undefined): Promise<RuntimeSide> {
   const crds = await lifecycleCrds(kcp);
@@ -97,6 +98,8 @@ async function pushCrds(runtime: KubeClient, crds: RuntimeCrd[]): Promise<void> 
     const applied = await applyUnlessCurrent<RuntimeCrd>(runtime, crd, FIELD_MANAGER.lifecycleManager);
     // A CRD left terminating by an earlier Kyma's deletion: wait until it is gone, then it is created afresh.
     if (applied.metadata.deletionTimestamp) throw new Error(`CRD ${crd.metadata.name} on the runtime is still being deleted`);
+    // Accepted but never established (its API server restarted mid-way): nudged, and the sync is retried.
+    if (await nudgeUnestablished(runtime, applied)) throw new Error(`CRD ${crd.metadata.name} on the runtime was not established: nudged`);
   }
 }
 

@@ -3,7 +3,7 @@ import { API_VERSION } from '../../shared/domain/vocabulary.ts';
 import { listAll } from '../../shared/k8s/list.ts';
 import { kindKey } from '../../shared/k8s/freshness.ts';
 import { APISERVER_UPDATE, eventAbout, LANE, LANE_BACKGROUND, RESYNC_DUE, RESYNC_REASON, RESYNC_RELEASE, versionIn, type EventAttributes, type ObjectKey } from '../../shared/runtime/events.ts';
-import { channelVersionsOf, releaseNeed } from '../../shared/domain/release-spread.ts';
+import { releaseNeed } from '../../shared/domain/release-spread.ts';
 import { releaseToWaitingKymas } from './release.ts';
 import type { ModuleReleaseMeta } from '../../shared/domain/templates.ts';
 import type { FunctionDeps } from '../../shared/runtime/deps.ts';
@@ -44,11 +44,12 @@ export async function fanOut(deps: FunctionDeps, changed: ObjectKey, cause: Even
   return { sent: affected.length + spread.sent, deferred: spread.deferred };
 }
 
-/** The Kymas among `affected` with no resolved version of the changed module: the change may be what they wait for. */
+/** The Kymas among `affected` the change reaches at once (releaseNeed `resolve`): no resolved version of the changed
+ * module yet, or its kymaSelector now refuses it. */
 async function unresolvedOf(deps: FunctionDeps, changed: ObjectKey, affected: Kyma[]): Promise<Kyma[]> {
   const meta = await deps.kcp.get<ModuleReleaseMeta>({ apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', namespace: changed.namespace, name: changed.name });
   const module = meta?.spec?.moduleName ?? changed.name;
-  return affected.filter((kyma) => releaseNeed(kyma, module, channelVersionsOf(meta ? [meta] : [])) === 'resolve');
+  return affected.filter((kyma) => releaseNeed(kyma, module, meta) === 'resolve');
 }
 
 /** Mandatory modules (and their templates) are installed on every Kyma. */

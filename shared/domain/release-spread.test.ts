@@ -7,7 +7,8 @@ const versions = channelVersionsOf([
   { spec: { moduleName: 'beta', ocmComponentName: 'c/beta', channels: [{ channel: 'regular', version: '2.0.0' }] } },
 ]);
 
-const kyma = (modules: { name: string; channel?: string; seen?: string; notAllowed?: boolean }[]): Pick<Kyma, 'spec' | 'status'> => ({
+const kyma = (modules: { name: string; channel?: string; seen?: string; notAllowed?: boolean }[], labels: Record<string, string> = {}): Pick<Kyma, 'metadata' | 'spec' | 'status'> => ({
+  metadata: { name: 'k', namespace: 'kcp-system', labels },
   spec: { channel: 'regular', modules: modules.map((m) => ({ name: m.name })) },
   status: {
     modules: modules.map((m) => ({
@@ -31,11 +32,18 @@ describe('awaitedReleases', () => {
 });
 
 describe('releaseNeed', () => {
-  it('release when the channel moved, resolve when the module has no resolved version, none when nothing it follows moved', () => {
-    expect(releaseNeed(kyma([{ name: 'alpha', channel: 'regular', seen: '1.0.0' }]), 'alpha', versions)).toBe('release');
-    expect(releaseNeed(kyma([{ name: 'alpha', channel: 'regular' }]), 'alpha', versions)).toBe('resolve');
-    expect(releaseNeed(kyma([]), 'alpha', versions)).toBe('resolve');
-    expect(releaseNeed(kyma([{ name: 'alpha', channel: 'regular', seen: '1.1.0' }]), 'alpha', versions)).toBe('none');
+  const alpha = (kymaSelector?: { matchLabels: Record<string, string> }) => ({ spec: { moduleName: 'alpha', ocmComponentName: 'c/alpha', channels: [{ channel: 'regular', version: '1.1.0' }], ...(kymaSelector ? { kymaSelector } : {}) } });
+  it('spreads a moved channel, resolves at once what has no resolved version, leaves the rest alone', () => {
+    expect(releaseNeed(kyma([{ name: 'alpha', channel: 'regular', seen: '1.0.0' }]), 'alpha', alpha())).toBe('release');
+    expect(releaseNeed(kyma([{ name: 'alpha', channel: 'regular' }]), 'alpha', alpha())).toBe('resolve');
+    expect(releaseNeed(kyma([]), 'alpha', alpha())).toBe('resolve');
+    expect(releaseNeed(kyma([{ name: 'alpha', channel: 'regular', seen: '1.1.0' }]), 'alpha', alpha())).toBe('none');
+  });
+  it('resolves at once where the kymaSelector now refuses a module the last resolution allowed, or allowed what it refused', () => {
+    const selector = { matchLabels: { 'kyma-project.io/global-account-id': 'ga-1' } };
+    expect(releaseNeed(kyma([{ name: 'alpha', channel: 'regular', seen: '1.1.0' }], { 'kyma-project.io/global-account-id': 'ga-2' }), 'alpha', alpha(selector))).toBe('resolve');
+    expect(releaseNeed(kyma([{ name: 'alpha', channel: 'regular', seen: '1.1.0' }], { 'kyma-project.io/global-account-id': 'ga-1' }), 'alpha', alpha(selector))).toBe('none');
+    expect(releaseNeed(kyma([{ name: 'alpha', channel: 'regular', seen: '1.1.0', notAllowed: true }]), 'alpha', alpha())).toBe('resolve');
   });
 });
 

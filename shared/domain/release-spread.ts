@@ -4,6 +4,7 @@
 import type { Kyma } from './kyma.ts';
 import { fnv1Hash32 } from './names.ts';
 import type { ModuleReleaseMeta } from './templates.ts';
+import { restrictionProblem } from './visibility.ts';
 
 export interface ReleaseBudget {
   /** Kymas per minute a release reaches, fleet-wide; 0 = no limit. */
@@ -70,12 +71,14 @@ export function pickReleases<T extends ReleaseCandidate>(waiting: readonly T[], 
 }
 
 /**
- * What a change of module `module`'s ModuleReleaseMeta means for a Kyma that uses it: `release` — a channel it
- * follows moved (within the budget); `resolve` — the module has no resolved version yet, so the change may be what
- * it waits for (at once); `none` — the versions it follows did not move.
+ * What a change of module `module`'s ModuleReleaseMeta means for a Kyma that uses it: `resolve` — at once: the module
+ * has no resolved version yet (the change may be what it waits for), or its kymaSelector now refuses a module the
+ * Kyma's last resolution allowed; `release` — a channel it follows moved (within the budget); `none` — neither the
+ * versions it follows nor its visibility changed.
  */
-export function releaseNeed(kyma: Pick<Kyma, 'spec' | 'status'>, module: string, versions: ChannelVersions): 'release' | 'resolve' | 'none' {
+export function releaseNeed(kyma: Pick<Kyma, 'metadata' | 'spec' | 'status'>, module: string, meta: Pick<ModuleReleaseMeta, 'spec'> | undefined): 'release' | 'resolve' | 'none' {
   const entry = kyma.status?.modules?.find((m) => m.name === module);
   if (!entry?.resolution?.version || entry.resolution.notAllowed) return 'resolve';
-  return awaitedReleases({ ...kyma, status: { ...kyma.status, modules: [entry] } }, versions).length ? 'release' : 'none';
+  if (restrictionProblem(kyma, module, meta?.spec?.kymaSelector)) return 'resolve';
+  return awaitedReleases({ ...kyma, status: { ...kyma.status, modules: [entry] } }, channelVersionsOf(meta ? [meta] : [])).length ? 'release' : 'none';
 }

@@ -13,13 +13,13 @@ export function visibilityProblem(kyma: Kyma, template: ModuleTemplate): string 
 }
 
 /** A module with a kymaSelector is restricted: shown only to Kymas whose labels match it (a nil or empty selector never matches). */
-export function selectorMatches(kyma: Kyma, selector: { matchLabels?: Record<string, string> } | undefined): boolean {
+export function selectorMatches(kyma: Pick<Kyma, 'metadata'>, selector: { matchLabels?: Record<string, string> } | undefined): boolean {
   const wanted = Object.entries(selector?.matchLabels ?? {});
   return wanted.length > 0 && wanted.every(([k, v]) => kyma.metadata.labels?.[k] === v);
 }
 
 /** Why a restricted module (its ModuleReleaseMeta has a kymaSelector) may not be installed on this Kyma, or ''. */
-export function restrictionProblem(kyma: Kyma, module: string, selector: { matchLabels?: Record<string, string> } | undefined): string {
+export function restrictionProblem(kyma: Pick<Kyma, 'metadata'>, module: string, selector: { matchLabels?: Record<string, string> } | undefined): string {
   if (!selector || selectorMatches(kyma, selector)) return '';
   return `module ${module} is restricted and Kyma ${kyma.metadata.name} does not match its kymaSelector`;
 }

@@ -35,6 +35,8 @@ export const ANNOTATION = {
   /** The traceparent of the call that last wrote a Manifest's spec (render-manifest; status writers record theirs in
    * status.lastTrace), so the call reacting to that write continues the trace (ADR 20). */
   lastTrace: `${GROUP}/last-trace`,
+  /** When a CRD with accepted names but never established was last nudged to be established (shared/k8s/crd-nudge.ts). */
+  establishNudge: `${GROUP}/establish-nudge`,
 } as const;
 
 export const MANAGED_BY_KCP = 'lifecycle-manager';
