@@ -73,3 +73,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchSettings {
   if (settings.edits + settings.busyEdits > settings.kymas) throw new Error(`--busy-edits ${settings.busyEdits}: at most one edit per Kyma (--kymas ${settings.kymas}, --edits ${settings.edits})`);
   return settings;
 }
+
+/** The LIFECYCLE_* settings the bench runs with (configuration the README names; none is a secret), stated in the result. */
+export const lifecycleEnvironment = (env: NodeJS.ProcessEnv = process.env): Record<string, string> =>
+  Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[0].startsWith('LIFECYCLE_') && e[1] !== undefined));

@@ -7,13 +7,15 @@ import { LocalApiServerSource } from '../shared/eventing/index.ts';
 import { readConfig } from '../shared/runtime/config.ts';
 import { createLogger } from '../shared/runtime/logger.ts';
 import { startLocalRunner } from '../shared/runner/local-runner.ts';
-import type { BenchSettings } from './args.ts';
+import { countRequests, requestTally } from '../shared/k8s/request-tally.ts';
+import { lifecycleEnvironment, type BenchSettings } from './args.ts';
 import { costSnapshot, costBetween, type CostSnapshot } from './cost.ts';
 import { busyEdits, editKymas, idleEditTargets } from './edits.ts';
 import { createKymas, EDIT_MODULE, startFleet, type Fleet } from './fleet.ts';
 import { ReadinessTracker } from './readiness.ts';
 import { measureRelease } from './release.ts';
-import { resultOf, type BenchResult } from './result.ts';
+import { selfFootprint } from './process-usage.ts';
+import { currentCommit, resultOf, type BenchResult } from './result.ts';
 import { changedBetween, resourceVersions } from './snapshot.ts';
 import { untilAll } from './wait.ts';
 import { measureWriteCeiling } from './write-ceiling.ts';
@@ -32,7 +34,8 @@ export async function runBench(settings: BenchSettings, say: (line: string) => v
 }
 
 async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string) => void): Promise<BenchResult> {
-  const config = readConfig({ LIFECYCLE_OCI_REGISTRY: `http://${fleet.registryHost}`, LOG_LEVEL: process.env.LOG_LEVEL ?? 'error' });
+  const code = await currentCommit();
+  const config = readConfig({ ...lifecycleEnvironment(), LIFECYCLE_OCI_REGISTRY: `http://${fleet.registryHost}`, LOG_LEVEL: process.env.LOG_LEVEL ?? 'error' });
   const log = createLogger('bench', config.logLevel);
   const runner = await startLocalRunner({ kcp: fleet.plane.kcp.kubeConfig(), config, log, resyncAtStart: false });
   const edited = new Set<string>();
@@ -46,6 +49,7 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
   try {
     const created = new Map<string, number>();
     const before = await costSnapshot(fleet);
+    countRequests(true);
     const started = performance.now();
     say(`creating ${settings.kymas} Kymas × ${fleet.modules.length} modules on ${settings.runtimes} runtime API servers`);
     const busy = busyEdits(fleet, settings, edited, tracker, say);
@@ -57,9 +61,12 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
     const converged = performance.now();
     const afterConvergence = await costSnapshot(fleet);
     const convergenceCost = costBetween(before, afterConvergence);
+    const requests = requestTally();
+    countRequests(false);
+    const footprint = await selfFootprint();
     if (!complete) {
       const ceiling = await measureWriteCeiling(fleet.kcp, 'bench-ceiling', { seconds: settings.ceilingSeconds, concurrency: 32 });
-      return await resultOf({ settings, fleet, config, created, tracker, started, converged, edits: [], busyEdits: [], ceiling, convergenceCost, timedOut: true, broker: runner.broker.stats() });
+      return await resultOf({ code, settings, fleet, config, created, tracker, started, converged, edits: [], busyEdits: [], ceiling, convergenceCost, requests, footprint, timedOut: true, broker: runner.broker.stats() });
     }
     const duringConvergence = await busy;
     if (settings.edits) say(`${settings.edits} runtime-Kyma edits (add ${EDIT_MODULE})`);
@@ -77,8 +84,8 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
     say(`measuring the KCP write ceiling for ${settings.ceilingSeconds} s`);
     const ceiling = await measureWriteCeiling(fleet.kcp, 'bench-ceiling', { seconds: settings.ceilingSeconds, concurrency: 32 });
     return await resultOf({
-      settings, fleet, config, created, tracker, started, converged, edits, busyEdits: duringConvergence, flapped, ceiling,
-      convergenceCost, idleCost: costBetween(idleFrom, idleTo), idleSettled: settled, release, timedOut: false, broker: runner.broker.stats(),
+      code, settings, fleet, config, created, tracker, started, converged, edits, busyEdits: duringConvergence, flapped, ceiling,
+      convergenceCost, requests, footprint, idleCost: costBetween(idleFrom, idleTo), idleSettled: settled, release, timedOut: false, broker: runner.broker.stats(),
     });
   } finally {
     await watch.stop();

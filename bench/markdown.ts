@@ -4,6 +4,9 @@ import type { BenchResult } from './result.ts';
 type PerInstall = BenchResult['apiCost']['kcp']['perModuleInstall'];
 const cost = (c: PerInstall) => `${c.requests} requests, ${c.writes} writes; the lifecycle manager's own: ${c.ownRequests ?? '–'} requests, ${c.ownWrites} writes`;
 
+const footprint = (f: BenchResult['resources']['functions']['atConvergence']) =>
+  `RSS ${f.rssMiB} MiB (heap ${f.heapUsedMiB} of ${f.heapTotalMiB} MiB, outside it ${f.externalMiB} MiB), ${f.sockets} open sockets`;
+
 export function toMarkdown(r: BenchResult): string {
   const c = r.convergence;
   const rows: [string, string][] = [
@@ -17,11 +20,12 @@ export function toMarkdown(r: BenchResult): string {
     ['fair progress', `per-Kyma p50 = ${c.fairness.perKymaP50ShareOfRun} of the run; the first 10 % of Kymas created all Ready at ${c.fairness.firstTenthReadyAtShareOfRun ?? 'never'} of it`],
     ['KCP API cost per module install', `${cost(r.apiCost.kcp.perModuleInstall)} — the rest is the bench creating each Kyma and its Secret, and leases (design minimum ${r.apiCost.designMinimum.kcpWritesPerModuleInstall} writes)`],
     ['runtime API cost per module install', `${cost(r.apiCost.runtimes.perModuleInstall)} — the rest is the runtime's controllers rolling out (design minimum ${r.apiCost.designMinimum.runtimeWritesPerModuleInstall} writes)`],
+    ['own requests per install by function (KCP req/writes, runtime req/writes)', Object.entries(r.apiCost.byFunction).map(([fn, c]) => `${fn} ${c.kcp.requests}/${c.kcp.writes}, ${c.runtimes.requests}/${c.runtimes.writes}`).join('; ') || 'not counted'],
     ['change latency (runtime Kyma edit → module Ready)', r.edits.count ? `p50 ${r.edits.p50Seconds} s, p99 ${r.edits.p99Seconds} s over ${r.edits.count} edits` : 'no edits'],
     ['change latency while the fleet converges', r.busyEdits.count ? `p50 ${r.busyEdits.p50Seconds} s, p99 ${r.busyEdits.p99Seconds} s over ${r.busyEdits.count} edits` : 'no edits'],
     ['idle load', r.idle ? `KCP ${r.idle.kcpRequestsPerSecond} req/s (${r.idle.kcpWritesPerSecond} writes/s), runtimes ${r.idle.runtimeRequestsPerSecond} req/s (${r.idle.runtimeOwnRequestsPerSecond} ours) over ${r.idle.seconds} s — ours per 1,000 Ready Kymas: KCP ${r.idle.perThousandKymas.kcpRequestsPerSecond} req/s, runtimes ${r.idle.perThousandKymas.runtimeRequestsPerSecond} req/s; drift period ${r.setup.driftPeriodMinutes} min, resync every ${r.setup.resyncEverySeconds} s${r.idle.startedSettled ? '' : '; the window began with drift checks still running (no idle broker within 120 s)'}` : 'not measured (the run did not converge)'],
     ['release spread (--release)', r.release ? `${r.release.module} → ${r.release.version} on ${r.release.kymas} Kymas in ${r.release.seconds} s (upgraded per minute: ${r.release.upgradedPerMinute.join(', ')}; budget ${r.release.budget.kymasPerMinute} Kymas/min, ${r.release.budget.kymasPerRuntimePerMinute} per runtime API server); ours meanwhile: KCP ${r.release.kcpRequestsPerSecond} req/s (${r.release.kcpWritesPerSecond} writes/s), runtimes ${r.release.runtimeRequestsPerSecond} req/s` : 'not measured (no --release)'],
-    ['functions (this process)', `${r.resources.functions.cpuSeconds} CPU s during convergence (${r.resources.functions.cpuSecondsPerInstall} per module install), peak RSS ${r.resources.functions.peakRssMiB} MiB`],
+    ['functions (this process)', `${r.resources.functions.cpuSeconds} CPU s during convergence (${r.resources.functions.cpuSecondsPerInstall} per module install), peak RSS ${r.resources.functions.peakRssMiB} MiB; at convergence ${footprint(r.resources.functions.atConvergence)}`],
     ...Object.entries(r.resources.processes).filter(([name]) => /kube-apiserver|etcd/.test(name)).map(([name, u]): [string, string] => [name, `${u.cpuSeconds} CPU s during convergence, peak RSS ${u.peakRssMiB} MiB`]),
     ['KCP write ceiling', `${r.ceiling.kcpCreatesPerSecond} small creates/s sustained (p50 ${r.ceiling.p50Ms} ms, p99 ${r.ceiling.p99Ms} ms); convergence wrote ${r.ceiling.kcpWritesPerSecondDuringConvergence}/s = ${r.ceiling.convergenceFractionOfCeiling} of what the ceiling allows`],
     ['events (local broker)', `${r.broker.received} received, ${r.broker.delivered} delivered, ${r.broker.coalesced} coalesced, ${r.broker.retries} retries, ${r.broker.deadLettered} dead-lettered`],

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, readlink } from 'node:fs/promises';
 import { promisify } from 'node:util';
 
 /** CPU and memory of one process: CPU seconds (user + system) so far, current and peak resident set. */
@@ -76,4 +76,16 @@ export function usageDelta(before: ProcessUsage, after: ProcessUsage): ProcessUs
     rssBytes: after.rssBytes,
     peakRssBytes: Math.max(before.peakRssBytes, after.peakRssBytes),
   };
+}
+
+/** What this process holds at a moment: open sockets (connections and watches to the API servers, the functions' and
+ * the broker's HTTP), and the V8 heap and memory outside it (buffers, TLS), in MiB. */
+export interface Footprint { sockets: number; heapUsedMiB: number; heapTotalMiB: number; externalMiB: number }
+
+export async function selfFootprint(): Promise<Footprint> {
+  const fds = await readdir('/proc/self/fd').catch(() => [] as string[]);
+  const links = await Promise.all(fds.map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
+  const { heapUsed, heapTotal, external } = process.memoryUsage();
+  const mib = (n: number) => Math.round(n / 1024 / 1024);
+  return { sockets: links.filter((l) => l.startsWith('socket:')).length, heapUsedMiB: mib(heapUsed), heapTotalMiB: mib(heapTotal), externalMiB: mib(external) };
 }

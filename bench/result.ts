@@ -5,12 +5,16 @@ import { promisify } from 'node:util';
 import { getHeapStatistics } from 'node:v8';
 import type { BrokerStats } from '../shared/eventing/index.ts';
 import type { Config } from '../shared/runtime/config.ts';
-import type { BenchSettings } from './args.ts';
+import { lifecycleEnvironment, type BenchSettings } from './args.ts';
 import type { Cost } from './cost.ts';
 import { LOAD_FLAGS, type Fleet } from './fleet.ts';
 import type { ReadinessTracker } from './readiness.ts';
 import { KCP_CONTROLLERS, ownRequests, ownWrites, RUNTIME_CONTROLLERS } from './own-writes.ts';
 import type { ReleaseOutcome } from './release.ts';
+import type { TalliedRequest } from '../shared/k8s/request-tally.ts';
+import type { Footprint } from './process-usage.ts';
+import { costByFunction } from './by-function.ts';
+
 import { percentile, type WriteCeiling } from './write-ceiling.ts';
 
 const MIB = 1024 * 1024;
@@ -21,7 +25,12 @@ const round = (n: number, digits = 2) => Number.isFinite(n) ? Number(n.toFixed(d
  * ServiceAccount, Deployment, ConfigMap) and its default CR. */
 export const designMinimum = (modules: number) => ({ kcpWritesPerModuleInstall: Number((2 + 1 / modules).toFixed(2)), runtimeWritesPerModuleInstall: 5 });
 
+/** The commit the run's code is from (read when the run starts: later commits do not change the running code). */
+export const currentCommit = () => promisify(execFile)('git', ['rev-parse', '--short', 'HEAD']).then((g) => g.stdout.trim(), () => 'unknown');
+
 export interface RunInputs {
+  /** The commit of the code that ran (currentCommit at the start). */
+  code: string;
   settings: BenchSettings;
   fleet: Fleet;
   config: Config;
@@ -36,6 +45,10 @@ export interface RunInputs {
   flapped?: string[];
   ceiling: WriteCeiling;
   convergenceCost: Cost;
+  /** The lifecycle manager's requests during convergence as counted in this process, by the function that sent them. */
+  requests: TalliedRequest[];
+  /** This process at convergence: sockets, heap and memory outside it. */
+  footprint: Footprint;
   idleCost?: Cost;
   /** The broker had no work left when the idle window began (false: it began after a bounded wait, drift checks running). */
   idleSettled?: boolean;
@@ -65,7 +78,7 @@ export async function resultOf(r: RunInputs) {
   const idleOwn = idle ? { kcp: ownRequests(idle.kcp.byVerbResource, KCP_CONTROLLERS) / idle.seconds, runtimes: ownRequests(idle.runtimes.byVerbResource) / idle.seconds } : { kcp: 0, runtimes: 0 };
   return {
     when: new Date().toISOString(),
-    code: await promisify(execFile)('git', ['rev-parse', '--short', 'HEAD']).then((g) => g.stdout.trim(), () => 'unknown'),
+    code: r.code,
     settings: r.settings,
     machine: await machine(r.fleet),
     serverFlags: LOAD_FLAGS,
@@ -75,6 +88,8 @@ export async function resultOf(r: RunInputs) {
       functions: `all six in this process (local runner), local broker with 32 concurrent deliveries per Trigger (8 per background Trigger), the user lane first, then the oldest Kyma's work first (ADR 25)${r.config.localBrokerCoalesce ? ', coalescing waiting deliveries about one object (ADR 17)' : ''}, one ApiServerSource watch on the KCP, one watch per runtime Kyma`,
       rollouts: r.settings.rollouts === 'simulated' ? 'simulated: kwok marks each new Deployment generation rolled out after 1 s (no controller-manager, ReplicaSets or Pods)' : 'real: kube-controller-manager, kube-scheduler and kwok (fake node) on every runtime API server',
       driftPeriodMinutes: r.config.driftPeriodMinutes, resyncEverySeconds: 60,
+      // Settings given to this run as LIFECYCLE_* variables (the rest are the defaults).
+      environment: lifecycleEnvironment(),
     },
     convergence: {
       timedOut: r.timedOut, kymas: r.settings.kymas, ready: readyKymas, manifests, installsReady: installs, seconds: round(seconds),
@@ -88,6 +103,8 @@ export async function resultOf(r: RunInputs) {
       kcp: costPer(r.convergenceCost.kcp, installs, KCP_CONTROLLERS, 2 * r.settings.kymas),
       runtimes: costPer(r.convergenceCost.runtimes, installs, RUNTIME_CONTROLLERS, r.busyEdits.length),
       designMinimum: designMinimum(r.fleet.modules.length),
+      // Per function, per install, as counted in this process (`other`: the sources, watches and the bench itself).
+      byFunction: costByFunction(r.requests, r.fleet.kcp.server, installs),
     },
     edits: summary(edits),
     busyEdits: summary(busy),
@@ -105,7 +122,8 @@ export async function resultOf(r: RunInputs) {
       runtimeByVerbResource: top(idle.runtimes.byVerbResource, 8),
     } : null,
     resources: {
-      functions: { cpuSeconds: round(r.convergenceCost.self.cpuSeconds, 1), cpuSecondsPerInstall: round(r.convergenceCost.self.cpuSeconds / Math.max(1, installs), 3), peakRssMiB: round((idle ?? r.convergenceCost).self.peakRssBytes / MIB, 0) },
+      functions: { cpuSeconds: round(r.convergenceCost.self.cpuSeconds, 1), cpuSecondsPerInstall: round(r.convergenceCost.self.cpuSeconds / Math.max(1, installs), 3), peakRssMiB: round((idle ?? r.convergenceCost).self.peakRssBytes / MIB, 0),
+        atConvergence: { ...r.footprint, rssMiB: round(r.convergenceCost.self.rssBytes / MIB, 0) } },
       processes: Object.fromEntries(Object.entries(r.convergenceCost.processes).map(([name, u]) => [name, { cpuSeconds: round(u.cpuSeconds, 1), peakRssMiB: round((idle?.processes[name]?.peakRssBytes ?? u.peakRssBytes) / MIB, 0) }])),
     },
     ceiling: {

@@ -15,28 +15,34 @@ describe('catalogFor (what a Kyma may see on its runtime)', () => {
   const metas = [meta('keda', [['regular', '1.0.0'], ['fast', '2.0.0']]), meta('base', [], { mandatory: { version: '1.0.0' } })];
 
   it('drops beta channels and templates for a plain Kyma, and mandatory modules always', () => {
-    expect(names(catalogFor(kyma(), templates, metas))).toEqual({ templates: ['keda-1.0.0'], metas: ['keda:regular'] });
+    expect(names(catalogFor(kyma(), templates, metas, []))).toEqual({ templates: ['keda-1.0.0'], metas: ['keda:regular'] });
   });
 
   it('shows beta for a beta Kyma', () => {
-    expect(names(catalogFor(kyma({ 'operator.kyma-project.io/beta': 'true' }), templates, metas))).toEqual({ templates: ['keda-1.0.0', 'keda-2.0.0'], metas: ['keda:regular+fast'] });
+    expect(names(catalogFor(kyma({ 'operator.kyma-project.io/beta': 'true' }), templates, metas, []))).toEqual({ templates: ['keda-1.0.0', 'keda-2.0.0'], metas: ['keda:regular+fast'] });
   });
 
   it('drops a release meta without any visible channel', () => {
-    expect(names(catalogFor(kyma(), [templates[1] as ModuleTemplate], [meta('keda', [['fast', '2.0.0']])]))).toEqual({ templates: [], metas: [] });
+    expect(names(catalogFor(kyma(), [templates[1] as ModuleTemplate], [meta('keda', [['fast', '2.0.0']])], []))).toEqual({ templates: [], metas: [] });
   });
 
   it.each([
     [{ 'kyma-project.io/global-account-id': 'ga-1' }, true],
     [{ 'kyma-project.io/global-account-id': 'other' }, false],
     [{}, false],
-  ])('shows a restricted module (kymaSelector) only to matching Kymas: %j → %s', (labels, shown) => {
+  ])('shows a restricted module (listed, kymaSelector) only to matching Kymas: %j → %s', (labels, shown) => {
     const restricted = meta('secret', [['regular', '1.0.0']], { kymaSelector: { matchLabels: { 'kyma-project.io/global-account-id': 'ga-1' } } });
-    expect(catalogFor(kyma(labels), [template('secret', '1.0.0')], [restricted]).metas.length).toBe(shown ? 1 : 0);
+    expect(catalogFor(kyma(labels), [template('secret', '1.0.0')], [restricted], ['secret']).metas.length).toBe(shown ? 1 : 0);
+  });
+
+  it('shows a release meta with a kymaSelector to nobody unless its module is restricted, and a restricted one without a selector to nobody (upstream)', () => {
+    const selected = meta('secret', [['regular', '1.0.0']], { kymaSelector: { matchLabels: { 'kyma-project.io/global-account-id': 'ga-1' } } });
+    expect(catalogFor(kyma({ 'kyma-project.io/global-account-id': 'ga-1' }), [template('secret', '1.0.0')], [selected], []).metas).toEqual([]);
+    expect(catalogFor(kyma(), [template('secret', '1.0.0')], [meta('secret', [['regular', '1.0.0']])], ['secret']).metas).toEqual([]);
   });
 
   it('puts copies in kyma-system with managed-by=kyma', () => {
-    const [copy] = catalogFor(kyma(), templates, metas).templates;
+    const [copy] = catalogFor(kyma(), templates, metas, []).templates;
     expect(copy?.metadata).toEqual({ name: 'keda-1.0.0', namespace: 'kyma-system', labels: { 'operator.kyma-project.io/managed-by': 'kyma' } });
   });
 });

@@ -1,6 +1,6 @@
 import type { Kyma } from '../../shared/domain/kyma.ts';
 import { templateName, type ModuleReleaseMeta, type ModuleTemplate } from '../../shared/domain/templates.ts';
-import { selectorMatches, visibilityProblem } from '../../shared/domain/visibility.ts';
+import { restrictionProblem, visibilityProblem } from '../../shared/domain/visibility.ts';
 import { LABEL, MANAGED_BY_RUNTIME, REMOTE_NAMESPACE } from '../../shared/domain/vocabulary.ts';
 
 export interface Catalog {
@@ -13,16 +13,16 @@ const syncEnabled = (kyma: Kyma, t: ModuleTemplate) => !t.spec?.mandatory && !vi
 
 /**
  * PURE. The module catalog a Kyma may see (upstream §3.5): release metas that are not mandatory (restricted ones only
- * when their kymaSelector matches), reduced to channels whose template exists and is visible (beta/internal opt-in,
+ * when their kymaSelector matches, none with a kymaSelector that is not restricted: `restricted`, the config's list), reduced to channels whose template exists and is visible (beta/internal opt-in,
  * not mandatory); templates visible and referenced by such a channel. Copies are put in `namespace` (kyma-system, or
  * the Kyma's runtime namespace on a shared runtime), labelled managed-by=kyma.
  */
-export function catalogFor(kyma: Kyma, templates: ModuleTemplate[], metas: ModuleReleaseMeta[], namespace = REMOTE_NAMESPACE): Catalog {
+export function catalogFor(kyma: Kyma, templates: ModuleTemplate[], metas: ModuleReleaseMeta[], restricted: readonly string[], namespace = REMOTE_NAMESPACE): Catalog {
   const byName = new Map(templates.map((t) => [t.metadata.name, t]));
   const syncedMetas = metas.flatMap((meta) => {
     const spec = meta.spec;
     if (!spec || spec.mandatory || meta.metadata.deletionTimestamp) return [];
-    if (spec.kymaSelector && !selectorMatches(kyma, spec.kymaSelector)) return [];
+    if (restrictionProblem(kyma, spec.moduleName || meta.metadata.name, spec.kymaSelector, restricted)) return [];
     const channels = (spec.channels ?? []).filter((c) => {
       const t = byName.get(templateName(meta.metadata.name, c.version));
       return t !== undefined && syncEnabled(kyma, t);

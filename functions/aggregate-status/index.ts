@@ -59,7 +59,7 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
       const manifests = await listAll<Manifest>(deps.kcp, API_VERSION, 'Manifest', { namespace: key.namespace, labelSelector: `${LABEL.kymaName}=${kymaName}` });
       const inCluster = isInClusterKyma(kyma);
       const runtimeSide = key.kind !== 'Kyma' ? undefined : inCluster ? inClusterSync(deps.config.inCluster)
-        : await syncRuntime(deps.kcp, runtimes, kyma, pushed, checksDrift(event), deps.config.runtimeImagePullSecret);
+        : await syncRuntime(deps.kcp, runtimes, kyma, pushed, checksDrift(event), deps.config);
       const status = aggregate(kyma, manifests, new Date().toISOString(), runtimeSide?.sync);
       let stored = kyma;
       const changed = ownedPart(status) !== ownedPart(kyma.status);

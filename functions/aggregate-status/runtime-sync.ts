@@ -4,6 +4,7 @@ import type { RuntimeScope } from '../../shared/domain/runtime-scope.ts';
 import { API_VERSION, FIELD_MANAGER, LABEL, MANAGED_BY_RUNTIME } from '../../shared/domain/vocabulary.ts';
 import { applyUnlessCurrent } from '../../shared/k8s/apply-current.ts';
 import { nudgeUnestablished, type CrdState } from '../../shared/k8s/crd-nudge.ts';
+import { crdSettled, sharedObjects } from '../../shared/k8s/shared-objects.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
 import type { SyncMemo } from '../../shared/k8s/sync-memo.ts';
 import { listAll } from '../../shared/k8s/list.ts';
@@ -13,6 +14,7 @@ import { isRuntimeUnreachable } from '../../shared/runtime/errors.ts';
 import { catalogFor, type Catalog } from './catalog.ts';
 import { inClusterRefusal } from '../../shared/domain/in-cluster.ts';
 import type { RuntimeSync } from './decide.ts';
+import type { Config } from '../../shared/runtime/config.ts';
 
 export const CATALOG_MANAGER = 'catalog-sync';
 const CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' };
@@ -24,13 +26,13 @@ interface PullSecret { apiVersion: string; kind: string; metadata: { name: strin
 
 /** CRDs, then the module catalog (and the image pull Secret when configured), on the Kyma's runtime; an unreachable
  * runtime is reported, not thrown. Unless `force`, a push of the same desired objects within the memo's TTL is skipped. */
-export async function syncRuntime(kcp: KubeClient, runtimes: RuntimeClients, kyma: Kyma, memo: SyncMemo, force: boolean, pullSecret?: string): Promise<{ sync: RuntimeSync; runtime?: { client: KubeClient; scope: RuntimeScope }; pending?: string }> {
+export async function syncRuntime(kcp: KubeClient, runtimes: RuntimeClients, kyma: Kyma, memo: SyncMemo, force: boolean, config: Pick<Config, 'runtimeImagePullSecret' | 'restrictedModules'>): Promise<{ sync: RuntimeSync; runtime?: { client: KubeClient; scope: RuntimeScope }; pending?: string }> {
   const { name, namespace = '' } = kyma.metadata;
   const access = await runtimes.forKyma(namespace, name).catch((e: unknown) => ({ missing: e instanceof Error ? e.message : String(e) }));
   if ('missing' in access) return { sync: { unreachable: `runtime of Kyma ${name}: ${access.missing}` } };
   const key = `${namespace}/${name}`;
   try {
-    const desired = await desiredRuntimeSide(kcp, kyma, access.scope.namespace, pullSecret);
+    const desired = await desiredRuntimeSide(kcp, kyma, access.scope.namespace, config);
     let removed = 0;
     if (force || !memo.fresh(access.client, key, desired)) {
       memo.forget(access.client, key);
@@ -65,12 +67,13 @@ export function inClusterSync(enabled: boolean): { sync: RuntimeSync; runtime?: 
 
 interface RuntimeCrd extends CrdState { apiVersion: string; kind: string; metadata: CrdState['metadata'] & { labels?: Record<string, string> }; spec: object }
 
-async function desiredRuntimeSide(kcp: KubeClient, kyma: Kyma, remoteNamespace: string, pullSecret: string | undefined): Promise<RuntimeSide> {
+async function desiredRuntimeSide(kcp: KubeClient, kyma: Kyma, remoteNamespace: string, config: Pick<Config, 'runtimeImagePullSecret' | 'restrictedModules'>): Promise<RuntimeSide> {
+  const pullSecret = config.runtimeImagePullSecret;
   const crds = await lifecycleCrds(kcp);
   const namespace = kyma.metadata.namespace ?? '';
   const templates = await listAll<ModuleTemplate>(kcp, API_VERSION, 'ModuleTemplate', { namespace });
   const metas = await listAll<ModuleReleaseMeta>(kcp, API_VERSION, 'ModuleReleaseMeta', { namespace });
-  const catalog = catalogFor(kyma, templates, metas, remoteNamespace);
+  const catalog = catalogFor(kyma, templates, metas, config.restrictedModules, remoteNamespace);
   return { crds, catalog, ...(pullSecret ? { pullSecret: await pullSecretCopy(kcp, namespace, pullSecret, remoteNamespace) } : {}) };
 }
 
@@ -95,7 +98,8 @@ function lifecycleCrds(kcp: KubeClient): Promise<RuntimeCrd[]> {
 /** The lifecycle CRDs as the KCP has them, conversion None, label managed-by=kyma (server-side apply, skipped when already so). */
 async function pushCrds(runtime: KubeClient, crds: RuntimeCrd[]): Promise<void> {
   for (const crd of crds) {
-    const applied = await applyUnlessCurrent<RuntimeCrd>(runtime, crd, FIELD_MANAGER.lifecycleManager);
+    // Every Kyma on this runtime API server shares these CRDs: seen as desired by one call, trusted by the next (ADR 32).
+    const applied = await sharedObjects.apply<RuntimeCrd>(runtime, crd, FIELD_MANAGER.lifecycleManager, crdSettled);
     // A CRD left terminating by an earlier Kyma's deletion: wait until it is gone, then it is created afresh.
     if (applied.metadata.deletionTimestamp) throw new Error(`CRD ${crd.metadata.name} on the runtime is still being deleted`);
     // Accepted but never established (its API server restarted mid-way): nudged, and the sync is retried.

@@ -9,6 +9,8 @@ import type { Rollouts } from './rollout.ts';
 
 export interface ApplyContext {
   kcp: KubeClient;
+  /** The KCP's Manifests from the watch cache (the other modules of a Kyma, ADR 33). */
+  manifests: KubeClient;
   layers: LayerCache;
   /** Modules made of Helm charts (spec.installs, ADR 22). */
   charts: ChartRenderer;

@@ -45,7 +45,7 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
       if (!manifest || manifest.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
       // The echo of our own guarded status write: nothing changed but what this instance wrote (ADR 25).
       if (written.isEcho(event, manifest)) return undefined;
-      const ctx: ApplyContext = { kcp: deps.kcp, layers, charts, rollouts, written, force: checksDrift(event), log, events, pullSecret: deps.config.runtimeImagePullSecret, scope: OWN_RUNTIME };
+      const ctx: ApplyContext = { kcp: deps.kcp, manifests, layers, charts, rollouts, written, force: checksDrift(event), log, events, pullSecret: deps.config.runtimeImagePullSecret, scope: OWN_RUNTIME };
       const target = targetOf(manifest, deps.config.inCluster);
       const where = 'kyma' in target ? `runtime of Kyma ${target.kyma}` : 'control-plane cluster';
       let access: RuntimeAccess;

@@ -32,14 +32,16 @@ export async function install(ctx: ApplyContext, manifest: Manifest, runtime: Ku
   const recalled = ctx.force ? undefined : await ctx.rollouts.refreshed(runtime, manifest);
   const done = recalled ?? await fullSync(ctx, manifest, runtime);
   if (!done) return;
-  const { applied, target, crMessage } = done;
+  const { applied, target, crMessage, kept } = done;
   const readiness = moduleReadiness(applied);
   const installed = readiness.state === 'Ready';
+  // Objects another module of the Kyma holds (ADR 33): a module otherwise Ready is Warning and says which.
+  const shared = kept.length ? `; ${kept.join('; ')}` : '';
   const wish: StatusWish = {
-    state: readiness.state, synced: target,
-    operation: installed ? 'resources are ready' : readiness.state === 'Error' ? readiness.reason : `waiting for resources to become ready: ${readiness.reason}`,
+    state: installed && kept.length ? 'Warning' : readiness.state, synced: target,
+    operation: installed ? `resources are ready${shared}` : readiness.state === 'Error' ? readiness.reason : `waiting for resources to become ready: ${readiness.reason}`,
     conditions: {
-      [CONDITION.resources.type]: { ok: true, message: `${target.length} resources rendered and applied` },
+      [CONDITION.resources.type]: { ok: true, message: `${target.length} resources rendered and applied${kept.length ? `, ${kept.length} left as another module holds them` : ''}` },
       [CONDITION.installation.type]: { ok: installed, message: readiness.reason },
       ...(crMessage ? { [CONDITION.moduleCr.type]: { ok: true, message: crMessage } } : {}),
     },
@@ -66,12 +68,12 @@ async function fullSync(ctx: ApplyContext, manifest: Manifest, runtime: KubeClie
     await writeStatus(ctx, manifest, { state: 'Error', operation: synced.error, ...(synced.target ? { synced: synced.target } : {}), ...resources });
     return undefined;
   }
-  const { applied, target } = synced;
+  const { applied, target, kept } = synced;
   // The default CR may not be creatable yet (its CRD still being established): the call ends with NotYetReady, and
   // when the Manifest was deleted meanwhile, its retry finds nothing to do — so withdraw before giving up.
   const crMessage = await ensureDefaultCr(runtime, manifest).catch(async (error: unknown) => {
     await withdrawIfDeleted(ctx, manifest, runtime, target).catch(() => false);
     throw error;
   });
-  return { at, applied, target, crMessage };
+  return { at, applied, target, crMessage, kept };
 }

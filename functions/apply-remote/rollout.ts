@@ -7,7 +7,7 @@ import { managerOf } from '../../shared/library/readiness.ts';
 const TRUST_MS = 60_000;
 
 /** A sync of a module still rolling out: when its objects were applied, as stored, and the default CR's message. */
-export interface Recalled { at: number; applied: RuntimeObject[]; target: SyncedResource[]; crMessage: string }
+export interface Recalled { at: number; applied: RuntimeObject[]; target: SyncedResource[]; crMessage: string; kept: string[] }
 interface Pending extends Recalled { uid: string; generation: number }
 
 /**
@@ -37,7 +37,7 @@ export class Rollouts {
     const manager = managerOf(last.applied);
     const live = manager && await runtime.get<RuntimeObject>(refOf(manager)).catch(() => undefined);
     if (!manager || !live) return undefined;
-    return { at: last.at, applied: last.applied.map((o) => (o === manager ? live : o)), target: last.target, crMessage: last.crMessage };
+    return { at: last.at, applied: last.applied.map((o) => (o === manager ? live : o)), target: last.target, crMessage: last.crMessage, kept: last.kept };
   }
 }
 

@@ -7,9 +7,10 @@ import { ensureRemoteNamespace, forgetRemoteNamespace } from '../../shared/k8s/r
 import { syncObjects } from '../../shared/library/sync.ts';
 import type { RuntimeObject } from '../../shared/library/render.ts';
 import { renderTarget } from './target.ts';
+import { moduleOwnership } from './ownership.ts';
 
 export type SyncOutcome =
-  | { applied: RuntimeObject[]; target: SyncedResource[] }
+  | { applied: RuntimeObject[]; target: SyncedResource[]; kept: string[] }
   | { error: string; stage: 'resources' | 'apply'; target?: SyncedResource[] };
 
 /**
@@ -24,7 +25,8 @@ export async function syncModule(ctx: ApplyContext, manifest: Manifest, runtime:
   if ('error' in objects) return { error: objects.error, stage: 'resources' };
   // Drift checks read everything; other calls trust what was ensured or applied before (ADR 27).
   await ensureRemoteNamespace(runtime, ctx.scope.namespace, !ctx.force);
-  const synced = await syncObjects(runtime, objects, manifest.status?.synced ?? [], { fieldManager: FIELD_MANAGER.applier, shared: ctx.scope.shared, newWithoutRead: !ctx.force })
+  const ownership = moduleOwnership(ctx.manifests, manifest);
+  const synced = await syncObjects(runtime, objects, manifest.status?.synced ?? [], { fieldManager: FIELD_MANAGER.applier, shared: ctx.scope.shared, newWithoutRead: !ctx.force, ...(ownership ? { ownership } : {}) })
     .catch((error: unknown) => { forgetRemoteNamespace(runtime, ctx.scope.namespace); throw error; });
   if ('error' in synced) forgetRemoteNamespace(runtime, ctx.scope.namespace);
   if ('pruning' in synced) throw new NotYetReadyError(`pruning ${synced.pruning.length} resources dropped by version ${manifest.spec?.version ?? ''}: waiting until they are gone`);

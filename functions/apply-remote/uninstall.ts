@@ -11,6 +11,7 @@ import { removeObjects } from '../../shared/library/sync.ts';
 import type { RuntimeObject } from '../../shared/library/render.ts';
 import { hasDefaultCr } from '../../shared/domain/manifest-finalizers.ts';
 import { writeStatus } from './write-status.ts';
+import { moduleOwnership } from './ownership.ts';
 
 const OURS: string[] = [FINALIZER.declarative, FINALIZER.labelRemoval, FINALIZER.resource];
 
@@ -33,7 +34,8 @@ export async function uninstall(ctx: ApplyContext, manifest: Manifest, runtime: 
     const current = await runtime.get<ListedCr>({ apiVersion: defaultCr.apiVersion, kind: defaultCr.kind, name: defaultCr.metadata.name, namespace: defaultCr.metadata.namespace }).catch(() => undefined);
     return wait(ctx, manifest, `deleting the default CR and waiting until it is gone${current ? `: ${crText(defaultCr.kind, current)}` : ''}`);
   }
-  const remaining = await removeObjects(runtime, manifest.status?.synced ?? [], ctx.scope.shared);
+  // What another installed module of the Kyma ships too stays (ADR 33).
+  const remaining = await removeObjects(runtime, manifest.status?.synced ?? [], ctx.scope.shared, moduleOwnership(ctx.manifests, manifest));
   if (remaining.length) return wait(ctx, manifest, `removing module resources: ${remaining.length} still present (${remaining.slice(0, 3).map((r) => `${r.kind} ${r.name}`).join(', ')})`);
   await removeFinalizers(ctx, manifest);
 }

@@ -15,6 +15,8 @@ export interface Observed {
   artifacts: Map<string, ArtifactLookup>;
   /** The runtime's maintenance window now: open or not, why it cannot be told, or undefined when windows are off. */
   maintenance?: { open: boolean } | { error: string } | undefined;
+  /** Upstream's restricted modules (LIFECYCLE_RESTRICTED_MODULES); absent = none. */
+  restrictedModules?: readonly string[];
 }
 
 type Lookup = { template: ModuleTemplate; version: string; componentName: string } | { error: string; keepPrevious: boolean };

@@ -49,7 +49,7 @@ export async function fanOut(deps: FunctionDeps, changed: ObjectKey, cause: Even
 async function unresolvedOf(deps: FunctionDeps, changed: ObjectKey, affected: Kyma[]): Promise<Kyma[]> {
   const meta = await deps.kcp.get<ModuleReleaseMeta>({ apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', namespace: changed.namespace, name: changed.name });
   const module = meta?.spec?.moduleName ?? changed.name;
-  return affected.filter((kyma) => releaseNeed(kyma, module, meta) === 'resolve');
+  return affected.filter((kyma) => releaseNeed(kyma, module, meta, deps.config.restrictedModules) === 'resolve');
 }
 
 /** Mandatory modules (and their templates) are installed on every Kyma. */

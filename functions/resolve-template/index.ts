@@ -45,7 +45,7 @@ export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
       await ensureKymaMetadata(deps.kcp, kyma);
       const effective = await effectiveSpecOf(runtimes, kyma, remotes, !checksDrift(event));
       const observed = await observe(deps.kcp, deps.artifacts, { ...kyma, spec: effective.spec });
-      const modules = resolveModules({ ...observed, maintenance: await maintenance.windowOf(kyma) });
+      const modules = resolveModules({ ...observed, maintenance: await maintenance.windowOf(kyma), restrictedModules: deps.config.restrictedModules });
       const specSource = { from: effective.from, channel: effective.spec.channel };
       let stored = kyma;
       if (!sameResolution(kyma, modules) || canonicalJson(kyma.status?.specSource) !== canonicalJson(specSource)) {

@@ -115,13 +115,14 @@ describe('resolveModules', () => {
     });
   });
 
-  it('refuses a restricted module (MRM kymaSelector) unless the selector matches the Kyma labels', () => {
+  it('refuses a restricted module (listed, MRM kymaSelector) unless the selector matches the Kyma labels', () => {
     const restricted = { ...mrm(CHANNELS), spec: { ...mrm(CHANNELS).spec, kymaSelector: { matchLabels: { 'kyma-project.io/global-account-id': 'ga-1' } } } };
     const o = { mrm: restricted as ModuleReleaseMeta, templates: [template('1.0.0')], artifacts: [artifact('1.0.0')] };
-    const refused = resolveModules(observed(kyma({ channel: 'regular', modules: [{ name: 'sample' }] }, { 'kyma-project.io/global-account-id': 'ga-2' }), o))[0];
-    expect(refused?.resolution).toMatchObject({ state: 'Error', notAllowed: true, message: 'module sample is restricted and Kyma k1 does not match its kymaSelector' });
-    const allowed = resolveModules(observed(kyma({ channel: 'regular', modules: [{ name: 'sample' }] }, { 'kyma-project.io/global-account-id': 'ga-1' }), o))[0];
-    expect(allowed?.resolution?.state).toBe('Resolved');
+    const resolve = (account: string, list: string[]) => resolveModules({ ...observed(kyma({ channel: 'regular', modules: [{ name: 'sample' }] }, { 'kyma-project.io/global-account-id': account }), o), restrictedModules: list })[0];
+    expect(resolve('ga-2', ['sample'])?.resolution).toMatchObject({ state: 'Error', notAllowed: true, message: 'module sample is restricted and Kyma k1 does not match its kymaSelector' });
+    expect(resolve('ga-1', ['sample'])?.resolution?.state).toBe('Resolved');
+    // Not a restricted module, yet its release meta carries a kymaSelector: nowhere (upstream).
+    expect(resolve('ga-1', [])?.resolution).toMatchObject({ state: 'Error', notAllowed: true, message: 'module sample is not a restricted module (LIFECYCLE_RESTRICTED_MODULES) but its ModuleReleaseMeta has a kymaSelector: not allowed' });
   });
 
   it('lists each module once (first occurrence wins) and none that left the spec', () => {

@@ -34,7 +34,7 @@ function resolveOne(observed: Observed, module: KymaModule): ModuleStatus {
   }
   const component = { ocmComponentName: found.componentName, fqdn: found.componentName };
   const hidden = visibilityProblem(observed.kyma, found.template)
-    || restrictionProblem(observed.kyma, module.name, observed.releaseMetas.get(module.name)?.spec?.kymaSelector);
+    || restrictionProblem(observed.kyma, module.name, observed.releaseMetas.get(module.name)?.spec?.kymaSelector, observed.restrictedModules ?? []);
   if (hidden) return { name: module.name, channel, ...component, resolution: { state: 'Error', message: hidden, version: found.version, notAllowed: true } };
   if (found.template.spec?.mandatory) {
     return { name: module.name, channel, ...component, resolution: { state: 'Warning', message: `no templates were found: ${found.template.metadata.name} is a mandatory module and is not enabled through the Kyma spec`, version: found.version } };

@@ -41,8 +41,9 @@ describe('releaseNeed', () => {
   });
   it('resolves at once where the kymaSelector now refuses a module the last resolution allowed, or allowed what it refused', () => {
     const selector = { matchLabels: { 'kyma-project.io/global-account-id': 'ga-1' } };
-    expect(releaseNeed(kyma([{ name: 'alpha', channel: 'regular', seen: '1.1.0' }], { 'kyma-project.io/global-account-id': 'ga-2' }), 'alpha', alpha(selector))).toBe('resolve');
-    expect(releaseNeed(kyma([{ name: 'alpha', channel: 'regular', seen: '1.1.0' }], { 'kyma-project.io/global-account-id': 'ga-1' }), 'alpha', alpha(selector))).toBe('none');
+    expect(releaseNeed(kyma([{ name: 'alpha', channel: 'regular', seen: '1.1.0' }], { 'kyma-project.io/global-account-id': 'ga-2' }), 'alpha', alpha(selector), ['alpha'])).toBe('resolve');
+    expect(releaseNeed(kyma([{ name: 'alpha', channel: 'regular', seen: '1.1.0' }], { 'kyma-project.io/global-account-id': 'ga-1' }), 'alpha', alpha(selector), ['alpha'])).toBe('none');
+    expect(releaseNeed(kyma([{ name: 'alpha', channel: 'regular', seen: '1.1.0' }], { 'kyma-project.io/global-account-id': 'ga-1' }), 'alpha', alpha(selector), [])).toBe('resolve');
     expect(releaseNeed(kyma([{ name: 'alpha', channel: 'regular', seen: '1.1.0', notAllowed: true }]), 'alpha', alpha())).toBe('resolve');
   });
 });

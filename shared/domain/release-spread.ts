@@ -76,9 +76,9 @@ export function pickReleases<T extends ReleaseCandidate>(waiting: readonly T[], 
  * Kyma's last resolution allowed; `release` — a channel it follows moved (within the budget); `none` — neither the
  * versions it follows nor its visibility changed.
  */
-export function releaseNeed(kyma: Pick<Kyma, 'metadata' | 'spec' | 'status'>, module: string, meta: Pick<ModuleReleaseMeta, 'spec'> | undefined): 'release' | 'resolve' | 'none' {
+export function releaseNeed(kyma: Pick<Kyma, 'metadata' | 'spec' | 'status'>, module: string, meta: Pick<ModuleReleaseMeta, 'spec'> | undefined, restricted: readonly string[] = []): 'release' | 'resolve' | 'none' {
   const entry = kyma.status?.modules?.find((m) => m.name === module);
   if (!entry?.resolution?.version || entry.resolution.notAllowed) return 'resolve';
-  if (restrictionProblem(kyma, module, meta?.spec?.kymaSelector)) return 'resolve';
+  if (restrictionProblem(kyma, module, meta?.spec?.kymaSelector, restricted)) return 'resolve';
   return awaitedReleases({ ...kyma, status: { ...kyma.status, modules: [entry] } }, channelVersionsOf(meta ? [meta] : [])).length ? 'release' : 'none';
 }

@@ -18,7 +18,13 @@ export interface ModuleReleaseMetaSpec {
   ocmComponentName: string;
   channels?: { channel: string; version: string }[];
   mandatory?: { version: string };
-  kymaSelector?: { matchLabels?: Record<string, string> };
+  kymaSelector?: LabelSelector;
+}
+
+/** A Kubernetes label selector (metav1.LabelSelector). */
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key: string; operator: string; values?: string[] }[];
 }
 
 export type ModuleReleaseMeta = Resource<ModuleReleaseMetaSpec>;

@@ -34,6 +34,9 @@ export interface LocalBrokerOptions {
   readonly log?: EventingLog;
   /** HTTP requests in flight at once per Trigger (default 32; a Trigger's max-in-flight annotation wins); the rest wait. */
   readonly maxConcurrentDeliveries?: number;
+  /** HTTP requests in flight at once over all Triggers (default: no such limit). With a `rankOf` order, the lowest
+   * rank across every Trigger goes first: the oldest Kyma's work in any function before a newer Kyma's. */
+  readonly maxDeliveriesInFlight?: number;
   /** A newer event of the same type, source and subject replaces a delivery still waiting for a slot (default true). */
   readonly coalesce?: boolean;
   /** Dead letters kept in memory (default 1000; the oldest are forgotten first). */
@@ -54,6 +57,8 @@ export class LocalBroker {
   private readonly log: EventingLog;
   /** One per Trigger: each dispatches on its own, as Knative's do, so one function's backlog never holds up another's. */
   private readonly limiters = new Map<string, ConcurrencyLimiter>();
+  /** Over all Triggers, when maxDeliveriesInFlight is set. */
+  private readonly total: ConcurrencyLimiter | undefined;
   private readonly letters: DeadLetterList;
   private readonly counters = { received: 0, delivered: 0, retries: 0, deadLettered: 0, droppedTtl: 0, replies: 0, coalesced: 0 };
   /** Not yet started deliveries by Trigger, type, source and subject (ADR 17). */
@@ -67,6 +72,7 @@ export class LocalBroker {
     this.options = options;
     this.log = options.log ?? defaultLog('local-broker');
     this.letters = new DeadLetterList(options.maxDeadLetters ?? 1000);
+    this.total = options.maxDeliveriesInFlight ? new ConcurrencyLimiter(options.maxDeliveriesInFlight) : undefined;
   }
 
   /** Starts the HTTP ingress (port 0 = a free port) and answers its URL. */
@@ -168,10 +174,11 @@ export class LocalBroker {
       if (attempts > 0) await this.waitForRetry(backoffMs(trigger.delivery, attempts));
       if (!this.running()) break;
       attempts++;
-      outcome = await this.limiterOf(trigger).run(() => {
+      const once = () => {
         started();
         return deliverOnce(url, latest.event, trigger.delivery.timeoutMs, this.stopping.signal);
-      }, latest.rank);
+      };
+      outcome = await this.limiterOf(trigger).run(() => (this.total ? this.total.run(once, latest.rank) : once()), latest.rank);
       if (outcome.kind !== 'failed') break;
       this.log.debug({ trigger: trigger.name, eventId: latest.event.id, attempt: attempts, status: outcome.status, error: outcome.error }, 'delivery attempt failed');
       if (!outcome.retryable) break;

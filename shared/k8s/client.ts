@@ -6,6 +6,7 @@ import { apiErrorFrom, isNotFound } from './errors.ts';
 import { Discovery, type ResourceInfo } from './discovery.ts';
 import { currentFreshness, kindKey } from './freshness.ts';
 import { ReadCache, type CachedKind } from './read-cache.ts';
+import { tally } from './request-tally.ts';
 
 /** Any Kubernetes object as plain JSON. */
 export interface KubeObject {
@@ -38,6 +39,10 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 const APPLY = 'application/apply-patch+yaml';
 const MERGE = 'application/merge-patch+json';
 
+/** A kept-alive connection idle this long is closed (ADR 32): at thousands of runtimes, connections a drift check
+ * opened minutes ago would otherwise each hold a TLS session's memory until the next one. */
+const IDLE_SOCKET_MS = 30_000;
+
 /**
  * A small JSON client for any Kubernetes API server: objects travel as plain JSON, untouched (no typed
  * models that drop unknown or `x-kubernetes-*` fields), over one keep-alive agent per cluster.
@@ -55,7 +60,7 @@ export class KubeClient {
     this.server = server;
     this.options = options;
     this.watchOptions = watchOptions;
-    this.discovery = base?.discovery ?? new Discovery((path) => this.request('GET', path));
+    this.discovery = Discovery.of(server);
     this.reads = base && kinds.length ? { cache: base.caches, kinds } : undefined;
   }
 
@@ -92,20 +97,20 @@ export class KubeClient {
     // CA, certificate and key again nor hashes them into the agent's pool name.
     const secureContext = createSecureContext({ ca, cert, key });
     const trust = { secureContext, ...(rejectUnauthorized === undefined ? {} : { rejectUnauthorized }) };
-    const agent = new Agent({ keepAlive: true, maxSockets: 32, ...trust });
+    const agent = new Agent({ keepAlive: true, maxSockets: 32, timeout: IDLE_SOCKET_MS, ...trust });
     const watchAgent = new Agent({ keepAlive: false, ...trust });
     const identified = { ...headers, 'user-agent': USER_AGENT };
     return new KubeClient(server.replace(/\/$/, ''), { agent, headers: identified }, { agent: watchAgent, headers: identified });
   }
 
   resource(apiVersion: string, kind: string): Promise<ResourceInfo> {
-    return this.discovery.resource(apiVersion, kind);
+    return this.discovery.resource(apiVersion, kind, (path) => this.request('GET', path));
   }
 
   /** The apiVersion under which the server serves a group's kind now (preferred first), or undefined. */
   async servedVersionOf(group: string, kind: string): Promise<string | undefined> {
     if (!group) return (await this.resource('v1', kind).catch(() => undefined)) ? 'v1' : undefined;
-    return (await this.discovery.resourceOfGroupKind(group, kind, (path) => this.request('GET', path)))?.apiVersion;
+    return (await this.discovery.resourceOfGroupKind(group, kind, (path) => this.request('GET', path), (path) => this.request('GET', path)))?.apiVersion;
   }
 
   async path(ref: Omit<ObjectRef, 'name'> & { name?: string | undefined }): Promise<string> {
@@ -199,6 +204,7 @@ export class KubeClient {
    */
   watch(path: string, onEvent: (event: unknown) => void, signal: AbortSignal, idleMs: number): Promise<void> {
     const headers = { ...(this.watchOptions.headers as Record<string, string>), accept: 'application/json' };
+    tally(this.server, 'GET', path, '');
     return new Promise<void>((resolve, reject) => {
       const req = request(`${this.server}${path}`, { ...this.watchOptions, method: 'GET', headers, signal }, (res) => {
         const status = res.statusCode ?? 0;
@@ -225,6 +231,7 @@ export class KubeClient {
 
   request<T>(method: Method, path: string, body?: unknown, contentType = 'application/json'): Promise<T> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
+    tally(this.server, method, path, contentType);
     const headers = { ...(this.options.headers as Record<string, string>), accept: 'application/json' };
     if (payload !== undefined) Object.assign(headers, { 'content-type': contentType, 'content-length': Buffer.byteLength(payload) });
     return new Promise<T>((resolve, reject) => {

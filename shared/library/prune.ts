@@ -2,6 +2,7 @@ import type { SyncedResource } from '../domain/manifest.ts';
 import { syncedId } from '../domain/manifest.ts';
 import type { KubeClient } from '../k8s/client.ts';
 import { apiVersionOf } from './render.ts';
+import type { Ownership } from './ownership.ts';
 
 /** Kinds removed in the second wave, after everything that depends on them (upstream's "operator-related"). */
 const OPERATOR_KINDS = new Set(['CustomResourceDefinition', 'Namespace', 'ServiceAccount', 'Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding', 'Service', 'Deployment']);
@@ -17,11 +18,11 @@ export function pruneWaves(synced: SyncedResource[], target: SyncedResource[], s
 /**
  * Deletes wave after wave (background propagation). Returns the objects that still exist (a delete was issued or
  * they are terminating); the next wave starts only when the previous one is gone. Kinds the runtime no longer
- * serves count as gone.
+ * serves count as gone, and so do objects another installed module ships too (`ownership`, ADR 33): they stay.
  */
-export async function prune(runtime: KubeClient, waves: SyncedResource[][]): Promise<SyncedResource[]> {
+export async function prune(runtime: KubeClient, waves: SyncedResource[][], ownership?: Ownership): Promise<SyncedResource[]> {
   for (const wave of waves) {
-    const remaining = (await Promise.all(wave.map(async (r) => (await deleteSynced(runtime, r)) ? [r] : []))).flat();
+    const remaining = (await Promise.all(wave.map(async (r) => (!await ownership?.shippedElsewhere(r) && await deleteSynced(runtime, r)) ? [r] : []))).flat();
     if (remaining.length) return remaining;
   }
   return [];

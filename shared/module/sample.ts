@@ -14,6 +14,8 @@ export interface SampleModuleOptions {
   withoutDefaultCr?: boolean;
   /** API versions the module's CRD serves; the last one is the storage version and the default CR's (default v1alpha1). */
   apiVersions?: string[];
+  /** Include a ClusterRole of this name whose rules name this module (two modules with the same name ship one object). */
+  sharedClusterRole?: string;
 }
 
 const kindOf = (name: string) => name.split('-').map((p) => p[0]?.toUpperCase() + p.slice(1)).join('');
@@ -54,6 +56,10 @@ export function sampleRawManifest(opts: SampleModuleOptions): string {
       },
     },
     { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `${opts.name}-config`, namespace: 'kyma-system' }, data: { version: opts.version } },
+    ...(opts.sharedClusterRole ? [{
+      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: opts.sharedClusterRole, labels: { 'shipped-by': opts.name } },
+      rules: [{ apiGroups: [group], resources: [`${opts.name}s`], verbs: ['get', 'list'] }],
+    }] : []),
     ...(opts.extraConfigMap ? [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: opts.extraConfigMap, namespace: 'kyma-system' }, data: { only: opts.version } }] : []),
   ];
   return docs.map((d) => stringify(d)).join('---\n');

@@ -54,6 +54,7 @@ export async function startLocalRunner(opts: LocalRunnerOptions): Promise<LocalR
   const triggers = await loadTriggers(join(MANIFESTS_DIR, 'triggers'));
   const broker = new LocalBroker({
     triggers, log: opts.log.child({ component: 'broker' }), coalesce: opts.config.localBrokerCoalesce, rankOf: new DeliveryOrder().rankOf,
+    ...(opts.config.localBrokerMaxInFlight ? { maxDeliveriesInFlight: opts.config.localBrokerMaxInFlight } : {}),
     resolveSubscriber: (t) => urls.get(t.subscriber.ref?.name ?? '') ?? t.subscriber.uri ?? '',
   });
   const brokerUrl = await broker.start();

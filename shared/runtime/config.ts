@@ -46,6 +46,13 @@ export interface Config {
   /** The local broker lets a newer event about an object replace its not yet started delivery (ADR 17); off = one
    * delivery per event, as Knative's brokers do. */
   readonly localBrokerCoalesce: boolean;
+  /** The local broker's deliveries in flight over all Triggers, the oldest Kyma's work first across every function
+   * (LIFECYCLE_LOCAL_BROKER_MAX_IN_FLIGHT; 0 = only the per-Trigger limits). */
+  readonly localBrokerMaxInFlight: number;
+  /** Upstream's restricted modules (LIFECYCLE_RESTRICTED_MODULES, comma-separated; default none): a listed module
+   * reaches only the Kymas its ModuleReleaseMeta's kymaSelector matches; a module not listed whose release meta has a
+   * kymaSelector reaches none. */
+  readonly restrictedModules: readonly string[];
   /** Single-cluster mode (ADR 21): Manifests with spec.remote false may install into the KCP cluster itself
    * (LIFECYCLE_IN_CLUSTER=true; default false — a control plane of runtimes does not install modules into itself). */
   readonly inCluster: boolean;
@@ -88,6 +95,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maintenanceMinWindowMinutes: integer(env, 'LIFECYCLE_MAINTENANCE_MIN_WINDOW_MINUTES', '20', 0, 1440),
     kcpReadCache: flag(env, 'LIFECYCLE_KCP_READ_CACHE', true),
     localBrokerCoalesce: flag(env, 'LIFECYCLE_LOCAL_BROKER_COALESCE', true),
+    localBrokerMaxInFlight: integer(env, 'LIFECYCLE_LOCAL_BROKER_MAX_IN_FLIGHT', '0', 0, 10_000),
+    restrictedModules: Object.freeze((env.LIFECYCLE_RESTRICTED_MODULES ?? '').split(',').map((s) => s.trim()).filter(Boolean)),
     fleetPort: integer(env, 'LIFECYCLE_FLEET_PORT', '0', 0, 65535),
     inCluster: flag(env, 'LIFECYCLE_IN_CLUSTER', false),
     helmBinary: env.LIFECYCLE_HELM_BINARY || undefined,

@@ -1,5 +1,6 @@
 import type { CloudEvent } from 'cloudevents';
 import { kindKey, revisionOf, withFreshness } from '../k8s/freshness.ts';
+import { asCaller } from '../k8s/request-tally.ts';
 import { Batches } from './batches.ts';
 import { InvalidEventError, toLifecycleError, type LifecycleError } from './errors.ts';
 import { keyText, objectKeyOf, printable, versionIn, type EventAttributes, type ObjectKey } from './events.ts';
@@ -46,7 +47,7 @@ export async function invoke(fn: LifecycleFunction, event: EventAttributes, log:
     if (!fn.accepts.includes(event.type)) throw new InvalidEventError(`${fn.name} does not accept events of type ${printable(event.type)}`);
     const key = fn.keyless ? { kind: '', apiVersion: '', namespace: '', name: '' } : objectKeyOf(event);
     if (!fn.keyless) bound = bound.child({ object: keyText(key) });
-    const work = () => inSpan(span, () => withSeen(event, key, () => fn.handle({ event, key, log: bound })));
+    const work = () => asCaller(fn.name, () => inSpan(span, () => withSeen(event, key, () => fn.handle({ event, key, log: bound }))));
     const batch = fn.keyless ? undefined : fn.batchOf?.(event, key);
     const reply = batch ? await batchesOf(fn).run(batch.batch, revisionOf(versionIn(event)) ?? 0n, work, batch.settleMs)
       : await oneAtATime(fn, fn.keyless ? '' : keyText(key), work);

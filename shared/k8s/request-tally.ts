@@ -1,0 +1,50 @@
+// Which function makes which Kubernetes requests (issue 20): when counting is on (the bench turns it on), every
+// request of a KubeClient is counted by the function whose call made it, the API server it went to, its verb and its
+// resource — the API servers' own metrics say what arrived, this says who sent it. Off, it costs one check a request.
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+const caller = new AsyncLocalStorage<string>();
+let counts: Map<string, number> | undefined;
+
+/** Runs `work` as a call of function `name`: the requests it makes are counted for that function. */
+export const asCaller = <T>(name: string, work: () => Promise<T>): Promise<T> => caller.run(name, work);
+
+/** Starts counting (from zero) or stops it. */
+export function countRequests(on: boolean): void {
+  counts = on ? new Map() : undefined;
+}
+
+export interface TalliedRequest { caller: string; server: string; verb: string; resource: string; count: number }
+
+/** What was counted since counting started, as rows. */
+export function requestTally(): TalliedRequest[] {
+  return [...(counts ?? new Map<string, number>())].map(([key, count]) => {
+    const [who = '', server = '', verb = '', resource = ''] = key.split('\t');
+    return { caller: who, server, verb, resource, count };
+  });
+}
+
+/** Counts one request when counting is on. */
+export function tally(server: string, method: string, path: string, contentType: string): void {
+  if (!counts) return;
+  const { verb, resource } = requestShape(method, path, contentType);
+  const key = `${caller.getStore() ?? 'other'}\t${server}\t${verb}\t${resource}`;
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+/** PURE. A request as the API server's metrics name it: verb (get, list, watch, create, apply, patch, update, delete)
+ * and resource (`plural.group`, `/subresource` appended). */
+export function requestShape(method: string, path: string, contentType = ''): { verb: string; resource: string } {
+  const [route = '', query = ''] = path.split('?');
+  const parts = route.split('/').filter(Boolean);
+  if (parts[0] !== 'api' && parts[0] !== 'apis') return { verb: method.toLowerCase(), resource: `/${parts.join('/')}` };
+  const group = parts[0] === 'apis' ? parts[1] ?? '' : '';
+  let rest = parts.slice(parts[0] === 'apis' ? 3 : 2);
+  if (rest[0] === 'namespaces' && rest.length >= 3) rest = rest.slice(2);
+  const [plural = '', name, sub] = rest;
+  const resource = `${plural || 'discovery'}${group ? `.${group}` : ''}${sub ? `/${sub}` : ''}`;
+  const verb = method === 'GET' ? (name ? 'get' : /(^|&)watch=(1|true)/.test(query) ? 'watch' : 'list')
+    : method === 'PATCH' ? (contentType.startsWith('application/apply-patch') ? 'apply' : 'patch')
+      : method === 'POST' ? 'create' : method === 'PUT' ? 'update' : method.toLowerCase();
+  return { verb, resource };
+}
