@@ -74,6 +74,17 @@ describe('aggregate', () => {
     expect(status.conditions?.map((c) => [c.type, c.status])).toEqual([['CRDsSync', 'Unknown'], ['Modules', 'True'], ['ModuleCatalog', 'Unknown']]);
   });
 
+  it('has upstream\'s SKRImagePullSecretSync condition only where an image pull Secret is synced (or was), False while its sync is pending', () => {
+    expect(aggregate(kyma([{ name: 'sample' }]), [manifest('sample', 'Ready')], NOW, SYNCED).conditions?.map((c) => c.type)).toEqual(['CRDsSync', 'Modules', 'ModuleCatalog']);
+    const synced = aggregate(kyma([{ name: 'sample' }]), [manifest('sample', 'Ready')], NOW, { ...SYNCED, pullSecret: { ok: true, message: 'image pull Secret p synced to the runtime' } });
+    expect(synced.state).toBe('Ready');
+    expect(synced.conditions?.find((c) => c.type === 'SKRImagePullSecretSync')).toMatchObject({ status: 'True', message: 'image pull Secret p synced to the runtime' });
+    const pending = aggregate(kyma([{ name: 'sample' }], synced), [manifest('sample', 'Ready')], NOW, { ...SYNCED, pullSecret: { ok: false, message: 'sync pending: 503' } });
+    expect(pending.state).toBe('Processing');
+    const unreachable = aggregate(kyma([{ name: 'sample' }], synced), [manifest('sample', 'Ready')], NOW, { unreachable: 'runtime of Kyma k1 unreachable' });
+    expect(unreachable.conditions?.find((c) => c.type === 'SKRImagePullSecretSync')?.status).toBe('False');
+  });
+
   it('marks every module and the Kyma Error, naming the runtime, when the runtime is unreachable', () => {
     const status = aggregate(kyma([{ name: 'sample' }]), [manifest('sample', 'Ready')], NOW, { unreachable: 'runtime of Kyma k1 unreachable: connect ECONNREFUSED' });
     expect(status.state).toBe('Error');

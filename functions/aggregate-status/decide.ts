@@ -54,7 +54,7 @@ export function kymaState(modules: ModuleStatus[], conditions: Condition[]): Exc
 }
 
 /** What syncing the runtime (CRDs, module catalog) gave this time; undefined = not attempted in this call. */
-export type RuntimeSync = { crds: Outcome; catalog: Outcome } | { unreachable: string };
+export type RuntimeSync = { crds: Outcome; catalog: Outcome; pullSecret?: Outcome } | { unreachable: string };
 type Outcome = { ok: boolean; message: string };
 
 /** PURE. The status aggregate-status writes; timestamps kept when nothing else changed. */
@@ -63,11 +63,13 @@ export function aggregate(kyma: Kyma, manifests: Manifest[], now: string, sync?:
   const modules = moduleEntries(kyma, manifests).map((m) => (unreachable && m.state !== 'Unmanaged' ? { ...m, state: 'Error' as const, message: unreachable } : m));
   const allReady = modules.every((m) => READY_STATES.includes(m.state));
   const previous = kyma.status ?? {};
-  const runtimeOutcome = (type: 'CRDsSync' | 'ModuleCatalog'): Outcome | undefined => {
+  const runtimeOutcome = (type: 'CRDsSync' | 'ModuleCatalog' | 'SKRImagePullSecretSync'): Outcome | undefined => {
     if (!sync) return undefined;
     if ('unreachable' in sync) return { ok: false, message: sync.unreachable };
-    return type === 'CRDsSync' ? sync.crds : sync.catalog;
+    return type === 'CRDsSync' ? sync.crds : type === 'ModuleCatalog' ? sync.catalog : sync.pullSecret;
   };
+  // Upstream's SKRImagePullSecretSync: only where an image pull Secret is configured (or was, when last observed).
+  const pullSecret = (sync && 'pullSecret' in sync) || previous.conditions?.some((c) => c.type === 'SKRImagePullSecretSync');
   const resolved = Boolean(previous.specSource);
   // Only what was observed: no resolution yet says nothing (Unknown), an unreachable runtime says False.
   const modulesOutcome: Outcome | undefined = unreachable ? { ok: false, message: unreachable }
@@ -76,6 +78,7 @@ export function aggregate(kyma: Kyma, manifests: Manifest[], now: string, sync?:
     condition(kyma, 'CRDsSync', runtimeOutcome('CRDsSync'), now),
     condition(kyma, 'Modules', modulesOutcome, now),
     condition(kyma, 'ModuleCatalog', runtimeOutcome('ModuleCatalog'), now),
+    ...(pullSecret ? [condition(kyma, 'SKRImagePullSecretSync', runtimeOutcome('SKRImagePullSecretSync'), now)] : []),
   ];
   const state = unreachable ? 'Error' : resolved ? kymaState(modules, conditions) : 'Processing';
   const operation = unreachable || (resolved ? operationOf(state, modules) : 'waiting for the module list to be resolved');

@@ -45,7 +45,8 @@ export async function syncRuntime(kcp: KubeClient, runtimes: RuntimeClients, kym
       memo.remember(access.client, key, desired);
     }
     const catalog = `${desired.catalog.templates.length} ModuleTemplates and ${desired.catalog.metas.length} ModuleReleaseMetas synced${removed ? `, ${removed} copies removed` : ''}`;
-    return { runtime: access, sync: { crds: { ok: true, message: `${SYNCED_CRDS.length} CRDs synced to the runtime` }, catalog: { ok: true, message: catalog } } };
+    const secret = desired.pullSecret ? { pullSecret: { ok: true, message: `image pull Secret ${desired.pullSecret.metadata.name} synced to the runtime` } } : {};
+    return { runtime: access, sync: { crds: { ok: true, message: `${SYNCED_CRDS.length} CRDs synced to the runtime` }, catalog: { ok: true, message: catalog }, ...secret } };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (isRuntimeUnreachable(error)) {
@@ -53,7 +54,8 @@ export async function syncRuntime(kcp: KubeClient, runtimes: RuntimeClients, kym
       return { sync: { unreachable: `runtime of Kyma ${name} unreachable: ${message}` } };
     }
     // The runtime answered but is not ready for it yet (a CRD still being established, 429, 5xx): retried soon.
-    return { runtime: access, sync: { crds: { ok: false, message: `sync pending: ${message}` }, catalog: { ok: false, message: `sync pending: ${message}` } }, pending: message };
+    const secret = config.runtimeImagePullSecret ? { pullSecret: { ok: false, message: `sync pending: ${message}` } } : {};
+    return { runtime: access, sync: { crds: { ok: false, message: `sync pending: ${message}` }, catalog: { ok: false, message: `sync pending: ${message}` }, ...secret }, pending: message };
   }
 }
 

@@ -9,6 +9,7 @@ import { syncModule } from './sync.ts';
 import { missingFinalizers, setFinalizers, withFinalizers } from './finalizers.ts';
 import type { ApplyContext } from './context.ts';
 import { moduleReadiness } from '../../shared/library/readiness.ts';
+import { podsToJudge } from '../../shared/library/pods.ts';
 import { CONDITION, nextStatus, statusChanged, type StatusWish } from './status.ts';
 import { writeStatus } from './write-status.ts';
 import type { Recalled } from './rollout.ts';
@@ -33,7 +34,7 @@ export async function install(ctx: ApplyContext, manifest: Manifest, runtime: Ku
   const done = recalled ?? await fullSync(ctx, manifest, runtime);
   if (!done) return;
   const { applied, target, crMessage, kept } = done;
-  const readiness = moduleReadiness(applied);
+  const readiness = moduleReadiness(applied, { pods: await podsToJudge(runtime, applied) });
   const installed = readiness.state === 'Ready';
   // Objects another module of the Kyma holds (ADR 33): a module otherwise Ready is Warning and says which.
   const shared = kept.length ? `; ${kept.join('; ')}` : '';

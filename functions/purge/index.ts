@@ -3,7 +3,7 @@ import type { Manifest } from '../../shared/domain/manifest.ts';
 import { API_VERSION, LABEL } from '../../shared/domain/vocabulary.ts';
 import type { RuntimeScope } from '../../shared/domain/runtime-scope.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
-import { deletionStepEvent } from '../../shared/domain/state-events.ts';
+import { deletionStepEvent, deletionStuckEvent } from '../../shared/domain/state-events.ts';
 import { EventRecorder, involvedOf, recordEvent } from '../../shared/k8s/events.ts';
 import { listAll } from '../../shared/k8s/list.ts';
 import { inClusterAccess, RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
@@ -46,7 +46,12 @@ export function purge(given: FunctionDeps): LifecycleFunction {
       const view: DeletionView = { kyma, manifests, now: Date.now(), gracePeriodMs: deps.config.purgeGracePeriodMs, ...(observed ? { runtime: observed } : {}) };
       let step = nextDeletionStep(view, false);
       if (step?.step === 'PurgeModuleCrFinalizers' && runtime && !(await purgeStuck(deps, kyma, manifests, runtime, log))) step = nextDeletionStep(view, true);
-      if (!step || step.step === 'PurgeModuleCrFinalizers') return undefined;
+      if (!step) {
+        // Nothing of ours left to do, yet the Kyma stays: someone else's finalizer holds it (upstream's KymaDeletionStuck).
+        await events.record(involvedOf(kyma), deletionStuckEvent(kyma.metadata.finalizers ?? []));
+        return undefined;
+      }
+      if (step.step === 'PurgeModuleCrFinalizers') return undefined;
       await execute(deps.kcp, kyma, step, runtime);
       log.info({ step: step.step }, `Kyma deletion: ${step.step}`);
       await events.record(involvedOf(kyma), deletionStepEvent(step));

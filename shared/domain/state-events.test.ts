@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deletionStepEvent, manifestStateEvent, stateChangeEvent } from './state-events.ts';
+import { deletionStepEvent, deletionStuckEvent, manifestStateEvent, stateChangeEvent } from './state-events.ts';
 
 describe('state change events', () => {
   it('only when the state changes; Warning for Error and Warning', () => {
@@ -30,5 +30,12 @@ describe('deletion step events', () => {
     expect(deletionStepEvent({ step: 'WaitForManifests', message: 'waiting for modules to be deleted: papa (Sample ns/x)' }))
       .toEqual({ type: 'Warning', reason: 'WaitForManifests', message: 'waiting for modules to be deleted: papa (Sample ns/x)' });
     expect(deletionStepEvent({ step: 'DropKymaFinalizer' }).reason).toBe('DropKymaFinalizer');
+  });
+});
+
+describe('deletion stuck event', () => {
+  it('names the finalizers that are not ours; none when nothing holds the Kyma', () => {
+    expect(deletionStuckEvent(['example.com/hold'])).toEqual({ type: 'Warning', reason: 'KymaDeletionStuck', message: "the Kyma's deletion waits for finalizers the lifecycle manager does not own: [example.com/hold]" });
+    expect(deletionStuckEvent([])).toBeUndefined();
   });
 });

@@ -43,3 +43,10 @@ export function deletionStepEvent(step: { step: string; names?: string[]; copies
     default: return { type: 'Normal', reason: step.step, message: step.step };
   }
 }
+
+/** A Kyma being deleted with nothing of the lifecycle manager's left to do (upstream's KymaDeletionStuck), naming the
+ * finalizers that hold it; undefined when none do (it is about to go). */
+export function deletionStuckEvent(finalizers: readonly string[]): EventWish | undefined {
+  if (!finalizers.length) return undefined;
+  return { type: 'Warning', reason: 'KymaDeletionStuck', message: `the Kyma's deletion waits for finalizers the lifecycle manager does not own: [${finalizers.join(', ')}]` };
+}

@@ -12,6 +12,7 @@ import { KubeClient, refOf } from '../k8s/client.ts';
 import { assertKubeconfigAllowed } from '../k8s/kubeconfig-policy.ts';
 import { NotYetReadyError } from '../runtime/errors.ts';
 import { moduleReadiness, type Readiness } from './readiness.ts';
+import { podsToJudge } from './pods.ts';
 import { parseModuleObjects, prepareForCluster, syncedOf, type RuntimeObject } from './render.ts';
 import { removeObjects, syncObjects } from './sync.ts';
 
@@ -103,7 +104,7 @@ async function desiredObjects(cluster: TargetCluster, module: RenderedModule): P
 }
 
 async function judge(cluster: TargetCluster, module: RenderedModule, applied: RuntimeObject[]): Promise<Readiness> {
-  return module.readiness ? module.readiness(applied, cluster) : moduleReadiness(applied);
+  return module.readiness ? module.readiness(applied, cluster) : moduleReadiness(applied, { pods: await podsToJudge(cluster.client, applied) });
 }
 
 const union = (a: SyncedResource[], b: SyncedResource[]) => [...new Map([...a, ...b].map((r) => [syncedId(r), r])).values()];

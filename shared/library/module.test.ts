@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pruneWaves } from './prune.ts';
-import { moduleReadiness } from './readiness.ts';
+import { moduleReadiness, SETTLE_MS } from './readiness.ts';
 import { parseModuleObjects, prepare, scopeFromCrds, type RuntimeObject } from './render.ts';
 
 const deployment = (conditions: object[], extra: object = {}): RuntimeObject =>
@@ -31,6 +31,41 @@ describe('moduleReadiness (first Deployment or StatefulSet)', () => {
   it.each([[2, 2, 'Ready'], [2, 1, 'Processing']])('StatefulSet with %i wanted and %i ready → %s', (wanted, ready, state) => {
     const set = { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 's' }, spec: { replicas: wanted }, status: { readyReplicas: ready } } as RuntimeObject;
     expect(moduleReadiness([set]).state).toBe(state);
+  });
+
+  it('turns a workload its controller does not observe, or a Deployment without rollout status, Error a minute after it was applied (upstream: at once)', () => {
+    const applied = '2026-11-25T10:00:00Z';
+    const at = Date.parse(applied);
+    const fresh = deployment([], { metadata: { name: 'manager', namespace: 'kyma-system', generation: 1, managedFields: [{ time: applied }, { time: '2026-11-25T09:00:00Z', subresource: 'status' }] } });
+    expect(moduleReadiness([fresh], { now: at + SETTLE_MS - 1 })).toEqual({ state: 'Processing', reason: 'Deployment kyma-system/manager has no rollout status yet' });
+    expect(moduleReadiness([fresh], { now: at + SETTLE_MS + 5_000 })).toEqual({ state: 'Error', reason: 'Deployment kyma-system/manager has no rollout status after 65 s' });
+    const unobserved = { ...fresh, metadata: { ...fresh.metadata, generation: 3 } } as RuntimeObject;
+    expect(moduleReadiness([unobserved], { now: at + 90_000 }).reason).toBe('Deployment kyma-system/manager is not observed by its controller after 90 s');
+  });
+
+  describe('StatefulSet not all ready: the first container of the first pod (upstream)', () => {
+    const created = '2026-11-25T10:00:00Z';
+    const at = Date.parse(created);
+    const set = { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: 'kyma-system', creationTimestamp: created }, spec: { replicas: 2 }, status: { readyReplicas: 1 } } as RuntimeObject;
+    const pod = (container: object | undefined, phase = 'Running') => ({ metadata: { name: 'db-0', creationTimestamp: created }, status: { phase, ...(container ? { containerStatuses: [{ name: 'db', ...container }] } : {}) } });
+    it.each([
+      ['started and ready', pod({ started: true, ready: true }), SETTLE_MS * 2, 'Ready'],
+      ['started, not ready', pod({ started: true, ready: false }), SETTLE_MS * 2, 'Processing'],
+      ['crash-looping', pod({ started: false, state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 5m0s' } } }), 1_000, 'Error'],
+      ['pending, just created', pod(undefined, 'Pending'), 1_000, 'Processing'],
+      ['pending for over a minute', pod(undefined, 'Pending'), SETTLE_MS + 1, 'Error'],
+    ])('%s → %s', (_, first, after, state) => {
+      expect(moduleReadiness([set], { now: at + after, pods: [first] }).state).toBe(state);
+    });
+    it('no pods: Processing at first, then Error; pods not read: Processing', () => {
+      expect(moduleReadiness([set], { now: at + 1_000, pods: [] }).state).toBe('Processing');
+      expect(moduleReadiness([set], { now: at + SETTLE_MS, pods: [] })).toEqual({ state: 'Error', reason: 'StatefulSet kyma-system/db has 1/2 ready replicas and no pods after 60 s' });
+      expect(moduleReadiness([set], { now: at + SETTLE_MS * 10 }).state).toBe('Processing');
+    });
+    it('names the pod and why its container is not started', () => {
+      expect(moduleReadiness([set], { now: at, pods: [pod({ started: false, state: { waiting: { reason: 'ImagePullBackOff', message: 'no such image' } } })] }).reason)
+        .toBe('StatefulSet kyma-system/db has 1/2 ready replicas; pod db-0 is not started (ImagePullBackOff: no such image)');
+    });
   });
 
   it('is Ready when the module has no workload', () => {

@@ -14,6 +14,8 @@ export interface SampleModuleOptions {
   withoutDefaultCr?: boolean;
   /** API versions the module's CRD serves; the last one is the storage version and the default CR's (default v1alpha1). */
   apiVersions?: string[];
+  /** The manager is a StatefulSet instead of a Deployment (readiness then follows its pods, upstream §4.6). */
+  statefulSet?: boolean;
   /** Include a ClusterRole of this name whose rules name this module (two modules with the same name ship one object). */
   sharedClusterRole?: string;
 }
@@ -42,9 +44,10 @@ export function sampleRawManifest(opts: SampleModuleOptions): string {
     },
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: `${opts.name}-manager`, namespace: 'kyma-system' } },
     {
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: `${opts.name}-manager`, namespace: 'kyma-system', labels },
+      apiVersion: 'apps/v1', kind: opts.statefulSet ? 'StatefulSet' : 'Deployment', metadata: { name: `${opts.name}-manager`, namespace: 'kyma-system', labels },
       spec: {
-        replicas: 1, selector: { matchLabels: labels }, ...(opts.unschedulable ? { progressDeadlineSeconds: 5 } : {}),
+        replicas: 1, selector: { matchLabels: labels },
+        ...(opts.statefulSet ? { serviceName: `${opts.name}-manager` } : opts.unschedulable ? { progressDeadlineSeconds: 5 } : {}),
         template: {
           metadata: { labels },
           spec: {

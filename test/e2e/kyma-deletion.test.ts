@@ -4,7 +4,7 @@ import { KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
 import { KubeClient } from '../../shared/k8s/client.ts';
 import { crRef, deploymentOf, publishModule, userCr } from './removal-helpers.ts';
 import { throwawayRuntime } from './throwaway.ts';
-import { applyKyma, deleteKyma, eventually, getKyma, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
+import { applyKyma, connectRuntime, deleteKyma, eventually, getKyma, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
 
 let world: World;
 const clusters: Cluster[] = [];
@@ -88,5 +88,22 @@ describe('Kyma deletion chain (purge function)', () => {
     await world.runner.resync();
     await kymaGone(world, 'del-nocr');
     expect(await manifestsOf(world, 'del-nocr')).toEqual([]);
+  });
+
+  it('a foreign finalizer on the Kyma: the chain finishes, a KymaDeletionStuck Warning names the finalizer, and without it the Kyma goes', async () => {
+    await connectRuntime(world, 'del-held', 0);
+    await applyKyma(world, 'del-held', { channel: 'regular', modules: [{ name: 'hotel' }] });
+    const ready = await kymaInState(world, 'del-held', 'Ready', (k) => k.status?.modules?.[0]?.state === 'Ready');
+    const ref = { apiVersion: 'operator.kyma-project.io/v1beta2', kind: 'Kyma', namespace: KCP_NAMESPACE, name: 'del-held' };
+    await world.kcp.mergePatch(ref, { metadata: { finalizers: [...(ready.metadata.finalizers ?? []), 'test.kyma-project.io/hold'] } });
+    await deleteKyma(world, 'del-held');
+    const stuck = await eventually('a KymaDeletionStuck Event about del-held', async () => {
+      const events = await world.kcp.list<{ metadata?: { name?: string }; reason?: string; type?: string; message?: string }>('v1', 'Event', { namespace: KCP_NAMESPACE, fieldSelector: 'involvedObject.name=del-held' });
+      return events.items.find((e) => e.reason === 'KymaDeletionStuck');
+    }, 120_000);
+    expect(stuck).toMatchObject({ type: 'Warning', message: "the Kyma's deletion waits for finalizers the lifecycle manager does not own: [test.kyma-project.io/hold]" });
+    expect(await manifestsOf(world, 'del-held')).toEqual([]);
+    await world.kcp.mergePatch(ref, { metadata: { finalizers: [] } });
+    await kymaGone(world, 'del-held');
   });
 });

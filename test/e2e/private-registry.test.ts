@@ -48,7 +48,9 @@ describe('private registry, localized images, image pull Secret', () => {
     if (!runtime) throw new Error('no runtime');
     await connectRuntime(world, 'reg-a', 0);
     await applyKyma(world, 'reg-a', { channel: 'regular', modules: [{ name: 'oscar' }] });
-    await kymaInState(world, 'reg-a', 'Ready', (k) => k.status?.modules?.[0]?.state === 'Ready');
+    const ready = await kymaInState(world, 'reg-a', 'Ready', (k) => k.status?.modules?.[0]?.state === 'Ready');
+    // Upstream's condition for the copied image pull Secret.
+    expect(ready.status?.conditions?.find((c) => c.type === 'SKRImagePullSecretSync')).toMatchObject({ status: 'True', message: 'image pull Secret runtime-pull synced to the runtime' });
 
     const [manifest] = await manifestsOf(world, 'reg-a');
     expect(manifest?.spec?.install?.source).toMatchObject({ repo: registry.host, name: 'kyma-project.io/module/oscar' });
