@@ -49,7 +49,10 @@ export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS=-mod=mod
 timer=(); if [ -x /usr/bin/time ]; then timer=(/usr/bin/time -f '  %e s wall, %M KiB peak RSS'); fi
 needs() { for t in "${todo[@]}"; do [ "$t" = "$1" ] && return 0; done; return 1; }
 started=$(date +%s)
-say "building ${todo[*]} into $OUT (a cold build took about 8 minutes on 2 cores)"
+last=$(cat "$cache_root/.last-build-seconds" 2>/dev/null || true)
+if [ -n "$last" ]; then estimate="the last build of ${last##* } binaries here took $(( ${last%% *} / 60 )) min"
+else estimate="a cold build takes 8 to 30 minutes on 2 cores, depending on the Go module cache and the machine's load"; fi
+say "building ${todo[*]} into $OUT ($estimate)"
 
 log="$OUT/build.log"; : >"$log"
 # Runs a step with its output in the build log, a heartbeat every minute, and the log's tail on failure.
@@ -107,5 +110,7 @@ needs registry && build_tool registry github.com/distribution/distribution/v3 \
   github.com/distribution/distribution/v3/cmd/registry "$REGISTRY_VERSION"
 needs helm && build_tool helm helm.sh/helm/v4 helm.sh/helm/v4/cmd/helm "$HELM_VERSION"
 
-say "all test binaries ready in $(( $(date +%s) - started )) s"
+took=$(( $(date +%s) - started ))
+echo "$took ${#todo[@]}" >"$cache_root/.last-build-seconds"
+say "all test binaries ready in $took s"
 echo "$OUT"
