@@ -21,6 +21,9 @@ import { setKymaDeletionStatus } from './status.ts';
 
 export const NAME = 'purge';
 
+/** Deletion steps on the runtime that one call takes back to back. */
+const RUNTIME_STEPS = new Set<DeletionStep['step']>(['DeleteCatalogCopies', 'DeleteRuntimeCrd', 'DeleteRemoteKyma']);
+
 /** A Kyma with a deletionTimestamp: one step of the deletion chain per call (see decide.ts), then a retry. */
 export function purge(given: FunctionDeps): LifecycleFunction {
   const deps = readingFromCaches(given, [CACHED.kymas, CACHED.manifests, CACHED.kubeconfigs]);
@@ -42,9 +45,20 @@ export function purge(given: FunctionDeps): LifecycleFunction {
       const access = inCluster ? (deps.config.inCluster ? inClusterAccess(given.kcp) : { missing: 'in-cluster installs disabled' })
         : await runtimes.forKyma(key.namespace, kymaName).catch(() => ({ missing: 'unusable kubeconfig Secret' }));
       const runtime = 'client' in access ? { client: access.client, scope: access.scope } : undefined;
-      const observed = runtime && (inCluster ? { crds: [], remoteKyma: false } : await observeRuntime(runtime.client, runtime.scope));
-      const view: DeletionView = { kyma, manifests, now: Date.now(), gracePeriodMs: deps.config.purgeGracePeriodMs, ...(observed ? { runtime: observed } : {}) };
+      const observe = async (): Promise<DeletionView> => {
+        const observed = runtime && (inCluster ? { crds: [], remoteKyma: false } : await observeRuntime(runtime.client, runtime.scope));
+        return { kyma, manifests, now: Date.now(), gracePeriodMs: deps.config.purgeGracePeriodMs, ...(observed ? { runtime: observed } : {}) };
+      };
+      let view = await observe();
       let step = nextDeletionStep(view, false);
+      // The runtime's steps need no waiting (a CRD being deleted counts as gone): one call takes them all, instead of one
+      // retry each, so a stuck module is named within seconds of the deletion.
+      for (let taken = 0; step && RUNTIME_STEPS.has(step.step) && taken < RUNTIME_STEPS.size + 2; taken++) {
+        await execute(deps.kcp, kyma, step, runtime);
+        log.info({ step: step.step }, `Kyma deletion: ${step.step}`);
+        await events.record(involvedOf(kyma), deletionStepEvent(step));
+        step = nextDeletionStep((view = await observe()), false);
+      }
       if (step?.step === 'PurgeModuleCrFinalizers' && runtime && !(await purgeStuck(deps, kyma, manifests, runtime, log))) step = nextDeletionStep(view, true);
       if (!step) {
         // Nothing of ours left to do, yet the Kyma stays: someone else's finalizer holds it (upstream's KymaDeletionStuck).

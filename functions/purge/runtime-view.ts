@@ -9,7 +9,7 @@ const KIND_OF: Record<string, string> = {
   [RUNTIME_CRDS[0] ?? '']: 'ModuleTemplate', [RUNTIME_CRDS[1] ?? '']: 'ModuleReleaseMeta', [RUNTIME_KYMA_CRD]: 'Kyma',
 };
 
-interface Listed { metadata: { name: string; namespace?: string; managedFields?: { manager?: string }[] } }
+interface Listed { metadata: { name: string; namespace?: string; deletionTimestamp?: string; managedFields?: { manager?: string }[] } }
 
 export interface RuntimeView {
   /** Lifecycle CRDs that exist and hold nothing but our own objects (deleting them deletes nobody else's data). */
@@ -26,12 +26,14 @@ export interface RuntimeView {
 export async function observeRuntime(runtime: KubeClient, scope: RuntimeScope): Promise<RuntimeView> {
   const view: RuntimeView = { crds: [], copies: [], remoteKyma: false };
   for (const name of [...RUNTIME_CRDS, RUNTIME_KYMA_CRD]) {
-    if (!(await runtime.get({ ...CRD, name }))) continue;
+    // A CRD being deleted takes its objects with it: nothing more to do for it.
+    const crd = await runtime.get<Listed>({ ...CRD, name });
+    if (!crd || crd.metadata.deletionTimestamp) continue;
     const kind = KIND_OF[name] ?? '';
     const items = (await runtime.list<Listed>(API_VERSION, kind).catch(() => ({ items: [] as Listed[] }))).items;
     const ours = (i: Listed) => i.metadata.namespace === scope.namespace
       && (kind === 'Kyma' ? i.metadata.name === 'default' : Boolean(i.metadata.managedFields?.some((f) => f.manager === CATALOG_MANAGER)));
-    if (kind === 'Kyma') view.remoteKyma = items.some(ours);
+    if (kind === 'Kyma') view.remoteKyma = items.some((i) => ours(i) && !i.metadata.deletionTimestamp);
     else view.copies.push(...items.filter(ours).map((i) => ({ kind, name: i.metadata.name })));
     if (items.every(ours)) view.crds.push(name);
   }

@@ -37,5 +37,7 @@ describe('deletion stuck event', () => {
   it('names the finalizers that are not ours; none when nothing holds the Kyma', () => {
     expect(deletionStuckEvent(['example.com/hold'])).toEqual({ type: 'Warning', reason: 'KymaDeletionStuck', message: "the Kyma's deletion waits for finalizers the lifecycle manager does not own: [example.com/hold]" });
     expect(deletionStuckEvent([])).toBeUndefined();
+    expect(deletionStuckEvent(['foregroundDeletion'])).toBeUndefined();
+    expect(deletionStuckEvent(['foregroundDeletion', 'example.com/hold'])?.message).toContain('[example.com/hold]');
   });
 });

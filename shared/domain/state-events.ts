@@ -44,9 +44,13 @@ export function deletionStepEvent(step: { step: string; names?: string[]; copies
   }
 }
 
+const GC_FINALIZERS = new Set(['foregroundDeletion', 'orphan']);
+
 /** A Kyma being deleted with nothing of the lifecycle manager's left to do (upstream's KymaDeletionStuck), naming the
  * finalizers that hold it; undefined when none do (it is about to go). */
 export function deletionStuckEvent(finalizers: readonly string[]): EventWish | undefined {
+  // Kubernetes' own garbage-collection finalizers go by themselves once the dependents are gone: nothing is stuck.
+  finalizers = finalizers.filter((f) => !GC_FINALIZERS.has(f));
   if (!finalizers.length) return undefined;
   return { type: 'Warning', reason: 'KymaDeletionStuck', message: `the Kyma's deletion waits for finalizers the lifecycle manager does not own: [${finalizers.join(', ')}]` };
 }
