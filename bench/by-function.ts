@@ -5,11 +5,12 @@ import type { TalliedRequest } from '../shared/k8s/request-tally.ts';
 const WRITES = new Set(['create', 'update', 'patch', 'apply', 'delete', 'deletecollection']);
 const round = (n: number) => Number(n.toFixed(2));
 
-interface Side { requests: number; writes: number; top: Record<string, number> }
+/** Requests and writes per install, the most frequent ones, and the connections opened (TLS handshakes) per install. */
+interface Side { requests: number; writes: number; connections: number; top: Record<string, number> }
 export interface FunctionCost { kcp: Side; runtimes: Side }
 
-/** Per function (the caller of each request; `other`: sources, watches, the bench): requests and writes per install on
- * each side, and the function's most frequent `<verb> <resource>` per install there. */
+/** Per function (the caller of each request; `other`: sources, watches, the bench): requests, writes and connections
+ * opened per install on each side, and the function's most frequent `<verb> <resource>` per install there. */
 export function costByFunction(rows: readonly TalliedRequest[], kcpServer: string, installs: number): Record<string, FunctionCost> {
   const per = Math.max(1, installs);
   const sides = new Map<string, { kcp: Map<string, number>; runtimes: Map<string, number> }>();
@@ -23,12 +24,14 @@ export function costByFunction(rows: readonly TalliedRequest[], kcpServer: strin
   const summary = (counts: Map<string, number>): Side => {
     let requests = 0;
     let writes = 0;
+    const connections = counts.get('connect tls') ?? 0;
+    counts.delete('connect tls');
     for (const [key, n] of counts) {
       requests += n;
       if (WRITES.has(key.split(' ')[0] ?? '')) writes += n;
     }
     const top = Object.fromEntries([...counts].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([k, n]) => [k, round(n / per)]));
-    return { requests: round(requests / per), writes: round(writes / per), top };
+    return { requests: round(requests / per), writes: round(writes / per), connections: round(connections / per), top };
   };
   return Object.fromEntries([...sides].sort(([a], [b]) => a.localeCompare(b)).map(([caller, s]) => [caller, { kcp: summary(s.kcp), runtimes: summary(s.runtimes) }]));
 }

@@ -1,6 +1,8 @@
 // The markdown table of one run (what the README shows). Pure.
 import type { BenchResult } from './result.ts';
 
+const round2 = (n: number) => Number(n.toFixed(2));
+
 type PerInstall = BenchResult['apiCost']['kcp']['perModuleInstall'];
 const cost = (c: PerInstall) => `${c.requests} requests, ${c.writes} writes; the lifecycle manager's own: ${c.ownRequests ?? '–'} requests, ${c.ownWrites} writes`;
 
@@ -20,7 +22,7 @@ export function toMarkdown(r: BenchResult): string {
     ['fair progress', `per-Kyma p50 = ${c.fairness.perKymaP50ShareOfRun} of the run; the first 10 % of Kymas created all Ready at ${c.fairness.firstTenthReadyAtShareOfRun ?? 'never'} of it`],
     ['KCP API cost per module install', `${cost(r.apiCost.kcp.perModuleInstall)} — the rest is the bench creating each Kyma and its Secret, and leases (design minimum ${r.apiCost.designMinimum.kcpWritesPerModuleInstall} writes)`],
     ['runtime API cost per module install', `${cost(r.apiCost.runtimes.perModuleInstall)} — the rest is the runtime's controllers rolling out (design minimum ${r.apiCost.designMinimum.runtimeWritesPerModuleInstall} writes)`],
-    ['own requests per install by function (KCP req/writes, runtime req/writes)', Object.entries(r.apiCost.byFunction).map(([fn, c]) => `${fn} ${c.kcp.requests}/${c.kcp.writes}, ${c.runtimes.requests}/${c.runtimes.writes}`).join('; ') || 'not counted'],
+    ['own requests per install by function (KCP req/writes, runtime req/writes; connections opened)', Object.entries(r.apiCost.byFunction).map(([fn, c]) => `${fn} ${c.kcp.requests}/${c.kcp.writes}, ${c.runtimes.requests}/${c.runtimes.writes}; ${round2(c.kcp.connections + c.runtimes.connections)}`).join('; ') || 'not counted'],
     ['change latency (runtime Kyma edit → module Ready)', r.edits.count ? `p50 ${r.edits.p50Seconds} s, p99 ${r.edits.p99Seconds} s over ${r.edits.count} edits` : 'no edits'],
     ['change latency while the fleet converges', r.busyEdits.count ? `p50 ${r.busyEdits.p50Seconds} s, p99 ${r.busyEdits.p99Seconds} s over ${r.busyEdits.count} edits` : 'no edits'],
     ['idle load', r.idle ? `KCP ${r.idle.kcpRequestsPerSecond} req/s (${r.idle.kcpWritesPerSecond} writes/s), runtimes ${r.idle.runtimeRequestsPerSecond} req/s (${r.idle.runtimeOwnRequestsPerSecond} ours) over ${r.idle.seconds} s — ours per 1,000 Ready Kymas: KCP ${r.idle.perThousandKymas.kcpRequestsPerSecond} req/s, runtimes ${r.idle.perThousandKymas.runtimeRequestsPerSecond} req/s; drift period ${r.setup.driftPeriodMinutes} min, resync every ${r.setup.resyncEverySeconds} s${r.idle.startedSettled ? '' : '; the window began with drift checks still running (no idle broker within 120 s)'}` : 'not measured (the run did not converge)'],

@@ -6,7 +6,7 @@ import { apiErrorFrom, isNotFound } from './errors.ts';
 import { Discovery, type ResourceInfo } from './discovery.ts';
 import { currentFreshness, kindKey } from './freshness.ts';
 import { ReadCache, type CachedKind } from './read-cache.ts';
-import { tally } from './request-tally.ts';
+import { tally, tallyConnection } from './request-tally.ts';
 
 /** Any Kubernetes object as plain JSON. */
 export interface KubeObject {
@@ -42,6 +42,10 @@ const MERGE = 'application/merge-patch+json';
 /** A kept-alive connection idle this long is closed (ADR 32): at thousands of runtimes, connections a drift check
  * opened minutes ago would otherwise each hold a TLS session's memory until the next one. */
 const IDLE_SOCKET_MS = 30_000;
+
+/** Sockets per runtime client (ADR 32): at 500 Kymas × 5 modules, 4 sockets per client instead of 32 opened 1.0 instead of 1.65
+ * connections per install for apply-remote, converged 14 % sooner with 6 % less CPU and 11 % less peak memory. */
+export const RUNTIME_CONNECTIONS = 4;
 
 /**
  * A small JSON client for any Kubernetes API server: objects travel as plain JSON, untouched (no typed
@@ -87,7 +91,9 @@ export class KubeClient {
     this.cachesOfBase?.stop();
   }
 
-  static async from(kc: KubeConfig): Promise<KubeClient> {
+  /** `connections`: at most this many requests at once (kept-alive sockets); more wait for one. A runtime's client keeps
+   * few (RUNTIME_CONNECTIONS): every extra socket is a TLS handshake and its memory, times thousands of runtimes. */
+  static async from(kc: KubeConfig, connections = 32): Promise<KubeClient> {
     const server = kc.getCurrentCluster()?.server;
     if (!server) throw new Error('kubeconfig has no current cluster');
     const tls: RequestOptions = {};
@@ -97,7 +103,7 @@ export class KubeClient {
     // CA, certificate and key again nor hashes them into the agent's pool name.
     const secureContext = createSecureContext({ ca, cert, key });
     const trust = { secureContext, ...(rejectUnauthorized === undefined ? {} : { rejectUnauthorized }) };
-    const agent = new Agent({ keepAlive: true, maxSockets: 32, timeout: IDLE_SOCKET_MS, ...trust });
+    const agent = new Agent({ keepAlive: true, maxSockets: connections, timeout: IDLE_SOCKET_MS, ...trust });
     const watchAgent = new Agent({ keepAlive: false, ...trust });
     const identified = { ...headers, 'user-agent': USER_AGENT };
     return new KubeClient(server.replace(/\/$/, ''), { agent, headers: identified }, { agent: watchAgent, headers: identified });
@@ -223,6 +229,7 @@ export class KubeClient {
         res.on('end', () => (status >= 200 && status < 300 ? resolve() : reject(apiErrorFrom(status, chunks.join(''), `WATCH ${path.split('?')[0]}`))));
         res.on('error', (e) => (signal.aborted ? resolve() : reject(e)));
       });
+      req.once('socket', (socket) => tallyConnection(this.server, socket));
       req.setTimeout(idleMs, () => req.destroy(new Error(`WATCH ${path.split('?')[0]}: no data for ${idleMs / 1000} s`)));
       req.on('error', (e) => (signal.aborted ? resolve() : reject(e)));
       req.end();
@@ -246,6 +253,7 @@ export class KubeClient {
         });
         res.on('error', reject);
       });
+      req.once('socket', (socket) => tallyConnection(this.server, socket));
       req.on('timeout', () => req.destroy(new Error(`${method} ${path.split('?')[0]}: timed out after 30 s`)));
       req.on('error', reject);
       req.end(payload);

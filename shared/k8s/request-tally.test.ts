@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asCaller, countRequests, requestShape, requestTally, tally } from './request-tally.ts';
+import { asCaller, countRequests, requestShape, requestTally, tally, tallyConnection } from './request-tally.ts';
 
 describe('requestShape', () => {
   it('names verb and resource as the API server\'s metrics do', () => {
@@ -27,5 +27,17 @@ describe('request tally', () => {
     ]);
     countRequests(false);
     expect(requestTally()).toEqual([]);
+  });
+});
+
+describe('connection tally', () => {
+  it('counts a socket still connecting (a new connection), not a kept-alive one', async () => {
+    countRequests(true);
+    await asCaller('apply-remote', async () => {
+      tallyConnection('https://rt-1', { connecting: true });
+      tallyConnection('https://rt-1', { connecting: false });
+    });
+    expect(requestTally()).toEqual([{ caller: 'apply-remote', server: 'https://rt-1', verb: 'connect', resource: 'tls', count: 1 }]);
+    countRequests(false);
   });
 });

@@ -32,9 +32,15 @@ export function tally(server: string, method: string, path: string, contentType:
   counts.set(key, (counts.get(key) ?? 0) + 1);
 }
 
+/** Counts a connection opened (a TLS handshake) for a request when counting is on: verb `connect`, resource `tls`. */
+export function tallyConnection(server: string, socket: { connecting?: boolean }): void {
+  if (counts && socket.connecting) tally(server, 'CONNECT', '', '');
+}
+
 /** PURE. A request as the API server's metrics name it: verb (get, list, watch, create, apply, patch, update, delete)
  * and resource (`plural.group`, `/subresource` appended). */
 export function requestShape(method: string, path: string, contentType = ''): { verb: string; resource: string } {
+  if (method === 'CONNECT') return { verb: 'connect', resource: 'tls' };
   const [route = '', query = ''] = path.split('?');
   const parts = route.split('/').filter(Boolean);
   if (parts[0] !== 'api' && parts[0] !== 'apis') return { verb: method.toLowerCase(), resource: `/${parts.join('/')}` };

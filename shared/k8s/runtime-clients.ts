@@ -2,7 +2,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { createHash } from 'node:crypto';
 import { OWN_RUNTIME, scopeOfSecret, type RuntimeScope } from '../domain/runtime-scope.ts';
 import { LABEL } from '../domain/vocabulary.ts';
-import { KubeClient } from './client.ts';
+import { KubeClient, RUNTIME_CONNECTIONS } from './client.ts';
 import { assertKubeconfigAllowed, KubeconfigRefusedError } from './kubeconfig-policy.ts';
 
 interface Secret {
@@ -103,5 +103,5 @@ async function clientFrom(encoded: string, execCommands: readonly string[]): Pro
   assertKubeconfigAllowed(text, execCommands);
   const kc = new KubeConfig();
   kc.loadFromString(text);
-  return KubeClient.from(kc);
+  return KubeClient.from(kc, RUNTIME_CONNECTIONS);
 }
