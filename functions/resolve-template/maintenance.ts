@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { Kyma } from '../../shared/domain/kyma.ts';
 import { parsePolicy, windowOpen, windowsFor, type MaintenancePolicy } from '../../shared/domain/maintenance.ts';
+import { maintenanceConfigRead } from '../../shared/runtime/metrics.ts';
 
 /**
  * The maintenance-window policy file (upstream format, e.g. a ConfigMap mounted into the function), re-read when
@@ -21,7 +22,12 @@ export class MaintenancePolicyFile {
   async windowOf(kyma: Kyma, now = new Date()): Promise<{ open: boolean } | { error: string } | undefined> {
     if (!this.path) return undefined;
     try {
-      return { open: windowOpen(windowsFor(await this.policy(this.path), kyma), now, this.minMinutes) };
+      const policy = await this.policy(this.path).catch((error: unknown) => {
+        maintenanceConfigRead.set(0);
+        throw error;
+      });
+      maintenanceConfigRead.set(1);
+      return { open: windowOpen(windowsFor(policy, kyma), now, this.minMinutes) };
     } catch (error) {
       return { error: `maintenance policy ${this.path}: ${error instanceof Error ? error.message : String(error)}` };
     }

@@ -1,11 +1,11 @@
 import { HTTP } from 'cloudevents';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
-import { Counter, Histogram, Registry } from 'prom-client';
 import { InvalidEventError } from './errors.ts';
 import type { EventAttributes } from './events.ts';
 import { invoke, type LifecycleFunction, type Outcome } from './invoke.ts';
 import type { Logger } from './logger.ts';
+import { functionMetrics } from './metrics.ts';
 
 export interface FunctionHost {
   readonly url: string;
@@ -31,7 +31,7 @@ Promise<FunctionHost> {
     const outcome = parsed instanceof InvalidEventError
       ? await invokeInvalid(fn, parsed, log)
       : await invoke(fn, parsed, log);
-    metrics.observe(outcome, (performance.now() - started) / 1000);
+    metrics.observe(outcome, (performance.now() - started) / 1000, parsed instanceof InvalidEventError ? undefined : parsed);
     if ('reply' in outcome) {
       const message = HTTP.binary(outcome.reply);
       return reply.code(200).headers(message.headers).send(message.body);
@@ -41,7 +41,7 @@ Promise<FunctionHost> {
   });
   server.get('/health/readiness', async () => 'OK');
   server.get('/health/liveness', async () => 'OK');
-  server.get('/metrics', async (_req, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
+  server.get('/metrics', async (_req, reply) => reply.type(metrics.contentType).send(await metrics.scrape()));
   const address = await server.listen({ port, host });
   return { url: address, server, close: () => server.close() };
 }
@@ -72,32 +72,4 @@ function missingAttributes(headers: IncomingHttpHeaders, body: string): string[]
 async function invokeInvalid(fn: LifecycleFunction, error: InvalidEventError, log: Logger): Promise<Outcome> {
   log.warn({ fn: fn.name, status: 400, code: error.code }, error.message);
   return { status: 400, error };
-}
-
-function functionMetrics(fn: string) {
-  const registry = new Registry();
-  const invocations = new Counter({
-    name: 'lifecycle_function_invocations_total', help: 'Invocations by outcome (HTTP status of the reply contract).',
-    labelNames: ['fn', 'status'], registers: [registry],
-  });
-  const seconds = new Histogram({
-    name: 'lifecycle_function_duration_seconds', help: 'Invocation duration.', labelNames: ['fn'],
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [registry],
-  });
-  // Upstream's requeue counter: a call answered 409/503/500 is retried (requeued) by the broker; "intended" when the
-  // function asked for it (not ready yet), "unexpected" for conflicts and failures. The reason is the error code.
-  const requeues = new Counter({
-    name: 'lifecycle_mgr_requeue_reason_total', help: 'Calls the broker retries, by reason (function and error code) and type.',
-    labelNames: ['requeue_reason', 'requeue_type'], registers: [registry],
-  });
-  return {
-    registry,
-    observe(outcome: Outcome, durationSeconds: number) {
-      invocations.inc({ fn, status: String(outcome.status) });
-      seconds.observe({ fn }, durationSeconds);
-      if ('error' in outcome && outcome.status >= 409 && outcome.status !== 400) {
-        requeues.inc({ requeue_reason: `${fn}_${outcome.error.code.replace(/^LCM_ERR_/, '').toLowerCase()}`, requeue_type: outcome.status === 503 && outcome.error.code === 'LCM_ERR_NOT_YET_READY' ? 'intended' : 'unexpected' });
-      }
-    },
-  };
 }

@@ -76,4 +76,31 @@ describe('maintenance windows', () => {
     await deleteKyma(world, 'mw-b');
     await kymaGone(world, 'mw-b');
   });
+
+  it('a broken policy: an upgrade that requires downtime is Error naming the policy, the installed version stays, and the read gauge says 0 until it is fixed', async () => {
+    const gauge = async () => {
+      const text = await (await fetch(`${world.runner.functions.get('resolve-template') ?? ''}/metrics`)).text();
+      return /^lifecycle_mgr_maintenance_window_config_read_success (\d)$/m.exec(text)?.[1];
+    };
+    await writePolicy(false);
+    await connectRuntime(world, 'mw-c', 0);
+    await applyKyma(world, 'mw-c', { channel: 'regular', modules: [{ name: 'nova' }] });
+    await kymaInState(world, 'mw-c', 'Ready', (k) => moduleOf(k)?.version === '1.0.0');
+    expect(await gauge()).toBe('1');
+
+    await writeFile(policyPath, '{"rules": [{"match": '); // cut off mid-way
+    await applyKyma(world, 'mw-c', { channel: 'regular', modules: [{ name: 'nova', channel: 'fast' }] });
+    const broken = await kymaInState(world, 'mw-c', 'Error', (k) => moduleOf(k)?.state === 'Error');
+    expect(moduleOf(broken)?.message).toContain(`failed to determine if maintenance window is active: maintenance policy ${policyPath}`);
+    expect((await manifestsOf(world, 'mw-c'))[0]?.spec?.version).toBe('1.0.0');
+    expect(await gauge()).toBe('0');
+
+    await writePolicy(true);
+    await world.runner.resync();
+    await kymaInState(world, 'mw-c', 'Ready', (k) => moduleOf(k)?.version === '2.0.0');
+    expect(await gauge()).toBe('1');
+    await writePolicy(false);
+    await deleteKyma(world, 'mw-c');
+    await kymaGone(world, 'mw-c');
+  });
 });
