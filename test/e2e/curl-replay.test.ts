@@ -8,8 +8,8 @@ import { publishSampleModule, setReleaseChannels } from '../../shared/module/pub
 import { deploymentOf } from './removal-helpers.ts';
 import { readmeBashBlock, shellFunction } from './readme.ts';
 import { converged } from './replay.ts';
-import { writeSnapshot } from './snapshot.ts';
-import { applyKyma, connectRuntime, deleteLeftoverKymas, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
+import { writeRequestsDuring, writeSnapshot } from './snapshot.ts';
+import { applyKyma, connectRuntime, deleteLeftoverKymas, justAfterTheMinute, kymaInState, manifestsOf, resyncTicks, startWorld, type World } from './world.ts';
 
 let world: World;
 const run = promisify(execFile);
@@ -78,14 +78,20 @@ describe('replaying a step with curl', () => {
     await converged(world);
 
     const before = await writeSnapshot(world.kcp, world.runtimes);
-    expect((await ce(urlOf('apply-remote'), UPDATE, 'Manifest', manifest)).status).toBe(204);
-    const resolved = await ce(urlOf('resolve-template'), UPDATE, 'Kyma', 'cr-a');
-    expect(resolved.status).toBe(200);
-    expect(resolved.headers).toContain(`ce-type: ${RESOLVED}`);
-    // "from this step onwards": the reply goes on to render-manifest by hand; converged, it changes nothing
-    expect((await ce(urlOf('render-manifest'), RESOLVED, 'Kyma', 'cr-a')).status).toBe(204);
-    expect((await ce(urlOf('aggregate-status'), UPDATE, 'Kyma', 'cr-a')).status).toBe(204);
-    await world.runner.broker.idle();
+    await justAfterTheMinute(); // no resync tick (and its drift checks) while the replays run
+    const ticks = resyncTicks(world);
+    const writes = await writeRequestsDuring(async () => {
+      expect((await ce(urlOf('apply-remote'), UPDATE, 'Manifest', manifest)).status).toBe(204);
+      const resolved = await ce(urlOf('resolve-template'), UPDATE, 'Kyma', 'cr-a');
+      expect(resolved.status).toBe(200);
+      expect(resolved.headers).toContain(`ce-type: ${RESOLVED}`);
+      // "from this step onwards": the reply goes on to render-manifest by hand; converged, it changes nothing
+      expect((await ce(urlOf('render-manifest'), RESOLVED, 'Kyma', 'cr-a')).status).toBe(204);
+      expect((await ce(urlOf('aggregate-status'), UPDATE, 'Kyma', 'cr-a')).status).toBe(204);
+      await world.runner.broker.idle();
+    });
+    expect(resyncTicks(world)).toBe(ticks);
+    expect(writes).toEqual([]);
     expect(await writeSnapshot(world.kcp, world.runtimes)).toEqual(before);
     // the README's resync tick: the resync function takes it and fans out what is due
     expect((await resyncTick(urlOf('resync'))).status).toBe(204);

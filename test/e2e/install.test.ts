@@ -4,8 +4,8 @@ import { API_VERSION, KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
 import { publishSampleModule, setReleaseChannels } from '../../shared/module/publish.ts';
 import { sampleGroup } from '../../shared/module/sample.ts';
 import { converged } from './replay.ts';
-import { writeSnapshot } from './snapshot.ts';
-import { applyKyma, connectRuntime, deleteKyma, kymaGone, eventually, getKyma, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
+import { writeRequestsDuring, writeSnapshot } from './snapshot.ts';
+import { applyKyma, connectRuntime, deleteKyma, kymaGone, eventually, getKyma, justAfterTheMinute, kymaInState, manifestsOf, resyncTicks, startWorld, type World } from './world.ts';
 
 let world: World;
 const module = (k: { status?: { modules?: ModuleStatus[] } } | undefined, name: string) => k?.status?.modules?.find((m) => m.name === name);
@@ -19,6 +19,9 @@ beforeAll(async () => {
   await publish('other', '1.0.0');
   await publish('broken', '1.0.0', { unschedulable: true });
   await publish('betamod', '1.0.0', { beta: true });
+  await publish('legacy', '1.0.0');
+  // Upstream's legacy lookup: no ModuleReleaseMeta, the template itself names its channel.
+  await world.kcp.mergePatch({ apiVersion: API_VERSION, kind: 'ModuleTemplate', namespace: KCP_NAMESPACE, name: 'legacy-1.0.0' }, { spec: { channel: 'regular' } });
   await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'sample', [{ channel: 'regular', version: '1.0.0' }, { channel: 'fast', version: '2.0.0' }, { channel: 'stable', version: '1.0.0' }]);
   await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'other', [{ channel: 'regular', version: '1.0.0' }]);
   await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'broken', [{ channel: 'regular', version: '1.0.0' }]);
@@ -107,6 +110,19 @@ describe('install path through the local runner (resolve-template → render-man
     await removeKyma('kyma-d');
   });
 
+  it('finds a module without ModuleReleaseMeta by its template\'s channel (legacy lookup), and refuses the channel none', async () => {
+    await connectRuntime(world, 'kyma-l', RUNTIME_2);
+    await applyKyma(world, 'kyma-l', { channel: 'regular', modules: [{ name: 'legacy' }] });
+    const kyma = await kymaInState(world, 'kyma-l', 'Ready', (k) => module(k, 'legacy')?.state === 'Ready');
+    expect(module(kyma, 'legacy')).toMatchObject({ channel: 'regular', version: '1.0.0', template: { metadata: { name: 'legacy-1.0.0' } } });
+    expect((await deployment(RUNTIME_2, 'legacy-manager'))?.status?.availableReplicas).toBe(1);
+    await applyKyma(world, 'kyma-l', { channel: 'regular', modules: [{ name: 'legacy' }, { name: 'other', channel: 'none' }] });
+    const none = await kymaInState(world, 'kyma-l', 'Error', (k) => module(k, 'other')?.state === 'Error');
+    expect(module(none, 'other')?.message).toBe('Channel none is not allowed');
+    expect((await manifestsOf(world, 'kyma-l')).map((m) => m.metadata.labels?.['operator.kyma-project.io/module-name'])).toEqual(['legacy']);
+    await removeKyma('kyma-l');
+  });
+
   it('does not install a beta module on a Kyma without the beta label, installs it once the label is gone, refuses it again when internal', async () => {
     await connectRuntime(world, 'kyma-e', RUNTIME_2);
     await applyKyma(world, 'kyma-e', { channel: 'regular', modules: [{ name: 'betamod' }] });
@@ -124,8 +140,20 @@ describe('install path through the local runner (resolve-template → render-man
     await removeKyma('kyma-e');
   });
 
-  it('uninstalls a removed module (no user CRs) and drops its Manifest and status entry', async () => {
+  it('uninstalls a removed module (no user CRs) in two waves and drops its Manifest and status entry', async () => {
+    // A finalizer holds the module's ConfigMap (first wave): its Deployment and CRD (second wave) stay until it is gone.
+    const held = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'kyma-system', name: 'other-config' };
+    const runtime = world.runtimes[RUNTIME_1];
+    if (!runtime) throw new Error('no runtime');
+    await runtime.mergePatch(held, { metadata: { finalizers: ['test.kyma-project.io/hold'] } });
     await applyKyma(world, 'kyma-a', { channel: 'regular', modules: [{ name: 'sample' }] });
+    const waiting = await eventually('the first wave waits for the held ConfigMap', async () => {
+      const other = (await manifestsOf(world, 'kyma-a')).find((m) => m.metadata.name.includes('other'));
+      return other?.status?.lastOperation?.operation.startsWith('removing module resources: 1 still present (ConfigMap other-config)') ? other : undefined;
+    });
+    expect(waiting.status?.state).toBe('Deleting');
+    expect(await deployment(RUNTIME_1, 'other-manager')).toBeDefined();
+    await runtime.mergePatch(held, { metadata: { finalizers: null } });
     await eventually('Manifest of module other gone', async () => (await manifestsOf(world, 'kyma-a')).length === 1);
     const kyma = await kymaInState(world, 'kyma-a', 'Ready', (k) => k.status?.modules?.length === 1);
     expect(module(kyma, 'other')).toBeUndefined();
@@ -138,8 +166,14 @@ describe('install path through the local runner (resolve-template → render-man
     const before = await converged(world);
     const events = [...world.events];
     expect(events.length).toBeGreaterThan(20);
-    for (const event of events) await world.runner.broker.publish(event);
-    await world.runner.broker.idle();
+    await justAfterTheMinute(); // no resync tick (and its drift checks) while the replay runs
+    const ticks = resyncTicks(world);
+    const writes = await writeRequestsDuring(async () => {
+      for (const event of events) await world.runner.broker.publish(event);
+      await world.runner.broker.idle();
+    });
+    expect(resyncTicks(world)).toBe(ticks);
+    expect(writes).toEqual([]);
     expect(await writeSnapshot(world.kcp, world.runtimes)).toEqual(before);
   });
 

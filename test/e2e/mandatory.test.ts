@@ -40,6 +40,10 @@ describe('mandatory modules', () => {
     expect(kyma.spec?.modules ?? []).toEqual([]);
     expect(kyma.status?.modules ?? []).toEqual([]);
     expect((await world.kcp.get<Manifest>(MRM))?.metadata.finalizers).toContain('operator.kyma-project.io/mandatory-module');
+    // The runtime's module catalog leaves mandatory modules out (upstream): neither its release meta nor its templates.
+    const copy = (kind: string, name: string) => runtime.get({ apiVersion: API_VERSION, kind, namespace: 'kyma-system', name });
+    expect(await copy('ModuleReleaseMeta', 'india')).toBeUndefined();
+    expect(await copy('ModuleTemplate', 'india-1.0.0')).toBeUndefined();
 
     await setMandatoryVersion(world.kcp, KCP_NAMESPACE, 'india', '2.0.0');
     await eventually('operator upgraded to 2.0.0', async () => (await deploymentOf(runtime, 'india'))?.spec?.template?.spec?.containers?.[0]?.image?.endsWith(':2.0.0'));

@@ -54,6 +54,20 @@ describe('runtime side: CRD sync and module catalog sync', () => {
 
     await applyKyma(world, 'rt-a', { channel: 'regular', modules: [{ name: 'mike' }] }, { 'operator.kyma-project.io/beta': 'false' });
     await eventually('beta copy removed again', async () => (await runtime.get(remote('ModuleTemplate', 'mike-2.0.0'))) === undefined);
+
+    // An internal module is left out of the catalog until the Kyma opts in with the internal label.
+    await publishSampleModule(world.registry, world.kcp, { name: 'indigo', version: '1.0.0', namespace: KCP_NAMESPACE, internal: true });
+    await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'indigo', [{ channel: 'regular', version: '1.0.0' }]);
+    await applyKyma(world, 'rt-a', { channel: 'regular', modules: [{ name: 'mike' }] }, { 'operator.kyma-project.io/beta': 'false', 'e2e/step': 'internal-off' });
+    await kymaInState(world, 'rt-a', 'Ready');
+    await touch();
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(await runtime.get(remote('ModuleReleaseMeta', 'indigo'))).toBeUndefined();
+    expect(await runtime.get(remote('ModuleTemplate', 'indigo-1.0.0'))).toBeUndefined();
+    await applyKyma(world, 'rt-a', { channel: 'regular', modules: [{ name: 'mike' }] }, { 'operator.kyma-project.io/beta': 'false', 'operator.kyma-project.io/internal': 'true' });
+    await eventually('internal module in the catalog of an internal Kyma', async () => Boolean(await runtime.get(remote('ModuleTemplate', 'indigo-1.0.0'))) && Boolean(await runtime.get(remote('ModuleReleaseMeta', 'indigo'))));
+    await applyKyma(world, 'rt-a', { channel: 'regular', modules: [{ name: 'mike' }] }, { 'operator.kyma-project.io/beta': 'false', 'operator.kyma-project.io/internal': 'false' });
+    await eventually('internal copies removed again', async () => !(await runtime.get(remote('ModuleTemplate', 'indigo-1.0.0'))) && !(await runtime.get(remote('ModuleReleaseMeta', 'indigo'))));
     expect(await runtime.get(remote('ModuleTemplate', 'users-own-1.0.0'))).toBeDefined();
 
     await publishSampleModule(world.registry, world.kcp, { name: 'sierra', version: '1.0.0', namespace: KCP_NAMESPACE });

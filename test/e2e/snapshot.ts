@@ -1,4 +1,5 @@
 import type { KubeClient } from '../../shared/k8s/client.ts';
+import { countRequests, requestTally } from '../../shared/k8s/request-tally.ts';
 import { API_VERSION } from '../../shared/domain/vocabulary.ts';
 import { sampleGroup } from '../../shared/module/sample.ts';
 
@@ -18,4 +19,19 @@ export async function writeSnapshot(kcp: KubeClient, runtimes: KubeClient[]): Pr
   for (const kind of KCP_KINDS) await add('kcp', kcp, kind);
   for (const [i, runtime] of runtimes.entries()) for (const kind of RUNTIME_KINDS) await add(`runtime-${i + 1}`, runtime, kind);
   return out;
+}
+
+const WRITE_VERBS = new Set(['create', 'update', 'patch', 'apply', 'delete', 'deletecollection']);
+
+/** Every write request the functions send while `work` runs, as `<function> <verb> <resource>` — counted where they
+ * leave the client (shared/k8s/request-tally.ts), so a write that changes nothing (an identical apply) counts too,
+ * which a resourceVersion snapshot cannot see. */
+export async function writeRequestsDuring(work: () => Promise<void>): Promise<string[]> {
+  countRequests(true);
+  try {
+    await work();
+    return requestTally().filter((r) => r.caller !== 'other' && WRITE_VERBS.has(r.verb)).map((r) => `${r.caller} ${r.verb} ${r.resource} ×${r.count}`);
+  } finally {
+    countRequests(false);
+  }
 }
