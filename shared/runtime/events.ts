@@ -31,7 +31,11 @@ export const LANE_BACKGROUND = 'background';
  */
 export const RESYNC_REASON = 'resyncreason';
 export const RESYNC_PENDING = 'pending';
+export const RESYNC_DRIFT = 'drift';
 export const RESYNC_RELEASE = 'release';
+
+/** Whether an event is the resync's drift check of a Ready object (background work, not an install). */
+export const isDriftCheck = (event: EventAttributes): boolean => event.type === RESYNC_DUE && event[RESYNC_REASON] === RESYNC_DRIFT;
 
 /** Whether an event asks for a full check against the runtime (read everything, trust no memo): every `resync.due`
  * but the resync's safety net for objects not Ready yet and a release reaching a Kyma. */

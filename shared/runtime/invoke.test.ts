@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import type { EventAttributes } from './events.ts';
+import { RESYNC_DUE, type EventAttributes } from './events.ts';
+import { countRequests, requestTally, tally } from '../k8s/request-tally.ts';
 import { invoke, type LifecycleFunction } from './invoke.ts';
 import { createLogger } from './logger.ts';
 
@@ -26,5 +27,23 @@ describe('invoke', () => {
     expect(outcomes.map((o) => o.status)).toEqual([500, 204, 204]);
     expect(trace.indexOf('start a2')).toBeGreaterThan(trace.indexOf('end a1'));
     expect(trace.indexOf('start b1')).toBeLessThan(trace.indexOf('end a1'));
+  });
+});
+
+describe('request tally by caller', () => {
+  it('counts a drift check\'s requests apart from the function\'s other calls', async () => {
+    const fn: LifecycleFunction = {
+      name: 'probe', accepts: ['test.event', RESYNC_DUE],
+      async handle() {
+        tally('https://rt', 'GET', '/api/v1/namespaces/kyma-system/configmaps/c', '');
+        return undefined;
+      },
+    };
+    countRequests(true);
+    await invoke(fn, event('a', 'e1'), log);
+    await invoke(fn, { ...event('a', 'e2'), type: RESYNC_DUE, resyncreason: 'drift' } as EventAttributes, log);
+    await invoke(fn, { ...event('a', 'e3'), type: RESYNC_DUE, resyncreason: 'pending' } as EventAttributes, log);
+    expect(requestTally().map((r) => [r.caller, r.count])).toEqual([['probe', 2], ['probe (drift)', 1]]);
+    countRequests(false);
   });
 });

@@ -3,7 +3,7 @@ import { kindKey, revisionOf, withFreshness } from '../k8s/freshness.ts';
 import { asCaller } from '../k8s/request-tally.ts';
 import { Batches } from './batches.ts';
 import { InvalidEventError, toLifecycleError, type LifecycleError } from './errors.ts';
-import { keyText, objectKeyOf, printable, versionIn, type EventAttributes, type ObjectKey } from './events.ts';
+import { isDriftCheck, keyText, objectKeyOf, printable, versionIn, type EventAttributes, type ObjectKey } from './events.ts';
 import type { Logger } from './logger.ts';
 import { inSpan, parseTraceparent, recordedTrace, startSpan, type TraceContext } from './trace.ts';
 import { ANNOTATION, OUR_MANAGERS } from '../domain/vocabulary.ts';
@@ -47,7 +47,8 @@ export async function invoke(fn: LifecycleFunction, event: EventAttributes, log:
     if (!fn.accepts.includes(event.type)) throw new InvalidEventError(`${fn.name} does not accept events of type ${printable(event.type)}`);
     const key = fn.keyless ? { kind: '', apiVersion: '', namespace: '', name: '' } : objectKeyOf(event);
     if (!fn.keyless) bound = bound.child({ object: keyText(key) });
-    const work = () => asCaller(fn.name, () => inSpan(span, () => withSeen(event, key, () => fn.handle({ event, key, log: bound }))));
+    // Drift checks are counted apart (`<function> (drift)`): the bench then tells installs from background checks.
+    const work = () => asCaller(isDriftCheck(event) ? `${fn.name} (drift)` : fn.name, () => inSpan(span, () => withSeen(event, key, () => fn.handle({ event, key, log: bound }))));
     const batch = fn.keyless ? undefined : fn.batchOf?.(event, key);
     const reply = batch ? await batchesOf(fn).run(batch.batch, revisionOf(versionIn(event)) ?? 0n, work, batch.settleMs)
       : await oneAtATime(fn, fn.keyless ? '' : keyText(key), work);
