@@ -26,9 +26,12 @@ describe('Manifest state change events', () => {
 describe('deletion step events', () => {
   it('name the step and what it did; waiting for modules is a Warning naming what blocks', () => {
     expect(deletionStepEvent({ step: 'DeleteManifests', names: ['a', 'b'] })).toEqual({ type: 'Normal', reason: 'DeleteManifests', message: 'deleting Manifests a, b' });
-    expect(deletionStepEvent({ step: 'DeleteRuntimeCrd', name: 'kymas.operator.kyma-project.io' }).message).toBe('deleting CRD kymas.operator.kyma-project.io on the runtime');
+    expect(deletionStepEvent({ step: 'DeleteRuntimeCrd', name: 'kymas.operator.kyma-project.io' })).toEqual({ type: 'Normal', reason: 'DeleteSkrKymaCrd', message: 'deleting CRD kymas.operator.kyma-project.io on the runtime' });
+    expect(deletionStepEvent({ step: 'DeleteRuntimeCrd', name: 'moduletemplates.operator.kyma-project.io' }).reason).toBe('DeleteSkrModuleTemplateCrd');
+    expect(deletionStepEvent({ step: 'DeleteRemoteKyma' }).reason).toBe('DeleteSkrKyma');
+    expect(deletionStepEvent({ step: 'SetKymaStateDeleting' }).reason).toBe('SetKcpKymaStateDeleting');
     expect(deletionStepEvent({ step: 'WaitForManifests', message: 'waiting for modules to be deleted: papa (Sample ns/x)' }))
-      .toEqual({ type: 'Warning', reason: 'WaitForManifests', message: 'waiting for modules to be deleted: papa (Sample ns/x)' });
+      .toEqual({ type: 'Warning', reason: 'EnsureManifestDeletion', message: 'waiting for modules to be deleted: papa (Sample ns/x)' });
     expect(deletionStepEvent({ step: 'DropKymaFinalizer' }).reason).toBe('DropKymaFinalizer');
   });
 });

@@ -30,16 +30,24 @@ export function manifestStateEvent(before: string | undefined, after: string | u
   return stateChangeEvent(before, after, operation);
 }
 
-/** The event of a deletion step done, named after the step (upstream names its deletion events by use case, too). */
+/** Upstream's reasons for the deletion steps (its deletion use cases), so dashboards and alerts built on them keep
+ * working; the catalog copies have no upstream counterpart and keep ours. */
+const CRD_REASON: Record<string, string> = {
+  'moduletemplates.operator.kyma-project.io': 'DeleteSkrModuleTemplateCrd',
+  'modulereleasemetas.operator.kyma-project.io': 'DeleteSkrModuleReleaseMetaCrd',
+  'kymas.operator.kyma-project.io': 'DeleteSkrKymaCrd',
+};
+
+/** The event of a deletion step done, with upstream's reason for it. */
 export function deletionStepEvent(step: { step: string; names?: string[]; copies?: unknown[]; name?: string; message?: string }): EventWish {
   switch (step.step) {
+    case 'SetKymaStateDeleting': return { type: 'Normal', reason: 'SetKcpKymaStateDeleting', message: 'Kyma deletion started' };
     case 'DeleteManifests': return { type: 'Normal', reason: step.step, message: `deleting Manifests ${(step.names ?? []).join(', ')}` };
     case 'DeleteCatalogCopies': return { type: 'Normal', reason: step.step, message: `deleted ${step.copies?.length ?? 0} module catalog copies on the runtime` };
-    case 'DeleteRuntimeCrd': return { type: 'Normal', reason: step.step, message: `deleting CRD ${step.name ?? ''} on the runtime` };
-    case 'DeleteRemoteKyma': return { type: 'Normal', reason: step.step, message: 'deleting the runtime Kyma' };
-    case 'WaitForManifests': return { type: 'Warning', reason: step.step, message: step.message ?? 'waiting for modules to be deleted' };
+    case 'DeleteRuntimeCrd': return { type: 'Normal', reason: CRD_REASON[step.name ?? ''] ?? 'DeleteSkrCrd', message: `deleting CRD ${step.name ?? ''} on the runtime` };
+    case 'DeleteRemoteKyma': return { type: 'Normal', reason: 'DeleteSkrKyma', message: 'deleting the runtime Kyma' };
+    case 'WaitForManifests': return { type: 'Warning', reason: 'EnsureManifestDeletion', message: step.message ?? 'waiting for modules to be deleted' };
     case 'DropKymaFinalizer': return { type: 'Normal', reason: step.step, message: 'deletion finished: finalizer removed' };
-    case 'SetKymaStateDeleting': return { type: 'Normal', reason: step.step, message: 'Kyma deletion started' };
     default: return { type: 'Normal', reason: step.step, message: step.step };
   }
 }

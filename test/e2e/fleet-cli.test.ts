@@ -108,8 +108,8 @@ describe('fleet CLI and Events', () => {
     }, 120_000);
     expect(blocked.stdout.split('\n')[0]).toMatch(new RegExp(`^Kyma ${KCP_NAMESPACE}/${KYMA}: Deleting \\(being deleted\\) — waiting for modules to be deleted: `));
     const events = await eventsAbout(KYMA);
-    expect(events.map((e) => e.reason)).toEqual(expect.arrayContaining(['SetKymaStateDeleting', 'DeleteManifests', 'WaitForManifests']));
-    const waiting = events.filter((e) => e.reason === 'WaitForManifests');
+    expect(events.map((e) => e.reason)).toEqual(expect.arrayContaining(['SetKcpKymaStateDeleting', 'DeleteManifests', 'EnsureManifestDeletion']));
+    const waiting = events.filter((e) => e.reason === 'EnsureManifestDeletion');
     expect(waiting.every((e) => e.type === 'Warning')).toBe(true);
     expect(new Set(waiting.map((e) => e.message)).size).toBe(waiting.length);
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModuleStatus } from '../../shared/domain/kyma.ts';
 import { API_VERSION, KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
 import { publishSampleModule, setReleaseChannels } from '../../shared/module/publish.ts';
-import { sampleGroup } from '../../shared/module/sample.ts';
+import { sampleComponent, sampleGroup } from '../../shared/module/sample.ts';
 import { converged } from './replay.ts';
 import { writeRequestsDuring, writeSnapshot } from './snapshot.ts';
 import { applyKyma, connectRuntime, deleteKyma, kymaGone, eventually, getKyma, justAfterTheMinute, kymaInState, manifestsOf, resyncTicks, startWorld, type World } from './world.ts';
@@ -20,8 +20,9 @@ beforeAll(async () => {
   await publish('broken', '1.0.0', { unschedulable: true });
   await publish('betamod', '1.0.0', { beta: true });
   await publish('legacy', '1.0.0');
-  // Upstream's legacy lookup: no ModuleReleaseMeta, the template itself names its channel.
-  await world.kcp.mergePatch({ apiVersion: API_VERSION, kind: 'ModuleTemplate', namespace: KCP_NAMESPACE, name: 'legacy-1.0.0' }, { spec: { channel: 'regular' } });
+  // Upstream's legacy lookup: no ModuleReleaseMeta, the template itself names its channel and its OCM component.
+  await world.kcp.mergePatch({ apiVersion: API_VERSION, kind: 'ModuleTemplate', namespace: KCP_NAMESPACE, name: 'legacy-1.0.0' },
+    { spec: { channel: 'regular', descriptor: { component: { name: sampleComponent('legacy') } } } });
   await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'sample', [{ channel: 'regular', version: '1.0.0' }, { channel: 'fast', version: '2.0.0' }, { channel: 'stable', version: '1.0.0' }]);
   await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'other', [{ channel: 'regular', version: '1.0.0' }]);
   await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'broken', [{ channel: 'regular', version: '1.0.0' }]);
