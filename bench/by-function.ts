@@ -1,8 +1,7 @@
 // Who sent the lifecycle manager's requests (issue 20): the in-process request tally of a run
 // (shared/k8s/request-tally.ts) by function, per module install, on the KCP and on the runtimes. Pure.
-import type { TalliedRequest } from '../shared/k8s/request-tally.ts';
+import { WRITE_VERBS, type TalliedRequest } from '../shared/k8s/request-tally.ts';
 
-const WRITES = new Set(['create', 'update', 'patch', 'apply', 'delete', 'deletecollection']);
 const round = (n: number) => Number(n.toFixed(2));
 
 /** Requests and writes per install, the most frequent ones, and the connections opened (TLS handshakes) per install. */
@@ -28,7 +27,7 @@ export function costByFunction(rows: readonly TalliedRequest[], kcpServer: strin
     counts.delete('connect tls');
     for (const [key, n] of counts) {
       requests += n;
-      if (WRITES.has(key.split(' ')[0] ?? '')) writes += n;
+      if (WRITE_VERBS.has(key.split(' ')[0] ?? '')) writes += n;
     }
     const top = Object.fromEntries([...counts].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([k, n]) => [k, round(n / per)]));
     return { requests: round(requests / per), writes: round(writes / per), connections: round(connections / per), top };

@@ -53,10 +53,13 @@ export function purge(given: FunctionDeps): LifecycleFunction {
       let step = nextDeletionStep(view, false);
       // The runtime's steps need no waiting (a CRD being deleted counts as gone): one call takes them all, instead of one
       // retry each, so a stuck module is named within seconds of the deletion.
+      const take = async (done: DeletionStep) => {
+        await execute(deps.kcp, kyma, done, runtime);
+        log.info({ step: done.step }, `Kyma deletion: ${done.step}`);
+        await events.record(involvedOf(kyma), deletionStepEvent(done));
+      };
       for (let taken = 0; step && RUNTIME_STEPS.has(step.step) && taken < RUNTIME_STEPS.size + 2; taken++) {
-        await execute(deps.kcp, kyma, step, runtime);
-        log.info({ step: step.step }, `Kyma deletion: ${step.step}`);
-        await events.record(involvedOf(kyma), deletionStepEvent(step));
+        await take(step);
         step = nextDeletionStep((view = await observe()), false);
       }
       if (step?.step === 'PurgeModuleCrFinalizers' && runtime && !(await purgeStuck(deps, kyma, manifests, runtime, log))) step = nextDeletionStep(view, true);
@@ -66,9 +69,7 @@ export function purge(given: FunctionDeps): LifecycleFunction {
         return undefined;
       }
       if (step.step === 'PurgeModuleCrFinalizers') return undefined;
-      await execute(deps.kcp, kyma, step, runtime);
-      log.info({ step: step.step }, `Kyma deletion: ${step.step}`);
-      await events.record(involvedOf(kyma), deletionStepEvent(step));
+      await take(step);
       if (step.step === 'DropKymaFinalizer') return undefined;
       throw new NotYetReadyError(step.step === 'WaitForManifests' ? step.message : `Kyma deletion continues after ${step.step}`);
     },

@@ -32,6 +32,9 @@ export function tally(server: string, method: string, path: string, contentType:
   counts.set(key, (counts.get(key) ?? 0) + 1);
 }
 
+/** The verbs (as requestShape names them) that write. */
+export const WRITE_VERBS: ReadonlySet<string> = new Set(['create', 'update', 'patch', 'apply', 'delete', 'deletecollection']);
+
 /** Counts a connection opened (a TLS handshake) for a request when counting is on: verb `connect`, resource `tls`. */
 export function tallyConnection(server: string, socket: { connecting?: boolean }): void {
   if (counts && socket.connecting) tally(server, 'CONNECT', '', '');

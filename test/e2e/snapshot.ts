@@ -1,5 +1,5 @@
 import type { KubeClient } from '../../shared/k8s/client.ts';
-import { countRequests, requestTally } from '../../shared/k8s/request-tally.ts';
+import { countRequests, requestTally, WRITE_VERBS } from '../../shared/k8s/request-tally.ts';
 import { API_VERSION } from '../../shared/domain/vocabulary.ts';
 import { sampleGroup } from '../../shared/module/sample.ts';
 
@@ -20,8 +20,6 @@ export async function writeSnapshot(kcp: KubeClient, runtimes: KubeClient[]): Pr
   for (const [i, runtime] of runtimes.entries()) for (const kind of RUNTIME_KINDS) await add(`runtime-${i + 1}`, runtime, kind);
   return out;
 }
-
-const WRITE_VERBS = new Set(['create', 'update', 'patch', 'apply', 'delete', 'deletecollection']);
 
 /** Every write request the functions send while `work` runs, as `<function> <verb> <resource>` — counted where they
  * leave the client (shared/k8s/request-tally.ts), so a write that changes nothing (an identical apply) counts too,
