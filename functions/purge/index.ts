@@ -24,6 +24,12 @@ export const NAME = 'purge';
 /** Deletion steps on the runtime that one call takes back to back. */
 const RUNTIME_STEPS = new Set<DeletionStep['step']>(['DeleteCatalogCopies', 'DeleteRuntimeCrd', 'DeleteRemoteKyma']);
 
+/** Deletion steps that need nothing from the runtime. */
+const KCP_STEPS = new Set<DeletionStep['step']>(['SetKymaStateDeleting', 'DeleteManifests']);
+
+export const runtimeUnusableMessage = (reason: string) =>
+  `the runtime cannot be cleaned up: ${reason}; fix the kubeconfig Secret, or delete it to let the Kyma go without cleaning up the runtime`;
+
 /** A Kyma with a deletionTimestamp: one step of the deletion chain per call (see decide.ts), then a retry. */
 export function purge(given: FunctionDeps): LifecycleFunction {
   const deps = readingFromCaches(given, [CACHED.kymas, CACHED.manifests, CACHED.kubeconfigs]);
@@ -42,8 +48,11 @@ export function purge(given: FunctionDeps): LifecycleFunction {
       // Single-cluster mode (ADR 21): the module CRs live in the control plane, which has no runtime Kyma, catalog copies
       // or runtime CRDs to remove (its own must stay).
       const inCluster = isInClusterKyma(kyma);
+      // As upstream: only a missing kubeconfig Secret lets the chain go on without the runtime; an unusable one (refused,
+      // not a kubeconfig, several Secrets) holds the deletion at the first runtime step, saying why and the way out.
+      let unusable: string | undefined;
       const access = inCluster ? (deps.config.inCluster ? inClusterAccess(given.kcp) : { missing: 'in-cluster installs disabled' })
-        : await runtimes.forKyma(key.namespace, kymaName).catch(() => ({ missing: 'unusable kubeconfig Secret' }));
+        : await runtimes.forKyma(key.namespace, kymaName).catch((e: unknown) => ({ missing: (unusable = e instanceof Error ? e.message : String(e)) }));
       const runtime = 'client' in access ? { client: access.client, scope: access.scope } : undefined;
       const observe = async (): Promise<DeletionView> => {
         const observed = runtime && (inCluster ? { crds: [], remoteKyma: false } : await observeRuntime(runtime.client, runtime.scope));
@@ -51,6 +60,10 @@ export function purge(given: FunctionDeps): LifecycleFunction {
       };
       let view = await observe();
       let step = nextDeletionStep(view, false);
+      if (unusable && step && !KCP_STEPS.has(step.step)) {
+        await setKymaDeletionStatus(deps.kcp, kyma, runtimeUnusableMessage(unusable));
+        throw new NotYetReadyError(runtimeUnusableMessage(unusable));
+      }
       // The runtime's steps need no waiting (a CRD being deleted counts as gone): one call takes them all, instead of one
       // retry each, so a stuck module is named within seconds of the deletion.
       const take = async (done: DeletionStep) => {

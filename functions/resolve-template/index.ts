@@ -7,7 +7,7 @@ import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
 import { fanOut } from './fan-out.ts';
 import { ensureKymaMetadata } from './kyma-metadata.ts';
 import { mandatoryRelease } from './mandatory.ts';
-import { effectiveSpec, type EffectiveSpec } from './remote-kyma.ts';
+import { effectiveSpec, type EffectiveSpec, type StillWanted } from './remote-kyma.ts';
 import { isInClusterKyma } from '../../shared/domain/in-cluster.ts';
 import { canonicalJson } from '../../shared/domain/canonical.ts';
 import { RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
@@ -43,7 +43,12 @@ export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
       if (!kyma || kyma.metadata.deletionTimestamp) return undefined;
       if (kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
       await ensureKymaMetadata(deps.kcp, kyma);
-      const effective = await effectiveSpecOf(runtimes, kyma, remotes, !checksDrift(event));
+      const stillWanted = async () => {
+        const live = await given.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name: key.name });
+        return Boolean(live && !live.metadata.deletionTimestamp);
+      };
+      const effective = await effectiveSpecOf(runtimes, kyma, remotes, !checksDrift(event), stillWanted);
+      if (effective.gone) return undefined;
       const observed = await observe(deps.kcp, deps.artifacts, { ...kyma, spec: effective.spec });
       const modules = resolveModules({ ...observed, maintenance: await maintenance.windowOf(kyma), restrictedModules: deps.config.restrictedModules });
       const specSource = { from: effective.from, channel: effective.spec.channel };
@@ -67,7 +72,7 @@ export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
  * `resync.due` events that check drift (the runtime watch's, fan-outs, the resync's drift checks); other events — the
  * resync's safety net for a Kyma not Ready yet among them (ADR 27) — `reuse` it from `memo` (ADR 25).
  */
-async function effectiveSpecOf(runtimes: RuntimeClients, kyma: Kyma, memo: RemoteKymaMemo, reuse: boolean): Promise<EffectiveSpec> {
+async function effectiveSpecOf(runtimes: RuntimeClients, kyma: Kyma, memo: RemoteKymaMemo, reuse: boolean, stillWanted: StillWanted): Promise<EffectiveSpec> {
   // Single-cluster mode (ADR 21): the Kyma is the only one; there is no runtime Kyma to take the list from.
   if (isInClusterKyma(kyma)) return { from: 'kcp', spec: kyma.spec ?? { channel: '' } };
   const { namespace = '', name } = kyma.metadata;
@@ -75,7 +80,7 @@ async function effectiveSpecOf(runtimes: RuntimeClients, kyma: Kyma, memo: Remot
   if ('missing' in access) throw new NotYetReadyError(`runtime of Kyma ${name}: ${access.missing}`);
   const key = `${namespace}/${name}`;
   try {
-    const effective = await effectiveSpec(access.client, kyma, access.scope, reuse ? memo.recall(access.client, key) : undefined);
+    const effective = await effectiveSpec(access.client, kyma, access.scope, stillWanted, reuse ? memo.recall(access.client, key) : undefined);
     memo.remember(access.client, key, effective.remote);
     return effective;
   } catch (error) {

@@ -14,15 +14,22 @@ export interface EffectiveSpec {
   from: 'runtime' | 'kcp';
   /** The runtime Kyma as read (or as its metadata was just written), when it exists. */
   remote?: Kyma | undefined;
+  /** The Kyma turned out to be gone or being deleted when the runtime Kyma was about to be created: nothing to do. */
+  gone?: true;
 }
+
+/** Whether the KCP Kyma still exists and is not being deleted, read live (not from a watch cache). */
+export type StillWanted = () => Promise<boolean>;
 
 /**
  * The runtime's Kyma `kyma-system/default` (`<runtime namespace>/default` on a shared runtime) is the user's entry
  * point (upstream §3.3): created once from the KCP spec; from then on its `spec.channel` and `spec.modules` are what
  * counts; re-created from the KCP spec if a user deletes it. While the runtime has no Kyma CRD yet (aggregate-status
- * syncs it), the KCP spec counts.
+ * syncs it), the KCP spec counts. The runtime Kyma is created only once `stillWanted` confirms the Kyma live: a cache
+ * that lags a deletion would otherwise re-create it after purge removed it, and the runtime's next Kyma would inherit
+ * the deleted Kyma's module list.
  */
-export async function effectiveSpec(runtime: KubeClient, kyma: Kyma, scope: RuntimeScope, recalled?: Kyma): Promise<EffectiveSpec> {
+export async function effectiveSpec(runtime: KubeClient, kyma: Kyma, scope: RuntimeScope, stillWanted: StillWanted, recalled?: Kyma): Promise<EffectiveSpec> {
   const kcpSpec = { from: 'kcp' as const, spec: kyma.spec ?? { channel: '' } };
   // The runtime Kyma first: when it exists, so does its CRD (one read per call instead of two); a kind the runtime
   // does not serve is a 404 too. `recalled`: as read by an earlier call (remote-memo.ts), no read at all.
@@ -32,6 +39,7 @@ export async function effectiveSpec(runtime: KubeClient, kyma: Kyma, scope: Runt
   });
   if (!remote) {
     if (!(await runtime.get(KYMA_CRD))) return kcpSpec;
+    if (!(await stillWanted())) return { ...kcpSpec, gone: true };
     await createRemote(runtime, kyma, scope);
     return { ...kcpSpec, from: 'runtime' };
   }

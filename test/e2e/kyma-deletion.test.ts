@@ -4,7 +4,7 @@ import { KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
 import { KubeClient } from '../../shared/k8s/client.ts';
 import { crRef, deploymentOf, publishModule, userCr } from './removal-helpers.ts';
 import { throwawayRuntime } from './throwaway.ts';
-import { applyKyma, connectRuntime, deleteKyma, eventually, getKyma, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
+import { applyKyma, connectRuntime, deleteKyma, eventually, getKyma, kymaGone, kymaInState, manifestsOf, REMOTE_KYMA, startWorld, type World } from './world.ts';
 
 let world: World;
 const clusters: Cluster[] = [];
@@ -105,5 +105,21 @@ describe('Kyma deletion chain (purge function)', () => {
     expect(await manifestsOf(world, 'del-held')).toEqual([]);
     await world.kcp.mergePatch(ref, { metadata: { finalizers: [] } });
     await kymaGone(world, 'del-held');
+  });
+
+  it('an unusable kubeconfig Secret holds the deletion at the runtime, naming the Secret and the way out; fixed → the runtime is cleaned and the Kyma goes', async () => {
+    const { cluster, runtime } = await kymaOnOwnRuntime('del-bad', 'golf');
+    const secret = { apiVersion: 'v1', kind: 'Secret', namespace: KCP_NAMESPACE, name: 'del-bad' };
+    await world.kcp.mergePatch(secret, { data: { config: Buffer.from('this is not a kubeconfig').toString('base64') } });
+    await deleteKyma(world, 'del-bad');
+    const held = await kymaInState(world, 'del-bad', 'Deleting', (k) => Boolean(k.status?.lastOperation?.operation.startsWith('the runtime cannot be cleaned up')));
+    expect(held.status?.lastOperation?.operation).toBe('the runtime cannot be cleaned up: kubeconfig Secret del-bad of Kyma del-bad does not hold a usable kubeconfig; '
+      + 'fix the kubeconfig Secret, or delete it to let the Kyma go without cleaning up the runtime');
+    expect(await runtime.get(REMOTE_KYMA), 'the runtime Kyma stays while the runtime cannot be reached').toBeDefined();
+
+    await world.kcp.mergePatch(secret, { data: { config: Buffer.from(cluster.kubeconfig).toString('base64') } });
+    await kymaGone(world, 'del-bad', 120_000);
+    expect(await runtime.get(REMOTE_KYMA)).toBeUndefined();
+    expect(await deploymentOf(runtime, 'golf')).toBeUndefined();
   });
 });

@@ -6,7 +6,7 @@ import { inject } from 'vitest';
 import { loadKubeConfig } from '../../shared/controlplane/index.ts';
 import type { Kyma } from '../../shared/domain/kyma.ts';
 import type { Manifest } from '../../shared/domain/manifest.ts';
-import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/domain/vocabulary.ts';
+import { ANNOTATION, API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/domain/vocabulary.ts';
 import { KubeClient } from '../../shared/k8s/client.ts';
 import { REMOTE_KYMA } from '../../shared/k8s/remote-namespace.ts';
 import { installCrds } from '../../shared/k8s/crds.ts';
@@ -140,14 +140,39 @@ export async function kymaGone(world: World, name: string, timeoutMs = 90_000): 
  * go within a minute has its finalizers dropped so the next test starts on a runtime with one Kyma at most. */
 export async function deleteLeftoverKymas(world: World): Promise<void> {
   const kymas = (await world.kcp.list<Kyma>(API_VERSION, 'Kyma', { namespace: KCP_NAMESPACE })).items;
+  const forced = new Set<string>();
   for (const kyma of kymas) {
     const name = kyma.metadata.name;
     await deleteKyma(world, name).catch(() => undefined);
     await kymaGone(world, name, 60_000).catch(async () => {
+      forced.add(name);
       for (const m of await manifestsOf(world, name)) await world.kcp.mergePatch({ apiVersion: API_VERSION, kind: 'Manifest', namespace: KCP_NAMESPACE, name: m.metadata.name }, { metadata: { finalizers: null } }).catch(() => undefined);
       await world.kcp.mergePatch({ apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name }, { metadata: { finalizers: null } }).catch(() => undefined);
     });
   }
+  const leaked = (await removeOrphanedRuntimeKymas(world)).filter((owner) => !forced.has(owner.split('/')[1] ?? ''));
+  if (leaked.length) throw new Error(`runtime Kymas outlived their deleted Kymas (purge should have removed them): ${leaked.join(', ')}`);
+}
+
+/**
+ * Deletes runtime Kymas on the shared runtimes whose KCP Kyma is gone while its kubeconfig Secret is still there — so
+ * the next test file's Kyma on that runtime does not inherit their module list — and returns their owners.
+ */
+async function removeOrphanedRuntimeKymas(world: World): Promise<string[]> {
+  const owners: string[] = [];
+  for (const runtime of world.runtimes) {
+    const items = (await runtime.list<Kyma>(API_VERSION, 'Kyma').catch(() => ({ items: [] as Kyma[] }))).items;
+    for (const remote of items) {
+      const owner = remote.metadata.annotations?.[ANNOTATION.ownedBy] ?? '';
+      const [namespace = '', name = ''] = owner.split('/');
+      if (namespace !== KCP_NAMESPACE || await getKyma(world, name)) continue;
+      const secrets = await world.kcp.list('v1', 'Secret', { namespace, labelSelector: `${LABEL.kymaName}=${name}` });
+      if (!secrets.items.length) continue; // the runtime was let go without a clean-up (upstream: a missing Secret)
+      await runtime.delete({ apiVersion: API_VERSION, kind: 'Kyma', namespace: remote.metadata.namespace ?? '', name: remote.metadata.name });
+      owners.push(owner);
+    }
+  }
+  return owners;
 }
 
 /** Waits until a few seconds past a minute: the resync's PingSource fires on the minute, so what a test does in the
