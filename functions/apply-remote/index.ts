@@ -65,7 +65,7 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
         else if (manifest.metadata.deletionTimestamp) await uninstall(ctx, onRuntime, runtime);
         else if ('refused' in target) await writeStatus(ctx, manifest, { state: 'Error', operation: target.refused });
         else if (!runtime) await writeStatus(ctx, manifest, { state: 'Error', operation: `${where}: access secret not found (${'missing' in access ? access.missing : ''})` });
-        else await installUnlessOrphan(ctx, onRuntime, runtime, given.kcp);
+        else await installUnlessOrphan(ctx, onRuntime, runtime, given.kcp, deps.config.orphanGraceMs);
       } catch (error) {
         if (isRuntimeUnreachable(error)) {
           forget();
@@ -86,10 +86,10 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
 
 /** An orphan gets an Error status instead of an install. The Kyma comes from the watch cache; a verdict of orphan is
  * confirmed with a live read, so a cache that lags a just-created Kyma never marks its Manifests. */
-async function installUnlessOrphan(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient, live: KubeClient): Promise<void> {
+async function installUnlessOrphan(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient, live: KubeClient, graceMs: number): Promise<void> {
   // A Manifest of its own (spec.remote false, no Kyma) belongs to whoever created it: there is no Kyma to orphan it.
   if (!manifest.metadata.labels?.[LABEL.kymaName]) return install(ctx, manifest, runtime);
-  const orphan = orphanReason(manifest, await parentKyma(ctx.kcp, manifest), Date.now()) && orphanReason(manifest, await parentKyma(live, manifest), Date.now());
+  const orphan = orphanReason(manifest, await parentKyma(ctx.kcp, manifest), Date.now(), graceMs) && orphanReason(manifest, await parentKyma(live, manifest), Date.now(), graceMs);
   if (orphan) return writeStatus(ctx, manifest, { state: 'Error', operation: orphan });
   return install(ctx, manifest, runtime);
 }

@@ -38,4 +38,10 @@ describe('orphanReason', () => {
   ])('%s', (_, m, k, now, reason) => {
     expect(orphanReason(m, k, now)).toBe(reason);
   });
+
+  it('takes the grace from the configuration and says seconds below a minute', () => {
+    expect(orphanReason(manifest(), kyma(false), CREATED + 7_000, 5_000)).toBe('orphaned manifest detected: Kyma k1 has not referenced it in its status for 7 seconds');
+    expect(orphanReason(manifest(), kyma(false), CREATED + 4_000, 5_000)).toBe('');
+    expect(orphanReason(manifest(), kyma(true), CREATED + 7_000, 5_000)).toBe('');
+  });
 });

@@ -4,13 +4,14 @@ import { manifestName } from '../../shared/domain/names.ts';
 import { API_VERSION, LABEL } from '../../shared/domain/vocabulary.ts';
 import type { KubeClient } from '../../shared/k8s/client.ts';
 
-const UNREFERENCED_GRACE_MS = 5 * 60_000;
+/** Upstream's: a Manifest the Kyma's status has not referenced for this long is an orphan (LIFECYCLE_ORPHAN_GRACE_SECONDS). */
+export const UNREFERENCED_GRACE_MS = 5 * 60_000;
 
 /** PURE. Why a Manifest is an orphan ('' if it is not): its Kyma is gone, or (non-mandatory) the Kyma's status has
- * not referenced it for 5 minutes. A module entry references a Manifest by its `manifest` (aggregate-status) or by
+ * not referenced it for `graceMs` (upstream: 5 minutes). A module entry references a Manifest by its `manifest` (aggregate-status) or by
  * its resolution (resolve-template; Resolved and allowed), from which render-manifest named the Manifest: in a fleet that converges, the
  * status aggregation may lag the Manifests by more than the grace, and that makes no Manifest an orphan. */
-export function orphanReason(manifest: Manifest, kyma: Kyma | undefined, now: number): string {
+export function orphanReason(manifest: Manifest, kyma: Kyma | undefined, now: number, graceMs = UNREFERENCED_GRACE_MS): string {
   const kymaName = manifest.metadata.labels?.[LABEL.kymaName] ?? '';
   if (!kyma) return `orphaned manifest detected: Kyma ${kymaName} does not exist`;
   if (manifest.metadata.labels?.[LABEL.mandatoryModule] === 'true') return '';
@@ -18,10 +19,10 @@ export function orphanReason(manifest: Manifest, kyma: Kyma | undefined, now: nu
   const referenced = (kyma.status?.modules ?? []).some((m) => m.manifest?.metadata.name === name
     || (m.ocmComponentName !== undefined && m.resolution?.state === 'Resolved' && m.resolution.notAllowed !== true && manifestName(kyma.metadata.name, m.ocmComponentName, m.name) === name));
   const age = now - Date.parse(manifest.metadata.creationTimestamp ?? '');
-  return !referenced && age > UNREFERENCED_GRACE_MS
-    ? `orphaned manifest detected: Kyma ${kymaName} has not referenced it in its status for ${Math.round(age / 60_000)} minutes`
-    : '';
+  return !referenced && age > graceMs ? `orphaned manifest detected: Kyma ${kymaName} has not referenced it in its status for ${duration(age)}` : '';
 }
+
+const duration = (ms: number) => (ms < 60_000 ? `${Math.round(ms / 1000)} seconds` : `${Math.round(ms / 60_000)} minutes`);
 
 export async function parentKyma(kcp: KubeClient, manifest: Manifest): Promise<Kyma | undefined> {
   return kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: manifest.metadata.namespace, name: manifest.metadata.labels?.[LABEL.kymaName] ?? '' });

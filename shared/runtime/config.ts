@@ -33,6 +33,8 @@ export interface Config {
   readonly kubeconfigExecCommands: readonly string[];
   /** A Kyma deleting longer than this gets the finalizers of its stuck module CRs stripped; 0 = never. */
   readonly purgeGracePeriodMs: number;
+  /** A Manifest its Kyma's status has not referenced for this long is an orphan: Error, never installed (upstream: 5 min). */
+  readonly orphanGraceMs: number;
   /** Module CR kinds purge never touches: `<plural>.<group>` or `*.<group>`. */
   readonly purgeSkip: readonly string[];
   /** Maintenance-window policy file (JSON, upstream format); absent = windows off, downtime upgrades proceed. */
@@ -89,6 +91,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     kubeconfigExecCommands: Object.freeze((env.LIFECYCLE_KUBECONFIG_EXEC_COMMANDS ?? '').split(',').map((c) => c.trim()).filter(Boolean)),
     purgeGracePeriodMs: integer(env, 'LIFECYCLE_PURGE_GRACE_SECONDS', '300', 0, 30 * 86400) * 1000,
+    orphanGraceMs: integer(env, 'LIFECYCLE_ORPHAN_GRACE_SECONDS', '300', 1, 30 * 86400) * 1000,
     purgeSkip: Object.freeze((env.LIFECYCLE_PURGE_SKIP ?? '').split(',').map((s) => s.trim()).filter(Boolean)),
     maintenancePolicyPath: env.LIFECYCLE_MAINTENANCE_POLICY || undefined,
     runtimeImagePullSecret: env.LIFECYCLE_RUNTIME_IMAGE_PULL_SECRET || undefined,
