@@ -1,4 +1,5 @@
 import { fnv1Hash32 } from '../../shared/domain/names.ts';
+import { RESYNC_DRIFT, RESYNC_PENDING } from '../../shared/runtime/events.ts';
 
 export interface Candidate {
   kind: string;
@@ -24,8 +25,8 @@ export function isDue(candidate: Pick<Candidate, 'name' | 'state' | 'deleting'>,
 
 /** PURE. What a due object's `resync.due` asks for (ADR 27): a Ready object in its drift slot gets a full drift check;
  * one not Ready (or being deleted) gets the safety net's normal reconcile, which may rely on what functions remember. */
-export function reasonOf(candidate: Pick<Candidate, 'state' | 'deleting'>): 'drift' | 'pending' {
-  return candidate.state === 'Ready' && !candidate.deleting ? 'drift' : 'pending';
+export function reasonOf(candidate: Pick<Candidate, 'state' | 'deleting'>): typeof RESYNC_DRIFT | typeof RESYNC_PENDING {
+  return candidate.state === 'Ready' && !candidate.deleting ? RESYNC_DRIFT : RESYNC_PENDING;
 }
 
 /** A non-Ready object written within this long is being worked on: it goes after the quiet ones. */
