@@ -2,7 +2,7 @@ import type { Manifest } from '../../shared/domain/manifest.ts';
 import { API_VERSION, LABEL } from '../../shared/domain/vocabulary.ts';
 import { inClusterAccess, RuntimeClients, type RuntimeAccess } from '../../shared/k8s/runtime-clients.ts';
 import { targetOf } from '../../shared/domain/in-cluster.ts';
-import { InvalidEventError, TransientError, isRuntimeUnreachable } from '../../shared/runtime/errors.ts';
+import { InvalidEventError, NotYetReadyError, TransientError, isRuntimeUnreachable } from '../../shared/runtime/errors.ts';
 import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE, checksDrift } from '../../shared/runtime/events.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/runtime/deps.ts';
 import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
@@ -52,8 +52,10 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
       try {
         access = 'kyma' in target ? await runtimes.forKyma(key.namespace, target.kyma) : 'inCluster' in target ? inClusterAccess(given.kcp) : { missing: target.refused };
       } catch (error) {
-        if (manifest.metadata.deletionTimestamp) throw error;
-        await writeStatus(ctx, manifest, { state: 'Error', operation: `${where}: ${error instanceof Error ? error.message : String(error)}` });
+        const operation = `${where}: ${error instanceof Error ? error.message : String(error)}`;
+        // A deleting Manifest waits for a usable kubeconfig (or for the Secret to go: then it lets go of the runtime).
+        if (manifest.metadata.deletionTimestamp) throw new NotYetReadyError(operation, 'sync_context_retrieval');
+        await writeStatus(ctx, manifest, { state: 'Error', operation });
         return undefined;
       }
       const runtime = 'client' in access ? access.client : undefined;

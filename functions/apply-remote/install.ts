@@ -57,7 +57,7 @@ export async function install(ctx: ApplyContext, manifest: Manifest, runtime: Ku
   });
   if (readiness.state !== 'Processing') return ctx.rollouts.forget(runtime, manifest);
   ctx.rollouts.remember(runtime, manifest, done);
-  throw new NotYetReadyError(readiness.reason);
+  throw new NotYetReadyError(readiness.reason, 'manifest_sync_resources_enqueue_required');
 }
 
 /** Render, prune, apply, default CR; undefined when the module cannot be applied (its Error status is written). */

@@ -29,7 +29,7 @@ export async function syncModule(ctx: ApplyContext, manifest: Manifest, runtime:
   const synced = await syncObjects(runtime, objects, manifest.status?.synced ?? [], { fieldManager: FIELD_MANAGER.applier, shared: ctx.scope.shared, newWithoutRead: !ctx.force, ...(ownership ? { ownership } : {}) })
     .catch((error: unknown) => { forgetRemoteNamespace(runtime, ctx.scope.namespace); throw error; });
   if ('error' in synced) forgetRemoteNamespace(runtime, ctx.scope.namespace);
-  if ('pruning' in synced) throw new NotYetReadyError(`pruning ${synced.pruning.length} resources dropped by version ${manifest.spec?.version ?? ''}: waiting until they are gone`);
+  if ('pruning' in synced) throw new NotYetReadyError(`pruning ${synced.pruning.length} resources dropped by version ${manifest.spec?.version ?? ''}: waiting until they are gone`, 'manifest_prune_diff_not_finished');
   if ('error' in synced) return { error: synced.error, stage: 'apply', target: synced.target };
   return synced;
 }

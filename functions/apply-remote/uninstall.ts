@@ -57,7 +57,7 @@ async function removeAllFinalizers(ctx: ApplyContext, manifest: Manifest): Promi
 
 async function wait(ctx: ApplyContext, manifest: Manifest, operation: string, extra: { synced?: SyncedResource[] } = {}): Promise<never> {
   await writeStatus(ctx, manifest, { state: 'Deleting', operation, ...extra });
-  throw new NotYetReadyError(operation);
+  throw new NotYetReadyError(operation, 'manifest_pre_delete_enqueue_required');
 }
 
 interface ListedCr { metadata: { name: string; namespace?: string; finalizers?: string[] } }

@@ -62,7 +62,7 @@ export function purge(given: FunctionDeps): LifecycleFunction {
       let step = nextDeletionStep(view, false);
       if (unusable && step && !KCP_STEPS.has(step.step)) {
         await setKymaDeletionStatus(deps.kcp, kyma, runtimeUnusableMessage(unusable));
-        throw new NotYetReadyError(runtimeUnusableMessage(unusable));
+        throw new NotYetReadyError(runtimeUnusableMessage(unusable), 'sync_context_retrieval');
       }
       // The runtime's steps need no waiting (a CRD being deleted counts as gone): one call takes them all, instead of one
       // retry each, so a stuck module is named within seconds of the deletion.
@@ -84,7 +84,7 @@ export function purge(given: FunctionDeps): LifecycleFunction {
       if (step.step === 'PurgeModuleCrFinalizers') return undefined;
       await take(step);
       if (step.step === 'DropKymaFinalizer') return undefined;
-      throw new NotYetReadyError(step.step === 'WaitForManifests' ? step.message : `Kyma deletion continues after ${step.step}`);
+      throw new NotYetReadyError(step.step === 'WaitForManifests' ? step.message : `Kyma deletion continues after ${step.step}`, 'kyma_deletion');
     },
   };
 }

@@ -77,7 +77,7 @@ async function effectiveSpecOf(runtimes: RuntimeClients, kyma: Kyma, memo: Remot
   if (isInClusterKyma(kyma)) return { from: 'kcp', spec: kyma.spec ?? { channel: '' } };
   const { namespace = '', name } = kyma.metadata;
   const access = await runtimes.forKyma(namespace, name).catch((e: unknown) => ({ missing: e instanceof Error ? e.message : String(e) }));
-  if ('missing' in access) throw new NotYetReadyError(`runtime of Kyma ${name}: ${access.missing}`);
+  if ('missing' in access) throw new NotYetReadyError(`runtime of Kyma ${name}: ${access.missing}`, 'sync_context_retrieval');
   const key = `${namespace}/${name}`;
   try {
     const effective = await effectiveSpec(access.client, kyma, access.scope, stillWanted, reuse ? memo.recall(access.client, key) : undefined);
@@ -86,6 +86,6 @@ async function effectiveSpecOf(runtimes: RuntimeClients, kyma: Kyma, memo: Remot
   } catch (error) {
     if (!isRuntimeUnreachable(error)) throw error;
     runtimes.evict(namespace, name);
-    throw new NotYetReadyError(`runtime of Kyma ${name} unreachable: ${error instanceof Error ? error.message : String(error)}`);
+    throw new NotYetReadyError(`runtime of Kyma ${name} unreachable: ${error instanceof Error ? error.message : String(error)}`, 'sync_context_retrieval');
   }
 }

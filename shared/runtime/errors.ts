@@ -43,13 +43,20 @@ export class TransientError extends LifecycleError {
   }
 }
 
+/** Upstream's requeue reasons (lifecycle_mgr_requeue_reason_total) for the waits that have one of ours. */
+export type RequeueReason = 'kyma_deletion' | 'sync_context_retrieval' | 'manifest_prune_diff_not_finished'
+  | 'manifest_pre_delete_enqueue_required' | 'manifest_sync_resources_enqueue_required';
+
 /**
  * The step was done and recorded, but the outcome is not there yet (a rollout, a pruned object still
  * terminating): 503 so that the delivery is retried with backoff; resync covers what retries do not.
+ * `requeueReason`: upstream's name for the same wait, for the requeue metric.
  */
 export class NotYetReadyError extends LifecycleError {
-  constructor(message: string) {
+  readonly requeueReason: RequeueReason | undefined;
+  constructor(message: string, requeueReason?: RequeueReason) {
     super('LCM_ERR_NOT_YET_READY', 503, message);
+    this.requeueReason = requeueReason;
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NotYetReadyError } from './errors.ts';
+import { NotYetReadyError, TransientError } from './errors.ts';
 import type { EventAttributes } from './events.ts';
 import { functionMetrics, maintenanceConfigRead } from './metrics.ts';
 
@@ -19,9 +19,13 @@ describe('function metrics', () => {
   it('counts requeues by upstream-style reason and type, and serves the process-wide gauges', async () => {
     const metrics = functionMetrics('purge');
     metrics.observe({ status: 503, error: new NotYetReadyError('x') }, 0.1);
+    metrics.observe({ status: 503, error: new NotYetReadyError('y', 'kyma_deletion') }, 0.1);
+    metrics.observe({ status: 503, error: new TransientError('z') }, 0.1);
     maintenanceConfigRead.set(0);
     const text = await metrics.scrape();
     expect(text).toContain('lifecycle_mgr_requeue_reason_total{requeue_reason="purge_not_yet_ready",requeue_type="intended"} 1');
+    expect(text).toContain('lifecycle_mgr_requeue_reason_total{requeue_reason="kyma_deletion",requeue_type="intended"} 1');
+    expect(text).toContain('lifecycle_mgr_requeue_reason_total{requeue_reason="purge_transient",requeue_type="unexpected"} 1');
     expect(text).toContain('lifecycle_mgr_maintenance_window_config_read_success 0');
   });
 });

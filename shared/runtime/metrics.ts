@@ -2,6 +2,7 @@
 // gauges a function sets itself. Names follow upstream's where upstream has one, so dashboards and alerts built on
 // them keep working.
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { NotYetReadyError } from './errors.ts';
 import type { EventAttributes } from './events.ts';
 import type { Outcome } from './invoke.ts';
 
@@ -47,7 +48,8 @@ export function functionMetrics(fn: string) {
       invocations.inc({ fn, status: String(outcome.status) });
       seconds.observe({ fn }, durationSeconds);
       if ('error' in outcome && outcome.status >= 409 && outcome.status !== 400) {
-        requeues.inc({ requeue_reason: `${fn}_${outcome.error.code.replace(/^LCM_ERR_/, '').toLowerCase()}`, requeue_type: outcome.status === 503 && outcome.error.code === 'LCM_ERR_NOT_YET_READY' ? 'intended' : 'unexpected' });
+        const reason = outcome.error instanceof NotYetReadyError && outcome.error.requeueReason;
+        requeues.inc({ requeue_reason: reason || `${fn}_${outcome.error.code.replace(/^LCM_ERR_/, '').toLowerCase()}`, requeue_type: outcome.status === 503 && outcome.error.code === 'LCM_ERR_NOT_YET_READY' ? 'intended' : 'unexpected' });
       }
       const manifest = event?.kind === 'Manifest' && typeof event.name === 'string' ? event.name : undefined;
       if (!manifest) return;

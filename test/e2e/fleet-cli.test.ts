@@ -85,7 +85,7 @@ describe('fleet CLI and Events', () => {
     const gauges = await eventually('the fleet component has the Kyma in Error', async () => { const text = await scrape(world.runner.fleet.url); return kymaError.test(text) && text; });
     expect(gauges).toMatch(new RegExp(`^lifecycle_mgr_module_state\\{kyma_name="${KYMA}",shoot="",instance_id="",module_name="broken",state="Error"\\} 1$`, 'm'));
     expect(gauges).toMatch(new RegExp(`^lifecycle_mgr_module_state\\{kyma_name="${KYMA}",shoot="",instance_id="",module_name="papa",state="Ready"\\} 1$`, 'm'));
-    expect(await scrape(world.runner.functions.get('apply-remote') ?? '')).toMatch(/^lifecycle_mgr_requeue_reason_total\{requeue_reason="apply-remote_not_yet_ready",requeue_type="intended"\} [1-9]/m);
+    expect(await scrape(world.runner.functions.get('apply-remote') ?? '')).toMatch(/^lifecycle_mgr_requeue_reason_total\{requeue_reason="manifest_sync_resources_enqueue_required",requeue_type="intended"\} [1-9]/m);
     const summary = await (await fetch(new URL('/api/fleet', world.runner.fleet.url))).json() as { modules: unknown[] };
     expect(summary.modules).toContainEqual({ module: 'broken', version: '1.0.0', channel: 'regular', state: 'Error', kymas: 1 });
 

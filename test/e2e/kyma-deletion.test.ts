@@ -53,6 +53,9 @@ describe('Kyma deletion chain (purge function)', () => {
     const events = await world.kcp.list<{ kind?: string; reason?: string; message?: string; involvedObject?: { name?: string } }>('v1', 'Event', { namespace: KCP_NAMESPACE });
     const purged = events.items.find((e) => e.reason === 'PurgedModuleCrFinalizers' && e.involvedObject?.name === 'del-fg');
     expect(purged?.message).toContain(`Golf kyma-system/${defaultCr.name} [test.kyma-project.io/operator-gone]`);
+    // The waits of the chain count under upstream's requeue reason, so dashboards built on it keep working.
+    const metrics = await (await fetch(new URL('/metrics', world.runner.functions.get('purge') ?? ''))).text();
+    expect(metrics).toMatch(/^lifecycle_mgr_requeue_reason_total\{requeue_reason="kyma_deletion",requeue_type="intended"\} [1-9]/m);
   });
 
   it('background, runtime removed: user CRs are never deleted; once the kubeconfig Secret is deleted the Kyma disappears cleanly', async () => {
