@@ -20,9 +20,8 @@ const UNUSED_BY_DESIGN: Record<string, string[]> = {
   'apiserver-source': ['get kymas.operator.kyma-project.io in kcp-system', 'get manifests.operator.kyma-project.io in kcp-system',
     'get moduletemplates.operator.kyma-project.io in kcp-system', 'get modulereleasemetas.operator.kyma-project.io in kcp-system'],
   // The catalog is read from the watch cache (ADR 15); get serves LIFECYCLE_KCP_READ_CACHE=false and a cache that
-  // cannot catch up.
-  'resolve-template': ['get moduletemplates.operator.kyma-project.io in kcp-system', 'get modulereleasemetas.operator.kyma-project.io in kcp-system',
-    'get kymas.operator.kyma-project.io in kcp-system'],
+  // cannot catch up. (Kymas are read live once: before a runtime Kyma is created, the Kyma is confirmed not deleted.)
+  'resolve-template': ['get moduletemplates.operator.kyma-project.io in kcp-system', 'get modulereleasemetas.operator.kyma-project.io in kcp-system'],
   'render-manifest': ['get moduletemplates.operator.kyma-project.io in kcp-system', 'get modulereleasemetas.operator.kyma-project.io in kcp-system',
     'get kymas.operator.kyma-project.io in kcp-system'],
   // Kymas too (ADR 17); apply-remote confirms an orphan verdict live, and records a Manifest Event only when a module
