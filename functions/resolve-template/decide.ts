@@ -1,5 +1,5 @@
 import type { Kyma, KymaModule, ModuleStatus } from '../../shared/domain/kyma.ts';
-import type { ArtifactLookup } from '../../shared/module/descriptors.ts';
+import type { ArtifactLookup } from '../../shared/domain/descriptors.ts';
 import { compareCore, coreVersion } from '../../shared/domain/semver.ts';
 import { templateName, type ModuleReleaseMeta, type ModuleTemplate } from '../../shared/domain/templates.ts';
 import { API_VERSION, DEFAULT_CHANNEL, LABEL } from '../../shared/domain/vocabulary.ts';

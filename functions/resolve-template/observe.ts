@@ -3,7 +3,8 @@ import type { Kyma } from '../../shared/domain/kyma.ts';
 import { templateName, type ModuleReleaseMeta, type ModuleTemplate } from '../../shared/domain/templates.ts';
 import { API_VERSION } from '../../shared/domain/vocabulary.ts';
 import { listAll } from '../../shared/k8s/list.ts';
-import type { ArtifactLookup, ModuleArtifacts } from '../../shared/module/descriptors.ts';
+import type { ArtifactLookup } from '../../shared/domain/descriptors.ts';
+import type { ModuleArtifacts } from '../../shared/oci/module-artifacts.ts';
 import { TransientError } from '../../shared/runtime/errors.ts';
 import { desiredChannel, lookup, wantedModules, type Observed } from './decide.ts';
 

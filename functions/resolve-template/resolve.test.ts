@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Kyma, ModuleStatus } from '../../shared/domain/kyma.ts';
-import type { ArtifactLookup } from '../../shared/module/descriptors.ts';
+import type { ArtifactLookup } from '../../shared/domain/descriptors.ts';
 import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/domain/templates.ts';
 import { resolveModules, sameResolution } from './resolve.ts';
 import type { Observed } from './decide.ts';

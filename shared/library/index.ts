@@ -2,8 +2,7 @@
 // cluster, for operators other than ours — the same code apply-remote runs (render.ts, sync.ts, apply.ts, prune.ts,
 // readiness.ts), not a copy. `import { connectCluster, installModule, checkModule, uninstallModule } from
 // 'kyma-lifecycle-functions/library'`; see README "The manifest library".
-import type { KubeConfig } from '@kubernetes/client-node';
-import { loadKubeConfig } from '../controlplane/kubeconfig.ts';
+import { KubeConfig } from '@kubernetes/client-node';
 import { syncedId, type SyncedResource } from '../domain/manifest.ts';
 import { isCurrent, type Annotated } from '../domain/current.ts';
 import { FIELD_MANAGER } from '../domain/vocabulary.ts';
@@ -27,9 +26,9 @@ export interface TargetCluster { readonly client: KubeClient }
  * client-certificate, client-key, certificate-authority) and proxy-url are refused (ADR 31). */
 export async function connectCluster(kubeconfig: string, options: { execCommands?: readonly string[] } = {}): Promise<TargetCluster> {
   assertKubeconfigAllowed(kubeconfig, options.execCommands ?? []);
-  let kc: KubeConfig;
+  const kc = new KubeConfig();
   try {
-    kc = loadKubeConfig(kubeconfig);
+    kc.loadFromString(kubeconfig);
   } catch {
     throw new Error('the kubeconfig is not usable (not a kubeconfig YAML)');
   }

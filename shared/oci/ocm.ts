@@ -1,4 +1,5 @@
 import { parseDocument } from 'yaml';
+import type { ModuleContent, ModuleLayer } from '../domain/descriptors.ts';
 import { badContent } from './errors.ts';
 
 /** Where a component version is stored (OCM `repositoryContexts` entry). */
@@ -28,20 +29,6 @@ export interface ComponentDescriptor {
   version: string;
   repositoryContexts: RepositoryContext[];
   resources: ComponentResource[];
-}
-
-/** A blob of the component version holding module content, pulled as `component-descriptors/<componentName>@<ref>`. */
-export interface ModuleLayer {
-  name: string;
-  type: 'oci-dir' | 'oci-ref';
-  ref: string;
-  componentName: string;
-}
-
-export interface ModuleContent {
-  install: ModuleLayer & { name: 'raw-manifest' };
-  layers: ModuleLayer[];
-  localizedImages: string[];
 }
 
 const MAX_ALIASES = 50;

@@ -1,6 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient } from '../k8s/client.ts';
-import { ModuleArtifacts } from '../module/descriptors.ts';
+import { ModuleArtifacts } from '../oci/module-artifacts.ts';
 import { RegistryClient } from '../oci/registry.ts';
 import type { Config } from './config.ts';
 import { registryAccess } from './registry-access.ts';

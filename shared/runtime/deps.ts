@@ -1,7 +1,7 @@
 import { API_VERSION, LABEL } from '../domain/vocabulary.ts';
 import type { KubeClient } from '../k8s/client.ts';
 import type { CachedKind } from '../k8s/read-cache.ts';
-import type { ModuleArtifacts } from '../module/descriptors.ts';
+import type { ModuleArtifacts } from '../oci/module-artifacts.ts';
 import type { RegistryClient } from '../oci/registry.ts';
 import type { Config } from './config.ts';
 import type { EventSink } from './sink.ts';

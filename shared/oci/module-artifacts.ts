@@ -1,20 +1,11 @@
-import { isRegistryError } from '../oci/errors.ts';
-import { fetchComponentDescriptor } from '../oci/component.ts';
-import { moduleContent, parseComponentDescriptor, registryHostOf, type ComponentDescriptor, type ModuleContent } from '../oci/ocm.ts';
-import type { RegistryClient } from '../oci/registry.ts';
 import { stringify } from 'yaml';
-import { TransientError } from '../runtime/errors.ts';
+import type { ArtifactLookup, ModuleArtifact } from '../domain/descriptors.ts';
 import type { ModuleTemplate } from '../domain/templates.ts';
-
-export interface ModuleArtifact extends ModuleContent {
-  componentName: string;
-  version: string;
-  /** The registry host the descriptor names (its effective repository context), if any. */
-  registryHost: string | undefined;
-}
-
-/** `transient`: the registry could not be reached (it may answer later); the module keeps what it had meanwhile. */
-export type ArtifactLookup = { artifact: ModuleArtifact } | { error: string; transient?: boolean };
+import { TransientError } from '../runtime/errors.ts';
+import { fetchComponentDescriptor } from './component.ts';
+import { isRegistryError } from './errors.ts';
+import { moduleContent, parseComponentDescriptor, registryHostOf, type ComponentDescriptor } from './ocm.ts';
+import type { RegistryClient } from './registry.ts';
 
 /**
  * Module content per component version, read from the registry's OCM component descriptor (immutable, so cached
