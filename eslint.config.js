@@ -9,16 +9,16 @@ export default tseslint.config(
     rules: {
       'no-restricted-properties': ['error', {
         object: 'process', property: 'env',
-        message: 'Read the environment only in shared/runtime/config.ts (child processes inherit it in shared/controlplane/process.ts).',
+        message: 'Read the environment only in shared/host/config.ts (child processes inherit it in local/controlplane/process.ts).',
       }],
     },
   },
   {
-    files: ['shared/runtime/config.ts', 'shared/controlplane/process.ts', 'test/**', 'bench/**'],
+    files: ['shared/host/config.ts', 'local/controlplane/process.ts', 'test/**', 'bench/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {
-    files: ['shared/domain/**', 'functions/*/decide.ts'],
+    files: ['shared/core/**', 'functions/*/decide.ts'],
     rules: {
       'no-restricted-imports': ['error', {
         patterns: ['node:*', '@kubernetes/*', 'fastify', 'pino', '../k8s/*', '../oci/*'],

@@ -1,6 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { RequestOptions } from 'node:https';
-import { get, type TlsMaterial } from '../shared/controlplane/probe.ts';
+import { get, type TlsMaterial } from '../local/controlplane/probe.ts';
 
 /** One labelled sample of a Prometheus text exposition. */
 export interface Sample {

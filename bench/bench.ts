@@ -1,13 +1,13 @@
 // One benchmark run on the real harness, start to finish: fleet → create N Kymas → all Ready (convergence, API cost)
 // (B edits while it converges) → E runtime-Kyma edits (change latency) → idle window (requests/s, flapping) → the KCP write ceiling → resources.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Kyma } from '../shared/domain/kyma.ts';
-import { API_VERSION, KCP_NAMESPACE } from '../shared/domain/vocabulary.ts';
-import { LocalApiServerSource } from '../shared/eventing/index.ts';
-import { readConfig } from '../shared/runtime/config.ts';
-import { createLogger } from '../shared/runtime/logger.ts';
-import { startLocalRunner } from '../shared/runner/local-runner.ts';
-import { countRequests, requestTally } from '../shared/k8s/request-tally.ts';
+import type { Kyma } from '../shared/core/kyma.ts';
+import { API_VERSION, KCP_NAMESPACE } from '../shared/core/vocabulary.ts';
+import { LocalApiServerSource } from '../local/eventing/index.ts';
+import { readConfig } from '../shared/host/config.ts';
+import { createLogger } from '../shared/host/logger.ts';
+import { startLocalRunner } from '../local/runner/local-runner.ts';
+import { countRequests, requestTally } from '../shared/kube/request-tally.ts';
 import { lifecycleEnvironment, type BenchSettings } from './args.ts';
 import { costSnapshot, costBetween, type CostSnapshot } from './cost.ts';
 import { busyEdits, editKymas, idleEditTargets } from './edits.ts';

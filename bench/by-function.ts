@@ -1,6 +1,6 @@
 // Who sent the lifecycle manager's requests (issue 20): the in-process request tally of a run
-// (shared/k8s/request-tally.ts) by function, per module install, on the KCP and on the runtimes. Pure.
-import { WRITE_VERBS, type TalliedRequest } from '../shared/k8s/request-tally.ts';
+// (shared/kube/request-tally.ts) by function, per module install, on the KCP and on the runtimes. Pure.
+import { WRITE_VERBS, type TalliedRequest } from '../shared/kube/request-tally.ts';
 
 const round = (n: number) => Number(n.toFixed(2));
 

@@ -1,6 +1,6 @@
 // What the fleet costs between two moments: API requests by verb and resource from each kube-apiserver's own
 // /metrics, CPU and memory of the apiservers and etcds (/proc) and of this process, where the functions run.
-import type { Cluster } from '../shared/controlplane/index.ts';
+import type { Cluster } from '../local/controlplane/index.ts';
 import { diffCounters, scrapeRequestCounters, summarise, type RequestCounter, type RequestSummary } from './apiserver-metrics.ts';
 import type { Fleet } from './fleet.ts';
 import { readProcessUsage, selfUsage, usageDelta, type ProcessUsage } from './process-usage.ts';

@@ -1,6 +1,6 @@
 // Runtime-Kyma edits as a user makes them: one more module added to a Kyma on its runtime, timed to that module Ready
 // in the KCP Kyma's status. After convergence (--edits) and while the fleet converges (--busy-edits).
-import { OWN_RUNTIME, remoteKymaRef } from '../shared/domain/runtime-scope.ts';
+import { OWN_RUNTIME, remoteKymaRef } from '../shared/core/runtime-scope.ts';
 import type { BenchSettings } from './args.ts';
 import { EDIT_MODULE, kymaName, type Fleet } from './fleet.ts';
 import type { ReadinessTracker } from './readiness.ts';

@@ -1,12 +1,12 @@
 // The measured fleet on the real harness: KCP + K runtime API servers (with controller-manager, scheduler, kwok) +
 // registry, M sample modules (plus one for the edits), and N Kymas spread round-robin over the runtimes, each in a
 // runtime namespace of its own (docs/adr/0013).
-import { startControlPlane, type ControlPlane } from '../shared/controlplane/index.ts';
-import { RUNTIME_NAMESPACE_ANNOTATION } from '../shared/domain/runtime-scope.ts';
-import { API_VERSION, KCP_NAMESPACE, LABEL } from '../shared/domain/vocabulary.ts';
-import { KubeClient } from '../shared/k8s/client.ts';
-import { installCrds } from '../shared/k8s/crds.ts';
-import { publishSampleModule, setReleaseChannels } from '../shared/module/publish.ts';
+import { startControlPlane, type ControlPlane } from '../local/controlplane/index.ts';
+import { RUNTIME_NAMESPACE_ANNOTATION } from '../shared/core/runtime-scope.ts';
+import { API_VERSION, KCP_NAMESPACE, LABEL } from '../shared/core/vocabulary.ts';
+import { KubeClient } from '../shared/kube/client.ts';
+import { installCrds } from '../local/controlplane/crds.ts';
+import { publishSampleModule, setReleaseChannels } from '../tools/module/publish.ts';
 import { RegistryClient } from '../shared/oci/registry.ts';
 import type { BenchSettings } from './args.ts';
 

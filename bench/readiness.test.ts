@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Kyma } from '../shared/domain/kyma.ts';
+import type { Kyma } from '../shared/core/kyma.ts';
 import { ReadinessTracker } from './readiness.ts';
 
 const kyma = (state: string, modules: [string, string][]): Kyma => ({ apiVersion: 'v1', kind: 'Kyma', metadata: { name: 'k' }, status: { state, modules: modules.map(([name, s]) => ({ name, state: s })) } }) as unknown as Kyma;

@@ -1,6 +1,6 @@
 // When each Kyma became Ready with all its modules, and when each module of it did — fed with the Kymas a watch on
 // the KCP sees (one long request, so observing costs the KCP next to nothing). Pure.
-import type { Kyma } from '../shared/domain/kyma.ts';
+import type { Kyma } from '../shared/core/kyma.ts';
 
 export class ReadinessTracker {
   /** Kyma name → ms (performance.now) when it was first Ready with every expected module Ready. */

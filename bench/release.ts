@@ -1,9 +1,9 @@
 // The release phase (--release): once the fleet is idle, the first module's regular channel moves to a new version; the
 // bench times the fleet's upgrade and what it costs per second on the KCP and the runtimes — how fast a release
 // spreads within the release budget (ADR 30) and how much load it puts on the API servers while it does.
-import { KCP_NAMESPACE } from '../shared/domain/vocabulary.ts';
-import { setReleaseChannels } from '../shared/module/publish.ts';
-import type { Config } from '../shared/runtime/config.ts';
+import { KCP_NAMESPACE } from '../shared/core/vocabulary.ts';
+import { setReleaseChannels } from '../tools/module/publish.ts';
+import type { Config } from '../shared/host/config.ts';
 import { costBetween, costSnapshot } from './cost.ts';
 import { kymaName, RELEASE_VERSION, type Fleet } from './fleet.ts';
 import { KCP_CONTROLLERS, ownRequests, ownWrites } from './own-writes.ts';

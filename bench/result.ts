@@ -3,15 +3,15 @@ import { execFile } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { promisify } from 'node:util';
 import { getHeapStatistics } from 'node:v8';
-import type { BrokerStats } from '../shared/eventing/index.ts';
-import type { Config } from '../shared/runtime/config.ts';
+import type { BrokerStats } from '../local/eventing/index.ts';
+import type { Config } from '../shared/host/config.ts';
 import { lifecycleEnvironment, type BenchSettings } from './args.ts';
 import type { Cost } from './cost.ts';
 import { LOAD_FLAGS, type Fleet } from './fleet.ts';
 import type { ReadinessTracker } from './readiness.ts';
 import { KCP_CONTROLLERS, ownRequests, ownWrites, RUNTIME_CONTROLLERS } from './own-writes.ts';
 import type { ReleaseOutcome } from './release.ts';
-import type { TalliedRequest } from '../shared/k8s/request-tally.ts';
+import type { TalliedRequest } from '../shared/kube/request-tally.ts';
 import type { Footprint } from './process-usage.ts';
 import { costByFunction } from './by-function.ts';
 

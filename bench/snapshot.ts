@@ -1,9 +1,9 @@
 // The resourceVersion of every object the fleet's Kymas own or share, on the KCP and every runtime: taken before and
 // after a quiet window, a difference means something flapped (or was rewritten needlessly).
-import { API_VERSION, KCP_NAMESPACE } from '../shared/domain/vocabulary.ts';
-import type { KubeClient, KubeObject } from '../shared/k8s/client.ts';
-import { listAll } from '../shared/k8s/list.ts';
-import { sampleGroup, sampleKind } from '../shared/module/sample.ts';
+import { API_VERSION, KCP_NAMESPACE } from '../shared/core/vocabulary.ts';
+import type { KubeClient, KubeObject } from '../shared/kube/client.ts';
+import { listAll } from '../shared/kube/list.ts';
+import { sampleGroup, sampleKind } from '../tools/module/sample.ts';
 
 type Listed = KubeObject & { metadata: { name: string; namespace?: string; resourceVersion?: string } };
 

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { KubeClient, KubeObject } from '../shared/k8s/client.ts';
-import { isConflict } from '../shared/k8s/errors.ts';
+import type { KubeClient, KubeObject } from '../shared/kube/client.ts';
+import { isConflict } from '../shared/kube/errors.ts';
 
 export interface WriteCeilingOptions {
   seconds: number;

@@ -1,6 +1,6 @@
 import { inject } from 'vitest';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { loadKubeConfig } from '../shared/controlplane/index.ts';
+import { loadKubeConfig } from '../local/controlplane/index.ts';
 
 /** The shared control plane started by global-setup.ts, as client configurations. */
 export function clusters(): { kcp: KubeConfig; runtimes: KubeConfig[]; registryHost: string; binDir: string } {

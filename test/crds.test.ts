@@ -1,6 +1,6 @@
 import { ApiextensionsV1Api, CoreV1Api, CustomObjectsApi, type KubernetesObject } from '@kubernetes/client-node';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { installCrds, lifecycleCrds } from '../shared/k8s/crds.ts';
+import { installCrds, lifecycleCrds } from '../local/controlplane/crds.ts';
 import { clusters } from './clusters.ts';
 
 const GROUP = 'operator.kyma-project.io';

@@ -4,7 +4,7 @@ import { CloudEvent, HTTP } from 'cloudevents';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_DELIVERY, LocalApiServerSource, LocalBroker, parseTriggers, type EventFilter, type EventingLog, type Trigger } from '../shared/eventing/index.ts';
+import { DEFAULT_DELIVERY, LocalApiServerSource, LocalBroker, parseTriggers, type EventFilter, type EventingLog, type Trigger } from '../local/eventing/index.ts';
 import { clusters } from './clusters.ts';
 
 interface Request { readonly headers: IncomingHttpHeaders; readonly body: string }

@@ -6,12 +6,12 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Kyma, KymaStatus } from '../shared/domain/kyma.ts';
-import { API_VERSION } from '../shared/domain/vocabulary.ts';
-import { startFleetService, type FleetService } from '../shared/fleet/service.ts';
-import { KubeClient } from '../shared/k8s/client.ts';
-import { installCrds } from '../shared/k8s/crds.ts';
-import { createLogger } from '../shared/runtime/logger.ts';
+import type { Kyma, KymaStatus } from '../shared/core/kyma.ts';
+import { API_VERSION } from '../shared/core/vocabulary.ts';
+import { startFleetService, type FleetService } from '../tools/fleet/service.ts';
+import { KubeClient } from '../shared/kube/client.ts';
+import { installCrds } from '../local/controlplane/crds.ts';
+import { createLogger } from '../shared/host/logger.ts';
 import { clusters } from './clusters.ts';
 
 const namespace = `fleet-page-${Date.now().toString(36)}`;

@@ -3,7 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startControlPlane, type ControlPlane } from '../shared/controlplane/index.ts';
+import { startControlPlane, type ControlPlane } from '../local/controlplane/index.ts';
 import { tokenKubeconfig } from './e2e/tokens.ts';
 
 declare module 'vitest' {

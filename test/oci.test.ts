@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
-import { packageModule, pushModule } from '../shared/module/package.ts';
+import { packageModule, pushModule } from '../tools/module/package.ts';
 import { fetchComponentDescriptor, fetchRawManifest } from '../shared/oci/component.ts';
 import { RegistryError } from '../shared/oci/errors.ts';
 import { OCI_MANIFEST, sha256Digest } from '../shared/oci/manifest.ts';

@@ -3,9 +3,9 @@
 // moves a Kyma to the new kubeconfig's client; an eviction builds a fresh one.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { inject } from 'vitest';
-import { LABEL } from '../shared/domain/vocabulary.ts';
-import { KubeClient } from '../shared/k8s/client.ts';
-import { RuntimeClients, type RuntimeAccess } from '../shared/k8s/runtime-clients.ts';
+import { LABEL } from '../shared/core/vocabulary.ts';
+import { KubeClient } from '../shared/kube/client.ts';
+import { RuntimeClients, type RuntimeAccess } from '../shared/kube/runtime-clients.ts';
 import { clusters } from './clusters.ts';
 
 const namespace = `runtime-clients-${Date.now().toString(36)}`;

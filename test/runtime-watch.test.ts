@@ -7,11 +7,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loadKubeConfig, type Cluster } from '../shared/controlplane/index.ts';
-import { API_VERSION, LABEL } from '../shared/domain/vocabulary.ts';
-import { KubeClient } from '../shared/k8s/client.ts';
-import { installCrds } from '../shared/k8s/crds.ts';
-import { RESYNC_DUE } from '../shared/runtime/events.ts';
+import { loadKubeConfig, type Cluster } from '../local/controlplane/index.ts';
+import { API_VERSION, LABEL } from '../shared/core/vocabulary.ts';
+import { KubeClient } from '../shared/kube/client.ts';
+import { installCrds } from '../local/controlplane/crds.ts';
+import { RESYNC_DUE } from '../shared/host/events.ts';
 import { throwawayRuntime } from './e2e/throwaway.ts';
 import { eventually } from './e2e/world.ts';
 
@@ -48,7 +48,7 @@ describe('npm run runtime-watch', () => {
   it('announces the runtime Kyma it finds, posts a resync.due per spec change, and stops on SIGTERM', async () => {
     const kubeconfigPath = join(await mkdtemp(join(tmpdir(), 'runtime-watch-')), 'kcp.kubeconfig');
     await writeFile(kubeconfigPath, inject('controlPlane').kcp);
-    const child = spawn(process.execPath, [join(import.meta.dirname, '../shared/runner/runtime-watch-main.ts')], {
+    const child = spawn(process.execPath, [join(import.meta.dirname, '../tools/runtime-watch/main.ts')], {
       stdio: ['ignore', 'ignore', 'inherit'],
       env: { ...process.env, KUBECONFIG: kubeconfigPath, K_SINK: `http://127.0.0.1:${(sink.address() as AddressInfo).port}`, LIFECYCLE_KCP_NAMESPACE: NAMESPACE, LOG_LEVEL: 'warn' },
     });

@@ -6,9 +6,9 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { loadKubeConfig } from '../shared/controlplane/index.ts';
-import { KubeClient } from '../shared/k8s/client.ts';
-import { listAll } from '../shared/k8s/list.ts';
+import { loadKubeConfig } from '../local/controlplane/index.ts';
+import { KubeClient } from '../shared/kube/client.ts';
+import { listAll } from '../shared/kube/list.ts';
 import { knownSecrets } from './secrets.ts';
 
 interface Finding { secret: string; where: string }

@@ -2,9 +2,9 @@
 // kubeconfigs) apply the same CRD; the second call within the trust window sends no request at all, a CRD not yet
 // established is not trusted, and a changed object is applied again. Counted with the request tally.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KubeClient } from '../shared/k8s/client.ts';
-import { countRequests, requestTally } from '../shared/k8s/request-tally.ts';
-import { crdSettled, SharedObjects } from '../shared/k8s/shared-objects.ts';
+import { KubeClient } from '../shared/kube/client.ts';
+import { countRequests, requestTally } from '../shared/kube/request-tally.ts';
+import { crdSettled, SharedObjects } from '../shared/kube/shared-objects.ts';
 import { clusters } from './clusters.ts';
 
 const group = `shared-${Date.now().toString(36)}.example.com`;

@@ -4,15 +4,15 @@ import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { loadKubeConfig } from '../shared/controlplane/index.ts';
-import { KubeClient } from '../shared/k8s/client.ts';
+import { loadKubeConfig } from '../local/controlplane/index.ts';
+import { KubeClient } from '../shared/kube/client.ts';
 
 const run = promisify(execFile);
 
 /** `npm start` until a line matches `until` (default: it says it is running): its output, and a way to stop it
  * (Ctrl-C) that answers the exit code. */
 async function start(env: Record<string, string>, until = /running; Ctrl-C/): Promise<{ text: string; stop: () => Promise<number | null> }> {
-  const child = spawn(process.execPath, [join(import.meta.dirname, '../shared/start.ts')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, KUBECONFIG: '', ...env } });
+  const child = spawn(process.execPath, [join(import.meta.dirname, '../local/start.ts')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, KUBECONFIG: '', ...env } });
   const lines: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   for await (const line of createInterface({ input: child.stdout })) {

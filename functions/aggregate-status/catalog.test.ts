@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Kyma } from '../../shared/domain/kyma.ts';
-import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/domain/templates.ts';
+import type { Kyma } from '../../shared/core/kyma.ts';
+import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/core/templates.ts';
 import { catalogFor } from './catalog.ts';
 
 const kyma = (labels: Record<string, string> = {}): Kyma => ({ apiVersion: 'v', kind: 'Kyma', metadata: { name: 'k1', labels }, spec: { channel: 'regular' } });

@@ -1,7 +1,7 @@
-import type { Kyma } from '../../shared/domain/kyma.ts';
-import { templateName, type ModuleReleaseMeta, type ModuleTemplate } from '../../shared/domain/templates.ts';
-import { restrictionProblem, visibilityProblem } from '../../shared/domain/visibility.ts';
-import { LABEL, MANAGED_BY_RUNTIME, REMOTE_NAMESPACE } from '../../shared/domain/vocabulary.ts';
+import type { Kyma } from '../../shared/core/kyma.ts';
+import { templateName, type ModuleReleaseMeta, type ModuleTemplate } from '../../shared/core/templates.ts';
+import { restrictionProblem, visibilityProblem } from '../../shared/core/visibility.ts';
+import { LABEL, MANAGED_BY_RUNTIME, REMOTE_NAMESPACE } from '../../shared/core/vocabulary.ts';
 
 export interface Catalog {
   templates: ModuleTemplate[];

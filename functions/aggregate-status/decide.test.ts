@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Kyma, ModuleStatus } from '../../shared/domain/kyma.ts';
-import type { Manifest } from '../../shared/domain/manifest.ts';
-import type { State } from '../../shared/domain/objects.ts';
+import type { Kyma, ModuleStatus } from '../../shared/core/kyma.ts';
+import type { Manifest } from '../../shared/core/manifest.ts';
+import type { State } from '../../shared/core/objects.ts';
 import { aggregate, kymaState, ownedPart } from './decide.ts';
 
 const NOW = '2026-11-22T12:00:00Z';

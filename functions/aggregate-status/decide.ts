@@ -1,8 +1,8 @@
-import { canonicalJson } from '../../shared/domain/canonical.ts';
-import { effectiveModules, type Kyma, type KymaModule, type KymaStatus, type ModuleResolution, type ModuleStatus } from '../../shared/domain/kyma.ts';
-import type { Manifest } from '../../shared/domain/manifest.ts';
-import type { Condition, State, TrackingObject } from '../../shared/domain/objects.ts';
-import { ANNOTATION, API_VERSION, LABEL } from '../../shared/domain/vocabulary.ts';
+import { canonicalJson } from '../../shared/core/canonical.ts';
+import { effectiveModules, type Kyma, type KymaModule, type KymaStatus, type ModuleResolution, type ModuleStatus } from '../../shared/core/kyma.ts';
+import type { Manifest } from '../../shared/core/manifest.ts';
+import type { Condition, State, TrackingObject } from '../../shared/core/objects.ts';
+import { ANNOTATION, API_VERSION, LABEL } from '../../shared/core/vocabulary.ts';
 
 const READY_STATES: (State | undefined)[] = ['Ready', 'Unmanaged'];
 

@@ -1,10 +1,10 @@
-import { canonicalJson } from '../../shared/domain/canonical.ts';
-import type { Kyma, KymaStatus } from '../../shared/domain/kyma.ts';
-import { API_VERSION, FIELD_MANAGER, REMOTE_NAMESPACE } from '../../shared/domain/vocabulary.ts';
-import type { KubeClient } from '../../shared/k8s/client.ts';
-import { isNotFound } from '../../shared/k8s/errors.ts';
-import type { SyncMemo } from '../../shared/k8s/sync-memo.ts';
-import { remoteKymaRef, type RuntimeScope } from '../../shared/domain/runtime-scope.ts';
+import { canonicalJson } from '../../shared/core/canonical.ts';
+import type { Kyma, KymaStatus } from '../../shared/core/kyma.ts';
+import { API_VERSION, FIELD_MANAGER, REMOTE_NAMESPACE } from '../../shared/core/vocabulary.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
+import { isNotFound } from '../../shared/kube/errors.ts';
+import type { SyncMemo } from '../../shared/kube/sync-memo.ts';
+import { remoteKymaRef, type RuntimeScope } from '../../shared/core/runtime-scope.ts';
 
 
 /** PURE. The KCP status as the runtime's Kyma shows it: template refs point at the catalog copies (in kyma-system

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../../shared/domain/canonical.ts';
-import type { Manifest } from '../../shared/domain/manifest.ts';
-import { chartRenders, inReleaseNamespace, installsProblem, isPinned, type ChartRender } from '../../shared/helm/charts.ts';
-import { helmTemplate, type HelmBinary } from '../../shared/helm/template.ts';
+import { canonicalJson } from '../../shared/core/canonical.ts';
+import type { Manifest } from '../../shared/core/manifest.ts';
+import { chartRenders, inReleaseNamespace, installsProblem, isPinned, type ChartRender } from '../../shared/render/helm-charts.ts';
+import { helmTemplate, type HelmBinary } from '../../shared/render/helm-template.ts';
 import type { LayerCache } from './layer.ts';
 
 const MAX_CACHED_RENDERS = 256;

@@ -1,8 +1,8 @@
-import type { RuntimeScope } from '../../shared/domain/runtime-scope.ts';
-import type { KubeClient } from '../../shared/k8s/client.ts';
-import type { EventRecorder } from '../../shared/k8s/events.ts';
-import type { OwnWrites } from '../../shared/k8s/own-writes.ts';
-import type { Logger } from '../../shared/runtime/logger.ts';
+import type { RuntimeScope } from '../../shared/core/runtime-scope.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
+import type { EventRecorder } from '../../shared/kube/events.ts';
+import type { OwnWrites } from '../../shared/kube/own-writes.ts';
+import type { Logger } from '../../shared/host/logger.ts';
 import type { ChartRenderer } from './charts.ts';
 import type { LayerCache } from './layer.ts';
 import type { Rollouts } from './rollout.ts';

@@ -1,11 +1,11 @@
-import type { Manifest } from '../../shared/domain/manifest.ts';
-import { FIELD_MANAGER } from '../../shared/domain/vocabulary.ts';
-import type { KubeClient } from '../../shared/k8s/client.ts';
-import { isConflict, isNotFound } from '../../shared/k8s/errors.ts';
-import { NotYetReadyError } from '../../shared/runtime/errors.ts';
-import type { RuntimeObject } from '../../shared/library/render.ts';
+import type { Manifest } from '../../shared/core/manifest.ts';
+import { FIELD_MANAGER } from '../../shared/core/vocabulary.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
+import { isConflict, isNotFound } from '../../shared/kube/errors.ts';
+import { NotYetReadyError } from '../../shared/host/errors.ts';
+import type { RuntimeObject } from '../../shared/render/render.ts';
 import { CONDITION } from './status.ts';
-import { hasDefaultCr } from '../../shared/domain/manifest-finalizers.ts';
+import { hasDefaultCr } from '../../shared/core/manifest-finalizers.ts';
 
 /**
  * CreateAndDelete with a default CR: create it on the runtime once (never updated afterwards, as upstream).

@@ -1,6 +1,6 @@
-import type { Manifest } from '../../shared/domain/manifest.ts';
-import { API_VERSION } from '../../shared/domain/vocabulary.ts';
-import type { KubeClient } from '../../shared/k8s/client.ts';
+import type { Manifest } from '../../shared/core/manifest.ts';
+import { API_VERSION } from '../../shared/core/vocabulary.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
 
 /** Sets the Manifest's finalizer list (merge patch guarded by resourceVersion: a concurrent change → 409, retried). */
 export async function setFinalizers(kcp: KubeClient, manifest: Manifest, finalizers: string[]): Promise<Manifest> {

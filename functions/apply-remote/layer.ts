@@ -1,9 +1,9 @@
-import type { ImageSpec, Manifest } from '../../shared/domain/manifest.ts';
+import type { ImageSpec, Manifest } from '../../shared/core/manifest.ts';
 import { fetchRawManifest } from '../../shared/oci/component.ts';
 import { isRegistryError } from '../../shared/oci/errors.ts';
 import { componentRepository } from '../../shared/oci/reference.ts';
 import type { RegistryClient } from '../../shared/oci/registry.ts';
-import { TransientError } from '../../shared/runtime/errors.ts';
+import { TransientError } from '../../shared/host/errors.ts';
 
 const MAX_CACHED_LAYERS = 256;
 

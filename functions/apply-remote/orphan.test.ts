@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Kyma, ModuleResolution } from '../../shared/domain/kyma.ts';
-import type { Manifest } from '../../shared/domain/manifest.ts';
-import { manifestName } from '../../shared/domain/names.ts';
+import type { Kyma, ModuleResolution } from '../../shared/core/kyma.ts';
+import type { Manifest } from '../../shared/core/manifest.ts';
+import { manifestName } from '../../shared/core/names.ts';
 import { orphanReason } from './orphan.ts';
 
 const CREATED = Date.parse('2026-11-22T12:00:00Z');

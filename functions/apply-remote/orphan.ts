@@ -1,8 +1,8 @@
-import type { Kyma } from '../../shared/domain/kyma.ts';
-import type { Manifest } from '../../shared/domain/manifest.ts';
-import { manifestName } from '../../shared/domain/names.ts';
-import { API_VERSION, LABEL } from '../../shared/domain/vocabulary.ts';
-import type { KubeClient } from '../../shared/k8s/client.ts';
+import type { Kyma } from '../../shared/core/kyma.ts';
+import type { Manifest } from '../../shared/core/manifest.ts';
+import { manifestName } from '../../shared/core/names.ts';
+import { API_VERSION, LABEL } from '../../shared/core/vocabulary.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
 
 /** Upstream's: a Manifest the Kyma's status has not referenced for this long is an orphan (LIFECYCLE_ORPHAN_GRACE_SECONDS). */
 export const UNREFERENCED_GRACE_MS = 5 * 60_000;

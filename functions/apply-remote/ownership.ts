@@ -1,8 +1,8 @@
-import type { Manifest, SyncedResource } from '../../shared/domain/manifest.ts';
-import { API_VERSION, LABEL } from '../../shared/domain/vocabulary.ts';
-import type { KubeClient } from '../../shared/k8s/client.ts';
-import { holderOf, keptMessage, sameObject, type Ownership } from '../../shared/library/ownership.ts';
-import { syncedOf } from '../../shared/library/render.ts';
+import type { Manifest, SyncedResource } from '../../shared/core/manifest.ts';
+import { API_VERSION, LABEL } from '../../shared/core/vocabulary.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
+import { holderOf, keptMessage, sameObject, type Ownership } from '../../shared/render/ownership.ts';
+import { syncedOf } from '../../shared/render/render.ts';
 
 interface Sibling { key: string; module: string; synced: SyncedResource[] }
 

@@ -1,7 +1,7 @@
-import type { Manifest, SyncedResource } from '../../shared/domain/manifest.ts';
-import { refOf, type KubeClient } from '../../shared/k8s/client.ts';
-import type { RuntimeObject } from '../../shared/library/render.ts';
-import { managerOf } from '../../shared/library/readiness.ts';
+import type { Manifest, SyncedResource } from '../../shared/core/manifest.ts';
+import { refOf, type KubeClient } from '../../shared/kube/client.ts';
+import type { RuntimeObject } from '../../shared/render/render.ts';
+import { managerOf } from '../../shared/render/readiness.ts';
 
 /** How long a retry may rely on the last full sync of a module still rolling out. */
 const TRUST_MS = 60_000;

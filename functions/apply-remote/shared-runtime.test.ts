@@ -1,9 +1,9 @@
 // A Kyma on a shared runtime API server (docs/adr/0013): what its module objects look like there. Pure.
 import { describe, expect, it } from 'vitest';
-import type { Manifest } from '../../shared/domain/manifest.ts';
-import { OWN_RUNTIME } from '../../shared/domain/runtime-scope.ts';
-import { pruneWaves } from '../../shared/library/prune.ts';
-import { manifestOnRuntime, prepare, type RuntimeObject } from '../../shared/library/render.ts';
+import type { Manifest } from '../../shared/core/manifest.ts';
+import { OWN_RUNTIME } from '../../shared/core/runtime-scope.ts';
+import { pruneWaves } from '../../shared/render/prune.ts';
+import { manifestOnRuntime, prepare, type RuntimeObject } from '../../shared/render/render.ts';
 
 const shared = { namespace: 'tenant-7', shared: true };
 const objects: RuntimeObject[] = [

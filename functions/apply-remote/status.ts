@@ -1,7 +1,7 @@
-import { canonicalJson } from '../../shared/domain/canonical.ts';
-import type { Manifest, ManifestStatus, SyncedResource } from '../../shared/domain/manifest.ts';
-import { hasDefaultCr } from '../../shared/domain/manifest-finalizers.ts';
-import type { Condition, State } from '../../shared/domain/objects.ts';
+import { canonicalJson } from '../../shared/core/canonical.ts';
+import type { Manifest, ManifestStatus, SyncedResource } from '../../shared/core/manifest.ts';
+import { hasDefaultCr } from '../../shared/core/manifest-finalizers.ts';
+import type { Condition, State } from '../../shared/core/objects.ts';
 
 export const CONDITION = {
   resources: { type: 'Resources', reason: 'ResourcesAvailable' },

@@ -1,11 +1,11 @@
-import type { Manifest, SyncedResource } from '../../shared/domain/manifest.ts';
-import { FIELD_MANAGER } from '../../shared/domain/vocabulary.ts';
-import type { KubeClient } from '../../shared/k8s/client.ts';
-import { NotYetReadyError } from '../../shared/runtime/errors.ts';
+import type { Manifest, SyncedResource } from '../../shared/core/manifest.ts';
+import { FIELD_MANAGER } from '../../shared/core/vocabulary.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
+import { NotYetReadyError } from '../../shared/host/errors.ts';
 import type { ApplyContext } from './context.ts';
-import { ensureRemoteNamespace, forgetRemoteNamespace } from '../../shared/k8s/remote-namespace.ts';
-import { syncObjects } from '../../shared/library/sync.ts';
-import type { RuntimeObject } from '../../shared/library/render.ts';
+import { ensureRemoteNamespace, forgetRemoteNamespace } from '../../shared/kube/remote-namespace.ts';
+import { syncObjects } from '../../shared/render/sync.ts';
+import type { RuntimeObject } from '../../shared/render/render.ts';
 import { renderTarget } from './target.ts';
 import { moduleOwnership } from './ownership.ts';
 

@@ -1,8 +1,8 @@
-import type { Manifest } from '../../shared/domain/manifest.ts';
-import type { RuntimeScope } from '../../shared/domain/runtime-scope.ts';
-import type { KubeClient } from '../../shared/k8s/client.ts';
+import type { Manifest } from '../../shared/core/manifest.ts';
+import type { RuntimeScope } from '../../shared/core/runtime-scope.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
 import { localizeImages, withPullSecret } from './images.ts';
-import { parseModuleObjects, prepareForCluster, type RuntimeObject } from '../../shared/library/render.ts';
+import { parseModuleObjects, prepareForCluster, type RuntimeObject } from '../../shared/render/render.ts';
 
 /** The module's objects as they will be applied: parsed, transformed (labels, localized images, pull Secret),
  * namespaces normalised against the runtime. */

@@ -1,15 +1,15 @@
-import type { Manifest, SyncedResource } from '../../shared/domain/manifest.ts';
-import { OWN_RUNTIME, type RuntimeScope } from '../../shared/domain/runtime-scope.ts';
-import { FINALIZER } from '../../shared/domain/vocabulary.ts';
-import type { KubeClient } from '../../shared/k8s/client.ts';
-import { isNotFound } from '../../shared/k8s/errors.ts';
-import { NotYetReadyError } from '../../shared/runtime/errors.ts';
+import type { Manifest, SyncedResource } from '../../shared/core/manifest.ts';
+import { OWN_RUNTIME, type RuntimeScope } from '../../shared/core/runtime-scope.ts';
+import { FINALIZER } from '../../shared/core/vocabulary.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
+import { isNotFound } from '../../shared/kube/errors.ts';
+import { NotYetReadyError } from '../../shared/host/errors.ts';
 import type { ApplyContext } from './context.ts';
 import { setFinalizers } from './finalizers.ts';
 import { syncModule } from './sync.ts';
-import { removeObjects } from '../../shared/library/sync.ts';
-import type { RuntimeObject } from '../../shared/library/render.ts';
-import { hasDefaultCr } from '../../shared/domain/manifest-finalizers.ts';
+import { removeObjects } from '../../shared/render/sync.ts';
+import type { RuntimeObject } from '../../shared/render/render.ts';
+import { hasDefaultCr } from '../../shared/core/manifest-finalizers.ts';
 import { writeStatus } from './write-status.ts';
 import { moduleOwnership } from './ownership.ts';
 

@@ -1,10 +1,10 @@
-import type { Manifest } from '../../shared/domain/manifest.ts';
-import { ANNOTATION, API_VERSION, FINALIZER, LABEL } from '../../shared/domain/vocabulary.ts';
-import type { KubeClient } from '../../shared/k8s/client.ts';
-import { isNotFound } from '../../shared/k8s/errors.ts';
+import type { Manifest } from '../../shared/core/manifest.ts';
+import { ANNOTATION, API_VERSION, FINALIZER, LABEL } from '../../shared/core/vocabulary.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
+import { isNotFound } from '../../shared/kube/errors.ts';
 import type { ApplyContext } from './context.ts';
 import { setFinalizers } from './finalizers.ts';
-import { apiVersionOf } from '../../shared/library/render.ts';
+import { apiVersionOf } from '../../shared/render/render.ts';
 
 export const isUnmanaged = (m: Manifest) => m.metadata.annotations?.[ANNOTATION.isUnmanaged] === 'true';
 

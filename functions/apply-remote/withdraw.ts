@@ -1,10 +1,10 @@
-import type { Manifest, SyncedResource } from '../../shared/domain/manifest.ts';
-import { API_VERSION } from '../../shared/domain/vocabulary.ts';
-import { refOf, type KubeClient } from '../../shared/k8s/client.ts';
+import type { Manifest, SyncedResource } from '../../shared/core/manifest.ts';
+import { API_VERSION } from '../../shared/core/vocabulary.ts';
+import { refOf, type KubeClient } from '../../shared/kube/client.ts';
 import type { ApplyContext } from './context.ts';
-import { deleteSynced, pruneWaves } from '../../shared/library/prune.ts';
-import type { RuntimeObject } from '../../shared/library/render.ts';
-import { hasDefaultCr } from '../../shared/domain/manifest-finalizers.ts';
+import { deleteSynced, pruneWaves } from '../../shared/render/prune.ts';
+import type { RuntimeObject } from '../../shared/render/render.ts';
+import { hasDefaultCr } from '../../shared/core/manifest-finalizers.ts';
 
 /**
  * Another instance may delete a Manifest while this call is applying it: its uninstall removes only what the status

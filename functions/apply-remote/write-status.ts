@@ -1,10 +1,10 @@
-import type { Manifest } from '../../shared/domain/manifest.ts';
-import { API_VERSION, FIELD_MANAGER } from '../../shared/domain/vocabulary.ts';
-import { manifestStateEvent } from '../../shared/domain/state-events.ts';
-import { involvedOf } from '../../shared/k8s/events.ts';
+import type { Manifest } from '../../shared/core/manifest.ts';
+import { API_VERSION, FIELD_MANAGER } from '../../shared/core/vocabulary.ts';
+import { manifestStateEvent } from '../../shared/core/state-events.ts';
+import { involvedOf } from '../../shared/kube/events.ts';
 import type { ApplyContext } from './context.ts';
 import { nextStatus, statusChanged, type StatusWish } from './status.ts';
-import { currentTraceparent } from '../../shared/runtime/trace.ts';
+import { currentTraceparent } from '../../shared/host/trace.ts';
 
 /** Writes the Manifest status (SSA, field manager of the applier) only when more than timestamps change; with
  * `precondition`, only if the Manifest is still at the resourceVersion read (409 otherwise); the version such a guarded

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Kyma } from '../../shared/domain/kyma.ts';
-import type { Manifest } from '../../shared/domain/manifest.ts';
+import type { Kyma } from '../../shared/core/kyma.ts';
+import type { Manifest } from '../../shared/core/manifest.ts';
 import { blockingMessage, nextDeletionStep, type DeletionView } from './decide.ts';
 
 const DELETED_AT = Date.parse('2026-11-22T12:00:00Z');

@@ -1,6 +1,6 @@
-import type { Kyma } from '../../shared/domain/kyma.ts';
-import type { Manifest } from '../../shared/domain/manifest.ts';
-import { FINALIZER, LABEL } from '../../shared/domain/vocabulary.ts';
+import type { Kyma } from '../../shared/core/kyma.ts';
+import type { Manifest } from '../../shared/core/manifest.ts';
+import { FINALIZER, LABEL } from '../../shared/core/vocabulary.ts';
 
 /** What purge saw of a deleting Kyma and its runtime. `runtime` is absent when the kubeconfig Secret is gone. */
 export interface DeletionView {

@@ -1,6 +1,6 @@
-import type { KubeClient } from '../../shared/k8s/client.ts';
-import { remoteKymaRef, type RuntimeScope } from '../../shared/domain/runtime-scope.ts';
-import { API_VERSION } from '../../shared/domain/vocabulary.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
+import { remoteKymaRef, type RuntimeScope } from '../../shared/core/runtime-scope.ts';
+import { API_VERSION } from '../../shared/core/vocabulary.ts';
 import { RUNTIME_CRDS, RUNTIME_KYMA_CRD } from './decide.ts';
 
 const CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' };

@@ -1,7 +1,7 @@
-import type { Kyma } from '../../shared/domain/kyma.ts';
-import { API_VERSION, FIELD_MANAGER } from '../../shared/domain/vocabulary.ts';
-import type { KubeClient } from '../../shared/k8s/client.ts';
-import { currentTraceparent } from '../../shared/runtime/trace.ts';
+import type { Kyma } from '../../shared/core/kyma.ts';
+import { API_VERSION, FIELD_MANAGER } from '../../shared/core/vocabulary.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
+import { currentTraceparent } from '../../shared/host/trace.ts';
 
 /** Field manager of the deletion chain's status writes (aggregate-status leaves deleting Kymas alone). */
 export const PURGE_MANAGER = FIELD_MANAGER.purge;

@@ -1,7 +1,7 @@
-import type { Manifest } from '../../shared/domain/manifest.ts';
-import { OWN_RUNTIME, type RuntimeScope } from '../../shared/domain/runtime-scope.ts';
-import type { KubeClient } from '../../shared/k8s/client.ts';
-import { isNotFound } from '../../shared/k8s/errors.ts';
+import type { Manifest } from '../../shared/core/manifest.ts';
+import { OWN_RUNTIME, type RuntimeScope } from '../../shared/core/runtime-scope.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
+import { isNotFound } from '../../shared/kube/errors.ts';
 
 interface Cr { apiVersion?: string; kind?: string; metadata: { name: string; namespace?: string; finalizers?: string[]; deletionTimestamp?: string } }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Kyma } from '../../shared/domain/kyma.ts';
-import type { Manifest } from '../../shared/domain/manifest.ts';
-import type { ModuleTemplate } from '../../shared/domain/templates.ts';
+import type { Kyma } from '../../shared/core/kyma.ts';
+import type { Manifest } from '../../shared/core/manifest.ts';
+import type { ModuleTemplate } from '../../shared/core/templates.ts';
 import { desiredManifest, toUnmanage, unwantedManifests } from './decide.ts';
 
 const kyma = (modules: { name: string; managed?: boolean }[], refused: string[] = []): Kyma => ({

@@ -1,10 +1,10 @@
-import { canonicalJson } from '../../shared/domain/canonical.ts';
-import { effectiveModules, type Kyma, type KymaModule, type ModuleStatus } from '../../shared/domain/kyma.ts';
-import type { ImageSpec, Manifest } from '../../shared/domain/manifest.ts';
-import { manifestName } from '../../shared/domain/names.ts';
-import { isInClusterKyma } from '../../shared/domain/in-cluster.ts';
-import type { ModuleTemplate } from '../../shared/domain/templates.ts';
-import { ANNOTATION, API_VERSION, LABEL, MANAGED_BY_KCP, REMOTE_NAMESPACE } from '../../shared/domain/vocabulary.ts';
+import { canonicalJson } from '../../shared/core/canonical.ts';
+import { effectiveModules, type Kyma, type KymaModule, type ModuleStatus } from '../../shared/core/kyma.ts';
+import type { ImageSpec, Manifest } from '../../shared/core/manifest.ts';
+import { manifestName } from '../../shared/core/names.ts';
+import { isInClusterKyma } from '../../shared/core/in-cluster.ts';
+import type { ModuleTemplate } from '../../shared/core/templates.ts';
+import { ANNOTATION, API_VERSION, LABEL, MANAGED_BY_KCP, REMOTE_NAMESPACE } from '../../shared/core/vocabulary.ts';
 
 /** Everything a module's Manifest is made of: the Kyma's wish, the resolved template and the descriptor. */
 export interface ModuleSource {

@@ -1,17 +1,17 @@
-import type { Kyma } from '../../shared/domain/kyma.ts';
-import type { Manifest } from '../../shared/domain/manifest.ts';
-import type { ModuleTemplate } from '../../shared/domain/templates.ts';
-import { ANNOTATION, API_VERSION, FIELD_MANAGER, LABEL } from '../../shared/domain/vocabulary.ts';
-import { listAll } from '../../shared/k8s/list.ts';
-import { MODULES_RESOLVED, RESYNC_DUE } from '../../shared/runtime/events.ts';
-import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/runtime/deps.ts';
-import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
-import type { Logger } from '../../shared/runtime/logger.ts';
+import type { Kyma } from '../../shared/core/kyma.ts';
+import type { Manifest } from '../../shared/core/manifest.ts';
+import type { ModuleTemplate } from '../../shared/core/templates.ts';
+import { ANNOTATION, API_VERSION, FIELD_MANAGER, LABEL } from '../../shared/core/vocabulary.ts';
+import { listAll } from '../../shared/kube/list.ts';
+import { MODULES_RESOLVED, RESYNC_DUE } from '../../shared/host/events.ts';
+import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/deps.ts';
+import type { LifecycleFunction } from '../../shared/host/invoke.ts';
+import type { Logger } from '../../shared/host/logger.ts';
 import { desiredManifest, needsWrite, renderable, toUnmanage, unwantedManifests, type ModuleSource } from './decide.ts';
 import { mandatorySources } from './mandatory.ts';
 import { removedModuleSources } from './removing.ts';
-import { currentTraceparent } from '../../shared/runtime/trace.ts';
-import { renderedFinalizers } from '../../shared/domain/manifest-finalizers.ts';
+import { currentTraceparent } from '../../shared/host/trace.ts';
+import { renderedFinalizers } from '../../shared/core/manifest-finalizers.ts';
 
 export const NAME = 'render-manifest';
 

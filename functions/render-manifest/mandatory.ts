@@ -1,8 +1,8 @@
-import type { Kyma } from '../../shared/domain/kyma.ts';
-import { templateName, type ModuleReleaseMeta, type ModuleTemplate } from '../../shared/domain/templates.ts';
-import { API_VERSION } from '../../shared/domain/vocabulary.ts';
-import { listAll } from '../../shared/k8s/list.ts';
-import type { FunctionDeps } from '../../shared/runtime/deps.ts';
+import type { Kyma } from '../../shared/core/kyma.ts';
+import { templateName, type ModuleReleaseMeta, type ModuleTemplate } from '../../shared/core/templates.ts';
+import { API_VERSION } from '../../shared/core/vocabulary.ts';
+import { listAll } from '../../shared/kube/list.ts';
+import type { FunctionDeps } from '../../shared/host/deps.ts';
 import type { ModuleSource } from './decide.ts';
 
 /** Every mandatory module (ModuleReleaseMeta with spec.mandatory, not being deleted) for one Kyma: template

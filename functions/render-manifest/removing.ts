@@ -1,8 +1,8 @@
-import { effectiveModules, type Kyma } from '../../shared/domain/kyma.ts';
-import type { Manifest } from '../../shared/domain/manifest.ts';
-import { templateName, type ModuleReleaseMeta, type ModuleTemplate } from '../../shared/domain/templates.ts';
-import { ANNOTATION, API_VERSION, LABEL } from '../../shared/domain/vocabulary.ts';
-import type { FunctionDeps } from '../../shared/runtime/deps.ts';
+import { effectiveModules, type Kyma } from '../../shared/core/kyma.ts';
+import type { Manifest } from '../../shared/core/manifest.ts';
+import { templateName, type ModuleReleaseMeta, type ModuleTemplate } from '../../shared/core/templates.ts';
+import { ANNOTATION, API_VERSION, LABEL } from '../../shared/core/vocabulary.ts';
+import type { FunctionDeps } from '../../shared/host/deps.ts';
 import type { ModuleSource } from './decide.ts';
 
 /**

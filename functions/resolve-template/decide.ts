@@ -1,8 +1,8 @@
-import type { Kyma, KymaModule, ModuleStatus } from '../../shared/domain/kyma.ts';
-import type { ArtifactLookup } from '../../shared/domain/descriptors.ts';
-import { compareCore, coreVersion } from '../../shared/domain/semver.ts';
-import { templateName, type ModuleReleaseMeta, type ModuleTemplate } from '../../shared/domain/templates.ts';
-import { API_VERSION, DEFAULT_CHANNEL, LABEL } from '../../shared/domain/vocabulary.ts';
+import type { Kyma, KymaModule, ModuleStatus } from '../../shared/core/kyma.ts';
+import type { ArtifactLookup } from '../../shared/core/descriptors.ts';
+import { compareCore, coreVersion } from '../../shared/core/semver.ts';
+import { templateName, type ModuleReleaseMeta, type ModuleTemplate } from '../../shared/core/templates.ts';
+import { API_VERSION, DEFAULT_CHANNEL, LABEL } from '../../shared/core/vocabulary.ts';
 
 /** What resolve-template read for one Kyma: MRMs by module name, templates by name, and (for modules without
  * an MRM) every ModuleTemplate of the namespace. `undefined` means "looked up, not found". */
@@ -68,7 +68,7 @@ function componentNameOf(template: ModuleTemplate): string | undefined {
   return typeof component?.name === 'string' ? component.name : undefined;
 }
 
-export { visibilityProblem } from '../../shared/domain/visibility.ts';
+export { visibilityProblem } from '../../shared/core/visibility.ts';
 
 /** The upstream downgrade guard: a lower major.minor.patch than the installed version is refused. */
 export function downgradeProblem(previous: ModuleStatus | undefined, version: string, channel: string): string {

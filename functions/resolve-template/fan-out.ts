@@ -1,12 +1,12 @@
-import type { Kyma } from '../../shared/domain/kyma.ts';
-import { API_VERSION } from '../../shared/domain/vocabulary.ts';
-import { listAll } from '../../shared/k8s/list.ts';
-import { kindKey } from '../../shared/k8s/freshness.ts';
-import { APISERVER_UPDATE, eventAbout, LANE, LANE_BACKGROUND, RESYNC_DUE, RESYNC_REASON, RESYNC_RELEASE, versionIn, type EventAttributes, type ObjectKey } from '../../shared/runtime/events.ts';
-import { releaseNeed } from '../../shared/domain/release-spread.ts';
+import type { Kyma } from '../../shared/core/kyma.ts';
+import { API_VERSION } from '../../shared/core/vocabulary.ts';
+import { listAll } from '../../shared/kube/list.ts';
+import { kindKey } from '../../shared/kube/freshness.ts';
+import { APISERVER_UPDATE, eventAbout, LANE, LANE_BACKGROUND, RESYNC_DUE, RESYNC_REASON, RESYNC_RELEASE, versionIn, type EventAttributes, type ObjectKey } from '../../shared/host/events.ts';
+import { releaseNeed } from '../../shared/core/release-spread.ts';
 import { releaseToWaitingKymas } from './release.ts';
-import type { ModuleReleaseMeta } from '../../shared/domain/templates.ts';
-import type { FunctionDeps } from '../../shared/runtime/deps.ts';
+import type { ModuleReleaseMeta } from '../../shared/core/templates.ts';
+import type { FunctionDeps } from '../../shared/host/deps.ts';
 
 /** Kymas that use a changed ModuleTemplate (by template reference) or ModuleReleaseMeta (by module name). */
 export function usesChange(kyma: Kyma, changed: ObjectKey): boolean {

@@ -1,21 +1,21 @@
-import type { Kyma } from '../../shared/domain/kyma.ts';
-import { API_VERSION, FIELD_MANAGER, LABEL } from '../../shared/domain/vocabulary.ts';
-import { InvalidEventError, NotYetReadyError, isRuntimeUnreachable } from '../../shared/runtime/errors.ts';
-import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, MODULES_RESOLVED, RESYNC_DUE, checksDrift, eventAbout } from '../../shared/runtime/events.ts';
-import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/runtime/deps.ts';
-import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
+import type { Kyma } from '../../shared/core/kyma.ts';
+import { API_VERSION, FIELD_MANAGER, LABEL } from '../../shared/core/vocabulary.ts';
+import { InvalidEventError, NotYetReadyError, isRuntimeUnreachable } from '../../shared/host/errors.ts';
+import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, MODULES_RESOLVED, RESYNC_DUE, checksDrift, eventAbout } from '../../shared/host/events.ts';
+import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/deps.ts';
+import type { LifecycleFunction } from '../../shared/host/invoke.ts';
 import { fanOut } from './fan-out.ts';
 import { ensureKymaMetadata } from './kyma-metadata.ts';
 import { mandatoryRelease } from './mandatory.ts';
 import { effectiveSpec, type EffectiveSpec, type StillWanted } from './remote-kyma.ts';
-import { isInClusterKyma } from '../../shared/domain/in-cluster.ts';
-import { canonicalJson } from '../../shared/domain/canonical.ts';
-import { RuntimeClients } from '../../shared/k8s/runtime-clients.ts';
+import { isInClusterKyma } from '../../shared/core/in-cluster.ts';
+import { canonicalJson } from '../../shared/core/canonical.ts';
+import { RuntimeClients } from '../../shared/kube/runtime-clients.ts';
 import { MaintenancePolicyFile } from './maintenance.ts';
 import { observe } from './observe.ts';
 import { RemoteKymaMemo } from './remote-memo.ts';
 import { resolveModules, sameResolution } from './resolve.ts';
-import { currentTraceparent } from '../../shared/runtime/trace.ts';
+import { currentTraceparent } from '../../shared/host/trace.ts';
 
 export const NAME = 'resolve-template';
 

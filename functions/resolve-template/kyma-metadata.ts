@@ -1,6 +1,6 @@
-import type { Kyma } from '../../shared/domain/kyma.ts';
-import { API_VERSION, FIELD_MANAGER, FINALIZER, LABEL, MANAGED_BY_KCP } from '../../shared/domain/vocabulary.ts';
-import type { KubeClient } from '../../shared/k8s/client.ts';
+import type { Kyma } from '../../shared/core/kyma.ts';
+import { API_VERSION, FIELD_MANAGER, FINALIZER, LABEL, MANAGED_BY_KCP } from '../../shared/core/vocabulary.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
 
 /** The KCP Kyma carries the lifecycle finalizer (so deletion runs the chain) and label managed-by=lifecycle-manager,
  * applied as `lifecycle-manager` only when missing. */

@@ -1,11 +1,11 @@
-import type { Manifest } from '../../shared/domain/manifest.ts';
-import type { ModuleReleaseMeta } from '../../shared/domain/templates.ts';
-import { API_VERSION, FINALIZER, LABEL } from '../../shared/domain/vocabulary.ts';
-import type { KubeClient } from '../../shared/k8s/client.ts';
-import { listAll } from '../../shared/k8s/list.ts';
-import { NotYetReadyError } from '../../shared/runtime/errors.ts';
-import type { ObjectKey } from '../../shared/runtime/events.ts';
-import type { Logger } from '../../shared/runtime/logger.ts';
+import type { Manifest } from '../../shared/core/manifest.ts';
+import type { ModuleReleaseMeta } from '../../shared/core/templates.ts';
+import { API_VERSION, FINALIZER, LABEL } from '../../shared/core/vocabulary.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
+import { listAll } from '../../shared/kube/list.ts';
+import { NotYetReadyError } from '../../shared/host/errors.ts';
+import type { ObjectKey } from '../../shared/host/events.ts';
+import type { Logger } from '../../shared/host/logger.ts';
 
 /**
  * A mandatory ModuleReleaseMeta keeps finalizer operator.kyma-project.io/mandatory-module; when it is deleted, its

@@ -1,11 +1,11 @@
-import type { KubeClient } from '../../shared/k8s/client.ts';
-import type { Kyma } from '../../shared/domain/kyma.ts';
-import { templateName, type ModuleReleaseMeta, type ModuleTemplate } from '../../shared/domain/templates.ts';
-import { API_VERSION } from '../../shared/domain/vocabulary.ts';
-import { listAll } from '../../shared/k8s/list.ts';
-import type { ArtifactLookup } from '../../shared/domain/descriptors.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
+import type { Kyma } from '../../shared/core/kyma.ts';
+import { templateName, type ModuleReleaseMeta, type ModuleTemplate } from '../../shared/core/templates.ts';
+import { API_VERSION } from '../../shared/core/vocabulary.ts';
+import { listAll } from '../../shared/kube/list.ts';
+import type { ArtifactLookup } from '../../shared/core/descriptors.ts';
 import type { ModuleArtifacts } from '../../shared/oci/module-artifacts.ts';
-import { TransientError } from '../../shared/runtime/errors.ts';
+import { TransientError } from '../../shared/host/errors.ts';
 import { desiredChannel, lookup, wantedModules, type Observed } from './decide.ts';
 
 /** Reads what resolution needs for one Kyma: one MRM GET per module, one template GET per MRM-resolved

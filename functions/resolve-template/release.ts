@@ -1,11 +1,11 @@
-import type { Kyma } from '../../shared/domain/kyma.ts';
-import { awaitedReleases, channelVersionsOf, pickReleases } from '../../shared/domain/release-spread.ts';
-import type { ModuleReleaseMeta } from '../../shared/domain/templates.ts';
-import { API_VERSION } from '../../shared/domain/vocabulary.ts';
-import { listAll } from '../../shared/k8s/list.ts';
-import { runtimeServersOf } from '../../shared/k8s/runtime-servers.ts';
-import type { FunctionDeps } from '../../shared/runtime/deps.ts';
-import { eventAbout, LANE, LANE_BACKGROUND, RESYNC_DUE, RESYNC_REASON, RESYNC_RELEASE, type EventAttributes } from '../../shared/runtime/events.ts';
+import type { Kyma } from '../../shared/core/kyma.ts';
+import { awaitedReleases, channelVersionsOf, pickReleases } from '../../shared/core/release-spread.ts';
+import type { ModuleReleaseMeta } from '../../shared/core/templates.ts';
+import { API_VERSION } from '../../shared/core/vocabulary.ts';
+import { listAll } from '../../shared/kube/list.ts';
+import { runtimeServersOf } from '../../shared/kube/runtime-servers.ts';
+import type { FunctionDeps } from '../../shared/host/deps.ts';
+import { eventAbout, LANE, LANE_BACKGROUND, RESYNC_DUE, RESYNC_REASON, RESYNC_RELEASE, type EventAttributes } from '../../shared/host/events.ts';
 
 /**
  * Spread releases (ADR 30): the Kymas of `namespace` a moved channel has not reached yet get a `release` event, at most

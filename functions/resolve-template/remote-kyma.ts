@@ -1,9 +1,9 @@
-import type { Kyma, KymaSpec } from '../../shared/domain/kyma.ts';
-import { ANNOTATION, API_VERSION, LABEL, MANAGED_BY_RUNTIME } from '../../shared/domain/vocabulary.ts';
-import type { KubeClient } from '../../shared/k8s/client.ts';
-import { isNotFound } from '../../shared/k8s/errors.ts';
-import { remoteKymaRef, type RuntimeScope } from '../../shared/domain/runtime-scope.ts';
-import { ensureRemoteNamespace, SYNC_CONTEXT_MANAGER } from '../../shared/k8s/remote-namespace.ts';
+import type { Kyma, KymaSpec } from '../../shared/core/kyma.ts';
+import { ANNOTATION, API_VERSION, LABEL, MANAGED_BY_RUNTIME } from '../../shared/core/vocabulary.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
+import { isNotFound } from '../../shared/kube/errors.ts';
+import { remoteKymaRef, type RuntimeScope } from '../../shared/core/runtime-scope.ts';
+import { ensureRemoteNamespace, SYNC_CONTEXT_MANAGER } from '../../shared/kube/remote-namespace.ts';
 
 const KYMA_CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: 'kymas.operator.kyma-project.io' };
 const COPIED_LABELS = ['kyma-project.io/runtime-id', 'kyma-project.io/global-account-id', 'kyma-project.io/subaccount-id'];

@@ -1,6 +1,6 @@
-import type { Kyma } from '../../shared/domain/kyma.ts';
-import type { KubeClient } from '../../shared/k8s/client.ts';
-import { PerClientMemo } from '../../shared/k8s/per-client.ts';
+import type { Kyma } from '../../shared/core/kyma.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
+import { PerClientMemo } from '../../shared/kube/per-client.ts';
 
 /**
  * The runtime Kyma as last read through a runtime client (ADR 25). A change of its spec reaches resolve-template as a

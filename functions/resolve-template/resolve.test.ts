@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Kyma, ModuleStatus } from '../../shared/domain/kyma.ts';
-import type { ArtifactLookup } from '../../shared/domain/descriptors.ts';
-import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/domain/templates.ts';
+import type { Kyma, ModuleStatus } from '../../shared/core/kyma.ts';
+import type { ArtifactLookup } from '../../shared/core/descriptors.ts';
+import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/core/templates.ts';
 import { resolveModules, sameResolution } from './resolve.ts';
 import type { Observed } from './decide.ts';
 

@@ -1,7 +1,7 @@
-import { canonicalJson } from '../../shared/domain/canonical.ts';
-import type { Kyma, KymaModule, ModuleStatus } from '../../shared/domain/kyma.ts';
-import { maintenanceRequired, WAITING_MESSAGE } from '../../shared/domain/maintenance.ts';
-import { restrictionProblem } from '../../shared/domain/visibility.ts';
+import { canonicalJson } from '../../shared/core/canonical.ts';
+import type { Kyma, KymaModule, ModuleStatus } from '../../shared/core/kyma.ts';
+import { maintenanceRequired, WAITING_MESSAGE } from '../../shared/core/maintenance.ts';
+import { restrictionProblem } from '../../shared/core/visibility.ts';
 import { desiredChannel, downgradeProblem, lookup, trackingOf, visibilityProblem, wantedModules, type Observed } from './decide.ts';
 
 /**

@@ -1,5 +1,5 @@
-// The Knative Service entry point: serves this function on $PORT (see shared/runtime/serve.ts).
-import { serve } from '../../shared/runtime/serve.ts';
+// The Knative Service entry point: serves this function on $PORT (see shared/host/serve.ts).
+import { serve } from '../../shared/host/serve.ts';
 import { resolveTemplate } from './index.ts';
 
 await serve(resolveTemplate);

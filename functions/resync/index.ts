@@ -1,11 +1,11 @@
-import type { Resource } from '../../shared/domain/objects.ts';
-import { API_VERSION } from '../../shared/domain/vocabulary.ts';
-import { eventAbout, LANE, LANE_BACKGROUND, PING, RESYNC_DUE, RESYNC_REASON, RESYNC_RELEASE } from '../../shared/runtime/events.ts';
-import type { Kyma } from '../../shared/domain/kyma.ts';
-import { awaitedReleases, channelVersionsOf, type ChannelVersions } from '../../shared/domain/release-spread.ts';
-import type { ModuleReleaseMeta } from '../../shared/domain/templates.ts';
-import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/runtime/deps.ts';
-import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
+import type { Resource } from '../../shared/core/objects.ts';
+import { API_VERSION } from '../../shared/core/vocabulary.ts';
+import { eventAbout, LANE, LANE_BACKGROUND, PING, RESYNC_DUE, RESYNC_REASON, RESYNC_RELEASE } from '../../shared/host/events.ts';
+import type { Kyma } from '../../shared/core/kyma.ts';
+import { awaitedReleases, channelVersionsOf, type ChannelVersions } from '../../shared/core/release-spread.ts';
+import type { ModuleReleaseMeta } from '../../shared/core/templates.ts';
+import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/deps.ts';
+import type { LifecycleFunction } from '../../shared/host/invoke.ts';
 import { reasonOf, selectDue, type Candidate } from './decide.ts';
 
 export const NAME = 'resync';

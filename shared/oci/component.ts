@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { badContent, RegistryError } from './errors.ts';
 import type { OciDescriptor } from './manifest.ts';
-import type { ModuleLayer } from '../domain/descriptors.ts';
+import type { ModuleLayer } from '../core/descriptors.ts';
 import { parseComponentDescriptor, type ComponentDescriptor } from './ocm.ts';
 import { componentRepository, ocmTag } from './reference.ts';
 import type { RegistryClient } from './registry.ts';

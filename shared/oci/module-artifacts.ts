@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
-import type { ArtifactLookup, ModuleArtifact } from '../domain/descriptors.ts';
-import type { ModuleTemplate } from '../domain/templates.ts';
-import { TransientError } from '../runtime/errors.ts';
+import type { ArtifactLookup, ModuleArtifact } from '../core/descriptors.ts';
+import type { ModuleTemplate } from '../core/templates.ts';
+import { TransientError } from '../host/errors.ts';
 import { fetchComponentDescriptor } from './component.ts';
 import { isRegistryError } from './errors.ts';
 import { moduleContent, parseComponentDescriptor, registryHostOf, type ComponentDescriptor } from './ocm.ts';

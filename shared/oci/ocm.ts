@@ -1,5 +1,5 @@
 import { parseDocument } from 'yaml';
-import type { ModuleContent, ModuleLayer } from '../domain/descriptors.ts';
+import type { ModuleContent, ModuleLayer } from '../core/descriptors.ts';
 import { badContent } from './errors.ts';
 
 /** Where a component version is stored (OCM `repositoryContexts` entry). */

@@ -3,7 +3,7 @@
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import { BINARY_NAMES, startCluster, type Binaries, type Cluster } from '../../shared/controlplane/index.ts';
+import { BINARY_NAMES, startCluster, type Binaries, type Cluster } from '../../local/controlplane/index.ts';
 
 /** One audited request: who, what, where, and the answer. */
 export interface AuditedRequest {

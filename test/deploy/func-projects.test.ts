@@ -11,14 +11,14 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadKubeConfig } from '../../shared/controlplane/index.ts';
-import { freePort } from '../../shared/controlplane/ports.ts';
-import { KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
-import { KubeClient } from '../../shared/k8s/client.ts';
-import { installCrds } from '../../shared/k8s/crds.ts';
-import { REPO_ROOT } from '../../shared/build/bundle.ts';
-import { FUNCTIONS } from '../../shared/runner/functions.ts';
-import { MANIFESTS_DIR } from '../../shared/runner/local-runner.ts';
+import { loadKubeConfig } from '../../local/controlplane/index.ts';
+import { freePort } from '../../local/controlplane/ports.ts';
+import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
+import { KubeClient } from '../../shared/kube/client.ts';
+import { installCrds } from '../../local/controlplane/crds.ts';
+import { REPO_ROOT } from '../../tools/build/bundle.ts';
+import { FUNCTIONS } from '../../local/runner/functions.ts';
+import { MANIFESTS_DIR } from '../../local/runner/local-runner.ts';
 import { moduleDir } from './knative-crds.ts';
 import { render, type Doc } from './validate.ts';
 
@@ -42,7 +42,7 @@ beforeAll(async () => {
   await (await KubeClient.from(kcp)).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: KCP_NAMESPACE } }).catch(() => undefined);
   docs = await render(MANIFESTS_DIR);
   await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
-  await run(process.execPath, [join(REPO_ROOT, 'shared/build/main.ts'), '--out', out], REPO_ROOT);
+  await run(process.execPath, [join(REPO_ROOT, 'tools/build/main.ts'), '--out', out], REPO_ROOT);
 });
 
 afterAll(async () => {
@@ -95,7 +95,7 @@ describe('func projects', () => {
   });
 
   it('library: the bundled copy works outside the repository (install and uninstall a module on a real cluster)', async () => {
-    const library = await import(join(out, 'library', 'dist', 'index.mjs')) as typeof import('../../shared/library/index.ts');
+    const library = await import(join(out, 'library', 'dist', 'index.mjs')) as typeof import('../../shared/render/index.ts');
     const cluster = await library.connectCluster(inject('controlPlane').kcp);
     const module = { name: 'bundled', manifest: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: bundled-library, namespace: default}\ndata: {a: b}\n' };
     const installed = await library.installModule(cluster, module);

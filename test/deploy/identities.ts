@@ -4,9 +4,9 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { loadKubeConfig, renderKubeconfig, type Cluster } from '../../shared/controlplane/index.ts';
-import { KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
-import { FUNCTIONS } from '../../shared/runner/functions.ts';
+import { loadKubeConfig, renderKubeconfig, type Cluster } from '../../local/controlplane/index.ts';
+import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
+import { FUNCTIONS } from '../../local/runner/functions.ts';
 
 const run = promisify(execFile);
 

@@ -1,6 +1,6 @@
 // The real kubectl (built with the test binaries), run against one cluster, optionally fed on stdin.
 import { spawn } from 'node:child_process';
-import type { Cluster } from '../../shared/controlplane/index.ts';
+import type { Cluster } from '../../local/controlplane/index.ts';
 import { testBinaries } from './audited-kcp.ts';
 
 export interface KubectlResult { code: number; stdout: string; stderr: string }

@@ -3,9 +3,9 @@
 // whole chain runs (install, upgrade from the runtime, unmanage, mandatory withdrawn, removal blocked by a user CR,
 // forced purge) without a single refused request, and every permission granted was used — nothing broader.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Cluster } from '../../shared/controlplane/index.ts';
-import { API_VERSION, KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
-import { publishSampleModule, setMandatoryVersion, setReleaseChannels } from '../../shared/module/publish.ts';
+import type { Cluster } from '../../local/controlplane/index.ts';
+import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
+import { publishSampleModule, setMandatoryVersion, setReleaseChannels } from '../../tools/module/publish.ts';
 import { crRef, dropFinalizers, userCr } from '../e2e/removal-helpers.ts';
 import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, getKyma, kymaGone, kymaInState, manifestsOf, REMOTE_KYMA, startWorld, type World } from '../e2e/world.ts';
 import { readAudit, type AuditedRequest } from './audited-kcp.ts';

@@ -1,8 +1,8 @@
 // A KCP of its own, audited, with the RBAC of manifests/ installed: every component can act as its production
 // ServiceAccount (real TokenRequest tokens), and the audit log says what each one did.
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { Cluster } from '../../shared/controlplane/index.ts';
-import { MANIFESTS_DIR } from '../../shared/runner/local-runner.ts';
+import type { Cluster } from '../../local/controlplane/index.ts';
+import { MANIFESTS_DIR } from '../../local/runner/local-runner.ts';
 import { startAuditedKcp, testBinaries } from './audited-kcp.ts';
 import { actAs } from './identities.ts';
 import { kubectlOk } from './kubectl.ts';

@@ -9,8 +9,8 @@ import { Broker } from '@kubernetes-models/knative/eventing.knative.dev/v1/Broke
 import { Trigger } from '@kubernetes-models/knative/eventing.knative.dev/v1/Trigger';
 import { Service } from '@kubernetes-models/knative/serving.knative.dev/v1/Service';
 import { parseAllDocuments, stringify } from 'yaml';
-import type { Cluster } from '../../shared/controlplane/index.ts';
-import { parseApiServerSources, parsePingSources, parseTriggers } from '../../shared/eventing/index.ts';
+import type { Cluster } from '../../local/controlplane/index.ts';
+import { parseApiServerSources, parsePingSources, parseTriggers } from '../../local/eventing/index.ts';
 import { kubectl, kubectlOk } from './kubectl.ts';
 import { schemaOf, unknownFields } from './schema-fields.ts';
 

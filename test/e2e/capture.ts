@@ -6,7 +6,7 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { inject } from 'vitest';
-import { createLogger, type Logger } from '../../shared/runtime/logger.ts';
+import { createLogger, type Logger } from '../../shared/host/logger.ts';
 
 let worlds = 0;
 const fileOf = (kind: string) => join(inject('controlPlane').hygieneDir, `${kind}-${process.pid}-${Date.now()}-${++worlds}.jsonl`);

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChartInstall, ImageSpec, Manifest } from '../../shared/domain/manifest.ts';
-import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/domain/vocabulary.ts';
+import type { ChartInstall, ImageSpec, Manifest } from '../../shared/core/manifest.ts';
+import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/core/vocabulary.ts';
 import { componentRepository } from '../../shared/oci/reference.ts';
 import { applyKyma, connectRuntime, deleteLeftoverKymas, eventually, kymaInState, startWorld, type World } from './world.ts';
 

@@ -2,9 +2,9 @@
 // upgrade with pruning, module removal, Kyma deletion, status — and a Manifest of its own with spec.remote false;
 // a control plane that does not allow it says so.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Manifest } from '../../shared/domain/manifest.ts';
-import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/domain/vocabulary.ts';
-import { setReleaseChannels } from '../../shared/module/publish.ts';
+import type { Manifest } from '../../shared/core/manifest.ts';
+import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/core/vocabulary.ts';
+import { setReleaseChannels } from '../../tools/module/publish.ts';
 import { crRef, deploymentOf, publishModule } from './removal-helpers.ts';
 import { applyKyma, deleteKyma, deleteLeftoverKymas, eventually, getKyma, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ModuleStatus } from '../../shared/domain/kyma.ts';
-import { API_VERSION, KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
-import { publishSampleModule, setReleaseChannels } from '../../shared/module/publish.ts';
-import { sampleComponent, sampleGroup } from '../../shared/module/sample.ts';
+import type { ModuleStatus } from '../../shared/core/kyma.ts';
+import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
+import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
+import { sampleComponent, sampleGroup } from '../../tools/module/sample.ts';
 import { converged } from './replay.ts';
 import { writeRequestsDuring, writeSnapshot } from './snapshot.ts';
 import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, kymaGone, eventually, getKyma, justAfterTheMinute, kymaInState, manifestsOf, resyncTicks, startWorld, type World } from './world.ts';

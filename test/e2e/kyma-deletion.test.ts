@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Cluster } from '../../shared/controlplane/index.ts';
-import { KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
-import { KubeClient } from '../../shared/k8s/client.ts';
+import type { Cluster } from '../../local/controlplane/index.ts';
+import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
+import { KubeClient } from '../../shared/kube/client.ts';
 import { crRef, deploymentOf, publishModule, userCr } from './removal-helpers.ts';
 import { throwawayRuntime } from './throwaway.ts';
 import { applyKyma, connectRuntime, deleteKyma, eventually, getKyma, kymaGone, kymaInState, manifestsOf, REMOTE_KYMA, startWorld, type World } from './world.ts';

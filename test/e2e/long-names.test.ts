@@ -3,8 +3,8 @@
 // between them. Now each module has a Manifest of its own (the hash kept, the Kyma part cut), both install and stay
 // installed, and removing one removes only its objects.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Kyma } from '../../shared/domain/kyma.ts';
-import { LABEL } from '../../shared/domain/vocabulary.ts';
+import type { Kyma } from '../../shared/core/kyma.ts';
+import { LABEL } from '../../shared/core/vocabulary.ts';
 import { moduleObjectsOn, removeModuleLeftovers } from '../faults/conflicts-helpers.ts';
 import { publishModule } from './removal-helpers.ts';
 import { applyKyma, connectRuntime, deleteLeftoverKymas, eventually, kymaInState, manifestsOf, startWorld, type World } from './world.ts';

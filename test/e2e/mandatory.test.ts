@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Manifest } from '../../shared/domain/manifest.ts';
-import { API_VERSION, KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
-import { publishSampleModule, setMandatoryVersion } from '../../shared/module/publish.ts';
+import type { Manifest } from '../../shared/core/manifest.ts';
+import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
+import { publishSampleModule, setMandatoryVersion } from '../../tools/module/publish.ts';
 import { crRef, deploymentOf } from './removal-helpers.ts';
 import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
 

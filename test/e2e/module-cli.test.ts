@@ -1,4 +1,4 @@
-// The module packaging CLI (shared/module/cli, `npm run module`) as a module author runs it: a real child process on
+// The module packaging CLI (tools/module/cli, `npm run module`) as a module author runs it: a real child process on
 // the pinned node pushes to the real registry; its printed YAML is applied with the real kubectl; a Kyma installs
 // the module on a real runtime; the real oras reads back what it pushed. Refusals push nothing.
 import { execFile } from 'node:child_process';
@@ -8,14 +8,14 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { locateBinaries, startRegistry, type Registry } from '../../shared/controlplane/index.ts';
-import { freePort } from '../../shared/controlplane/ports.ts';
-import { API_VERSION, KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
+import { locateBinaries, startRegistry, type Registry } from '../../local/controlplane/index.ts';
+import { freePort } from '../../local/controlplane/ports.ts';
+import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { readmeBashBlock } from './readme.ts';
 import { applyKyma, connectRuntime, deleteLeftoverKymas, kymaInState, startWorld, type World } from './world.ts';
 import { MODULE_AUTHOR_LOGIN } from '../secrets.ts';
 
-const CLI = join(import.meta.dirname, '../../shared/module/cli/main.ts');
+const CLI = join(import.meta.dirname, '../../tools/module/cli/main.ts');
 const MODULE = 'template-operator';
 const REPOSITORY = `component-descriptors/kyma-project.io/module/${MODULE}`;
 const AUTH = MODULE_AUTHOR_LOGIN;

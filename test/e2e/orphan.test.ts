@@ -3,8 +3,8 @@
 // installed, while the Kyma and its own module stay Ready. The stray Manifest is held by skip-reconciliation until it is
 // older than the grace, so apply-remote's first look at it is after the grace.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Manifest } from '../../shared/domain/manifest.ts';
-import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/domain/vocabulary.ts';
+import type { Manifest } from '../../shared/core/manifest.ts';
+import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/core/vocabulary.ts';
 import { publishModule } from './removal-helpers.ts';
 import { applyKyma, connectRuntime, deleteLeftoverKymas, eventually, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
 

@@ -1,10 +1,10 @@
 // A private module registry (dockerconfigjson Secret), localized images and the runtime image pull Secret
 // (upstream §8.2 scenarios 31, 32, 34) on a real registry with basic auth and real clusters.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loadKubeConfig, locateBinaries, startRegistry, type Registry } from '../../shared/controlplane/index.ts';
-import { KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
-import { KubeClient } from '../../shared/k8s/client.ts';
-import { publishSampleModule, setReleaseChannels } from '../../shared/module/publish.ts';
+import { loadKubeConfig, locateBinaries, startRegistry, type Registry } from '../../local/controlplane/index.ts';
+import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
+import { KubeClient } from '../../shared/kube/client.ts';
+import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { RegistryClient } from '../../shared/oci/registry.ts';
 import { deploymentOf } from './removal-helpers.ts';
 import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';

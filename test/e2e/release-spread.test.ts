@@ -4,10 +4,10 @@
 // first, two on the second, each in a runtime namespace of its own, ADR 13).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Kyma } from '../../shared/domain/kyma.ts';
-import { RUNTIME_NAMESPACE_ANNOTATION } from '../../shared/domain/runtime-scope.ts';
-import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/domain/vocabulary.ts';
-import { publishSampleModule, setReleaseChannels } from '../../shared/module/publish.ts';
+import type { Kyma } from '../../shared/core/kyma.ts';
+import { RUNTIME_NAMESPACE_ANNOTATION } from '../../shared/core/runtime-scope.ts';
+import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/core/vocabulary.ts';
+import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { publishModule } from './removal-helpers.ts';
 import { applyKyma, deleteLeftoverKymas, eventually, getKyma, justAfterTheMinute, kymaInState, resyncTicks, startWorld, type World } from './world.ts';
 

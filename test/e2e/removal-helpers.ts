@@ -1,7 +1,7 @@
-import { KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
-import type { KubeClient } from '../../shared/k8s/client.ts';
-import { publishSampleModule, setReleaseChannels } from '../../shared/module/publish.ts';
-import { sampleGroup, sampleKind, type SampleModuleOptions } from '../../shared/module/sample.ts';
+import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
+import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
+import { sampleGroup, sampleKind, type SampleModuleOptions } from '../../tools/module/sample.ts';
 import type { World } from './world.ts';
 
 /** Publishes a module with versions on channels (`regular` gets the first version). */

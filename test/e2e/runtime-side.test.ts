@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import type { Kyma } from '../../shared/domain/kyma.ts';
-import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/domain/templates.ts';
-import { API_VERSION, KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
-import { publishSampleModule, setReleaseChannels } from '../../shared/module/publish.ts';
+import type { Kyma } from '../../shared/core/kyma.ts';
+import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/core/templates.ts';
+import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
+import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, getKyma, kymaGone, kymaInState, manifestsOf, REMOTE_KYMA, startWorld, type World } from './world.ts';
 
 let world: World;

@@ -2,7 +2,7 @@
 // not at the next resync tick: a Kyma created before its Secret becomes Ready once the Secret is there; a Secret
 // rotated to garbage turns the Kyma Error, and rotated back Ready — each without a tick and without touching the Kyma.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KCP_NAMESPACE, LABEL } from '../../shared/domain/vocabulary.ts';
+import { KCP_NAMESPACE, LABEL } from '../../shared/core/vocabulary.ts';
 import { publishModule } from './removal-helpers.ts';
 import { applyKyma, connectRuntime, deleteLeftoverKymas, eventually, getKyma, justAfterTheMinute, kymaInState, resyncTicks, startWorld, type World } from './world.ts';
 

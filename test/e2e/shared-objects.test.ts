@@ -4,9 +4,9 @@
 // Warning naming the conflict, nothing changes over several drift periods, and removing the holder leaves the object
 // to the other module, which takes it over — it is never deleted meanwhile.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Kyma } from '../../shared/domain/kyma.ts';
-import { ANNOTATION, LABEL } from '../../shared/domain/vocabulary.ts';
-import type { KubeClient } from '../../shared/k8s/client.ts';
+import type { Kyma } from '../../shared/core/kyma.ts';
+import { ANNOTATION, LABEL } from '../../shared/core/vocabulary.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
 import { removeModuleLeftovers } from '../faults/conflicts-helpers.ts';
 import { publishModule } from './removal-helpers.ts';
 import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, getKyma, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';

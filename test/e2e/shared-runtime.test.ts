@@ -2,11 +2,11 @@
 // runtime namespace; the Kymas' runtime Kymas, catalogs, module resources and default CRs stay apart, the shared
 // cluster-scoped objects do not flap between them, and removing one Kyma leaves the other untouched.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Cluster } from '../../shared/controlplane/index.ts';
-import { RUNTIME_NAMESPACE_ANNOTATION } from '../../shared/domain/runtime-scope.ts';
-import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/domain/vocabulary.ts';
-import { KubeClient } from '../../shared/k8s/client.ts';
-import { eventAbout, RESYNC_DUE } from '../../shared/runtime/events.ts';
+import type { Cluster } from '../../local/controlplane/index.ts';
+import { RUNTIME_NAMESPACE_ANNOTATION } from '../../shared/core/runtime-scope.ts';
+import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/core/vocabulary.ts';
+import { KubeClient } from '../../shared/kube/client.ts';
+import { eventAbout, RESYNC_DUE } from '../../shared/host/events.ts';
 import { publishModule } from './removal-helpers.ts';
 import { throwawayRuntime } from './throwaway.ts';
 import { applyKyma, deleteKyma, deleteLeftoverKymas, eventually, getKyma, kymaGone, kymaInState, startWorld, type World } from './world.ts';

@@ -1,7 +1,7 @@
-import type { KubeClient } from '../../shared/k8s/client.ts';
-import { countRequests, requestTally, WRITE_VERBS } from '../../shared/k8s/request-tally.ts';
-import { API_VERSION } from '../../shared/domain/vocabulary.ts';
-import { sampleGroup } from '../../shared/module/sample.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
+import { countRequests, requestTally, WRITE_VERBS } from '../../shared/kube/request-tally.ts';
+import { API_VERSION } from '../../shared/core/vocabulary.ts';
+import { sampleGroup } from '../../tools/module/sample.ts';
 
 const KCP_KINDS: [string, string][] = [[API_VERSION, 'Kyma'], [API_VERSION, 'Manifest'], [API_VERSION, 'ModuleTemplate'], [API_VERSION, 'ModuleReleaseMeta'], ['v1', 'Secret']];
 const RUNTIME_KINDS: [string, string][] = [
@@ -22,7 +22,7 @@ export async function writeSnapshot(kcp: KubeClient, runtimes: KubeClient[]): Pr
 }
 
 /** Every write request the functions send while `work` runs, as `<function> <verb> <resource>` — counted where they
- * leave the client (shared/k8s/request-tally.ts), so a write that changes nothing (an identical apply) counts too,
+ * leave the client (shared/kube/request-tally.ts), so a write that changes nothing (an identical apply) counts too,
  * which a resourceVersion snapshot cannot see. */
 export async function writeRequestsDuring(work: () => Promise<void>): Promise<string[]> {
   countRequests(true);

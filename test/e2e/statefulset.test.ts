@@ -3,7 +3,7 @@
 // to stay Processing forever); removing that module brings the Kyma back to Ready. Real controllers on the runtime
 // (controller-manager, scheduler, kwok's node) run the pods.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Kyma } from '../../shared/domain/kyma.ts';
+import type { Kyma } from '../../shared/core/kyma.ts';
 import { removeModuleLeftovers } from '../faults/conflicts-helpers.ts';
 import { publishModule } from './removal-helpers.ts';
 import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, getKyma, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';

@@ -1,5 +1,5 @@
 import { inject } from 'vitest';
-import { BINARY_NAMES, startCluster, type Binaries, type Cluster } from '../../shared/controlplane/index.ts';
+import { BINARY_NAMES, startCluster, type Binaries, type Cluster } from '../../local/controlplane/index.ts';
 
 /** One more runtime cluster (with workloads) for tests that remove a runtime; reaped with the run directory. */
 export function throwawayRuntime(name: string): Promise<Cluster> {

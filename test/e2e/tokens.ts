@@ -3,7 +3,7 @@
 import { createPrivateKey, sign } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parse, stringify } from 'yaml';
-import { renderKubeconfig, type Cluster } from '../../shared/controlplane/index.ts';
+import { renderKubeconfig, type Cluster } from '../../local/controlplane/index.ts';
 
 const b64url = (data: string | Buffer) => Buffer.from(data).toString('base64url');
 

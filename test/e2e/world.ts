@@ -3,17 +3,17 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { CloudEvent } from 'cloudevents';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { inject } from 'vitest';
-import { loadKubeConfig } from '../../shared/controlplane/index.ts';
-import type { Kyma } from '../../shared/domain/kyma.ts';
-import type { Manifest } from '../../shared/domain/manifest.ts';
-import { ANNOTATION, API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/domain/vocabulary.ts';
-import { KubeClient } from '../../shared/k8s/client.ts';
-import { REMOTE_KYMA } from '../../shared/k8s/remote-namespace.ts';
-import { installCrds } from '../../shared/k8s/crds.ts';
+import { loadKubeConfig } from '../../local/controlplane/index.ts';
+import type { Kyma } from '../../shared/core/kyma.ts';
+import type { Manifest } from '../../shared/core/manifest.ts';
+import { ANNOTATION, API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/core/vocabulary.ts';
+import { KubeClient } from '../../shared/kube/client.ts';
+import { REMOTE_KYMA } from '../../shared/kube/remote-namespace.ts';
+import { installCrds } from '../../local/controlplane/crds.ts';
 import { RegistryClient } from '../../shared/oci/registry.ts';
-import { readConfig } from '../../shared/runtime/config.ts';
-import { PING } from '../../shared/runtime/events.ts';
-import { startLocalRunner, type LocalRunner } from '../../shared/runner/local-runner.ts';
+import { readConfig } from '../../shared/host/config.ts';
+import { PING } from '../../shared/host/events.ts';
+import { startLocalRunner, type LocalRunner } from '../../local/runner/local-runner.ts';
 import { capturingLogger, statusRecorder } from './capture.ts';
 
 export interface World {

@@ -6,14 +6,14 @@ import { pino } from 'pino';
 import { parseAllDocuments } from 'yaml';
 import { inject } from 'vitest';
 import { diffCounters, parseRequestCounters, scrapeMetrics, type RequestCounter } from '../../bench/apiserver-metrics.ts';
-import { loadKubeConfig } from '../../shared/controlplane/index.ts';
-import type { KymaModule } from '../../shared/domain/kyma.ts';
-import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/domain/vocabulary.ts';
-import type { KubeClient } from '../../shared/k8s/client.ts';
-import { sampleRawManifest } from '../../shared/module/sample.ts';
-import { readConfig } from '../../shared/runtime/config.ts';
-import { createLogger } from '../../shared/runtime/logger.ts';
-import { startLocalRunner, type LocalRunner } from '../../shared/runner/local-runner.ts';
+import { loadKubeConfig } from '../../local/controlplane/index.ts';
+import type { KymaModule } from '../../shared/core/kyma.ts';
+import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/core/vocabulary.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
+import { sampleRawManifest } from '../../tools/module/sample.ts';
+import { readConfig } from '../../shared/host/config.ts';
+import { createLogger } from '../../shared/host/logger.ts';
+import { startLocalRunner, type LocalRunner } from '../../local/runner/local-runner.ts';
 import { manifestsOf, REMOTE_KYMA, type World } from '../e2e/world.ts';
 
 /** One complete instance of the lifecycle manager and the LCM_ERR_CONFLICT outcomes of its functions, by function. */

@@ -7,9 +7,9 @@
 // matches the spec, the switched-out module gone from the runtime, the user's own edits kept, and nothing moving.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Kyma } from '../../shared/domain/kyma.ts';
-import { KCP_NAMESPACE, LABEL } from '../../shared/domain/vocabulary.ts';
-import { publishSampleModule, setReleaseChannels } from '../../shared/module/publish.ts';
+import type { Kyma } from '../../shared/core/kyma.ts';
+import { KCP_NAMESPACE, LABEL } from '../../shared/core/vocabulary.ts';
+import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { applyKyma, connectRuntime, deleteKyma, eventually, getKyma, kymaGone, manifestsOf, REMOTE_KYMA, type World } from '../e2e/world.ts';
 import { kcpRequestCounters, moduleObjectsOn, refusedWrites, removeModuleLeftovers, startInstance, total, USER_ANNOTATION, userEdits, type Instance, type UserEdits } from './conflicts-helpers.ts';
 import { chainState, worldWithoutRunner } from './function-host-helpers.ts';

@@ -1,4 +1,4 @@
-// The lifecycle manager as a separate operating-system process (`node shared/start.ts` with KUBECONFIG, what
+// The lifecycle manager as a separate operating-system process (`node local/start.ts` with KUBECONFIG, what
 // `npm start` runs against an existing KCP), so a test can SIGKILL it mid-chain and start it again; and a World whose
 // functions are not in the test's process.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -8,21 +8,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { inject } from 'vitest';
-import { loadKubeConfig } from '../../shared/controlplane/index.ts';
-import { KCP_NAMESPACE, LABEL } from '../../shared/domain/vocabulary.ts';
-import { KubeClient } from '../../shared/k8s/client.ts';
-import { installCrds } from '../../shared/k8s/crds.ts';
+import { loadKubeConfig } from '../../local/controlplane/index.ts';
+import { KCP_NAMESPACE, LABEL } from '../../shared/core/vocabulary.ts';
+import { KubeClient } from '../../shared/kube/client.ts';
+import { installCrds } from '../../local/controlplane/crds.ts';
 import { RegistryClient } from '../../shared/oci/registry.ts';
-import type { LocalRunner } from '../../shared/runner/local-runner.ts';
+import type { LocalRunner } from '../../local/runner/local-runner.ts';
 import { getKyma, manifestsOf, type World } from '../e2e/world.ts';
 
-const START = join(import.meta.dirname, '../../shared/start.ts');
-/** What shared/start.ts prints once the runner is up (sources watching, resync at start sent). */
+const START = join(import.meta.dirname, '../../local/start.ts');
+/** What local/start.ts prints once the runner is up (sources watching, resync at start sent). */
 const READY_LINE = '[lifecycle] functions: ';
 
 export interface Exit { code: number | null; signal: NodeJS.Signals | null }
 
-/** One running `node shared/start.ts`: its output lines (stdout and stderr), and how it ended. */
+/** One running `node local/start.ts`: its output lines (stdout and stderr), and how it ended. */
 export interface FunctionHostProcess {
   readonly pid: number;
   readonly lines: readonly string[];

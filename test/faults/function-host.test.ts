@@ -1,12 +1,12 @@
 // Reliability matrix, fault "the function host dies": the lifecycle manager runs as its own process (`node
-// shared/start.ts` against the shared KCP, as `npm start` with KUBECONFIG does); it is SIGKILLed while a Kyma with two
+// local/start.ts` against the shared KCP, as `npm start` with KUBECONFIG does); it is SIGKILLed while a Kyma with two
 // modules is half-way through the chain (a Manifest exists, not every module is Ready) — every event in flight is
 // lost, nothing else drives the chain, so it stays stuck — and started again: the resync at start finds the Kyma and
 // its Manifests not Ready and the chain completes without anyone touching an object.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
-import { publishSampleModule, setReleaseChannels } from '../../shared/module/publish.ts';
+import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
+import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { applyKyma, connectRuntime, deleteKyma, eventually, kymaGone, kymaInState, manifestsOf, type World } from '../e2e/world.ts';
 import { chainState, kcpKubeconfigFile, resyncCounts, startFunctionHostProcess, worldWithoutRunner, type ChainState, type FunctionHostProcess } from './function-host-helpers.ts';
 

@@ -15,11 +15,11 @@
 // restart (plus the broker's retry backoff when the tick fell into the gap). A change made right after the restart
 // travels as an event again: the watches are back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadKubeConfig, type Cluster } from '../../shared/controlplane/index.ts';
-import { API_VERSION, KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
-import { KubeClient } from '../../shared/k8s/client.ts';
-import { publishSampleModule, setReleaseChannels } from '../../shared/module/publish.ts';
-import { APISERVER_UPDATE } from '../../shared/runtime/events.ts';
+import { loadKubeConfig, type Cluster } from '../../local/controlplane/index.ts';
+import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
+import { KubeClient } from '../../shared/kube/client.ts';
+import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
+import { APISERVER_UPDATE } from '../../shared/host/events.ts';
 import { applyKyma, connectRuntime, deleteLeftoverKymas, eventually, kymaInState, manifestsOf, startWorld, type World } from '../e2e/world.ts';
 import { brokerIdle, kymaWhen, modulesReady, ownKcp, secondsSince } from './restart-helpers.ts';
 

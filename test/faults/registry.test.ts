@@ -6,10 +6,10 @@
 // Kyma become Ready with no manual step: the test neither touches an object nor fires the resync. What brings it
 // back is the resync: the PingSource's next tick re-emits resync.due for the Kyma, which is not Ready (every minute).
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startRegistry, type Registry } from '../../shared/controlplane/index.ts';
-import type { Kyma } from '../../shared/domain/kyma.ts';
-import { KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
-import { publishSampleModule, setReleaseChannels } from '../../shared/module/publish.ts';
+import { startRegistry, type Registry } from '../../local/controlplane/index.ts';
+import type { Kyma } from '../../shared/core/kyma.ts';
+import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
+import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { RegistryClient } from '../../shared/oci/registry.ts';
 import { testBinaries } from '../deploy/audited-kcp.ts';
 import { applyKyma, connectRuntime, deleteLeftoverKymas, getKyma, manifestsOf, startWorld, type World } from '../e2e/world.ts';

@@ -5,12 +5,12 @@
 // runtime's audit log sees the runtime identity of the kubeconfig Secrets. Three Kymas share the runtime (ADR 13).
 import type { CloudEvent } from 'cloudevents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Cluster } from '../../shared/controlplane/index.ts';
-import { RUNTIME_NAMESPACE_ANNOTATION } from '../../shared/domain/runtime-scope.ts';
-import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/domain/vocabulary.ts';
-import { KubeClient } from '../../shared/k8s/client.ts';
-import { loadKubeConfig } from '../../shared/controlplane/index.ts';
-import { publishSampleModule, setReleaseChannels } from '../../shared/module/publish.ts';
+import type { Cluster } from '../../local/controlplane/index.ts';
+import { RUNTIME_NAMESPACE_ANNOTATION } from '../../shared/core/runtime-scope.ts';
+import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/core/vocabulary.ts';
+import { KubeClient } from '../../shared/kube/client.ts';
+import { loadKubeConfig } from '../../local/controlplane/index.ts';
+import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { readAudit, startAuditedCluster } from '../deploy/audited-kcp.ts';
 import { COMPONENTS, usernameOf } from '../deploy/identities.ts';
 import { startRbacKcp, type RbacKcp } from '../deploy/rbac-kcp.ts';

@@ -1,13 +1,13 @@
 // Helpers of the restart fault tests (reliability matrix, issue 8): clusters of their own, a Kyma pointed at one, and
 // states the tests wait for. The faults themselves are the harness's: ManagedProcess.kill/respawn,
-// Cluster.restartApiServer/startReplicaApiServer, Registry.stop/start (shared/controlplane).
+// Cluster.restartApiServer/startReplicaApiServer, Registry.stop/start (local/controlplane).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { inject } from 'vitest';
-import { startCluster, type Cluster } from '../../shared/controlplane/index.ts';
-import type { Kyma } from '../../shared/domain/kyma.ts';
-import type { Manifest } from '../../shared/domain/manifest.ts';
-import { KCP_NAMESPACE, LABEL } from '../../shared/domain/vocabulary.ts';
-import { KubeClient } from '../../shared/k8s/client.ts';
+import { startCluster, type Cluster } from '../../local/controlplane/index.ts';
+import type { Kyma } from '../../shared/core/kyma.ts';
+import type { Manifest } from '../../shared/core/manifest.ts';
+import { KCP_NAMESPACE, LABEL } from '../../shared/core/vocabulary.ts';
+import { KubeClient } from '../../shared/kube/client.ts';
 import { testBinaries } from '../deploy/audited-kcp.ts';
 import { eventually, getKyma, manifestsOf, type World } from '../e2e/world.ts';
 

@@ -15,11 +15,11 @@
 // update events queue its establishing controller), so the module waits that long for its default CR. Seen in one run;
 // a trait of Kubernetes, not of the lifecycle manager.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Cluster } from '../../shared/controlplane/index.ts';
-import { KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
-import type { KubeClient } from '../../shared/k8s/client.ts';
-import { publishSampleModule, setReleaseChannels } from '../../shared/module/publish.ts';
-import { sampleGroup } from '../../shared/module/sample.ts';
+import type { Cluster } from '../../local/controlplane/index.ts';
+import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
+import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
+import { sampleGroup } from '../../tools/module/sample.ts';
 import { throwawayRuntime } from '../e2e/throwaway.ts';
 import { applyKyma, deleteKyma, deleteLeftoverKymas, eventually, kymaGone, kymaInState, manifestsOf, startWorld, type World } from '../e2e/world.ts';
 import { connectCluster, firstSeen, kymaWhen, manifestWhen, modulesReady, secondsSince } from './restart-helpers.ts';

@@ -4,13 +4,13 @@
 // about objects that do not exist: 204, still no write.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readConfig } from '../../shared/runtime/config.ts';
-import { composeDeps } from '../../shared/runtime/compose.ts';
-import type { FunctionDeps } from '../../shared/runtime/deps.ts';
-import { startFunctionHost, type FunctionHost } from '../../shared/runtime/host.ts';
-import type { LifecycleFunction } from '../../shared/runtime/invoke.ts';
-import { createLogger } from '../../shared/runtime/logger.ts';
-import { FUNCTIONS } from '../../shared/runner/functions.ts';
+import { readConfig } from '../../shared/host/config.ts';
+import { composeDeps } from '../../shared/host/compose.ts';
+import type { FunctionDeps } from '../../shared/host/deps.ts';
+import { startFunctionHost, type FunctionHost } from '../../shared/host/host.ts';
+import type { LifecycleFunction } from '../../shared/host/invoke.ts';
+import { createLogger } from '../../shared/host/logger.ts';
+import { FUNCTIONS } from '../../local/runner/functions.ts';
 import { clusters } from '../clusters.ts';
 import { readAudit } from '../deploy/audited-kcp.ts';
 import { usernameOf } from '../deploy/identities.ts';

@@ -3,10 +3,10 @@
 // raw-manifest blob is the given bytes. Also a raw tar writer that, unlike shared/oci/tar.ts, writes anything.
 import { gzipSync } from 'node:zlib';
 import { parse, stringify } from 'yaml';
-import type { KubeClient } from '../../shared/k8s/client.ts';
-import { packageModule, pushModule } from '../../shared/module/package.ts';
-import { publishSampleModule } from '../../shared/module/publish.ts';
-import { sampleComponent, sampleRawManifest } from '../../shared/module/sample.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
+import { packageModule, pushModule } from '../../tools/module/package.ts';
+import { publishSampleModule } from '../../tools/module/publish.ts';
+import { sampleComponent, sampleRawManifest } from '../../tools/module/sample.ts';
 import { sha256Digest } from '../../shared/oci/manifest.ts';
 import type { RegistryClient } from '../../shared/oci/registry.ts';
 

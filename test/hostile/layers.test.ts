@@ -4,10 +4,10 @@
 // ends in Error with the reason on its Manifest and in the Kyma's status, and not one of its objects reaches the
 // runtime; a good module in the same Kyma installs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Manifest } from '../../shared/domain/manifest.ts';
-import { KCP_NAMESPACE } from '../../shared/domain/vocabulary.ts';
-import { publishSampleModule, setReleaseChannels } from '../../shared/module/publish.ts';
-import { sampleComponent } from '../../shared/module/sample.ts';
+import type { Manifest } from '../../shared/core/manifest.ts';
+import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
+import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
+import { sampleComponent } from '../../tools/module/sample.ts';
 import { deploymentOf } from '../e2e/removal-helpers.ts';
 import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, getKyma, kymaGone, manifestsOf, startWorld, type World } from '../e2e/world.ts';
 import { HOSTILE_LAYERS, publishHostileModule } from './hostile-modules.ts';

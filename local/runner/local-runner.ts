@@ -1,0 +1,103 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { CloudEvent } from 'cloudevents';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LocalApiServerSource, LocalBroker, LocalPingSource, loadApiServerSources, loadPingSources, loadTriggers } from '../eventing/index.ts';
+import { startFleetService, type FleetService } from '../../tools/fleet/service.ts';
+import { KubeClient } from '../../shared/kube/client.ts';
+import { composeDeps } from '../../shared/host/compose.ts';
+import type { Config } from '../../shared/host/config.ts';
+import { startFunctionHost, type FunctionHost } from '../../shared/host/host.ts';
+import type { Logger } from '../../shared/host/logger.ts';
+import { httpSink } from '../../shared/host/sink.ts';
+import { FUNCTIONS } from './functions.ts';
+import { DeliveryOrder } from './delivery-order.ts';
+import { RuntimeWatches } from '../../tools/runtime-watch/runtime-watches.ts';
+
+export const MANIFESTS_DIR = fileURLToPath(new URL('../../manifests', import.meta.url));
+
+export interface LocalRunner {
+  readonly broker: LocalBroker;
+  /** Function name → URL of its host. */
+  readonly functions: Map<string, string>;
+  /** The fleet component (metrics, fleet summary, why; ADR 19). */
+  readonly fleet: FleetService;
+  /** Sends the resync PingSource's event now. */
+  resync(): Promise<void>;
+  /** True once the runtime watch of `kyma` is open (its runtime's changes produce events from then on). */
+  runtimeWatching(kyma: string): Promise<boolean>;
+  stop(): Promise<void>;
+}
+
+export interface LocalRunnerOptions {
+  kcp: KubeConfig;
+  config: Config;
+  log: Logger;
+  /** Fire the resync once at start (ApiServerSource sends nothing for objects that already exist). Default true. */
+  resyncAtStart?: boolean;
+  /** Sees every event the sources produce (tests record them to replay). */
+  onSourceEvent?: (event: CloudEvent<unknown>) => void;
+  /**
+   * The KCP identity each component acts as — a function's name, `apiserver-source`, `runtime-watch` or `fleet` — as on
+   * Knative, where each runs under its own ServiceAccount. Default: `kcp` for all.
+   */
+  identity?: (component: string) => Promise<KubeConfig>;
+}
+
+/**
+ * The single-machine deployment: every function on its own HTTP port, a local broker routing by the Trigger
+ * files in manifests/triggers, the ApiServerSource and PingSource of manifests/eventing — the same wiring as on
+ * Knative, so the functions cannot tell the difference.
+ */
+export async function startLocalRunner(opts: LocalRunnerOptions): Promise<LocalRunner> {
+  const urls = new Map<string, string>();
+  const triggers = await loadTriggers(join(MANIFESTS_DIR, 'triggers'));
+  const broker = new LocalBroker({
+    triggers, log: opts.log.child({ component: 'broker' }), coalesce: opts.config.localBrokerCoalesce, rankOf: new DeliveryOrder().rankOf,
+    ...(opts.config.localBrokerMaxInFlight ? { maxDeliveriesInFlight: opts.config.localBrokerMaxInFlight } : {}),
+    resolveSubscriber: (t) => urls.get(t.subscriber.ref?.name ?? '') ?? t.subscriber.uri ?? '',
+  });
+  const brokerUrl = await broker.start();
+  const kubeConfigOf = (component: string) => opts.identity?.(component) ?? Promise.resolve(opts.kcp);
+  const shared = opts.identity ? undefined : await composeDeps(opts.kcp, opts.config, httpSink(brokerUrl));
+  const hosts: FunctionHost[] = [];
+  const clients = new Set<KubeClient>();
+  for (const [name, factory] of Object.entries(FUNCTIONS)) {
+    const deps = shared ?? await composeDeps(await kubeConfigOf(name), opts.config, httpSink(brokerUrl));
+    clients.add(deps.kcp);
+    const host = await startFunctionHost(factory(deps), opts.log.child({ fn: name }));
+    hosts.push(host);
+    urls.set(name, host.url);
+  }
+  const sink = (event: CloudEvent<unknown>) => {
+    opts.onSourceEvent?.(event);
+    return broker.publish(event);
+  };
+  const source = new LocalApiServerSource({ kubeConfig: await kubeConfigOf('apiserver-source'), resources: await loadApiServerSources(join(MANIFESTS_DIR, 'eventing')), sink, log: opts.log.child({ component: 'apiserver-source' }) });
+  await source.start();
+  await source.ready();
+  const pingSources = await loadPingSources(join(MANIFESTS_DIR, 'eventing'));
+  const ping = new LocalPingSource({ sources: pingSources, sink, log: opts.log.child({ component: 'ping-source' }) });
+  ping.start();
+  const runtimeWatches = new RuntimeWatches({ kcp: await KubeClient.from(await kubeConfigOf('runtime-watch')), namespace: opts.config.kcpNamespace, sink, log: opts.log.child({ component: 'runtime-watch' }), execCommands: opts.config.kubeconfigExecCommands });
+  await runtimeWatches.start();
+  // Without per-component identities the fleet shares the functions' client and so their watch caches (one copy of
+  // the Kymas and Manifests in this process, not two).
+  const fleetClient = shared?.kcp ?? await KubeClient.from(await kubeConfigOf('fleet'));
+  const fleet = await startFleetService(fleetClient, opts.config.kcpNamespace, opts.log.child({ component: 'fleet' }), opts.config.fleetPort);
+  const resync = () => Promise.all(pingSources.map((p) => ping.fireNow(p.name))).then(() => undefined);
+  if (opts.resyncAtStart ?? true) await resync();
+  return {
+    broker, functions: urls, fleet, resync,
+    runtimeWatching: (kyma) => runtimeWatches.watching(kyma),
+    stop: async () => {
+      ping.stop();
+      await fleet.close();
+      await runtimeWatches.stop();
+      await source.stop();
+      await broker.stop();
+      await Promise.all(hosts.map((h) => h.close()));
+      for (const client of clients) client.stopCaches();
+    },
+  };
+}

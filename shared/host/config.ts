@@ -1,0 +1,138 @@
+/** Configuration, read from the environment in this one place, validated and frozen. */
+export interface Config {
+  /** A kubeconfig file for an existing KCP; absent = in-cluster config (functions) or the embedded control plane. */
+  readonly kubeconfigPath: string | undefined;
+  /** Runtime clusters the embedded control plane starts. */
+  readonly embeddedRuntimes: number;
+  /** `./dev start` prints what blocks the sample Kyma when it is not Ready after this many seconds (and keeps running). */
+  readonly embeddedWhySeconds: number;
+  readonly logLevel: string;
+  /** Namespace of Kymas, templates, Manifests and kubeconfig Secrets in the KCP. */
+  readonly kcpNamespace: string;
+  /** The module registry: `host[:port][/path]`; `http://` in LIFECYCLE_OCI_REGISTRY means plain HTTP. */
+  readonly registry: {
+    readonly base: string; readonly plainHttp: boolean; readonly credentialSecret: string | undefined;
+    /** Registry hosts besides the configured one that descriptors may name and the registry may redirect to (blob
+     * storage); `host[:port]`, LIFECYCLE_OCI_REGISTRY_ALLOWLIST, comma-separated. Default: none. */
+    readonly allowlist: readonly string[];
+  };
+  /** Broker ingress for fan-out events (Knative sets K_SINK). */
+  readonly sinkUrl: string | undefined;
+  /** Port the function host listens on (Knative sets PORT). */
+  readonly port: number;
+  /** Ready objects are re-checked for drift once per this many minutes (non-Ready ones every minute). */
+  readonly driftPeriodMinutes: number;
+  /** At most this many resync events per tick; over it, the objects quiet the longest go first. */
+  readonly resyncMaxEvents: number;
+  /** How fast a ModuleReleaseMeta change reaches the fleet (ADR 30): Kymas per minute fleet-wide
+   * (LIFECYCLE_RELEASE_KYMAS_PER_MINUTE, default 1000) and per runtime API server
+   * (LIFECYCLE_RELEASE_KYMAS_PER_RUNTIME_PER_MINUTE, default 100); 0 = no limit. */
+  readonly releaseBudget: { readonly kymasPerMinute: number; readonly kymasPerRuntimePerMinute: number };
+  /** Exec credential plugins runtime kubeconfigs may run, by exact command (LIFECYCLE_KUBECONFIG_EXEC_COMMANDS,
+   * comma-separated; default none: exec, auth-provider, local files and proxy-url are refused). */
+  readonly kubeconfigExecCommands: readonly string[];
+  /** A Kyma deleting longer than this gets the finalizers of its stuck module CRs stripped; 0 = never. */
+  readonly purgeGracePeriodMs: number;
+  /** A Manifest its Kyma's status has not referenced for this long is an orphan: Error, never installed (upstream: 5 min). */
+  readonly orphanGraceMs: number;
+  /** Module CR kinds purge never touches: `<plural>.<group>` or `*.<group>`. */
+  readonly purgeSkip: readonly string[];
+  /** Maintenance-window policy file (JSON, upstream format); absent = windows off, downtime upgrades proceed. */
+  readonly maintenancePolicyPath: string | undefined;
+  /** A window counts only while at least this many minutes of it are left. */
+  readonly maintenanceMinWindowMinutes: number;
+  /** Name of a Secret in the KCP namespace copied to every runtime's kyma-system and added to module workloads. */
+  readonly runtimeImagePullSecret: string | undefined;
+  /** Functions read Manifests, the catalog and kubeconfig Secrets from watch caches (ADR 15); LIFECYCLE_KCP_READ_CACHE=false reads every time. */
+  readonly kcpReadCache: boolean;
+  /** The local broker lets a newer event about an object replace its not yet started delivery (ADR 17); off = one
+   * delivery per event, as Knative's brokers do. */
+  readonly localBrokerCoalesce: boolean;
+  /** The local broker's deliveries in flight over all Triggers, the oldest Kyma's work first across every function
+   * (LIFECYCLE_LOCAL_BROKER_MAX_IN_FLIGHT; 0 = only the per-Trigger limits). */
+  readonly localBrokerMaxInFlight: number;
+  /** Upstream's restricted modules (LIFECYCLE_RESTRICTED_MODULES, comma-separated; default none): a listed module
+   * reaches only the Kymas its ModuleReleaseMeta's kymaSelector matches; a module not listed whose release meta has a
+   * kymaSelector reaches none. */
+  readonly restrictedModules: readonly string[];
+  /** Single-cluster mode (ADR 21): Manifests with spec.remote false may install into the KCP cluster itself
+   * (LIFECYCLE_IN_CLUSTER=true; default false — a control plane of runtimes does not install modules into itself). */
+  readonly inCluster: boolean;
+  /** The helm binary that renders modules made of charts (LIFECYCLE_HELM_BINARY; default: the one bundled with
+   * the function, else `helm` on PATH; ADR 22). */
+  readonly helmBinary: string | undefined;
+  /** PATH, for tools the functions run by name (helm). */
+  readonly searchPath: string;
+  /** Port of the fleet component in the local runner (LIFECYCLE_FLEET_PORT; 0 = any free port, the default). */
+  readonly fleetPort: number;
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const embeddedRuntimes = integer(env, 'LIFECYCLE_EMBEDDED_RUNTIMES', '1', 0, 20);
+  const registry = env.LIFECYCLE_OCI_REGISTRY ?? '';
+  return Object.freeze({
+    kubeconfigPath: env.KUBECONFIG || undefined,
+    embeddedRuntimes,
+    embeddedWhySeconds: integer(env, 'LIFECYCLE_EMBEDDED_WHY_SECONDS', '120', 1, 3600),
+    logLevel: env.LOG_LEVEL ?? 'info',
+    kcpNamespace: env.LIFECYCLE_KCP_NAMESPACE || 'kcp-system',
+    registry: Object.freeze({
+      base: registry.replace(/^https?:\/\//, '').replace(/\/$/, ''), plainHttp: registry.startsWith('http://'),
+      credentialSecret: env.LIFECYCLE_OCI_REGISTRY_CRED_SECRET || undefined,
+      allowlist: Object.freeze(hosts(env, 'LIFECYCLE_OCI_REGISTRY_ALLOWLIST')),
+    }),
+    sinkUrl: env.K_SINK || undefined,
+    port: integer(env, 'PORT', '8080', 0, 65535),
+    driftPeriodMinutes: integer(env, 'LIFECYCLE_DRIFT_PERIOD_MINUTES', '5', 1, 1440),
+    resyncMaxEvents: integer(env, 'LIFECYCLE_RESYNC_MAX_EVENTS', '250', 1, 1_000_000),
+    releaseBudget: Object.freeze({
+      kymasPerMinute: integer(env, 'LIFECYCLE_RELEASE_KYMAS_PER_MINUTE', '1000', 0, 1_000_000),
+      kymasPerRuntimePerMinute: integer(env, 'LIFECYCLE_RELEASE_KYMAS_PER_RUNTIME_PER_MINUTE', '100', 0, 1_000_000),
+    }),
+    kubeconfigExecCommands: Object.freeze((env.LIFECYCLE_KUBECONFIG_EXEC_COMMANDS ?? '').split(',').map((c) => c.trim()).filter(Boolean)),
+    purgeGracePeriodMs: integer(env, 'LIFECYCLE_PURGE_GRACE_SECONDS', '300', 0, 30 * 86400) * 1000,
+    orphanGraceMs: integer(env, 'LIFECYCLE_ORPHAN_GRACE_SECONDS', '300', 1, 30 * 86400) * 1000,
+    purgeSkip: Object.freeze((env.LIFECYCLE_PURGE_SKIP ?? '').split(',').map((s) => s.trim()).filter(Boolean)),
+    maintenancePolicyPath: env.LIFECYCLE_MAINTENANCE_POLICY || undefined,
+    runtimeImagePullSecret: env.LIFECYCLE_RUNTIME_IMAGE_PULL_SECRET || undefined,
+    maintenanceMinWindowMinutes: integer(env, 'LIFECYCLE_MAINTENANCE_MIN_WINDOW_MINUTES', '20', 0, 1440),
+    kcpReadCache: flag(env, 'LIFECYCLE_KCP_READ_CACHE', true),
+    localBrokerCoalesce: flag(env, 'LIFECYCLE_LOCAL_BROKER_COALESCE', true),
+    localBrokerMaxInFlight: integer(env, 'LIFECYCLE_LOCAL_BROKER_MAX_IN_FLIGHT', '0', 0, 10_000),
+    restrictedModules: Object.freeze((env.LIFECYCLE_RESTRICTED_MODULES ?? '').split(',').map((s) => s.trim()).filter(Boolean)),
+    fleetPort: integer(env, 'LIFECYCLE_FLEET_PORT', '0', 0, 65535),
+    inCluster: flag(env, 'LIFECYCLE_IN_CLUSTER', false),
+    helmBinary: env.LIFECYCLE_HELM_BINARY || undefined,
+    searchPath: env.PATH ?? '',
+  });
+}
+
+/** The module packaging CLI's registry login (tools/module/cli): MODULE_REGISTRY_USERNAME and MODULE_REGISTRY_PASSWORD. */
+export function readModuleRegistryLogin(env: NodeJS.ProcessEnv = process.env): { username: string | undefined; password: string | undefined } {
+  return { username: env.MODULE_REGISTRY_USERNAME || undefined, password: env.MODULE_REGISTRY_PASSWORD || undefined };
+}
+
+const HOST = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(:[0-9]{1,5})?$/;
+
+function hosts(env: NodeJS.ProcessEnv, name: string): string[] {
+  const list = (env[name] ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  const bad = list.find((h) => !HOST.test(h));
+  if (bad !== undefined) throw new Error(`${name} must list registry hosts (host[:port], comma-separated), got "${bad}"`);
+  return list;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  if (text !== 'true' && text !== 'false') throw new Error(`${name} must be true or false, got "${text}"`);
+  return text === 'true';
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: string, min: number, max: number): number {
+  const text = env[name] ?? fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be an integer from ${min} to ${max}, got "${text}"`);
+  }
+  return value;
+}

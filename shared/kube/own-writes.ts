@@ -1,0 +1,42 @@
+import { APISERVER_UPDATE, versionIn, type EventAttributes } from '../host/events.ts';
+
+interface Written { metadata: { name: string; namespace?: string | undefined; uid?: string | undefined; resourceVersion?: string | undefined } }
+
+/** Own versions kept per object: a call writes at most a few times (finalizers, then status). */
+const PER_OBJECT = 4;
+
+/**
+ * The resourceVersions this function instance's own guarded writes produced (ADR 25). A write guarded by the
+ * resourceVersion it read succeeds only when nothing changed since that read, so the object at a version it produced
+ * differs from what the call worked on only by what the call wrote itself: the update event about exactly that version
+ * (the "echo" of our write) carries no work. Any other change has a version of its own and is handled as before.
+ * Bounded: the least recently written objects are forgotten first (their echoes are then simply handled again).
+ */
+export class OwnWrites {
+  private readonly versions = new Map<string, string[]>();
+  private readonly capacity: number;
+
+  constructor(capacity = 100_000) {
+    this.capacity = capacity;
+  }
+
+  /** Records the object as a guarded write returned it. */
+  remember(written: Written): void {
+    const version = written.metadata.resourceVersion;
+    if (!version) return;
+    const key = keyOf(written);
+    const known = this.versions.get(key) ?? [];
+    this.versions.delete(key);
+    this.versions.set(key, [...known.slice(1 - PER_OBJECT), version]);
+    if (this.versions.size > this.capacity) this.versions.delete(this.versions.keys().next().value ?? '');
+  }
+
+  /** True when the event is the API server's update event about a version one of our guarded writes produced. */
+  isEcho(event: EventAttributes, object: Written): boolean {
+    if (event.type !== APISERVER_UPDATE) return false;
+    const version = versionIn(event);
+    return version !== undefined && (this.versions.get(keyOf(object))?.includes(version) ?? false);
+  }
+}
+
+const keyOf = (o: Written) => `${o.metadata.namespace ?? ''}/${o.metadata.name}/${o.metadata.uid ?? ''}`;

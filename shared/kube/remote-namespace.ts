@@ -1,0 +1,34 @@
+import { API_VERSION, LABEL, MANAGED_BY_RUNTIME, REMOTE_NAMESPACE } from '../core/vocabulary.ts';
+import { applyUnlessCurrent } from './apply-current.ts';
+import type { KubeClient } from './client.ts';
+import { PerClientMemo } from './per-client.ts';
+
+/** Field manager upstream uses for the runtime's kyma-system namespace and the remote Kyma's metadata. */
+export const SYNC_CONTEXT_MANAGER = 'kyma-sync-context';
+
+/** The runtime's Kyma, the user's entry point on the runtime (always `kyma-system/default`, as upstream). */
+export const REMOTE_KYMA = { apiVersion: API_VERSION, kind: 'Kyma', namespace: REMOTE_NAMESPACE, name: 'default' };
+
+/** How long a namespace ensured through a runtime client is taken as there by callers that `reuse` (ADR 27). */
+const ENSURED_MS = 5 * 60_000;
+const ensured = new PerClientMemo<true>(ENSURED_MS);
+
+/**
+ * Ensures `kyma-system` (or the Kyma's runtime namespace, docs/adr/0013) on the runtime with the upstream labels
+ * (server-side apply, skipped when it is already so). Modules install into it; no module owns it, so it is never
+ * pruned with one. With `reuse`, a namespace this client ensured in the last five minutes is not read again (the
+ * five modules of a Kyma share it); a caller whose apply then fails calls `forgetRemoteNamespace`.
+ */
+export async function ensureRemoteNamespace(runtime: KubeClient, namespace = REMOTE_NAMESPACE, reuse = false): Promise<void> {
+  if (reuse && ensured.get(runtime, namespace)) return;
+  await applyUnlessCurrent(runtime, {
+    apiVersion: 'v1', kind: 'Namespace',
+    metadata: { name: namespace, labels: { [LABEL.managedBy]: MANAGED_BY_RUNTIME, 'istio-injection': 'enabled', 'namespaces.warden.kyma-project.io/validate': 'enabled' } },
+  }, SYNC_CONTEXT_MANAGER);
+  ensured.set(runtime, namespace, true);
+}
+
+/** The namespace is checked again at the next `ensureRemoteNamespace` (an apply into it failed). */
+export function forgetRemoteNamespace(runtime: KubeClient, namespace = REMOTE_NAMESPACE): void {
+  ensured.delete(runtime, namespace);
+}

@@ -1,0 +1,107 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import { createHash } from 'node:crypto';
+import { OWN_RUNTIME, scopeOfSecret, type RuntimeScope } from '../core/runtime-scope.ts';
+import { LABEL } from '../core/vocabulary.ts';
+import { KubeClient, RUNTIME_CONNECTIONS } from './client.ts';
+import { assertKubeconfigAllowed, KubeconfigRefusedError } from './kubeconfig-policy.ts';
+
+interface Secret {
+  metadata: { name: string; namespace?: string; resourceVersion?: string; annotations?: Record<string, string> };
+  data?: Record<string, string>;
+}
+
+/** A usable runtime: its client, the kubeconfig Secret's name, and where this Kyma's objects live on it. */
+export type RuntimeAccess = { client: KubeClient; secret: string; scope: RuntimeScope } | { missing: string };
+
+/**
+ * One client per distinct kubeconfig in this process (keyed by a SHA-256 of its bytes, never by the bytes): Kymas and
+ * functions that reach a runtime with the same kubeconfig share its keep-alive connections and API discovery, instead
+ * of a TLS handshake and a discovery round per Kyma and function (ADR 18).
+ */
+class KubeconfigClients {
+  private readonly entries = new Map<string, { client: Promise<KubeClient>; users: Set<string> }>();
+
+  acquire(fingerprint: string, encoded: string, user: string, execCommands: readonly string[]): Promise<KubeClient> {
+    let entry = this.entries.get(fingerprint);
+    if (!entry) {
+      const client = clientFrom(encoded, execCommands);
+      this.entries.set(fingerprint, (entry = { client, users: new Set() }));
+      client.catch(() => this.entries.get(fingerprint)?.client === client && this.entries.delete(fingerprint));
+    }
+    entry.users.add(user);
+    return entry.client;
+  }
+
+  /** A Kyma no longer uses the client (its Secret changed); the last user's release forgets it. `broken` forgets it
+   * for every user (authentication or connection errors): their next call builds a fresh one. */
+  release(fingerprint: string, user: string, broken: boolean): void {
+    const entry = this.entries.get(fingerprint);
+    entry?.users.delete(user);
+    if (entry && (broken || entry.users.size === 0)) this.entries.delete(fingerprint);
+  }
+}
+
+const byKubeconfig = new KubeconfigClients();
+let instances = 0;
+
+/**
+ * Clients for runtime clusters, built from the kubeconfig Secret of a Kyma (label
+ * `operator.kyma-project.io/kyma-name=<kyma>`, key `config`) and cached per Kyma. A cached client is reused only
+ * while the Secret's resourceVersion is unchanged (rotation is picked up on the next call), and `evict` drops it
+ * after authentication or connection errors. Errors never carry the kubeconfig.
+ */
+export class RuntimeClients {
+  private readonly cache = new Map<string, { version: string; fingerprint: string; client: KubeClient }>();
+  private readonly kcp: KubeClient;
+  /** Tells this instance's Kymas apart from other functions' in the process-wide clients. */
+  private readonly id = `${++instances}`;
+
+  /** Exec credential plugins a runtime kubeconfig may run, by command (LIFECYCLE_KUBECONFIG_EXEC_COMMANDS). */
+  private readonly execCommands: readonly string[];
+
+  constructor(kcp: KubeClient, execCommands: readonly string[] = []) {
+    this.kcp = kcp;
+    this.execCommands = execCommands;
+  }
+
+  async forKyma(namespace: string, kymaName: string): Promise<RuntimeAccess> {
+    const secrets = await this.kcp.list<Secret>('v1', 'Secret', { namespace, labelSelector: `${LABEL.kymaName}=${kymaName}` });
+    if (secrets.items.length === 0) return { missing: `no kubeconfig Secret with label ${LABEL.kymaName}=${kymaName} in ${namespace}` };
+    if (secrets.items.length > 1) throw new Error(`${secrets.items.length} kubeconfig Secrets carry label ${LABEL.kymaName}=${kymaName} in ${namespace}; expected one`);
+    const [secret] = secrets.items as [Secret];
+    const scope = scopeOfSecret(secret.metadata.name, secret.metadata.annotations);
+    const version = `${secret.metadata.name}@${secret.metadata.resourceVersion ?? ''}`;
+    const cached = this.cache.get(`${namespace}/${kymaName}`);
+    if (cached?.version === version) return { client: cached.client, secret: secret.metadata.name, scope };
+    const encoded = secret.data?.config;
+    if (!encoded) throw new Error(`kubeconfig Secret ${secret.metadata.name} of Kyma ${kymaName} has no key "config"`);
+    const fingerprint = createHash('sha256').update(encoded).digest('hex');
+    const user = `${this.id}/${namespace}/${kymaName}`;
+    if (cached && cached.fingerprint !== fingerprint) byKubeconfig.release(cached.fingerprint, user, false);
+    const client = await byKubeconfig.acquire(fingerprint, encoded, user, this.execCommands).catch((error: unknown) => {
+      if (error instanceof KubeconfigRefusedError) throw new Error(`kubeconfig Secret ${secret.metadata.name} of Kyma ${kymaName} is refused: ${error.message}`);
+      throw new Error(`kubeconfig Secret ${secret.metadata.name} of Kyma ${kymaName} does not hold a usable kubeconfig`);
+    });
+    this.cache.set(`${namespace}/${kymaName}`, { version, fingerprint, client });
+    return { client, secret: secret.metadata.name, scope };
+  }
+
+  /** Drops the Kyma's client, and the process-wide one of its kubeconfig: the next call of any Kyma builds a fresh one. */
+  evict(namespace: string, kymaName: string): void {
+    const cached = this.cache.get(`${namespace}/${kymaName}`);
+    this.cache.delete(`${namespace}/${kymaName}`);
+    if (cached) byKubeconfig.release(cached.fingerprint, `${this.id}/${namespace}/${kymaName}`, true);
+  }
+}
+
+/** The control-plane cluster as the runtime (single-cluster mode, ADR 21): the caller's own KCP client, the upstream
+ * layout (kyma-system), nothing shared with other Kymas. */
+export const inClusterAccess = (kcp: KubeClient): RuntimeAccess => ({ client: kcp, secret: '', scope: OWN_RUNTIME });
+
+async function clientFrom(encoded: string, execCommands: readonly string[]): Promise<KubeClient> {
+  const text = Buffer.from(encoded, 'base64').toString('utf8');
+  assertKubeconfigAllowed(text, execCommands);
+  const kc = new KubeConfig();
+  kc.loadFromString(text);
+  return KubeClient.from(kc, RUNTIME_CONNECTIONS);
+}

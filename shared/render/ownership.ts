@@ -1,0 +1,28 @@
+// Objects that two modules of one runtime both ship (issue 21): a ClusterRole of the same name in two modules'
+// manifests used to alternate between their contents at every drift re-apply, and removing one module deleted what the
+// other still shipped. The rule (ADR 33): the module that holds the object keeps it — another module that ships it
+// leaves it as it is and says so (its Manifest is Warning) — and no removal deletes an object another installed
+// module still ships. Who holds an object is its owned-by annotation (prepare, render.ts).
+import type { SyncedResource } from '../core/manifest.ts';
+import { ANNOTATION } from '../core/vocabulary.ts';
+import type { RuntimeObject } from './render.ts';
+
+export interface Ownership {
+  /** Why `live` (as read) stays as another installed module has it; undefined when this module may apply it. */
+  keptBy(live: RuntimeObject): Promise<string | undefined>;
+  /** True when another installed module ships `resource` too: a removal leaves it, a first install reads it first. */
+  shippedElsewhere(resource: SyncedResource): Promise<boolean>;
+}
+
+/** PURE. The Manifest (`namespace/name`) that last applied `live`, from its owned-by annotation, if any. */
+export const holderOf = (live: RuntimeObject): string | undefined => live.metadata.annotations?.[ANNOTATION.ownedBy] || undefined;
+
+/** PURE. One object across versions: namespace, name, group and kind (a module may ship another version of it). */
+export const sameObject = (a: SyncedResource, b: SyncedResource) =>
+  a.namespace === b.namespace && a.name === b.name && a.group === b.group && a.kind === b.kind;
+
+/** PURE. The status message of an object another module keeps. */
+export function keptMessage(live: RuntimeObject, holder: { manifest: string; module: string }): string {
+  const where = live.metadata.namespace ? `${live.metadata.namespace}/` : '';
+  return `${live.kind} ${where}${live.metadata.name} is shipped by module ${holder.module} too (Manifest ${holder.manifest}), which keeps it: left as that module applied it`;
+}

@@ -1,0 +1,46 @@
+// `npm run bundle [-- --out <dir>]`: bundles every function into functions/<name>/dist/ (so each folder is what
+// `func build` needs; apply-remote's also holds dist/helm, built from its Go module like the test binaries), the
+// long-lived components into dist/<name>/ (runtime watch, fleet) and the manifest library into dist/library/; with
+// --out, standalone copies go to <dir>/<name>.
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { FUNCTIONS } from '../../local/runner/functions.ts';
+import { locateBinaries } from '../../local/controlplane/binaries.ts';
+import { BUNDLE_FILE, bundleTarget, REPO_ROOT, type BundleTarget } from './bundle.ts';
+
+const { values } = parseArgs({ options: { out: { type: 'string' } } });
+// apply-remote renders Helm charts with the real helm (ADR 22): the image carries the one the tests use.
+const helm = (await locateBinaries()).helm;
+const targets: BundleTarget[] = [
+  ...Object.keys(FUNCTIONS).map((name) => ({
+    name, entry: `functions/${name}/start.ts`, projectFiles: [`functions/${name}/func.yaml`, `functions/${name}/package.json`],
+    ...(name === 'apply-remote' ? { programs: [{ name: 'helm', file: helm }] } : {}),
+  })),
+  longLived('runtime-watch', 'tools/runtime-watch/main.ts', 'runtime watch'),
+  longLived('fleet', 'tools/fleet/main.ts', 'fleet component (metrics, fleet summary, why)'),
+  // The manifest library (ADR 23) for operators outside this repository: one ESM file with its dependencies.
+  { name: 'library', entry: 'shared/render/index.ts', projectFiles: [], packageJson: {
+    name: 'kyma-lifecycle-manifest-library', version: '0.1.0', private: true, type: 'module', engines: { node: '>=22.19.0' },
+    description: 'Install, consistency check and uninstall of rendered modules (bundled from kyma-lifecycle-functions shared/render)',
+    exports: { '.': `./${BUNDLE_FILE}` },
+  } },
+];
+
+/** A long-lived component (not a function): bundled into dist/<name>/ with a package.json whose start runs it. */
+function longLived(name: string, entry: string, what: string): BundleTarget {
+  return {
+    name, entry, projectFiles: [],
+    packageJson: {
+      name: `lifecycle-${name}`, version: '0.1.0', private: true, type: 'module', engines: { node: '>=22.19.0' },
+      description: `Kyma lifecycle manager ${what} (bundled; build the image with pack build or any Node 22 base image)`,
+      scripts: { start: `exec node ${BUNDLE_FILE}` }, // exec: SIGTERM reaches node, not a shell
+    },
+  };
+}
+
+for (const target of targets) {
+  const dir = values.out ? join(values.out, target.name) : join(REPO_ROOT, target.packageJson ? `dist/${target.name}` : `functions/${target.name}`);
+  const started = performance.now();
+  const { bytes } = await bundleTarget(target, dir, Boolean(values.out));
+  console.log(`[bundle] ${target.name}: ${join(dir, BUNDLE_FILE)} (${(bytes / 1024 / 1024).toFixed(1)} MiB, ${Math.round(performance.now() - started)} ms)`);
+}

@@ -1,0 +1,94 @@
+import { parseArgs } from 'node:util';
+import { DEFAULT_CHANNEL, KCP_NAMESPACE } from '../../../shared/core/vocabulary.ts';
+import { isValidHost } from '../../../shared/oci/reference.ts';
+import { sampleComponent } from '../sample.ts';
+import { channelProblem, componentNameProblem, InputError, moduleNameProblem, namespaceProblem, refuse, versionProblem } from './rules.ts';
+
+/** One module version to package, push and describe, as the command line asked for it. */
+export interface PackageRequest {
+  name: string;
+  version: string;
+  componentName: string;
+  manifestPath: string;
+  defaultCrPath: string | undefined;
+  registry: { host: string; plainHttp: boolean };
+  channels: { channel: string; version: string }[];
+  namespace: string;
+  beta: boolean;
+  internal: boolean;
+  requiresDowntime: boolean;
+  credentialsFile: string | undefined;
+  overwrite: boolean;
+}
+
+const OPTIONS = {
+  name: { type: 'string' }, version: { type: 'string' }, manifest: { type: 'string' }, 'default-cr': { type: 'string' },
+  registry: { type: 'string' }, 'plain-http': { type: 'boolean' }, insecure: { type: 'boolean' }, 'component-name': { type: 'string' },
+  channel: { type: 'string', multiple: true }, namespace: { type: 'string' }, 'credentials-file': { type: 'string' },
+  beta: { type: 'boolean' }, internal: { type: 'boolean' }, 'requires-downtime': { type: 'boolean' },
+  overwrite: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
+
+/** PURE. The request of a command line, or 'help'; every refusal is an InputError naming the flag and what it expects. */
+export function parseRequest(argv: string[]): PackageRequest | 'help' {
+  const values = parseFlags(argv);
+  if (values.help) return 'help';
+  const name = required(values.name, '--name');
+  refuse('--name', name, moduleNameProblem(name));
+  const version = required(values.version, '--version');
+  refuse('--version', version, versionProblem(version, name));
+  const componentName = values['component-name'] ?? sampleComponent(name);
+  refuse('--component-name', componentName, componentNameProblem(componentName));
+  const namespace = values.namespace ?? KCP_NAMESPACE;
+  refuse('--namespace', namespace, namespaceProblem(namespace));
+  return {
+    name, version, componentName, namespace,
+    manifestPath: required(values.manifest, '--manifest'),
+    defaultCrPath: values['default-cr'],
+    registry: registryOf(required(values.registry, '--registry'), Boolean(values['plain-http'] || values.insecure)),
+    channels: channelsOf(values.channel ?? [DEFAULT_CHANNEL], name, version),
+    beta: values.beta ?? false, internal: values.internal ?? false, requiresDowntime: values['requires-downtime'] ?? false,
+    credentialsFile: values['credentials-file'], overwrite: values.overwrite ?? false,
+  };
+}
+
+function parseFlags(argv: string[]): Values {
+  try {
+    return parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw new InputError(`${error instanceof Error ? error.message.split('. ')[0] : String(error)} (see --help)`);
+  }
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (!value) throw new InputError(`${flag} is required (see --help)`);
+  return value;
+}
+
+/** `[http://|https://]host[:port]`; `http://` means plain HTTP, as LIFECYCLE_OCI_REGISTRY. */
+export function registryOf(text: string, plainHttp: boolean): PackageRequest['registry'] {
+  const scheme = /^(https?):\/\//.exec(text)?.[1];
+  const host = text.replace(/^https?:\/\//, '').replace(/\/$/, '');
+  if (host.includes('/')) {
+    refuse('--registry', text, 'expected host[:port] without a path: the lifecycle manager reads component-descriptors/<component> at the registry root');
+  }
+  refuse('--registry', text, isValidHost(host) ? '' : 'expected [http://]host[:port] (e.g. localhost:5000 or europe-docker.pkg.dev)');
+  if (scheme === 'https' && plainHttp) refuse('--registry', text, 'https:// contradicts --plain-http');
+  return { host, plainHttp: plainHttp || scheme === 'http' };
+}
+
+/** `--channel <channel>[=<version>]`: the channels the ModuleReleaseMeta lists; without a version, the published one. */
+export function channelsOf(flags: string[], name: string, version: string): PackageRequest['channels'] {
+  const channels = flags.map((flag) => {
+    const [channel = '', ...rest] = flag.split('=');
+    const pinned = rest.length ? rest.join('=') : version;
+    refuse('--channel', flag, channelProblem(channel));
+    refuse('--channel', flag, pinned === version ? '' : versionProblem(pinned, name));
+    return { channel, version: pinned };
+  });
+  const repeated = channels.find((c, i) => channels.findIndex((o) => o.channel === c.channel) !== i);
+  if (repeated) throw new InputError(`--channel "${repeated.channel}" is given more than once: a channel has one version`);
+  return channels;
+}

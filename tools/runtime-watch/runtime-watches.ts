@@ -1,0 +1,160 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import type { CloudEvent } from 'cloudevents';
+import { scopeOfSecret, type RuntimeScope } from '../../shared/core/runtime-scope.ts';
+import { API_VERSION, LABEL } from '../../shared/core/vocabulary.ts';
+import { specAsWeCreatedIt } from './spec-writer.ts';
+import { SYNC_CONTEXT_MANAGER } from '../../shared/kube/remote-namespace.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
+import { assertKubeconfigAllowed, KubeconfigRefusedError } from '../../shared/kube/kubeconfig-policy.ts';
+import { LocalApiServerSource } from '../../local/eventing/index.ts';
+import { CACHED } from '../../shared/host/deps.ts';
+import { eventAbout, LANE, LANE_USER, RESYNC_DUE } from '../../shared/host/events.ts';
+import type { Logger } from '../../shared/host/logger.ts';
+
+interface Secret { metadata: { name: string; resourceVersion?: string; creationTimestamp?: string; labels?: Record<string, string>; annotations?: Record<string, string> }; data?: Record<string, string> }
+
+export interface RuntimeWatchesOptions {
+  kcp: KubeClient;
+  namespace: string;
+  sink: (event: CloudEvent<unknown>) => Promise<void>;
+  log: Logger;
+  /** Exec credential plugins a runtime kubeconfig may run, by command (LIFECYCLE_KUBECONFIG_EXEC_COMMANDS). */
+  execCommands?: readonly string[];
+  /** How often the kubeconfig Secrets are re-read (default 5 s). */
+  pollMs?: number;
+}
+
+/**
+ * Runtime → KCP change events: one watch per runtime on its Kyma `kyma-system/default`; a spec change (new
+ * generation), creation or deletion becomes a `resync.due` event in the user lane (ADR 25) for the KCP Kyma — unless
+ * its spec is still as resolve-template created it (ADR 28) — so a user's edit on the runtime
+ * reaches resolve-template at once. Runtimes are found through the kubeconfig Secrets (re-read every few seconds;
+ * a rotated Secret restarts its watch, and a Secret that appears, changes or goes sends a `resync.due` for its Kyma). On Knative the same loop runs as a small long-lived adapter that posts to
+ * the broker ingress (see docs/adr/0009).
+ */
+export class RuntimeWatches {
+  private readonly options: RuntimeWatchesOptions;
+  private readonly watches = new Map<string, { version: string; source: LocalApiServerSource }>();
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  /** The Secret cache's resourceVersion at the last refresh. */
+  private refreshedAt = '';
+  /** Kyma → its kubeconfig Secret's resourceVersion at the last refresh (undefined before the first). */
+  private secretVersions: Map<string, string> | undefined;
+
+  /** The kubeconfig Secrets come from a watch cache (ADR 15): polling them is a read of memory, not a LIST. */
+  private readonly kcp: KubeClient;
+
+  constructor(options: RuntimeWatchesOptions) {
+    this.options = options;
+    this.kcp = options.kcp.cachingReads([CACHED.kubeconfigs]);
+  }
+
+  async start(): Promise<void> {
+    await this.refresh();
+    this.timer = setInterval(() => void this.refresh().catch((e: unknown) => this.options.log.warn({ err: String(e) }, 'runtime watches: refresh failed')), this.options.pollMs ?? 5_000);
+  }
+
+  /** True once the watch on `kyma`'s runtime is open: a change on that runtime from then on produces an event. */
+  async watching(kyma: string): Promise<boolean> {
+    const watch = this.watches.get(kyma);
+    if (!watch) return false;
+    return Promise.race([watch.source.ready().then(() => true, () => false), new Promise<boolean>((done) => setTimeout(done, 100, false))]);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await Promise.all([...this.watches.values()].map((w) => w.source.stop()));
+    this.watches.clear();
+    this.options.kcp.stopCaches();
+  }
+
+  private async refresh(): Promise<void> {
+    const { namespace } = this.options;
+    // Unchanged Secrets (the cache has not moved): nothing to do, and no copy of thousands of kubeconfigs.
+    const revision = this.kcp.cachedRevision('v1', 'Secret', namespace);
+    if (revision && revision === this.refreshedAt) return;
+    const secrets = (await this.kcp.list<Secret>('v1', 'Secret', { namespace, labelSelector: LABEL.kymaName })).items;
+    const current = new Map(secrets.map((s) => [s.metadata.labels?.[LABEL.kymaName] ?? '', s]));
+    await this.announceSecretChanges(current);
+    for (const [kyma, watch] of this.watches) {
+      if (current.get(kyma)?.metadata.resourceVersion !== watch.version) {
+        this.watches.delete(kyma);
+        await watch.source.stop();
+      }
+    }
+    for (const [kyma, secret] of current) {
+      if (this.stopped || !kyma || this.watches.has(kyma) || !secret.data?.config) continue;
+      const source = this.watchRuntime(kyma, secret);
+      if (source) this.watches.set(kyma, { version: secret.metadata.resourceVersion ?? '', source });
+    }
+    this.refreshedAt = revision;
+  }
+
+  /**
+   * A kubeconfig Secret that appeared, changed or went away since the last refresh (not at start: the resync covers what existed)
+   * → a `resync.due` for its Kyma, so a Kyma waiting for its Secret, or using a rotated one, is worked on within
+   * seconds instead of at the next resync tick.
+   */
+  private async announceSecretChanges(current: ReadonlyMap<string, Secret>): Promise<void> {
+    const primed = this.secretVersions !== undefined;
+    const previous = this.secretVersions ?? new Map<string, string>();
+    const now = new Map([...current].map(([kyma, s]) => [kyma, s.metadata.resourceVersion ?? '']));
+    this.secretVersions = now;
+    if (!primed) return;
+    const changed = [...now].filter(([kyma, version]) => previous.has(kyma) && previous.get(kyma) !== version).map(([kyma]) => kyma);
+    const removed = [...previous.keys()].filter((kyma) => !now.has(kyma));
+    const added = [...now.keys()].filter((kyma) => !previous.has(kyma));
+    for (const kyma of [...changed, ...removed, ...await this.waitingFor(added, current)]) {
+      if (!kyma) continue;
+      const key = { kind: 'Kyma', apiVersion: API_VERSION, namespace: this.options.namespace, name: kyma };
+      await this.options.sink(eventAbout(RESYNC_DUE, 'runtime-watch', key, undefined)).catch((e: unknown) =>
+        this.options.log.warn({ kyma, err: String(e) }, 'runtime watches: could not announce a changed kubeconfig Secret'));
+    }
+  }
+
+  /** The Kymas among `kymas` that existed before their new kubeconfig Secret: they were waiting for it. (A Kyma
+   * created after its Secret, as provisioning usually does it, is worked on through its own creation event.) */
+  private async waitingFor(kymas: readonly string[], secrets: ReadonlyMap<string, Secret>): Promise<string[]> {
+    const waiting: string[] = [];
+    for (const kyma of kymas) {
+      const found = await this.kcp.get<{ metadata: { name: string; creationTimestamp?: string } }>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: this.options.namespace, name: kyma }).catch(() => undefined);
+      const kymaBorn = Date.parse(found?.metadata.creationTimestamp ?? '');
+      const secretBorn = Date.parse(secrets.get(kyma)?.metadata.creationTimestamp ?? '');
+      if (kymaBorn < secretBorn) waiting.push(kyma);
+    }
+    return waiting;
+  }
+
+  private watchRuntime(kyma: string, secret: Secret): LocalApiServerSource | undefined {
+    const kc = new KubeConfig();
+    let scope: RuntimeScope;
+    try {
+      scope = scopeOfSecret(secret.metadata.name, secret.metadata.annotations);
+      const text = Buffer.from(secret.data?.config ?? '', 'base64').toString('utf8');
+      assertKubeconfigAllowed(text, this.options.execCommands ?? []);
+      kc.loadFromString(text);
+    } catch (error) {
+      const why = error instanceof KubeconfigRefusedError ? `is refused: ${error.message}` : 'is not usable';
+      this.options.log.warn({ kyma }, `runtime watches: the kubeconfig Secret of Kyma ${kyma} ${why}`);
+      return undefined;
+    }
+    const key = { kind: 'Kyma', apiVersion: API_VERSION, namespace: this.options.namespace, name: kyma };
+    let generation = -1;
+    const source = new LocalApiServerSource({
+      kubeConfig: kc, log: this.options.log, announceExisting: true,
+      resources: [{ apiVersion: API_VERSION, kind: 'Kyma', namespace: scope.namespace }],
+      sink: async (event) => {
+        const seen = (event.data as { metadata?: { generation?: number; name?: string } } | undefined)?.metadata;
+        if (seen?.name !== 'default' || (event.type.endsWith('.update') && seen.generation === generation)) return;
+        generation = seen.generation ?? -1;
+        // The runtime Kyma as resolve-template created it is no user's change (ADR 28); a deletion always is.
+        if (!event.type.endsWith('.delete') && specAsWeCreatedIt(event.data, [SYNC_CONTEXT_MANAGER])) return;
+        await this.options.sink(eventAbout(RESYNC_DUE, 'runtime-watch', key, undefined, { [LANE]: LANE_USER }));
+      },
+    });
+    void source.start().catch((e: unknown) => this.options.log.warn({ kyma, err: String(e) }, 'runtime watch failed to start'));
+    return source;
+  }
+}
