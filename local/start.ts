@@ -3,8 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { runFleetCommand } from '../tools/cli/command.ts';
-import { announceEmbeddedKcp } from '../tools/cli/kubeconfig.ts';
+import { runFleetCommand } from '../tools/fleet/cli/command.ts';
+import { announceEmbeddedKcp } from '../tools/fleet/cli/kubeconfig.ts';
 import { loadKubeConfig } from './controlplane/index.ts';
 import { followKyma, SAMPLE_KYMA, startEmbedded } from './embedded.ts';
 import { readConfig } from '../shared/host/config.ts';

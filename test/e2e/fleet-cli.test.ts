@@ -1,4 +1,4 @@
-// The fleet CLI (issue 9) as an operator runs it — `node tools/cli/main.ts status|why …`, a real process against the
+// The fleet CLI (issue 9) as an operator runs it — `node tools/fleet/cli/main.ts status|why …`, a real process against the
 // real KCP — and the Kubernetes Events the functions record: a failing module shows up in `why` with its exact
 // reason, a blocked deletion names the blocking object, and both appear as Events without repeats.
 import { execFile } from 'node:child_process';
@@ -10,7 +10,7 @@ import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { crRef, dropFinalizers, publishModule, userCr } from './removal-helpers.ts';
 import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
 
-const CLI = join(import.meta.dirname, '..', '..', 'tools', 'cli', 'main.ts');
+const CLI = join(import.meta.dirname, '..', '..', 'tools', 'fleet', 'cli', 'main.ts');
 const KYMA = 'fleet-a';
 let world: World;
 let dir: string;

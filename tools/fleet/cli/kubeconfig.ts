@@ -3,9 +3,9 @@
 import { readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { InputError } from '../module/cli/rules.ts';
+import { InputError } from '../../module/cli/rules.ts';
 
-const POINTER = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '.run', 'embedded-kcp');
+const POINTER = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '.run', 'embedded-kcp');
 
 interface Announcement { kubeconfig: string; fleet: string }
 

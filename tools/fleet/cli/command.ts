@@ -1,14 +1,14 @@
 // The fleet CLI (issue 9): `status` and `why` against the KCP or the fleet component. Reads only; the decisions are
 // tools/fleet's.
-import type { Kyma } from '../../shared/core/kyma.ts';
-import { API_VERSION } from '../../shared/core/vocabulary.ts';
-import { explanationText, type Explanation } from '../fleet/explain.ts';
-import { readExplanation } from '../fleet/read.ts';
-import { KYMA_STATES, MODULE_STATES, summarizeFleet, type FleetSummary } from '../fleet/summary.ts';
-import { fleetText } from '../fleet/table.ts';
-import { listAll } from '../../shared/kube/list.ts';
-import { readConfig } from '../../shared/host/config.ts';
-import { InputError } from '../module/cli/rules.ts';
+import type { Kyma } from '../../../shared/core/kyma.ts';
+import { API_VERSION } from '../../../shared/core/vocabulary.ts';
+import { explanationText, type Explanation } from '../explain.ts';
+import { readExplanation } from '../read.ts';
+import { KYMA_STATES, MODULE_STATES, summarizeFleet, type FleetSummary } from '../summary.ts';
+import { fleetText } from '../table.ts';
+import { listAll } from '../../../shared/kube/list.ts';
+import { readConfig } from '../../../shared/host/config.ts';
+import { InputError } from '../../module/cli/rules.ts';
 import { FLEET_HELP, parseFleetRequest } from './args.ts';
 import { locateKcp, type KcpSource } from './kubeconfig.ts';
 
@@ -70,7 +70,7 @@ async function readerOf(source: KcpSource, namespace: string): Promise<FleetRead
     };
   }
   // Loaded only for the KCP path: the Kubernetes client library is most of the CLI's start-up time.
-  const [{ KubeClient }, { loadKubeConfig }, policy] = await Promise.all([import('../../shared/kube/client.ts'), import('../../local/controlplane/kubeconfig.ts'), import('../../shared/kube/kubeconfig-policy.ts')]);
+  const [{ KubeClient }, { loadKubeConfig }, policy] = await Promise.all([import('../../../shared/kube/client.ts'), import('../../../local/controlplane/kubeconfig.ts'), import('../../../shared/kube/kubeconfig-policy.ts')]);
   // Exec plugins, auth-providers, local files and proxies only when allowed (ADR 31): as for runtime kubeconfigs.
   const refusal = policy.kubeconfigRefusal(source.kubeconfig, readConfig().kubeconfigExecCommands);
   if (refusal) throw new InputError(`the kubeconfig ${source.kubeconfigPath} is refused: ${refusal}`);

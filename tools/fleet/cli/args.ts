@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
-import { FLEET_NAME } from '../fleet/summary.ts';
-import { InputError, namespaceProblem, refuse } from '../module/cli/rules.ts';
+import { KCP_NAMESPACE } from '../../../shared/core/vocabulary.ts';
+import { FLEET_NAME } from '../summary.ts';
+import { InputError, namespaceProblem, refuse } from '../../module/cli/rules.ts';
 
 /** What the fleet command line asks for. */
 export type FleetRequest =
