@@ -1,7 +1,8 @@
 // The resourceVersion of every object the fleet's Kymas own or share, on the KCP and every runtime: taken before and
 // after a quiet window, a difference means something flapped (or was rewritten needlessly).
 import { API_VERSION, KCP_NAMESPACE } from '../shared/core/vocabulary.ts';
-import type { KubeClient, KubeObject } from '../shared/kube/client.ts';
+import type { KubeClient } from '../shared/kube/client.ts';
+import type { KubeObject } from '../shared/kube/types.ts';
 import { listAll } from '../shared/kube/list.ts';
 import { sampleGroup, sampleKind } from '../tools/module/sample.ts';
 

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { KubeClient, KubeObject } from '../shared/kube/client.ts';
+import type { KubeClient } from '../shared/kube/client.ts';
+import type { KubeObject } from '../shared/kube/types.ts';
 import { isConflict } from '../shared/kube/errors.ts';
 
 export interface WriteCeilingOptions {

@@ -1,7 +1,8 @@
 // The KCP watch caches (ADR 15) on a real kube-apiserver: reads served from memory once listed, never older than
 // what the call has seen (its event, its own writes), label-scoped collections, fallback to the API server.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { KubeClient, type KubeObject } from '../shared/kube/client.ts';
+import { KubeClient } from '../shared/kube/client.ts';
+import type { KubeObject } from '../shared/kube/types.ts';
 import { currentFreshness, kindKey, withFreshness } from '../shared/kube/freshness.ts';
 import { clusters } from './clusters.ts';
 

@@ -1,6 +1,6 @@
 import { API_VERSION, LABEL } from '../core/vocabulary.ts';
 import type { KubeClient } from '../kube/client.ts';
-import type { CachedKind } from '../kube/read-cache.ts';
+import type { CachedKind } from '../kube/types.ts';
 import type { ModuleArtifacts } from '../oci/module-artifacts.ts';
 import type { RegistryClient } from '../oci/registry.ts';
 import type { Config } from './config.ts';

@@ -5,35 +5,9 @@ import { USER_AGENT } from '../core/vocabulary.ts';
 import { apiErrorFrom, isNotFound } from './errors.ts';
 import { Discovery, type ResourceInfo } from './discovery.ts';
 import { currentFreshness, kindKey } from './freshness.ts';
-import { ReadCache, type CachedKind } from './read-cache.ts';
+import { ReadCache } from './read-cache.ts';
 import { tally, tallyConnection } from './request-tally.ts';
-
-/** Any Kubernetes object as plain JSON. */
-export interface KubeObject {
-  apiVersion?: string | undefined;
-  kind?: string | undefined;
-  metadata?: { name?: string | undefined; namespace?: string | undefined; resourceVersion?: string | undefined } | undefined;
-}
-
-export interface ObjectRef {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  namespace?: string | undefined;
-}
-
-export interface ListOptions {
-  namespace?: string;
-  labelSelector?: string;
-  fieldSelector?: string;
-  limit?: number;
-  continue?: string;
-}
-
-export interface ObjectList<T> {
-  items: T[];
-  metadata: { resourceVersion?: string; continue?: string };
-}
+import type { CachedKind, KubeObject, ListOptions, ObjectList, ObjectRef } from './types.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 const APPLY = 'application/apply-patch+yaml';

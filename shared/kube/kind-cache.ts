@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { KubeClient, KubeObject } from './client.ts';
 import { revisionOf } from './freshness.ts';
 import type { SelectedObject } from './selectors.ts';
+import type { KubeObject, ListWatch } from './types.ts';
 
 /** One cached collection: a kind in one namespace ('' = cluster-scoped or all), optionally narrowed by a label selector. */
 export interface CachedCollection {
@@ -24,7 +24,7 @@ const MAX_BACKOFF_MS = 30_000;
  * resourceVersion it has caught up to (every event and bookmark raises it), so a read can wait for a given one.
  */
 export class KindCache {
-  private readonly client: KubeClient;
+  private readonly client: ListWatch;
   readonly collection: CachedCollection;
   private readonly objects = new Map<string, Cached>();
   /** label key → label value → object keys. */
@@ -35,7 +35,7 @@ export class KindCache {
   private waiters: { revision: bigint; wake: () => void }[] = [];
   private lastError: unknown;
 
-  constructor(client: KubeClient, collection: CachedCollection) {
+  constructor(client: ListWatch, collection: CachedCollection) {
     this.client = client;
     this.collection = collection;
     void this.run();

@@ -1,4 +1,5 @@
-import type { KubeClient, KubeObject, ListOptions } from './client.ts';
+import type { KubeClient } from './client.ts';
+import type { KubeObject, ListOptions } from './types.ts';
 
 /** Every object of a kind, read in pages of `pageSize` (the API server's continue tokens). */
 export async function listAll<T extends KubeObject>(client: KubeClient, apiVersion: string, kind: string,

@@ -1,15 +1,7 @@
-import type { KubeClient, KubeObject, ListOptions, ObjectList, ObjectRef } from './client.ts';
 import { currentFreshness, kindKey } from './freshness.ts';
 import { KindCache, type Cached } from './kind-cache.ts';
 import { fieldsMatch, fieldTerms, labelsMatch, narrowerThan, selectorTerms } from './selectors.ts';
-
-/** A kind whose reads a function takes from the watch cache. With `labelSelector`, only that part of the kind is
- * watched and only lists at least as narrow are served (gets go to the API server). */
-export interface CachedKind {
-  apiVersion: string;
-  kind: string;
-  labelSelector?: string;
-}
+import type { CachedKind, KubeObject, ListOptions, ListWatch, ObjectList, ObjectRef } from './types.ts';
 
 /** How long a read waits for the cache to be listed or to catch up before it goes to the API server. */
 const CATCH_UP_MS = 10_000;
@@ -21,11 +13,11 @@ const CATCH_UP_MS = 10_000;
  * Objects handed out are copies.
  */
 export class ReadCache {
-  private readonly client: KubeClient;
+  private readonly client: ListWatch;
   private readonly informers = new Map<string, KindCache>();
   private stopped = false;
 
-  constructor(client: KubeClient) {
+  constructor(client: ListWatch) {
     this.client = client;
   }
 

@@ -1,6 +1,7 @@
 import { parse } from 'yaml';
 import { LABEL } from '../core/vocabulary.ts';
-import type { KubeClient, KubeObject } from './client.ts';
+import type { KubeClient } from './client.ts';
+import type { KubeObject } from './types.ts';
 
 interface Secret { metadata: { name: string; resourceVersion?: string; labels?: Record<string, string> }; data?: Record<string, string> }
 interface Named<T> { name?: string; [key: string]: T | string | undefined }

@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../core/canonical.ts';
 import { applyUnlessCurrent } from './apply-current.ts';
-import type { KubeClient, KubeObject } from './client.ts';
+import type { KubeClient } from './client.ts';
+import type { KubeObject } from './types.ts';
 
 /** How long an object seen as desired is trusted: the longest a deleted or edited shared object waits for its repair
  * beyond the drift period. */
