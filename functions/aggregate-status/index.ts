@@ -1,3 +1,19 @@
+// aggregate-status: the steps of a call, in order, [the file that takes each].
+// shared/host/invoke.ts runs every call: the object key from the event, one call per object at a time in this instance,
+// cached reads no older than the event (shared/kube/README.md), a thrown error → the status the broker retries on.
+// The Manifest events of one Kyma are one batch: calls arriving while one runs share one follow-up, an idle batch
+// waits 1 s for more (ADR 26)                                                  [here: batchOf, shared/host/batches.ts]
+// A Kyma or Manifest event (add, update, delete), resync.due for a Kyma:
+//   1. the Kyma (the event's, or the Manifest's by its kyma-name label; watch cache); gone, deleting or
+//      skip-reconciliation: done; the echo of our own status write: done                [shared/kube/kyma-of.ts, here]
+//   2. its Manifests (watch cache)                                                                         [here]
+//   3. Kyma events only: the runtime side — lifecycle CRDs, module catalog copies, image pull Secret — skipped
+//      when the same went to that runtime within the drift period, unless the event checks drift
+//                                                                                   [runtime-sync.ts, catalog.ts]
+//   4. PURE: the status — module entries, state, conditions, lastOperation                            [decide.ts]
+//   5. written when it changed, guarded by the Kyma's resourceVersion; a StateChanged Event when the state moved [here]
+//   6. the status mirrored to the runtime Kyma (Kyma events, or when it changed)                       [mirror.ts]
+//   7. the runtime side still pending: 503, retried                                                        [here]
 import type { Kyma } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import { API_VERSION, FIELD_MANAGER, LABEL } from '../../shared/core/vocabulary.ts';

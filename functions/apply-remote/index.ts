@@ -1,3 +1,27 @@
+// apply-remote: the steps of a call, in order, [the file that takes each]; context.ts is what every step gets.
+// shared/host/invoke.ts runs every call: the object key from the event, one call per object at a time in this instance,
+// cached reads no older than the event (shared/kube/README.md), a thrown error → the status the broker retries on.
+// A Manifest event (add, update, delete, resync.due):
+//   1. the Manifest (watch cache); gone or skip-reconciliation: done; the echo of our own status write: done    [here]
+//   2. where it goes: the Kyma's runtime (its kubeconfig Secret → a client shared per kubeconfig) or, spec.remote
+//      false, the KCP itself (ADR 21); none usable: Error status (a deleting Manifest: 503) [shared/kube/runtime-clients.ts]
+//   3. one of
+//      managed: false → managed-by labels off, finalizer off, Manifest deleted; one step per call   [unmanage.ts]
+//      being deleted → wait for user CRs (the module kept current meanwhile), then the default CR, the resources,
+//        our finalizers; one step per call; no runtime left: the finalizers go                     [uninstall.ts]
+//      orphaned (its Kyma gone, or not referencing it for the grace period; confirmed live) → Error status [orphan.ts]
+//      else install                                                                                 [install.ts]
+//        a. missing finalizers stored first                                                       [finalizers.ts]
+//        b. a retry while the module rolls out re-reads only its workload                           [rollout.ts]
+//        c. else a full sync: the raw-manifest layer pulled (digest-checked, cached) or the Helm charts rendered
+//           [layer.ts, charts.ts] → objects parsed and transformed (labels, images, pull Secret, namespaces)
+//           [target.ts, images.ts, shared/render/render.ts] → prune what the new version dropped, apply; objects another module of the
+//           Kyma holds are left [sync.ts, ownership.ts] → the default CR [default-cr.ts]
+//        d. readiness of the manager workload                                         [shared/render/readiness.ts]
+//        e. status written, guarded by the Manifest's resourceVersion; a Manifest deleted meanwhile gets what this
+//           call applied withdrawn                                          [status.ts, write-status.ts, withdraw.ts]
+//        f. still rolling out: 503, retried
+//   4. runtime unreachable (Error status) or a transient failure: its client evicted, 503                  [here]
 import type { Manifest } from '../../shared/core/manifest.ts';
 import { API_VERSION, LABEL } from '../../shared/core/vocabulary.ts';
 import { inClusterAccess, RuntimeClients, type RuntimeAccess } from '../../shared/kube/runtime-clients.ts';

@@ -1,3 +1,17 @@
+// purge: the steps of a call, in order, [the file that takes each].
+// shared/host/invoke.ts runs every call: the object key from the event, one call per object at a time in this instance,
+// cached reads no older than the event (shared/kube/README.md), a thrown error → the status the broker retries on.
+// A Kyma event (add, update, delete, resync.due) or a Manifest deletion:
+//   1. the Kyma (the event's, or the Manifest's by its kyma-name label; watch cache); not being deleted: done
+//                                                                                   [shared/kube/kyma-of.ts, here]
+//   2. its Manifests, and what of it is left on the runtime; no kubeconfig Secret: the runtime steps are skipped;
+//      an unusable one holds the chain before them (Deleting status naming it, 503)            [here, runtime-view.ts]
+//   3. PURE: the next step of the deletion chain, in upstream order                                   [decide.ts]
+//   4. the runtime steps (catalog copies, catalog CRDs, runtime Kyma, Kyma CRD) back to back    [here, runtime-view.ts]
+//   5. past the grace period: finalizers of module CRs stuck in deletion stripped, with a Warning Event  [strip.ts]
+//   6. the step taken (state Deleting, Manifests deleted, waiting for them, our finalizer dropped), with its Event;
+//      503 until the finalizer is dropped; nothing of ours left and the Kyma still there: KymaDeletionStuck
+//                                                                                             [here, status.ts]
 import type { Kyma } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import { API_VERSION, LABEL } from '../../shared/core/vocabulary.ts';

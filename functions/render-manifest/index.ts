@@ -1,3 +1,15 @@
+// render-manifest: the steps of a call, in order, [the file that takes each].
+// shared/host/invoke.ts runs every call: the object key from the event, one call per object at a time in this instance,
+// cached reads no older than the event (shared/kube/README.md), a thrown error → the status the broker retries on.
+// modules.resolved (or resync.due) for a Kyma:
+//   1. the Kyma (watch cache); gone, deleting, skip-reconciliation or never resolved: done               [here]
+//   2. its Manifests (watch cache, by the kyma-name label)                                                [here]
+//   3. the module sources: resolved modules with their template and descriptor [here: sources], mandatory modules
+//      [mandatory.ts], modules removed from the spec whose Manifest is still being deleted [removing.ts]
+//   4. PURE: each source's Manifest; written (a new one with its finalizers) only when it differs
+//                                                                                   [decide.ts, here: write]
+//   5. Manifests of modules set to managed: false annotated unmanaged                          [decide.ts, here]
+//   6. Manifests of modules no longer wanted or refused deleted                                [decide.ts, here]
 import type { Kyma } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import type { ModuleTemplate } from '../../shared/core/templates.ts';

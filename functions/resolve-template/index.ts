@@ -1,3 +1,22 @@
+// resolve-template: the steps of a call, in order, [the file that takes each].
+// shared/host/invoke.ts runs every call: the object key from the event, one call per object at a time in this instance,
+// cached reads no older than the event (shared/kube/README.md), a thrown error → the status the broker retries on.
+// A ModuleTemplate or ModuleReleaseMeta event:
+//   1. a mandatory ModuleReleaseMeta being deleted: its Manifests deleted, its finalizer dropped once they are
+//      gone; nothing fans out                                                                     [mandatory.ts]
+//   2. one background resync.due per Kyma that uses the change; a moved channel reaches the Kymas within the release
+//      budget, and the resync's `release` tick sends the next budget's worth (ADR 30)    [fan-out.ts, release.ts]
+// A Kyma event:
+//   1. the Kyma (watch cache); gone, deleting or skip-reconciliation: done                              [here]
+//   2. its finalizer and managed-by label, when missing                                      [kyma-metadata.ts]
+//   3. the module list that counts: the runtime Kyma's (created from the KCP spec once the Kyma is confirmed live;
+//      read on drift checks, else recalled from a read within the drift period), the KCP spec in single-cluster
+//      mode; a runtime that cannot be used: 503                [here: effectiveSpecOf, remote-kyma.ts, remote-memo.ts]
+//   4. what resolution reads: ModuleReleaseMetas, ModuleTemplates, descriptors in the registry     [observe.ts]
+//   5. the runtime's maintenance window                                                        [maintenance.ts]
+//   6. PURE: per module channel → version → template; visibility, downgrade and maintenance guards
+//                                                                                       [resolve.ts, decide.ts]
+//   7. status.modules[] resolution and specSource written when they changed; reply modules.resolved       [here]
 import type { Kyma } from '../../shared/core/kyma.ts';
 import { API_VERSION, FIELD_MANAGER, LABEL } from '../../shared/core/vocabulary.ts';
 import { InvalidEventError, NotYetReadyError, isRuntimeUnreachable } from '../../shared/host/errors.ts';

@@ -1,3 +1,12 @@
+// resync: the steps of a call, in order, [the file that takes each].
+// shared/host/invoke.ts runs every call: this one is keyless (the tick points at no object), a thrown error → the
+// status the broker retries on.
+// The PingSource tick:
+//   1. ModuleReleaseMetas, Kymas and Manifests scanned from the watch caches, one small candidate per object  [here]
+//   2. PURE: which are due — not Ready every minute, Ready ones in their drift slot; at most
+//      LIFECYCLE_RESYNC_MAX_EVENTS, the quiet ones first — and why (drift or pending, ADR 27)           [decide.ts]
+//   3. one background resync.due per due object, to the broker ingress                                   [here]
+//   4. Kymas a release has not reached: one `release` event for resolve-template (ADR 30)                [here]
 import type { Resource } from '../../shared/core/objects.ts';
 import { API_VERSION } from '../../shared/core/vocabulary.ts';
 import { eventAbout, LANE, LANE_BACKGROUND, PING, RESYNC_DUE, RESYNC_REASON, RESYNC_RELEASE } from '../../shared/host/events.ts';
