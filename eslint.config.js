@@ -1,6 +1,27 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// The layout's rules (docs/adr/0034-layout-shows-what-ships.md). functions/ and shared/ are what a function image
+// carries; local/ (the embedded default) and tools/ are not. ESLint gives a file the `no-restricted-imports` of the
+// last block that matches it, so each block below lists every group that applies to its files.
+const SHIPPED = {
+  regex: '^(\\.\\./)+(local|tools)/',
+  message: 'functions/ and shared/ ship in function images: they never import local/ (the embedded default) or tools/. Move what both need to shared/.',
+};
+const ONE_FUNCTION = {
+  regex: '^\\.\\./(?!\\.\\./)|(^|/)functions/',
+  message: 'A function never imports another function: move what both need to shared/.',
+};
+const NO_IO = {
+  regex: '^(node:|@kubernetes/|fastify$|pino$)',
+  message: 'Decision code is pure: no I/O libraries. Read and write in the caller, pass the results in.',
+};
+const NO_CLUSTER = {
+  regex: '(^|/)(kube|oci)/',
+  message: 'Decision code is pure: no Kubernetes or registry clients (shared/kube, shared/oci). Pass what they read in.',
+};
+const restrictImports = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+
 export default tseslint.config(
   { ignores: ['node_modules/**', '**/dist/**', '.cache/**'] },
   js.configs.recommended,
@@ -17,12 +38,9 @@ export default tseslint.config(
     files: ['shared/host/config.ts', 'local/controlplane/process.ts', 'test/**', 'bench/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
-  {
-    files: ['shared/core/**', 'functions/*/decide.ts'],
-    rules: {
-      'no-restricted-imports': ['error', {
-        patterns: ['node:*', '@kubernetes/*', 'fastify', 'pino', '../k8s/*', '../oci/*'],
-      }],
-    },
-  },
+  { files: ['shared/**'], rules: restrictImports(SHIPPED) },
+  { files: ['functions/**'], rules: restrictImports(SHIPPED, ONE_FUNCTION) },
+  // Decision code: the pure domain and every function's decide.ts.
+  { files: ['shared/core/**'], rules: restrictImports(SHIPPED, NO_IO, NO_CLUSTER) },
+  { files: ['functions/*/decide.ts'], rules: restrictImports(SHIPPED, ONE_FUNCTION, NO_IO, NO_CLUSTER) },
 );
