@@ -2,7 +2,7 @@
 // build` — one ESM file with every dependency inlined, so the image needs only Node ≥ 22 and this folder.
 import { build } from 'esbuild';
 import { chmod, copyFile, mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -25,8 +25,9 @@ export const BUNDLE_FILE = 'dist/index.mjs';
 // Dependencies written in CommonJS call require() at run time; an ESM bundle has none unless it is created here.
 const REQUIRE_SHIM = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
-/** Bundles `target` into `dir` (dir/dist/index.mjs) and, when `standalone`, copies its project files there too. */
-export async function bundleTarget(target: BundleTarget, dir: string, standalone: boolean): Promise<{ bytes: number }> {
+/** Bundles `target` into `dir` (dir/dist/index.mjs) and, when `standalone`, copies its project files there too.
+ * `sources`: the repository files (not dependencies) the bundle is made of, repository-relative. */
+export async function bundleTarget(target: BundleTarget, dir: string, standalone: boolean): Promise<{ bytes: number; sources: string[] }> {
   const outfile = join(dir, BUNDLE_FILE);
   const result = await build({
     entryPoints: [join(REPO_ROOT, target.entry)], outfile, bundle: true, platform: 'node', target: 'node22', format: 'esm',
@@ -41,5 +42,6 @@ export async function bundleTarget(target: BundleTarget, dir: string, standalone
     await chmod(join(dir, 'dist', program.name), 0o755);
   }
   if (target.packageJson) await writeFile(join(dir, 'package.json'), `${JSON.stringify(target.packageJson, null, 2)}\n`);
-  return { bytes: result.metafile.outputs[Object.keys(result.metafile.outputs)[0] ?? '']?.bytes ?? 0 };
+  const sources = Object.keys(result.metafile.inputs).map((input) => relative(REPO_ROOT, resolve(input))).filter((file) => !file.split(sep).includes('node_modules'));
+  return { bytes: result.metafile.outputs[Object.keys(result.metafile.outputs)[0] ?? '']?.bytes ?? 0, sources };
 }

@@ -41,6 +41,9 @@ function longLived(name: string, entry: string, what: string): BundleTarget {
 for (const target of targets) {
   const dir = values.out ? join(values.out, target.name) : join(REPO_ROOT, target.packageJson ? `dist/${target.name}` : `functions/${target.name}`);
   const started = performance.now();
-  const { bytes } = await bundleTarget(target, dir, Boolean(values.out));
-  console.log(`[bundle] ${target.name}: ${join(dir, BUNDLE_FILE)} (${(bytes / 1024 / 1024).toFixed(1)} MiB, ${Math.round(performance.now() - started)} ms)`);
+  const { bytes, sources } = await bundleTarget(target, dir, Boolean(values.out));
+  // A function image carries its own folder and shared/, nothing of local/, tools/ or another function (ADR 34).
+  const foreign = target.entry.startsWith('functions/') ? sources.filter((file) => !file.startsWith(`functions/${target.name}/`) && !file.startsWith('shared/')) : [];
+  if (foreign.length) throw new Error(`the bundle of ${target.name} would carry ${foreign.join(', ')}: a function image carries functions/${target.name}/ and shared/ only`);
+  console.log(`[bundle] ${target.name}: ${join(dir, BUNDLE_FILE)} (${(bytes / 1024 / 1024).toFixed(1)} MiB, ${sources.length} files of ours, ${Math.round(performance.now() - started)} ms)`);
 }
