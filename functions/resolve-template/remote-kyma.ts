@@ -25,9 +25,10 @@ export type StillWanted = () => Promise<boolean>;
  * The runtime's Kyma `kyma-system/default` (`<runtime namespace>/default` on a shared runtime) is the user's entry
  * point (upstream §3.3): created once from the KCP spec; from then on its `spec.channel` and `spec.modules` are what
  * counts; re-created from the KCP spec if a user deletes it. While the runtime has no Kyma CRD yet (aggregate-status
- * syncs it), the KCP spec counts. The runtime Kyma is created only once `stillWanted` confirms the Kyma live: a cache
- * that lags a deletion would otherwise re-create it after purge removed it, and the runtime's next Kyma would inherit
- * the deleted Kyma's module list.
+ * syncs it), the KCP spec counts. The runtime Kyma is created only once `stillWanted` confirms the Kyma live, and
+ * deleted again when it does not confirm it right after: a cache that lags a deletion, or a call that outlives it,
+ * would otherwise re-create it after purge removed it, and the runtime's next Kyma would inherit the deleted Kyma's
+ * module list.
  */
 export async function effectiveSpec(runtime: KubeClient, kyma: Kyma, scope: RuntimeScope, stillWanted: StillWanted, recalled?: Kyma): Promise<EffectiveSpec> {
   const kcpSpec = { from: 'kcp' as const, spec: kyma.spec ?? { channel: '' } };
@@ -41,6 +42,12 @@ export async function effectiveSpec(runtime: KubeClient, kyma: Kyma, scope: Runt
     if (!(await runtime.get(KYMA_CRD))) return kcpSpec;
     if (!(await stillWanted())) return { ...kcpSpec, gone: true };
     await createRemote(runtime, kyma, scope);
+    // Confirmed again after the create: a deletion that finished in between (purge found no runtime Kyma to delete)
+    // would otherwise leave this one behind; whoever sees the deletion first removes it.
+    if (!(await stillWanted())) {
+      await runtime.delete(remoteKymaRef(scope)).catch((e: unknown) => { if (!isNotFound(e)) throw e; });
+      return { ...kcpSpec, gone: true };
+    }
     return { ...kcpSpec, from: 'runtime' };
   }
   const current = await syncMetadata(runtime, kyma, remote, scope);

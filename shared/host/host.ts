@@ -1,6 +1,7 @@
 import { HTTP } from 'cloudevents';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidEventError } from './errors.ts';
 import type { EventAttributes } from './events.ts';
 import { invoke, type LifecycleFunction, type Outcome } from './invoke.ts';
@@ -25,12 +26,13 @@ Promise<FunctionHost> {
   const metrics = functionMetrics(fn.name);
   server.removeAllContentTypeParsers();
   server.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  const inFlight = new Set<Promise<Outcome>>();
   server.post('/', async (request, reply) => {
     const started = performance.now();
     const parsed = parseEvent(request.headers, request.body);
-    const outcome = parsed instanceof InvalidEventError
-      ? await invokeInvalid(fn, parsed, log)
-      : await invoke(fn, parsed, log);
+    const call = parsed instanceof InvalidEventError ? invokeInvalid(fn, parsed, log) : invoke(fn, parsed, log);
+    inFlight.add(call);
+    const outcome = await call.finally(() => inFlight.delete(call));
     metrics.observe(outcome, (performance.now() - started) / 1000, parsed instanceof InvalidEventError ? undefined : parsed);
     if ('reply' in outcome) {
       const message = HTTP.binary(outcome.reply);
@@ -43,8 +45,17 @@ Promise<FunctionHost> {
   server.get('/health/liveness', async () => 'OK');
   server.get('/metrics', async (_req, reply) => reply.type(metrics.contentType).send(await metrics.scrape()));
   const address = await server.listen({ port, host });
-  return { url: address, server, close: () => server.close() };
+  // Closing waits for the calls still running, also those whose sender hung up: a call that outlived its host could
+  // otherwise write after whatever followed the close (a deletion finished meanwhile, the next test's objects).
+  const close = async () => {
+    await server.close();
+    await Promise.race([Promise.allSettled([...inFlight]), sleep(DRAIN_MS, undefined, { ref: false })]);
+  };
+  return { url: address, server, close };
 }
+
+/** How long closing waits for running calls at most. */
+const DRAIN_MS = 30_000;
 
 function parseEvent(headers: IncomingHttpHeaders, body: unknown): EventAttributes | InvalidEventError {
   const missing = missingAttributes(headers, typeof body === 'string' ? body : '');

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cluster } from '../../local/controlplane/index.ts';
 import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { KubeClient } from '../../shared/kube/client.ts';
-import { crRef, deploymentOf, publishModule, userCr } from './removal-helpers.ts';
+import { crRef, deploymentOf, moduleCrOn, publishModule, userCr } from './removal-helpers.ts';
 import { throwawayRuntime } from './throwaway.ts';
 import { applyKyma, connectRuntime, deleteKyma, eventually, getKyma, kymaGone, kymaInState, manifestsOf, REMOTE_KYMA, startWorld, type World } from './world.ts';
 
@@ -48,7 +48,7 @@ describe('Kyma deletion chain (purge function)', () => {
     // The grace period (12 s here) counts from the deletionTimestamp, which the API server keeps in whole seconds: it
     // may lie up to 1 s before the moment this test took.
     expect(Date.now() - deleted).toBeGreaterThanOrEqual(11_000);
-    expect(await runtime.get(defaultCr)).toBeUndefined();
+    expect(await moduleCrOn(runtime, defaultCr)).toBeUndefined();
     expect(await deploymentOf(runtime, 'golf')).toBeUndefined();
     const events = await world.kcp.list<{ kind?: string; reason?: string; message?: string; involvedObject?: { name?: string } }>('v1', 'Event', { namespace: KCP_NAMESPACE });
     const purged = events.items.find((e) => e.reason === 'PurgedModuleCrFinalizers' && e.involvedObject?.name === 'del-fg');

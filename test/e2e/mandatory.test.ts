@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { publishSampleModule, setMandatoryVersion } from '../../tools/module/publish.ts';
-import { crRef, deploymentOf } from './removal-helpers.ts';
+import { crRef, deploymentOf, moduleCrOn } from './removal-helpers.ts';
 import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
 
 let world: World;
@@ -51,7 +51,7 @@ describe('mandatory modules', () => {
     await world.kcp.delete(MRM);
     await eventually('mandatory Manifest removed', async () => (await manifestsOf(world, 'mand-a')).length === 0);
     expect(await deploymentOf(runtime, 'india')).toBeUndefined();
-    expect(await runtime.get(crRef('india', manifest.metadata.name, 'kyma-system'))).toBeUndefined();
+    expect(await moduleCrOn(runtime, crRef('india', manifest.metadata.name, 'kyma-system'))).toBeUndefined();
     await eventually('MRM gone (finalizer released)', async () => (await world.kcp.get(MRM)) === undefined);
     await kymaInState(world, 'mand-a', 'Ready');
     await deleteKyma(world, 'mand-a');

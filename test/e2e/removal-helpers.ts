@@ -1,5 +1,6 @@
 import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
+import { isNotFound } from '../../shared/kube/errors.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { sampleGroup, sampleKind, type SampleModuleOptions } from '../../tools/module/sample.ts';
 import type { World } from './world.ts';
@@ -29,3 +30,7 @@ export async function dropFinalizers(runtime: KubeClient, ref: ReturnType<typeof
 export const deploymentOf = (runtime: KubeClient, module: string) =>
   runtime.get<{ kind?: string; metadata?: { name?: string; labels?: Record<string, string> }; spec?: { template?: { spec?: { containers?: { image?: string }[] } } } }>(
     { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'kyma-system', name: `${module}-manager` });
+
+/** A module CR as the runtime has it: undefined when it is gone — also when its kind went with the module's CRD. */
+export const moduleCrOn = (runtime: KubeClient, ref: ReturnType<typeof crRef>) =>
+  runtime.get(ref).catch((e: unknown) => { if (isNotFound(e)) return undefined; throw e; });

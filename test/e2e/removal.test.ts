@@ -3,7 +3,7 @@ import type { ModuleStatus } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
-import { crRef, deploymentOf, dropFinalizers, publishModule, userCr } from './removal-helpers.ts';
+import { crRef, deploymentOf, dropFinalizers, moduleCrOn, publishModule, userCr } from './removal-helpers.ts';
 import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, getKyma, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
 
 let world: World;
@@ -76,7 +76,7 @@ describe('module removal blocked by user CRs, CreateAndDelete (same namespace, o
     await dropFinalizers(runtime, defaultCr);
     await eventually('Manifest gone', async () => (await manifestsOf(world, 'rm-a')).length === 0);
     expect(await deploymentOf(runtime, 'alpha')).toBeUndefined();
-    expect(await runtime.get(defaultCr)).toBeUndefined();
+    expect(await moduleCrOn(runtime, defaultCr)).toBeUndefined();
     await kymaInState(world, 'rm-a', 'Ready', (k) => (k.status?.modules ?? []).length === 0);
     await removeAndCleanUp('rm-a');
   });
