@@ -64,9 +64,9 @@ export function purge(given: FunctionDeps): LifecycleFunction {
       const inCluster = isInClusterKyma(kyma);
       // As upstream: only a missing kubeconfig Secret lets the chain go on without the runtime; an unusable one (refused,
       // not a kubeconfig, several Secrets) holds the deletion at the first runtime step, saying why and the way out.
-      let unusable: string | undefined;
       const access = inCluster ? (deps.config.inCluster ? inClusterAccess(given.kcp) : { missing: 'in-cluster installs disabled' })
-        : await runtimes.forKyma(key.namespace, kymaName).catch((e: unknown) => ({ missing: (unusable = e instanceof Error ? e.message : String(e)) }));
+        : await runtimes.forKyma(key.namespace, kymaName).catch((e: unknown) => ({ unusable: e instanceof Error ? e.message : String(e) }));
+      const unusable = 'unusable' in access ? runtimeUnusableMessage(access.unusable) : undefined;
       const runtime = 'client' in access ? { client: access.client, scope: access.scope } : undefined;
       const observe = async (): Promise<DeletionView> => {
         const observed = runtime && (inCluster ? { crds: [], remoteKyma: false } : await observeRuntime(runtime.client, runtime.scope));
@@ -75,8 +75,8 @@ export function purge(given: FunctionDeps): LifecycleFunction {
       let view = await observe();
       let step = nextDeletionStep(view, false);
       if (unusable && step && !KCP_STEPS.has(step.step)) {
-        await setKymaDeletionStatus(deps.kcp, kyma, runtimeUnusableMessage(unusable));
-        throw new NotYetReadyError(runtimeUnusableMessage(unusable), 'sync_context_retrieval');
+        await setKymaDeletionStatus(deps.kcp, kyma, unusable);
+        throw new NotYetReadyError(unusable, 'sync_context_retrieval');
       }
       // The runtime's steps need no waiting (a CRD being deleted counts as gone): one call takes them all, instead of one
       // retry each, so a stuck module is named within seconds of the deletion.

@@ -45,7 +45,7 @@ export async function effectiveSpec(runtime: KubeClient, kyma: Kyma, scope: Runt
     // Confirmed again after the create: a deletion that finished in between (purge found no runtime Kyma to delete)
     // would otherwise leave this one behind; whoever sees the deletion first removes it.
     if (!(await stillWanted())) {
-      await runtime.delete(remoteKymaRef(scope)).catch((e: unknown) => { if (!isNotFound(e)) throw e; });
+      await runtime.delete(remoteKymaRef(scope));
       return { ...kcpSpec, gone: true };
     }
     return { ...kcpSpec, from: 'runtime' };
