@@ -3,7 +3,9 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startControlPlane, type ControlPlane } from '../local/controlplane/index.ts';
+import { loadKubeConfig, startControlPlane, type ControlPlane } from '../local/controlplane/index.ts';
+import { KubeClient } from '../shared/kube/client.ts';
+import { keepLedger } from './runtime-kyma-ledger.ts';
 import { tokenKubeconfig } from './e2e/tokens.ts';
 
 declare module 'vitest' {
@@ -18,11 +20,15 @@ declare module 'vitest' {
       runtimeToken: string;
       /** Where the worlds write every log line and object status they see, for secret-hygiene.test.ts. */
       hygieneDir: string;
+      /** Every runtime Kyma that appeared or went during the run (test/runtime-kyma-ledger.ts). */
+      ledger: string;
     };
   }
 }
 
 let controlPlane: ControlPlane | undefined;
+const ledgerStop = new AbortController();
+let ledger: Promise<void> | undefined;
 const tokenDir = join(tmpdir(), `kyma-lifecycle-e2e-${process.pid}`);
 
 /**
@@ -40,18 +46,25 @@ export async function setup(project: TestProject): Promise<void> {
   const { kcp, runtimes, registry, runDir, binaries } = controlPlane;
   const hygieneDir = join(runDir, 'hygiene');
   await mkdir(hygieneDir, { recursive: true });
+  const runtimeKubeconfigs = await Promise.all(runtimes.map((r) => tokenKubeconfig(r, runtimeToken)));
+  const ledgerFile = join(hygieneDir, 'runtime-kymas.jsonl');
+  const clients = await Promise.all(runtimeKubeconfigs.map((k) => KubeClient.from(loadKubeConfig(k), 2)));
+  ledger = keepLedger(await KubeClient.from(loadKubeConfig(kcp.kubeconfig), 2), clients, ledgerFile, ledgerStop.signal);
   project.provide('controlPlane', {
     kcp: kcp.kubeconfig,
-    runtimes: await Promise.all(runtimes.map((r) => tokenKubeconfig(r, runtimeToken))),
+    runtimes: runtimeKubeconfigs,
     registryHost: registry?.host ?? '',
     runDir,
     binDir: binaries.etcd.replace(/\/etcd$/, ''),
     runtimeToken,
     hygieneDir,
+    ledger: ledgerFile,
   });
 }
 
 export async function teardown(): Promise<void> {
+  ledgerStop.abort();
+  await ledger;
   await controlPlane?.stop();
   await rm(tokenDir, { recursive: true, force: true });
 }

@@ -1,8 +1,8 @@
-// The order of test files: vitest's own, except that test/secret-hygiene.test.ts comes last — it reads what every
-// other integration file left behind.
+// The order of test files: vitest's own, except that test/runtime-kymas.test.ts and test/secret-hygiene.test.ts come
+// last — they read what every other integration file left behind.
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-const LAST = /[/\\]test[/\\]secret-hygiene\.test\.ts$/;
+const LAST = /[/\\]test[/\\](secret-hygiene|runtime-kymas)\.test\.ts$/;
 
 export class HygieneLastSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

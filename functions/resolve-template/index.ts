@@ -67,6 +67,7 @@ export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
         return Boolean(live && !live.metadata.deletionTimestamp);
       };
       const effective = await effectiveSpecOf(runtimes, kyma, remotes, !checksDrift(event), stillWanted);
+      if (effective.created) log.info({ modules: effective.spec.modules?.map((m) => m.name) ?? [], gone: effective.gone ?? false }, effective.gone ? 'runtime Kyma created, then deleted: the Kyma went meanwhile' : 'runtime Kyma created from the KCP spec');
       if (effective.gone) return undefined;
       const observed = await observe(deps.kcp, deps.artifacts, { ...kyma, spec: effective.spec });
       const modules = resolveModules({ ...observed, maintenance: await maintenance.windowOf(kyma), restrictedModules: deps.config.restrictedModules });

@@ -16,6 +16,8 @@ export interface EffectiveSpec {
   remote?: Kyma | undefined;
   /** The Kyma turned out to be gone or being deleted when the runtime Kyma was about to be created: nothing to do. */
   gone?: true;
+  /** This call created the runtime Kyma (and, when `gone`, deleted it again). */
+  created?: true;
 }
 
 /** Whether the KCP Kyma still exists and is not being deleted, read live (not from a watch cache). */
@@ -41,14 +43,14 @@ export async function effectiveSpec(runtime: KubeClient, kyma: Kyma, scope: Runt
   if (!remote) {
     if (!(await runtime.get(KYMA_CRD))) return kcpSpec;
     if (!(await stillWanted())) return { ...kcpSpec, gone: true };
-    await createRemote(runtime, kyma, scope);
+    const created = await createRemote(runtime, kyma, scope) ? { created: true as const } : {};
     // Confirmed again after the create: a deletion that finished in between (purge found no runtime Kyma to delete)
     // would otherwise leave this one behind; whoever sees the deletion first removes it.
     if (!(await stillWanted())) {
       await runtime.delete(remoteKymaRef(scope));
-      return { ...kcpSpec, gone: true };
+      return { ...kcpSpec, ...created, gone: true };
     }
-    return { ...kcpSpec, from: 'runtime' };
+    return { ...kcpSpec, ...created, from: 'runtime' };
   }
   const current = await syncMetadata(runtime, kyma, remote, scope);
   return { from: 'runtime', remote: current, spec: { ...kcpSpec.spec, channel: remote.spec?.channel ?? kcpSpec.spec.channel, modules: remote.spec?.modules ?? [] } };
@@ -60,13 +62,14 @@ function metadataOf(kyma: Kyma): { labels: Record<string, string>; annotations: 
   return { labels, annotations: { [ANNOTATION.ownedBy]: `${kyma.metadata.namespace ?? ''}/${kyma.metadata.name}` } };
 }
 
-async function createRemote(runtime: KubeClient, kyma: Kyma, scope: RuntimeScope): Promise<void> {
+/** True when created, false when it existed already. */
+async function createRemote(runtime: KubeClient, kyma: Kyma, scope: RuntimeScope): Promise<boolean> {
   await ensureRemoteNamespace(runtime, scope.namespace);
   const spec = { channel: kyma.spec?.channel ?? '', modules: kyma.spec?.modules ?? [] };
   const { name, namespace } = remoteKymaRef(scope);
   // Created as kyma-sync-context: the runtime watch tells this creation from a user's edit by that field manager (ADR 28).
-  await runtime.create({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace, ...metadataOf(kyma) }, spec } as never, false, SYNC_CONTEXT_MANAGER)
-    .catch((e: unknown) => { if ((e as { status?: number }).status !== 409) throw e; });
+  return runtime.create({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace, ...metadataOf(kyma) }, spec } as never, false, SYNC_CONTEXT_MANAGER)
+    .then(() => true, (e: unknown) => { if ((e as { status?: number }).status !== 409) throw e; return false; });
 }
 
 /** Labels and the owned-by annotation, applied as kyma-sync-context only when they differ; the runtime Kyma as it is
