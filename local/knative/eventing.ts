@@ -1,0 +1,81 @@
+// Knative Eventing's own parts on the harness KCP (issue 24): Knative's config/ as published in knative.dev/eventing
+// (core, the in-memory channel, the multi-tenant channel-based Broker) applied with kubectl, its Deployments run by
+// the local kubelet from the binaries local/knative/build.sh built, Services reachable through the cluster DNS.
+// Runs inside cluster-network.sh (it writes the hosts file that namespace mounts over /etc/hosts).
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { KubeClient } from '../../shared/kube/client.ts';
+import { ClusterDns } from './cluster-dns.ts';
+import { commandOf, LocalKubelet } from './pods.ts';
+
+const run = promisify(execFile);
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+export const KNATIVE_NAMESPACE = 'knative-eventing';
+/** The parts of Knative's config/ applied, in order. */
+const CONFIG_DIRS = ['core', 'channels/in-memory-channel', 'brokers/mt-channel-broker'];
+
+export interface KnativeEventingOptions {
+  kcp: KubeClient;
+  kubeconfigPath: string;
+  kubectl: string;
+  /** Where build.sh put the binaries (and config/). */
+  knativeDir: string;
+  runDir: string;
+  hostsFile: string;
+  /** Namespaces whose Knative Deployments run (knative-eventing always): where ApiServerSource adapters are created. */
+  namespaces: string[];
+  progress?: (line: string) => void;
+}
+
+export interface KnativeEventing {
+  readonly kubelet: LocalKubelet;
+  readonly dns: ClusterDns;
+  stop(): Promise<void>;
+}
+
+/** Applies files with kubectl (server-side), retrying while the webhook that validates them is not serving yet. */
+export async function kubectlApply(opts: Pick<KnativeEventingOptions, 'kubectl' | 'kubeconfigPath'>, args: string[], timeoutMs = 180_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await run(opts.kubectl, ['--kubeconfig', opts.kubeconfigPath, 'apply', '--server-side', '--force-conflicts', ...args], { maxBuffer: 16 << 20 });
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw new Error(`kubectl apply ${args.join(' ')}: ${(error as { stderr?: string }).stderr ?? String(error)}`);
+      await sleep(2_000);
+    }
+  }
+}
+
+export async function startKnativeEventing(opts: KnativeEventingOptions): Promise<KnativeEventing> {
+  const say = opts.progress ?? (() => undefined);
+  const config = join(opts.knativeDir, 'config');
+  let dns: ClusterDns | undefined;
+  const kubelet = new LocalKubelet({
+    kcp: opts.kcp, kubeconfigPath: opts.kubeconfigPath, binDir: opts.knativeDir, runDir: opts.runDir,
+    namespaces: [KNATIVE_NAMESPACE, ...opts.namespaces],
+    runs: (image) => existsSync(join(opts.knativeDir, commandOf(image) ?? '-')),
+    onChange: () => void dns?.sync().catch(() => undefined),
+  });
+  dns = new ClusterDns({ kcp: opts.kcp, hostsFile: opts.hostsFile, pods: () => kubelet.running() });
+  say(`applying Knative Eventing's config (${CONFIG_DIRS.join(', ')}) and the serving Service CRD`);
+  await kubectlApply(opts, ['-f', here('./serving-service-crd.yaml')]);
+  for (const dir of CONFIG_DIRS) await kubectlApply(opts, ['-R', '-f', join(config, dir)]).catch((e: unknown) => say(`(first pass) ${String(e).slice(0, 300)}`));
+  kubelet.start();
+  const ticker = setInterval(() => void dns?.sync().catch(() => undefined), 1_000);
+  // The second pass: objects the webhook refused while it was starting.
+  for (const dir of CONFIG_DIRS) await kubectlApply(opts, ['-R', '-f', join(config, dir)]);
+  say(`Knative Eventing's pods run: ${kubelet.running().map((p) => p.process.name).join(', ')}`);
+  return {
+    kubelet, dns,
+    stop: async () => {
+      clearInterval(ticker);
+      await kubelet.stop();
+      await dns?.close();
+    },
+  };
+}

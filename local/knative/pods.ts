@@ -1,0 +1,149 @@
+// A local kubelet for Knative Eventing's Deployments: every Deployment in the watched namespaces whose container image
+// is one of Knative's commands (`ko://knative.dev/eventing/cmd/<path>`, as in Knative's own config/ and in the
+// Deployments its controller creates for ApiServerSources) runs as a process of the binary built from that command,
+// with the container's environment resolved as a kubelet would (values, fieldRefs, ConfigMap keys) plus a kubeconfig,
+// and with its listening ports moved to free ones (all pods share one network here). Scaled to 0 or deleted: stopped;
+// its spec changed: restarted.
+import { createHash } from 'node:crypto';
+import { basename, join } from 'node:path';
+import { freePort } from '../controlplane/ports.ts';
+import { startProcess, type ManagedProcess } from '../controlplane/process.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
+
+const KO_PREFIX = 'ko://knative.dev/eventing/cmd/';
+
+interface EnvVar { name: string; value?: string; valueFrom?: { fieldRef?: { fieldPath: string }; configMapKeyRef?: { name: string; key: string; optional?: boolean } } }
+interface ContainerPort { name?: string; containerPort: number }
+export interface Deployment {
+  metadata: { name: string; namespace?: string; uid?: string };
+  spec?: { replicas?: number; template?: { metadata?: { labels?: Record<string, string> }; spec?: { containers?: { image?: string; env?: EnvVar[]; args?: string[]; ports?: ContainerPort[] }[] } } };
+}
+
+/** The environment variables of a command that set the ports it listens on, by the container port each replaces. */
+const PORT_ENV: Record<string, Record<number, string>> = {
+  ingress: { 8080: 'INGRESS_PORT', 8443: 'INGRESS_PORT_HTTPS' },
+  filter: { 8080: 'FILTER_PORT', 8443: 'FILTER_PORT_HTTPS' },
+  webhook: { 8443: 'WEBHOOK_PORT' },
+};
+
+/** A running pod: its Deployment's labels and where each container port really listens. */
+export interface LocalPod {
+  readonly namespace: string;
+  readonly labels: Record<string, string>;
+  /** Container port (number, and name when it has one) → the port the process listens on. */
+  readonly ports: Map<number | string, number>;
+  readonly process: ManagedProcess;
+  readonly specHash: string;
+}
+
+/** PURE. The binary a container image names, when it is one of Knative Eventing's commands. */
+export function commandOf(image: string | undefined): string | undefined {
+  return image?.startsWith(KO_PREFIX) ? basename(image.slice(KO_PREFIX.length)) : undefined;
+}
+
+/** PURE. The environment of a container as a kubelet would set it; `configMaps` answers configMapKeyRefs. */
+export function resolveEnv(env: readonly EnvVar[], pod: { name: string; namespace: string }, configMaps: (name: string) => Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const v of env) {
+    const ref = v.valueFrom;
+    if (ref?.fieldRef) out[v.name] = ref.fieldRef.fieldPath === 'metadata.namespace' ? pod.namespace : ref.fieldRef.fieldPath === 'metadata.name' ? pod.name : '';
+    else if (ref?.configMapKeyRef) {
+      const value = configMaps(ref.configMapKeyRef.name)?.[ref.configMapKeyRef.key];
+      if (value !== undefined) out[v.name] = value;
+      else if (!ref.configMapKeyRef.optional) out[v.name] = '';
+    } else out[v.name] = v.value ?? '';
+  }
+  return out;
+}
+
+export interface KubeletOptions {
+  kcp: KubeClient;
+  kubeconfigPath: string;
+  binDir: string;
+  runDir: string;
+  namespaces: string[];
+  /** Whether an image's binary is there to run (Knative's config names commands not built here). */
+  runs: (image: string) => boolean;
+  onChange?: () => void;
+}
+
+export class LocalKubelet {
+  private readonly pods = new Map<string, LocalPod>();
+  private readonly stopping = new AbortController();
+  private loop: Promise<void> | undefined;
+
+  private readonly options: KubeletOptions;
+
+  constructor(options: KubeletOptions) {
+    this.options = options;
+  }
+
+  running(): LocalPod[] {
+    return [...this.pods.values()];
+  }
+
+  start(): void {
+    this.loop = (async () => {
+      while (!this.stopping.signal.aborted) {
+        await this.sync().catch((e: unknown) => console.error(`[knative kubelet] ${String(e)}`));
+        await new Promise((resolve) => setTimeout(resolve, 1_000).unref());
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await this.loop;
+    await Promise.all([...this.pods.values()].map((p) => p.process.stop()));
+    this.pods.clear();
+  }
+
+  /** One pass: starts, restarts and stops processes so that they match the Deployments. */
+  async sync(): Promise<void> {
+    const wanted = new Map<string, Deployment>();
+    for (const namespace of this.options.namespaces) {
+      const list = await this.options.kcp.list<Deployment & { apiVersion: string; kind: string }>('apps/v1', 'Deployment', { namespace });
+      for (const d of list.items) {
+        const image = d.spec?.template?.spec?.containers?.[0]?.image;
+        if ((d.spec?.replicas ?? 1) > 0 && commandOf(image) && this.options.runs(image ?? '')) wanted.set(`${namespace}/${d.metadata.name}`, d);
+      }
+    }
+    let changed = false;
+    for (const [key, pod] of this.pods) {
+      const d = wanted.get(key);
+      if (d && hashOf(d) === pod.specHash && !pod.process.exit()) continue;
+      await pod.process.stop();
+      this.pods.delete(key);
+      changed = true;
+    }
+    for (const [key, d] of wanted) {
+      if (this.pods.has(key)) continue;
+      this.pods.set(key, await this.run(d));
+      changed = true;
+    }
+    if (changed) this.options.onChange?.();
+  }
+
+  private async run(d: Deployment): Promise<LocalPod> {
+    const namespace = d.metadata.namespace ?? '';
+    const container = d.spec?.template?.spec?.containers?.[0] ?? {};
+    const command = commandOf(container.image) ?? '';
+    const configMaps = new Map<string, Record<string, string>>();
+    for (const cm of (await this.options.kcp.list<{ apiVersion: string; kind: string; metadata: { name: string }; data?: Record<string, string> }>('v1', 'ConfigMap', { namespace })).items) configMaps.set(cm.metadata.name, cm.data ?? {});
+    const env = resolveEnv(container.env ?? [], { name: `${d.metadata.name}-local`, namespace }, (n) => configMaps.get(n));
+    const ports = new Map<number | string, number>();
+    for (const p of container.ports ?? []) {
+      // The port set by a variable: one the container's env names (WEBHOOK_PORT: "8443"), else a command's default.
+      const variable = Object.keys(env).find((k) => /_PORT(_HTTPS)?$/.test(k) && env[k] === String(p.containerPort)) ?? PORT_ENV[command]?.[p.containerPort];
+      const actual = variable ? await freePort() : p.containerPort;
+      if (variable) env[variable] = String(actual);
+      ports.set(p.containerPort, actual);
+      if (p.name) ports.set(p.name, actual);
+    }
+    Object.assign(env, { KUBECONFIG: this.options.kubeconfigPath, PROFILING_PORT: String(await freePort()), METRICS_PROMETHEUS_PORT: String(await freePort()), PATH: process.env.PATH ?? '/usr/bin:/bin' });
+    const proc = await startProcess({ name: `knative-${namespace}-${d.metadata.name}`.slice(0, 100), bin: join(this.options.binDir, command), args: container.args ?? [], runDir: this.options.runDir, env });
+    return { namespace, labels: d.spec?.template?.metadata?.labels ?? {}, ports, process: proc, specHash: hashOf(d) };
+  }
+}
+
+const hashOf = (d: Deployment) => createHash('sha256').update(JSON.stringify(d.spec?.template ?? {})).digest('hex');
