@@ -21,7 +21,7 @@ export const FAKE_NODE = 'kwok-node-0';
 
 const CONTROLLERS = [
   'namespace', 'garbagecollector', 'deployment', 'replicaset', 'statefulset', 'daemonset', 'job',
-  'serviceaccount', 'serviceaccount-token',
+  'serviceaccount', 'serviceaccount-token', 'clusterrole-aggregation',
 ].join(',');
 
 /**

@@ -4,6 +4,7 @@
 // Runs inside cluster-network.sh (it writes the hosts file that namespace mounts over /etc/hosts).
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +22,8 @@ const CONFIG_DIRS = ['core', 'channels/in-memory-channel', 'brokers/mt-channel-b
 export interface KnativeEventingOptions {
   kcp: KubeClient;
   kubeconfigPath: string;
+  /** A kubeconfig (text) of another identity of the KCP, e.g. a cluster's kubeconfigFor. */
+  kubeconfigFor: (user: string, groups: string[]) => Promise<string>;
   kubectl: string;
   /** Where build.sh put the binaries (and config/). */
   knativeDir: string;
@@ -51,12 +54,29 @@ export async function kubectlApply(opts: Pick<KnativeEventingOptions, 'kubectl' 
   }
 }
 
+/** Kubeconfig files acting as ServiceAccounts (a client certificate with the ServiceAccount's user name and groups,
+ * which RBAC and Knative's webhooks treat as that ServiceAccount), one file per account. */
+function serviceAccountKubeconfigs(opts: KnativeEventingOptions): (namespace: string, serviceAccount: string) => Promise<string> {
+  const files = new Map<string, Promise<string>>();
+  return (namespace, serviceAccount) => {
+    const key = `${namespace}/${serviceAccount}`;
+    let file = files.get(key);
+    if (!file) {
+      const path = join(opts.runDir, `sa-${namespace}-${serviceAccount}.kubeconfig`);
+      file = opts.kubeconfigFor(`system:serviceaccount:${namespace}:${serviceAccount}`, ['system:serviceaccounts', `system:serviceaccounts:${namespace}`])
+        .then((text) => writeFile(path, text, { mode: 0o600 })).then(() => path);
+      files.set(key, file);
+    }
+    return file;
+  };
+}
+
 export async function startKnativeEventing(opts: KnativeEventingOptions): Promise<KnativeEventing> {
   const say = opts.progress ?? (() => undefined);
   const config = join(opts.knativeDir, 'config');
   let dns: ClusterDns | undefined;
   const kubelet = new LocalKubelet({
-    kcp: opts.kcp, kubeconfigPath: opts.kubeconfigPath, binDir: opts.knativeDir, runDir: opts.runDir,
+    kcp: opts.kcp, kubeconfigOf: serviceAccountKubeconfigs(opts), binDir: opts.knativeDir, runDir: opts.runDir,
     namespaces: [KNATIVE_NAMESPACE, ...opts.namespaces],
     runs: (image) => existsSync(join(opts.knativeDir, commandOf(image) ?? '-')),
     onChange: () => void dns?.sync().catch(() => undefined),

@@ -1,7 +1,8 @@
 // A local kubelet for Knative Eventing's Deployments: every Deployment in the watched namespaces whose container image
 // is one of Knative's commands (`ko://knative.dev/eventing/cmd/<path>`, as in Knative's own config/ and in the
 // Deployments its controller creates for ApiServerSources) runs as a process of the binary built from that command,
-// with the container's environment resolved as a kubelet would (values, fieldRefs, ConfigMap keys) plus a kubeconfig,
+// with the container's environment resolved as a kubelet would (values, fieldRefs, ConfigMap keys) plus a kubeconfig
+// of the pod's ServiceAccount,
 // and with its listening ports moved to free ones (all pods share one network here). Scaled to 0 or deleted: stopped;
 // its spec changed: restarted.
 import { createHash } from 'node:crypto';
@@ -16,7 +17,7 @@ interface EnvVar { name: string; value?: string; valueFrom?: { fieldRef?: { fiel
 interface ContainerPort { name?: string; containerPort: number }
 export interface Deployment {
   metadata: { name: string; namespace?: string; uid?: string };
-  spec?: { replicas?: number; template?: { metadata?: { labels?: Record<string, string> }; spec?: { containers?: { image?: string; env?: EnvVar[]; args?: string[]; ports?: ContainerPort[] }[] } } };
+  spec?: { replicas?: number; template?: { metadata?: { labels?: Record<string, string> }; spec?: { serviceAccountName?: string; containers?: { image?: string; env?: EnvVar[]; args?: string[]; ports?: ContainerPort[] }[] } } };
 }
 
 /** The environment variables of a command that set the ports it listens on, by the container port each replaces. */
@@ -58,7 +59,8 @@ export function resolveEnv(env: readonly EnvVar[], pod: { name: string; namespac
 
 export interface KubeletOptions {
   kcp: KubeClient;
-  kubeconfigPath: string;
+  /** A kubeconfig file acting as the ServiceAccount (Knative's webhooks check who changed what, RBAC applies). */
+  kubeconfigOf: (namespace: string, serviceAccount: string) => Promise<string>;
   binDir: string;
   runDir: string;
   namespaces: string[];
@@ -140,7 +142,8 @@ export class LocalKubelet {
       ports.set(p.containerPort, actual);
       if (p.name) ports.set(p.name, actual);
     }
-    Object.assign(env, { KUBECONFIG: this.options.kubeconfigPath, PROFILING_PORT: String(await freePort()), METRICS_PROMETHEUS_PORT: String(await freePort()), PATH: process.env.PATH ?? '/usr/bin:/bin' });
+    const kubeconfig = await this.options.kubeconfigOf(namespace, d.spec?.template?.spec?.serviceAccountName ?? 'default');
+    Object.assign(env, { KUBECONFIG: kubeconfig, PROFILING_PORT: String(await freePort()), METRICS_PROMETHEUS_PORT: String(await freePort()), PATH: process.env.PATH ?? '/usr/bin:/bin' });
     const proc = await startProcess({ name: `knative-${namespace}-${d.metadata.name}`.slice(0, 100), bin: join(this.options.binDir, command), args: container.args ?? [], runDir: this.options.runDir, env });
     return { namespace, labels: d.spec?.template?.metadata?.labels ?? {}, ports, process: proc, specHash: hashOf(d) };
   }

@@ -1,0 +1,92 @@
+// The lifecycle manager with Knative Eventing's own routing (issue 24): Knative's controller, webhook, Broker, in-memory
+// channel, ApiServerSource and PingSource adapters (eventing.ts), the repository's manifests/ applied as they are
+// (`kubectl apply -k manifests`), and the functions on local hosts: the only change is that each serving Service's
+// status.address.url is the address of its function's host (no Serving controller runs). Events go source → Broker
+// ingress → channel → filter → Trigger subscriber → reply → ingress, all Knative's code.
+import type { KubeConfig } from '@kubernetes/client-node';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { composeDeps } from '../../shared/host/compose.ts';
+import type { Config } from '../../shared/host/config.ts';
+import { startFunctionHost, type FunctionHost } from '../../shared/host/host.ts';
+import type { Logger } from '../../shared/host/logger.ts';
+import { httpSink } from '../../shared/host/sink.ts';
+import { KubeClient } from '../../shared/kube/client.ts';
+import { RuntimeWatches } from '../../tools/runtime-watch/runtime-watches.ts';
+import { FUNCTIONS } from '../runner/functions.ts';
+import { MANIFESTS_DIR } from '../runner/local-runner.ts';
+import { kubectlApply, startKnativeEventing, type KnativeEventing } from './eventing.ts';
+
+export interface KnativeRunnerOptions {
+  kcp: KubeConfig;
+  kubeconfigPath: string;
+  kubeconfigFor: (user: string, groups: string[]) => Promise<string>;
+  kubectl: string;
+  knativeDir: string;
+  runDir: string;
+  hostsFile: string;
+  config: Config;
+  log: Logger;
+  progress?: (line: string) => void;
+}
+
+export interface KnativeRunner {
+  readonly eventing: KnativeEventing;
+  /** The Broker's address (Knative's ingress). */
+  readonly ingress: string;
+  readonly functions: Map<string, string>;
+  stop(): Promise<void>;
+}
+
+interface Conditioned { metadata?: { name?: string }; status?: { conditions?: { type: string; status: string; message?: string }[]; address?: { url?: string } } }
+const ready = (o: Conditioned | undefined) => o?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+
+/** Waits until every object of a kind in the namespace is Ready; fails naming those that are not. */
+async function allReady(kcp: KubeClient, apiVersion: string, kind: string, namespace: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const items = (await kcp.list<Conditioned & { apiVersion: string; kind: string; metadata: { name: string } }>(apiVersion, kind, { namespace })).items;
+    const waiting = items.filter((i) => !ready(i));
+    if (items.length && !waiting.length) return;
+    if (Date.now() > deadline) throw new Error(`${kind}s not Ready within ${timeoutMs / 1000} s: ${waiting.map((w) => `${w.metadata.name} (${w.status?.conditions?.filter((c) => c.status !== 'True').map((c) => `${c.type}: ${c.message ?? c.status}`).join('; ')})`).join(', ') || 'none exists'}`);
+    await sleep(500);
+  }
+}
+
+export async function startKnativeRunner(opts: KnativeRunnerOptions): Promise<KnativeRunner> {
+  const say = opts.progress ?? (() => undefined);
+  const kcp = await KubeClient.from(opts.kcp);
+  const namespace = opts.config.kcpNamespace;
+  const eventing = await startKnativeEventing({ kcp, kubeconfigPath: opts.kubeconfigPath, kubeconfigFor: opts.kubeconfigFor, kubectl: opts.kubectl, knativeDir: opts.knativeDir, runDir: opts.runDir, hostsFile: opts.hostsFile, namespaces: [namespace], progress: say });
+  say('applying manifests/ (kubectl apply -k)');
+  await kubectlApply(opts, ['-k', MANIFESTS_DIR]);
+  await allReady(kcp, 'eventing.knative.dev/v1', 'Broker', namespace);
+  const broker = await kcp.get<Conditioned>({ apiVersion: 'eventing.knative.dev/v1', kind: 'Broker', namespace, name: 'lifecycle' });
+  const ingress = broker?.status?.address?.url ?? '';
+  const deps = await composeDeps(opts.kcp, opts.config, httpSink(ingress));
+  const hosts: FunctionHost[] = [];
+  const functions = new Map<string, string>();
+  for (const [name, factory] of Object.entries(FUNCTIONS)) {
+    const host = await startFunctionHost(factory(deps), opts.log.child({ fn: name }));
+    hosts.push(host);
+    functions.set(name, host.url);
+    await kcp.mergePatch({ apiVersion: 'serving.knative.dev/v1', kind: 'Service', namespace, name }, {
+      status: { url: host.url, address: { url: host.url }, conditions: [{ type: 'Ready', status: 'True' }] },
+    }, 'status');
+  }
+  say(`functions on local hosts: ${[...functions].map(([n, u]) => `${n} ${u}`).join(', ')}`);
+  await allReady(kcp, 'eventing.knative.dev/v1', 'Trigger', namespace);
+  await allReady(kcp, 'sources.knative.dev/v1', 'ApiServerSource', namespace);
+  await allReady(kcp, 'sources.knative.dev/v1', 'PingSource', namespace);
+  const watches = new RuntimeWatches({ kcp, namespace, sink: httpSink(ingress), log: opts.log.child({ component: 'runtime-watch' }), execCommands: opts.config.kubeconfigExecCommands });
+  await watches.start();
+  say(`Knative routes the events: Broker ${ingress}, Triggers, ApiServerSource and PingSource Ready`);
+  return {
+    eventing, ingress, functions,
+    stop: async () => {
+      await watches.stop();
+      await eventing.stop();
+      await Promise.all(hosts.map((h) => h.close()));
+      deps.kcp.stopCaches();
+    },
+  };
+}
