@@ -48,7 +48,7 @@ export async function kubectlApply(opts: Pick<KnativeEventingOptions, 'kubectl' 
       await run(opts.kubectl, ['--kubeconfig', opts.kubeconfigPath, 'apply', '--server-side', '--force-conflicts', ...args], { maxBuffer: 16 << 20 });
       return;
     } catch (error) {
-      if (Date.now() > deadline) throw new Error(`kubectl apply ${args.join(' ')}: ${(error as { stderr?: string }).stderr ?? String(error)}`);
+      if (Date.now() > deadline) throw new Error(`kubectl apply ${args.join(' ')}: ${(error as { stderr?: string }).stderr ?? String(error)}`, { cause: error });
       await sleep(2_000);
     }
   }
@@ -74,19 +74,18 @@ function serviceAccountKubeconfigs(opts: KnativeEventingOptions): (namespace: st
 export async function startKnativeEventing(opts: KnativeEventingOptions): Promise<KnativeEventing> {
   const say = opts.progress ?? (() => undefined);
   const config = join(opts.knativeDir, 'config');
-  let dns: ClusterDns | undefined;
   const kubelet = new LocalKubelet({
     kcp: opts.kcp, kubeconfigOf: serviceAccountKubeconfigs(opts), binDir: opts.knativeDir, runDir: opts.runDir,
     namespaces: [KNATIVE_NAMESPACE, ...opts.namespaces],
     runs: (image) => existsSync(join(opts.knativeDir, commandOf(image) ?? '-')),
-    onChange: () => void dns?.sync().catch(() => undefined),
+    onChange: () => void dns.sync().catch(() => undefined),
   });
-  dns = new ClusterDns({ kcp: opts.kcp, hostsFile: opts.hostsFile, pods: () => kubelet.running() });
+  const dns = new ClusterDns({ kcp: opts.kcp, hostsFile: opts.hostsFile, pods: () => kubelet.running() });
   say(`applying Knative Eventing's config (${CONFIG_DIRS.join(', ')}) and the serving Service CRD`);
   await kubectlApply(opts, ['-f', here('./serving-service-crd.yaml')]);
   for (const dir of CONFIG_DIRS) await kubectlApply(opts, ['-R', '-f', join(config, dir)]).catch((e: unknown) => say(`(first pass) ${String(e).slice(0, 300)}`));
   kubelet.start();
-  const ticker = setInterval(() => void dns?.sync().catch(() => undefined), 1_000);
+  const ticker = setInterval(() => void dns.sync().catch(() => undefined), 1_000);
   // The second pass: objects the webhook refused while it was starting.
   for (const dir of CONFIG_DIRS) await kubectlApply(opts, ['-R', '-f', join(config, dir)]);
   say(`Knative Eventing's pods run: ${kubelet.running().map((p) => p.process.name).join(', ')}`);
@@ -95,7 +94,7 @@ export async function startKnativeEventing(opts: KnativeEventingOptions): Promis
     stop: async () => {
       clearInterval(ticker);
       await kubelet.stop();
-      await dns?.close();
+      await dns.close();
     },
   };
 }

@@ -143,7 +143,7 @@ export class LocalKubelet {
       if (p.name) ports.set(p.name, actual);
     }
     const kubeconfig = await this.options.kubeconfigOf(namespace, d.spec?.template?.spec?.serviceAccountName ?? 'default');
-    Object.assign(env, { KUBECONFIG: kubeconfig, PROFILING_PORT: String(await freePort()), METRICS_PROMETHEUS_PORT: String(await freePort()), PATH: process.env.PATH ?? '/usr/bin:/bin' });
+    Object.assign(env, { KUBECONFIG: kubeconfig, PROFILING_PORT: String(await freePort()), METRICS_PROMETHEUS_PORT: String(await freePort()) });
     const proc = await startProcess({ name: `knative-${namespace}-${d.metadata.name}`.slice(0, 100), bin: join(this.options.binDir, command), args: container.args ?? [], runDir: this.options.runDir, env });
     return { namespace, labels: d.spec?.template?.metadata?.labels ?? {}, ports, process: proc, specHash: hashOf(d) };
   }

@@ -47,9 +47,13 @@ Promise<FunctionHost> {
   const address = await server.listen({ port, host });
   // Closing waits for the calls still running, also those whose sender hung up: a call that outlived its host could
   // otherwise write after whatever followed the close (a deletion finished meanwhile, the next test's objects).
+  // The wait keeps the process alive (a referenced timer, cleared once the calls settled): calls waiting on unreferenced
+  // timers (a batch settling) would otherwise be cut off by the process ending mid-await.
   const close = async () => {
     await server.close();
-    await Promise.race([Promise.allSettled([...inFlight]), sleep(DRAIN_MS, undefined, { ref: false })]);
+    const settled = new AbortController();
+    const drained = Promise.allSettled([...inFlight]).finally(() => settled.abort());
+    await Promise.race([drained, sleep(DRAIN_MS, undefined, { signal: settled.signal }).catch(() => undefined)]);
   };
   return { url: address, server, close };
 }
