@@ -17,11 +17,17 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
+          exclude: ['**/node_modules/**', 'test/knative/**'],
           globalSetup: ['test/global-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,
           fileParallelism: false,
         },
+      },
+      {
+        extends: true,
+        // Knative Eventing's own parts (issue 24): only inside local/knative/cluster-network.sh (`./dev test:knative`).
+        test: { name: 'knative', include: ['test/knative/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 600_000, fileParallelism: false },
       },
     ],
   },

@@ -1,13 +1,19 @@
-// Prints the closing line of a test run from vitest's JSON report: "tests: N passed, N failed, N skipped".
+// Prints the closing line of a test run from vitest's JSON reports (summed): "tests: N passed, N failed, N skipped".
 import { readFile } from 'node:fs/promises';
 
-const file = process.argv[2] ?? 'test-artifacts/vitest.json';
-try {
-  const report = JSON.parse(await readFile(file, 'utf8')) as {
-    numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number;
-  };
-  console.log(`tests: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests + report.numTodoTests} skipped`);
-} catch {
-  console.log('tests: 0 passed, 1 failed');
-  console.error(`no test report at ${file}: the test run did not finish`);
+interface Report { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number }
+
+const files = process.argv.length > 2 ? process.argv.slice(2) : ['test-artifacts/vitest.json'];
+const total = { passed: 0, failed: 0, skipped: 0 };
+for (const file of files) {
+  try {
+    const report = JSON.parse(await readFile(file, 'utf8')) as Report;
+    total.passed += report.numPassedTests;
+    total.failed += report.numFailedTests;
+    total.skipped += report.numPendingTests + report.numTodoTests;
+  } catch {
+    total.failed += 1;
+    console.error(`no test report at ${file}: that test run did not finish`);
+  }
 }
+console.log(`tests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);

@@ -30,6 +30,7 @@ export function podFor(service: Service, pods: readonly LocalPod[]): LocalPod | 
 export class ClusterDns {
   private readonly listeners = new Map<string, Server>();
   private readonly published = new Map<string, string>();
+  private readonly connections = new Set<{ destroy(): void }>();
   private services: Service[] = [];
 
   private readonly options: { kcp: KubeClient; hostsFile: string; pods: () => LocalPod[] };
@@ -56,7 +57,9 @@ export class ClusterDns {
     await writeFile(this.options.hostsFile, `${lines.join('\n')}\n`);
   }
 
+  /** Stops listening and cuts the connections still open (keep-alive ones would hold the close forever). */
   async close(): Promise<void> {
+    for (const c of this.connections) c.destroy();
     await Promise.all([...this.listeners.values()].map((s) => new Promise((resolve) => s.close(resolve))));
     this.listeners.clear();
   }
@@ -104,7 +107,9 @@ export class ClusterDns {
       if (!backend) return void client.destroy();
       const upstream = createConnection({ host: '127.0.0.1', port: backend });
       client.pipe(upstream).pipe(client);
-      const end = () => { client.destroy(); upstream.destroy(); };
+      this.connections.add(client).add(upstream);
+      const end = () => { client.destroy(); upstream.destroy(); this.connections.delete(client); this.connections.delete(upstream); };
+      client.on('close', end);
       client.on('error', end);
       upstream.on('error', end);
     });

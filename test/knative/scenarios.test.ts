@@ -1,0 +1,101 @@
+// The main scenarios with Knative Eventing's own parts routing every event (issue 24): Knative's ApiServerSource and
+// PingSource adapters, the multi-tenant channel-based Broker (ingress, filter) on the in-memory channel, the eventing
+// controller and webhook — built from knative.dev/eventing by local/knative/build.sh and run by local/knative/
+// runner.ts with manifests/ applied as they are. Runs inside local/knative/cluster-network.sh (`./dev test:knative`,
+// and as part of `./dev test`); its control plane is its own (KCP + one runtime + registry).
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadKubeConfig, startControlPlane, type ControlPlane } from '../../local/controlplane/index.ts';
+import { startKnativeRunner, type KnativeRunner } from '../../local/knative/runner.ts';
+import type { Kyma } from '../../shared/core/kyma.ts';
+import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
+import { readConfig } from '../../shared/host/config.ts';
+import { createLogger } from '../../shared/host/logger.ts';
+import { KubeClient } from '../../shared/kube/client.ts';
+import { RegistryClient } from '../../shared/oci/registry.ts';
+import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
+import { crRef, deploymentOf, dropFinalizers, userCr } from '../e2e/removal-helpers.ts';
+import { applyKyma, connectRuntime, eventually, getKyma, kymaGone, kymaInState, manifestsOf, REMOTE_KYMA, type World } from '../e2e/world.ts';
+
+const KYMA = 'kn-a';
+const hostsFile = process.env.KNATIVE_HOSTS_FILE ?? '';
+const knativeDir = process.env.KNATIVE_EVENTING_DIR ?? '';
+let cp: ControlPlane | undefined;
+let runner: KnativeRunner | undefined;
+let world: World;
+
+beforeAll(async () => {
+  if (!hostsFile || !knativeDir) throw new Error('run inside local/knative/cluster-network.sh with KNATIVE_EVENTING_DIR set: ./dev test:knative');
+  cp = await startControlPlane({ runtimes: 1, kcpWorkloads: true, progress: (l) => console.log(`[knative] ${l}`) });
+  const { binaries } = cp;
+  const kcpConfig = loadKubeConfig(cp.kcp.kubeconfig);
+  const started = Date.now();
+  runner = await startKnativeRunner({
+    kcp: kcpConfig, kubeconfigPath: cp.kcp.kubeconfigPath, kubeconfigFor: (u, g) => cp?.kcp.kubeconfigFor(u, g) ?? Promise.reject(new Error('stopped')),
+    kubectl: binaries.kubectl, knativeDir, runDir: cp.runDir, hostsFile,
+    config: readConfig({ LIFECYCLE_OCI_REGISTRY: `http://${cp.registry?.host ?? ''}`, LIFECYCLE_HELM_BINARY: binaries.helm, PATH: '/usr/bin:/bin' }),
+    log: createLogger('knative-e2e', 'warn'), progress: (l) => console.log(`[knative] ${l}`),
+  });
+  console.log(`[knative] Knative Eventing and the functions up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const kcp = await KubeClient.from(kcpConfig);
+  const runtime = await KubeClient.from(loadKubeConfig(cp.runtimes[0]?.kubeconfig ?? ''));
+  world = { kcp, runtimes: [runtime], runtimeKubeconfigs: [cp.runtimes[0]?.kubeconfig ?? ''], registry: new RegistryClient({ host: cp.registry?.host ?? '', plainHttp: true }), runner: undefined as never, events: [], kymaRuntime: new Map(), logFile: '' };
+  for (const version of ['1.0.0', '1.1.0']) await publishSampleModule(world.registry, kcp, { name: 'alpha', version, namespace: KCP_NAMESPACE });
+  await setReleaseChannels(kcp, KCP_NAMESPACE, 'alpha', [{ channel: 'regular', version: '1.0.0' }]);
+}, 600_000);
+
+afterAll(async () => {
+  await runner?.stop();
+  await cp?.stop();
+});
+
+const alpha = (k: Kyma | undefined) => k?.status?.modules?.find((m) => m.name === 'alpha');
+const runtime = () => world.runtimes[0] as KubeClient;
+
+describe('with Knative Eventing routing the events', () => {
+  it('installs: a Kyma asking for a module goes Ready, the module running on the runtime', async () => {
+    await connectRuntime(world, KYMA, 0);
+    const applied = Date.now();
+    await applyKyma(world, KYMA, { channel: 'regular', modules: [{ name: 'alpha' }] });
+    await kymaInState(world, KYMA, 'Ready', (k) => alpha(k)?.state === 'Ready' && alpha(k)?.version === '1.0.0');
+    console.log(`[knative] install: Kyma Ready ${((Date.now() - applied) / 1000).toFixed(1)} s after it was applied`);
+    expect(await deploymentOf(runtime(), 'alpha')).toBeDefined();
+  });
+
+  it('upgrades: a channel bump in the ModuleReleaseMeta reaches the Kyma', async () => {
+    await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'alpha', [{ channel: 'regular', version: '1.1.0' }]);
+    await kymaInState(world, KYMA, 'Ready', (k) => alpha(k)?.state === 'Ready' && alpha(k)?.version === '1.1.0');
+    expect((await manifestsOf(world, KYMA)).map((m) => m.status?.state)).toEqual(['Ready']);
+  });
+
+  it('takes a replayed event (posted to the Broker again) without changing anything', async () => {
+    const before = await getKyma(world, KYMA);
+    const answer = await fetch(runner?.ingress ?? '', {
+      method: 'POST', body: JSON.stringify(before),
+      headers: { 'content-type': 'application/json', 'ce-specversion': '1.0', 'ce-id': `replay-${Date.now()}`, 'ce-source': 'https://127.0.0.1/replay', 'ce-type': 'dev.knative.apiserver.resource.update', 'ce-subject': `/apis/${API_VERSION}/namespaces/${KCP_NAMESPACE}/kymas/${KYMA}`, 'ce-kind': 'Kyma', 'ce-name': KYMA, 'ce-namespace': KCP_NAMESPACE, 'ce-apiversion': API_VERSION },
+    });
+    expect(answer.status, 'Knative\'s Broker ingress accepts it').toBe(202);
+    await sleep(3_000);
+    const after = await getKyma(world, KYMA);
+    expect(after?.status?.state).toBe('Ready');
+    expect(after?.metadata.resourceVersion, 'nothing was written for it').toBe(before?.metadata.resourceVersion);
+  });
+
+  it('removes a module only once the user CR that blocks it is gone', async () => {
+    await userCr(runtime(), 'alpha', 'mine', 'kyma-system', ['test.kyma-project.io/keep']);
+    await runtime().mergePatch(REMOTE_KYMA, { spec: { modules: [] } });
+    await eventually('module Deleting, naming the user CR', async () => alpha(await getKyma(world, KYMA))?.message?.includes('kyma-system/mine'), 90_000);
+    expect(await deploymentOf(runtime(), 'alpha')).toBeDefined();
+    await runtime().delete(crRef('alpha', 'mine', 'kyma-system'));
+    await dropFinalizers(runtime(), crRef('alpha', 'mine', 'kyma-system'));
+    await eventually('Manifest gone', async () => (await manifestsOf(world, KYMA)).length === 0, 120_000);
+    await kymaInState(world, KYMA, 'Ready', (k) => (k.status?.modules ?? []).length === 0);
+    expect(await deploymentOf(runtime(), 'alpha')).toBeUndefined();
+  });
+
+  it('deletes the Kyma: purge cleans the runtime up and the Kyma goes', async () => {
+    await world.kcp.delete({ apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name: KYMA });
+    await kymaGone(world, KYMA);
+    expect(await runtime().get(REMOTE_KYMA).catch(() => undefined)).toBeUndefined();
+  });
+});
