@@ -14,8 +14,8 @@ interface Service {
   spec?: { type?: string; clusterIP?: string; externalName?: string; selector?: Record<string, string>; ports?: ServicePort[] };
 }
 
-/** The address the EndpointSlices name (the API server refuses loopback ones); nothing dials it. */
-const NOMINAL_POD_IP = '10.244.0.1';
+/** The KCP kube-apiserver's Service address inside the cluster (in its serving certificate). */
+export const KUBERNETES_SERVICE = { ip: '10.0.0.1', port: 443 };
 
 /** PURE. The hosts-file names of a Service. */
 export const clusterNames = (name: string, namespace: string) => [`${name}.${namespace}.svc.cluster.local`, `${name}.${namespace}.svc`];
@@ -27,15 +27,23 @@ export function podFor(service: Service, pods: readonly LocalPod[]): LocalPod | 
   return pods.find((p) => p.namespace === service.metadata.namespace && selector.every(([k, v]) => p.labels[k] === v));
 }
 
+export interface ClusterDnsOptions {
+  kcp: KubeClient;
+  hostsFile: string;
+  pods: () => LocalPod[];
+  /** The KCP kube-apiserver's port on 127.0.0.1 (behind kubernetes.default.svc). */
+  apiServerPort: number;
+}
+
 export class ClusterDns {
   private readonly listeners = new Map<string, Server>();
   private readonly published = new Map<string, string>();
   private readonly connections = new Set<{ destroy(): void }>();
   private services: Service[] = [];
 
-  private readonly options: { kcp: KubeClient; hostsFile: string; pods: () => LocalPod[] };
+  private readonly options: ClusterDnsOptions;
 
-  constructor(options: { kcp: KubeClient; hostsFile: string; pods: () => LocalPod[] }) {
+  constructor(options: ClusterDnsOptions) {
     this.options = options;
   }
 
@@ -43,7 +51,8 @@ export class ClusterDns {
   async sync(): Promise<void> {
     this.services = (await this.options.kcp.list<Service & { apiVersion: string; kind: string }>('v1', 'Service')).items
       .filter((s) => s.metadata.namespace !== 'default' && s.metadata.namespace !== 'kube-system');
-    const lines = ['127.0.0.1 localhost', '::1 localhost'];
+    const lines = ['127.0.0.1 localhost', '::1 localhost', `${KUBERNETES_SERVICE.ip} ${clusterNames('kubernetes', 'default').join(' ')}`];
+    await this.listen(KUBERNETES_SERVICE.ip, KUBERNETES_SERVICE.port);
     for (const s of this.services) {
       const namespace = s.metadata.namespace ?? '';
       const target = s.spec?.type === 'ExternalName' ? this.byClusterName(s.spec.externalName ?? '') : undefined;
@@ -68,18 +77,20 @@ export class ClusterDns {
     return this.services.find((s) => clusterNames(s.metadata.name, s.metadata.namespace ?? '').includes(host.replace(/\.$/, '')));
   }
 
-  /** The real port behind a Service's address and port, looked up per connection (pods restart on new ports). */
-  private backend(ip: string, port: number): number | undefined {
+  /** Where a Service's address and port lead, looked up per connection (pods restart on new addresses). */
+  private backend(ip: string, port: number): { host: string; port: number } | undefined {
+    if (ip === KUBERNETES_SERVICE.ip && port === KUBERNETES_SERVICE.port) return { host: '127.0.0.1', port: this.options.apiServerPort };
     const service = this.services.find((s) => s.spec?.clusterIP === ip);
     const servicePort = service?.spec?.ports?.find((p) => p.port === port);
     const pod = service && podFor(service, this.options.pods());
     if (!servicePort || !pod) return undefined;
     const target = servicePort.targetPort ?? servicePort.port;
-    return pod.ports.get(target) ?? (typeof target === 'number' ? target : undefined);
+    const podPort = pod.ports.get(target) ?? (typeof target === 'number' ? target : undefined);
+    return podPort === undefined ? undefined : { host: pod.ip, port: podPort };
   }
 
   /** The endpoint controller's part: an EndpointSlice naming the local pod (Knative's IMC waits for the
-   * dispatcher's); only kube-proxy here (listen above) routes, so the address is nominal. */
+   * dispatcher's). */
   private async publishEndpoints(service: Service): Promise<void> {
     const pod = podFor(service, this.options.pods());
     const namespace = service.metadata.namespace ?? '';
@@ -91,7 +102,7 @@ export class ClusterDns {
     const slice = {
       apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', addressType: 'IPv4',
       metadata: { name: `${service.metadata.name}-local`, namespace, labels: { 'kubernetes.io/service-name': service.metadata.name, 'endpointslice.kubernetes.io/managed-by': 'knative-local-kubelet' } },
-      endpoints: [{ addresses: [NOMINAL_POD_IP], conditions: { ready: true } }], ports,
+      endpoints: [{ addresses: [pod.ip], conditions: { ready: true } }], ports,
     };
     const text = JSON.stringify(slice);
     if (this.published.get(`${namespace}/${service.metadata.name}`) === text) return;
@@ -105,7 +116,7 @@ export class ClusterDns {
     const server = createServer((client) => {
       const backend = this.backend(ip, port);
       if (!backend) return void client.destroy();
-      const upstream = createConnection({ host: '127.0.0.1', port: backend });
+      const upstream = createConnection(backend);
       client.pipe(upstream).pipe(client);
       this.connections.add(client).add(upstream);
       const end = () => { client.destroy(); upstream.destroy(); this.connections.delete(client); this.connections.delete(upstream); };

@@ -13,6 +13,8 @@ ip link set lo up 2>/dev/null || { echo "cluster-network.sh: cannot bring up loo
 # The harness clusters' Service range (local/controlplane/cluster.ts) is local here: kube-proxy's part (cluster-dns.ts)
 # listens on each Service's ClusterIP, which the kube-apiserver dials for webhooks.
 ip route add local 10.0.0.0/24 dev lo table local
+# The cluster side of every pod's veth pair (knative/pods.ts): pods route everything here.
+ip addr add 10.244.0.1/32 dev lo
 dir=$(mktemp -d "${TMPDIR:-/tmp}/knative-network-XXXXXX")
 printf '127.0.0.1 localhost\n::1 localhost\n' >"$dir/hosts"
 mount --bind "$dir/hosts" /etc/hosts

@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { KubeClient } from '../../shared/kube/client.ts';
-import { ClusterDns } from './cluster-dns.ts';
+import { ClusterDns, KUBERNETES_SERVICE } from './cluster-dns.ts';
 import { commandOf, LocalKubelet } from './pods.ts';
 
 const run = promisify(execFile);
@@ -22,6 +22,8 @@ const CONFIG_DIRS = ['core', 'channels/in-memory-channel', 'brokers/mt-channel-b
 export interface KnativeEventingOptions {
   kcp: KubeClient;
   kubeconfigPath: string;
+  /** The KCP kube-apiserver's URL (https://127.0.0.1:<port>). */
+  apiServer: string;
   /** A kubeconfig (text) of another identity of the KCP, e.g. a cluster's kubeconfigFor. */
   kubeconfigFor: (user: string, groups: string[]) => Promise<string>;
   kubectl: string;
@@ -63,8 +65,10 @@ function serviceAccountKubeconfigs(opts: KnativeEventingOptions): (namespace: st
     let file = files.get(key);
     if (!file) {
       const path = join(opts.runDir, `sa-${namespace}-${serviceAccount}.kubeconfig`);
+      // Pods reach the kube-apiserver as in a cluster: kubernetes.default.svc (cluster-dns.ts forwards it).
+      const inCluster = `https://${KUBERNETES_SERVICE.ip}:${KUBERNETES_SERVICE.port}`;
       file = opts.kubeconfigFor(`system:serviceaccount:${namespace}:${serviceAccount}`, ['system:serviceaccounts', `system:serviceaccounts:${namespace}`])
-        .then((text) => writeFile(path, text, { mode: 0o600 })).then(() => path);
+        .then((text) => writeFile(path, text.replace(/server: \S+/, `server: ${inCluster}`), { mode: 0o600 })).then(() => path);
       files.set(key, file);
     }
     return file;
@@ -80,7 +84,7 @@ export async function startKnativeEventing(opts: KnativeEventingOptions): Promis
     runs: (image) => existsSync(join(opts.knativeDir, commandOf(image) ?? '-')),
     onChange: () => void dns.sync().catch(() => undefined),
   });
-  const dns = new ClusterDns({ kcp: opts.kcp, hostsFile: opts.hostsFile, pods: () => kubelet.running() });
+  const dns = new ClusterDns({ kcp: opts.kcp, hostsFile: opts.hostsFile, pods: () => kubelet.running(), apiServerPort: Number(new URL(opts.apiServer).port) });
   say(`applying Knative Eventing's config (${CONFIG_DIRS.join(', ')}) and the serving Service CRD`);
   await kubectlApply(opts, ['-f', here('./serving-service-crd.yaml')]);
   for (const dir of CONFIG_DIRS) await kubectlApply(opts, ['-R', '-f', join(config, dir)]).catch((e: unknown) => say(`(first pass) ${String(e).slice(0, 300)}`));

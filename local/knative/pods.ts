@@ -5,9 +5,11 @@
 // of the pod's ServiceAccount,
 // and with its listening ports moved to free ones (all pods share one network here). Scaled to 0 or deleted: stopped;
 // its spec changed: restarted.
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { freePort } from '../controlplane/ports.ts';
+import { promisify } from 'node:util';
 import { startProcess, type ManagedProcess } from '../controlplane/process.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 
@@ -20,18 +22,17 @@ export interface Deployment {
   spec?: { replicas?: number; template?: { metadata?: { labels?: Record<string, string> }; spec?: { serviceAccountName?: string; containers?: { image?: string; env?: EnvVar[]; args?: string[]; ports?: ContainerPort[] }[] } } };
 }
 
-/** The environment variables of a command that set the ports it listens on, by the container port each replaces. */
-const PORT_ENV: Record<string, Record<number, string>> = {
-  ingress: { 8080: 'INGRESS_PORT', 8443: 'INGRESS_PORT_HTTPS' },
-  filter: { 8080: 'FILTER_PORT', 8443: 'FILTER_PORT_HTTPS' },
-  webhook: { 8443: 'WEBHOOK_PORT' },
-};
+const run = promisify(execFile);
+/** The cluster side of every pod's veth pair (cluster-network.sh gives the cluster network this address). */
+export const CLUSTER_SIDE_IP = '10.244.0.1';
 
 /** A running pod: its Deployment's labels and where each container port really listens. */
 export interface LocalPod {
   readonly namespace: string;
   readonly labels: Record<string, string>;
-  /** Container port (number, and name when it has one) → the port the process listens on. */
+  /** The pod's address (its own network namespace). */
+  readonly ip: string;
+  /** Container port names → numbers (a Service's targetPort may name one). */
   readonly ports: Map<number | string, number>;
   readonly process: ManagedProcess;
   readonly specHash: string;
@@ -71,6 +72,7 @@ export interface KubeletOptions {
 
 export class LocalKubelet {
   private readonly pods = new Map<string, LocalPod>();
+  private started = 0;
   private readonly stopping = new AbortController();
   private loop: Promise<void> | undefined;
 
@@ -135,18 +137,33 @@ export class LocalKubelet {
     const env = resolveEnv(container.env ?? [], { name: `${d.metadata.name}-local`, namespace }, (n) => configMaps.get(n));
     const ports = new Map<number | string, number>();
     for (const p of container.ports ?? []) {
-      // The port set by a variable: one the container's env names (WEBHOOK_PORT: "8443"), else a command's default.
-      const variable = Object.keys(env).find((k) => /_PORT(_HTTPS)?$/.test(k) && env[k] === String(p.containerPort)) ?? PORT_ENV[command]?.[p.containerPort];
-      const actual = variable ? await freePort() : p.containerPort;
-      if (variable) env[variable] = String(actual);
-      ports.set(p.containerPort, actual);
-      if (p.name) ports.set(p.name, actual);
+      ports.set(p.containerPort, p.containerPort);
+      if (p.name) ports.set(p.name, p.containerPort);
     }
     const kubeconfig = await this.options.kubeconfigOf(namespace, d.spec?.template?.spec?.serviceAccountName ?? 'default');
-    Object.assign(env, { KUBECONFIG: kubeconfig, PROFILING_PORT: String(await freePort()), METRICS_PROMETHEUS_PORT: String(await freePort()) });
-    const proc = await startProcess({ name: `knative-${namespace}-${d.metadata.name}`.slice(0, 100), bin: join(this.options.binDir, command), args: container.args ?? [], runDir: this.options.runDir, env });
-    return { namespace, labels: d.spec?.template?.metadata?.labels ?? {}, ports, process: proc, specHash: hashOf(d) };
+    Object.assign(env, { KUBECONFIG: kubeconfig });
+    const n = ++this.started;
+    const ip = `10.244.${Math.floor(n / 200)}.${(n % 200) + 2}`;
+    const ready = join(this.options.runDir, `pod-${n}.network-ready`);
+    // The process waits in its new network namespace until the network is there, then becomes the command.
+    const proc = await startProcess({
+      name: `knative-${namespace}-${d.metadata.name}`.slice(0, 100), bin: 'unshare', runDir: this.options.runDir, env,
+      args: ['--net', 'bash', '-c', 'while [ ! -e "$0" ]; do sleep 0.05; done; exec "$@"', ready, join(this.options.binDir, command), ...(container.args ?? [])],
+    });
+    await podNetwork(proc.pid, `kpod${n}`, ip);
+    await writeFile(ready, '');
+    return { namespace, labels: d.spec?.template?.metadata?.labels ?? {}, ip, ports, process: proc, specHash: hashOf(d) };
   }
+}
+
+/** A veth pair from the cluster network into the pod's network namespace (the process `pid` is in), the pod's
+ * address on its end, routes both ways. */
+async function podNetwork(pid: number, device: string, ip: string): Promise<void> {
+  await run('ip', ['link', 'add', device, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', String(pid)]);
+  await run('ip', ['link', 'set', device, 'up']);
+  await run('ip', ['route', 'add', `${ip}/32`, 'dev', device, 'src', CLUSTER_SIDE_IP]);
+  const inside = `ip link set lo up && ip addr add ${ip}/32 dev eth0 && ip link set eth0 up && ip route add ${CLUSTER_SIDE_IP}/32 dev eth0 && ip route add default via ${CLUSTER_SIDE_IP} dev eth0`;
+  await run('nsenter', ['-t', String(pid), '-n', 'sh', '-c', inside]);
 }
 
 const hashOf = (d: Deployment) => createHash('sha256').update(JSON.stringify(d.spec?.template ?? {})).digest('hex');

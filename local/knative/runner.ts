@@ -15,6 +15,7 @@ import { RuntimeWatches } from '../../tools/runtime-watch/runtime-watches.ts';
 import { FUNCTIONS } from '../runner/functions.ts';
 import { MANIFESTS_DIR } from '../runner/local-runner.ts';
 import { kubectlApply, startKnativeEventing, type KnativeEventing } from './eventing.ts';
+import { CLUSTER_SIDE_IP } from './pods.ts';
 
 export interface KnativeRunnerOptions {
   kcp: KubeConfig;
@@ -56,7 +57,7 @@ export async function startKnativeRunner(opts: KnativeRunnerOptions): Promise<Kn
   const say = opts.progress ?? (() => undefined);
   const kcp = await KubeClient.from(opts.kcp);
   const namespace = opts.config.kcpNamespace;
-  const eventing = await startKnativeEventing({ kcp, kubeconfigPath: opts.kubeconfigPath, kubeconfigFor: opts.kubeconfigFor, kubectl: opts.kubectl, knativeDir: opts.knativeDir, runDir: opts.runDir, hostsFile: opts.hostsFile, namespaces: [namespace], progress: say });
+  const eventing = await startKnativeEventing({ kcp, kubeconfigPath: opts.kubeconfigPath, apiServer: opts.kcp.getCurrentCluster()?.server ?? '', kubeconfigFor: opts.kubeconfigFor, kubectl: opts.kubectl, knativeDir: opts.knativeDir, runDir: opts.runDir, hostsFile: opts.hostsFile, namespaces: [namespace], progress: say });
   say('applying manifests/ (kubectl apply -k)');
   await kubectlApply(opts, ['-k', MANIFESTS_DIR]);
   await allReady(kcp, 'eventing.knative.dev/v1', 'Broker', namespace);
@@ -66,11 +67,13 @@ export async function startKnativeRunner(opts: KnativeRunnerOptions): Promise<Kn
   const hosts: FunctionHost[] = [];
   const functions = new Map<string, string>();
   for (const [name, factory] of Object.entries(FUNCTIONS)) {
-    const host = await startFunctionHost(factory(deps), opts.log.child({ fn: name }));
+    // Reachable from the pods' network namespaces (the broker filter calls it) at the cluster side's address.
+    const host = await startFunctionHost(factory(deps), opts.log.child({ fn: name }), 0, '0.0.0.0');
     hosts.push(host);
-    functions.set(name, host.url);
+    functions.set(name, `http://${CLUSTER_SIDE_IP}:${new URL(host.url).port}`);
+    const url = functions.get(name);
     await kcp.mergePatch({ apiVersion: 'serving.knative.dev/v1', kind: 'Service', namespace, name }, {
-      status: { url: host.url, address: { url: host.url }, conditions: [{ type: 'Ready', status: 'True' }] },
+      status: { url, address: { url }, conditions: [{ type: 'Ready', status: 'True' }] },
     }, 'status');
   }
   say(`functions on local hosts: ${[...functions].map(([n, u]) => `${n} ${u}`).join(', ')}`);

@@ -40,11 +40,12 @@ beforeAll(async () => {
   const kcp = await KubeClient.from(kcpConfig);
   const runtime = await KubeClient.from(loadKubeConfig(cp.runtimes[0]?.kubeconfig ?? ''));
   world = { kcp, runtimes: [runtime], runtimeKubeconfigs: [cp.runtimes[0]?.kubeconfig ?? ''], registry: new RegistryClient({ host: cp.registry?.host ?? '', plainHttp: true }), runner: undefined as never, events: [], kymaRuntime: new Map(), logFile: '' };
-  for (const version of ['1.0.0', '1.1.0']) await publishSampleModule(world.registry, kcp, { name: 'alpha', version, namespace: KCP_NAMESPACE });
+  for (const version of ['1.0.0', '1.1.0', '1.2.0']) await publishSampleModule(world.registry, kcp, { name: 'alpha', version, namespace: KCP_NAMESPACE });
   await setReleaseChannels(kcp, KCP_NAMESPACE, 'alpha', [{ channel: 'regular', version: '1.0.0' }]);
 }, 600_000);
 
 afterAll(async () => {
+  if (cp?.runtimes[0]?.apiServer.exit()) await cp.runtimes[0].restartApiServer();
   await runner?.stop();
   await cp?.stop();
 });
@@ -79,6 +80,20 @@ describe('with Knative Eventing routing the events', () => {
     const after = await getKyma(world, KYMA);
     expect(after?.status?.state).toBe('Ready');
     expect(after?.metadata.resourceVersion, 'nothing was written for it').toBe(before?.metadata.resourceVersion);
+  });
+
+  it('rides out a runtime outage: Error naming the runtime while its kube-apiserver is down, Ready once it is back', async () => {
+    const cluster = cp?.runtimes[0];
+    if (!cluster) throw new Error('no runtime');
+    await cluster.apiServer.kill();
+    await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'alpha', [{ channel: 'regular', version: '1.2.0' }]);
+    const down = await eventually('the Kyma names the unreachable runtime', async () => {
+      const k = await getKyma(world, KYMA);
+      return k?.status?.state === 'Error' && JSON.stringify(k.status).includes(`runtime of Kyma ${KYMA} unreachable: `) ? k : undefined;
+    }, 120_000);
+    expect(alpha(down)?.state).not.toBe('Ready');
+    await cluster.restartApiServer();
+    await kymaInState(world, KYMA, 'Ready', (k) => alpha(k)?.state === 'Ready' && alpha(k)?.version === '1.2.0');
   });
 
   it('removes a module only once the user CR that blocks it is gone', async () => {
