@@ -23,10 +23,7 @@ export async function startEmbedded(config: Config, say: (line: string) => void)
   await installCrds(plane.kcp.kubeConfig());
   await kcp.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: KCP_NAMESPACE } });
   const registryHost = plane.registry?.host ?? '';
-  const registry = new RegistryClient({ host: registryHost, plainHttp: true });
-  for (const version of ['1.0.0', '2.0.0']) await publishSampleModule(registry, kcp, { name: 'sample', version, namespace: KCP_NAMESPACE });
-  await setReleaseChannels(kcp, KCP_NAMESPACE, 'sample', [{ channel: 'regular', version: '1.0.0' }, { channel: 'fast', version: '2.0.0' }]);
-  say('published module "sample": 1.0.0 on channel regular, 2.0.0 on channel fast');
+  await publishSample(kcp, registryHost, say);
   const logFile = join(plane.runDir, 'logs', 'lifecycle-functions.log');
   const log = createLogger('lifecycle', config.logLevel, pino.destination({ dest: logFile, sync: false, mkdir: true }));
   const runner = await startLocalRunner({ kcp: plane.kcp.kubeConfig(), config: { ...config, helmBinary: config.helmBinary ?? plane.binaries.helm, registry: { ...config.registry, base: registryHost, plainHttp: true, credentialSecret: undefined } }, log });
@@ -36,8 +33,16 @@ export async function startEmbedded(config: Config, say: (line: string) => void)
   return { plane, runner, kcp };
 }
 
+/** The module "sample" in the plane's registry: 1.0.0 on channel regular, 2.0.0 on fast. */
+export async function publishSample(kcp: KubeClient, registryHost: string, say: (line: string) => void): Promise<void> {
+  const registry = new RegistryClient({ host: registryHost, plainHttp: true });
+  for (const version of ['1.0.0', '2.0.0']) await publishSampleModule(registry, kcp, { name: 'sample', version, namespace: KCP_NAMESPACE });
+  await setReleaseChannels(kcp, KCP_NAMESPACE, 'sample', [{ channel: 'regular', version: '1.0.0' }, { channel: 'fast', version: '2.0.0' }]);
+  say('published module "sample": 1.0.0 on channel regular, 2.0.0 on channel fast');
+}
+
 /** The sample Kyma for the first runtime: its kubeconfig Secret, then the Kyma. */
-async function createRemoteKyma(kcp: KubeClient, plane: ControlPlane, say: (line: string) => void): Promise<void> {
+export async function createRemoteKyma(kcp: KubeClient, plane: ControlPlane, say: (line: string) => void): Promise<void> {
   const [runtime] = plane.runtimes;
   await kcp.apply({
     apiVersion: 'v1', kind: 'Secret', metadata: { name: SAMPLE_KYMA, namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: SAMPLE_KYMA } },
