@@ -26,7 +26,7 @@ import type { LifecycleFunction } from '../../shared/host/invoke.ts';
 import { fanOut } from './fan-out.ts';
 import { ensureKymaMetadata } from './kyma-metadata.ts';
 import { mandatoryRelease } from './mandatory.ts';
-import { effectiveSpec, type EffectiveSpec, type StillWanted } from './remote-kyma.ts';
+import { effectiveSpec, type EffectiveSpec, type KymaExists, type StillWanted } from './remote-kyma.ts';
 import { isInClusterKyma } from '../../shared/core/in-cluster.ts';
 import { canonicalJson } from '../../shared/core/canonical.ts';
 import { RuntimeClients } from '../../shared/kube/runtime-clients.ts';
@@ -66,7 +66,11 @@ export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
         const live = await given.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name: key.name });
         return Boolean(live && !live.metadata.deletionTimestamp);
       };
-      const effective = await effectiveSpecOf(runtimes, kyma, remotes, !checksDrift(event), stillWanted);
+      const exists = async (owner: string) => {
+        const [namespace = '', name = ''] = owner.split('/');
+        return Boolean(await given.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace, name }));
+      };
+      const effective = await effectiveSpecOf(runtimes, kyma, remotes, !checksDrift(event), stillWanted, exists);
       if (effective.created) log.info({ modules: effective.spec.modules?.map((m) => m.name) ?? [], gone: effective.gone ?? false }, effective.gone ? 'runtime Kyma created, then deleted: the Kyma went meanwhile' : 'runtime Kyma created from the KCP spec');
       if (effective.gone) return undefined;
       const observed = await observe(deps.kcp, deps.artifacts, { ...kyma, spec: effective.spec });
@@ -92,7 +96,7 @@ export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
  * `resync.due` events that check drift (the runtime watch's, fan-outs, the resync's drift checks); other events — the
  * resync's safety net for a Kyma not Ready yet among them (ADR 27) — `reuse` it from `memo` (ADR 25).
  */
-async function effectiveSpecOf(runtimes: RuntimeClients, kyma: Kyma, memo: RemoteKymaMemo, reuse: boolean, stillWanted: StillWanted): Promise<EffectiveSpec> {
+async function effectiveSpecOf(runtimes: RuntimeClients, kyma: Kyma, memo: RemoteKymaMemo, reuse: boolean, stillWanted: StillWanted, exists: KymaExists): Promise<EffectiveSpec> {
   // Single-cluster mode (ADR 21): the Kyma is the only one; there is no runtime Kyma to take the list from.
   if (isInClusterKyma(kyma)) return { from: 'kcp', spec: kyma.spec ?? { channel: '' } };
   const { namespace = '', name } = kyma.metadata;
@@ -100,7 +104,7 @@ async function effectiveSpecOf(runtimes: RuntimeClients, kyma: Kyma, memo: Remot
   if ('missing' in access) throw new NotYetReadyError(`runtime of Kyma ${name}: ${access.missing}`, 'sync_context_retrieval');
   const key = `${namespace}/${name}`;
   try {
-    const effective = await effectiveSpec(access.client, kyma, access.scope, stillWanted, reuse ? memo.recall(access.client, key) : undefined);
+    const effective = await effectiveSpec(access.client, kyma, access.scope, stillWanted, reuse ? memo.recall(access.client, key) : undefined, exists);
     memo.remember(access.client, key, effective.remote);
     return effective;
   } catch (error) {

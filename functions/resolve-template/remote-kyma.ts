@@ -22,6 +22,8 @@ export interface EffectiveSpec {
 
 /** Whether the KCP Kyma still exists and is not being deleted, read live (not from a watch cache). */
 export type StillWanted = () => Promise<boolean>;
+/** Whether the KCP Kyma `namespace/name` exists, read live. */
+export type KymaExists = (owner: string) => Promise<boolean>;
 
 /**
  * The runtime's Kyma `kyma-system/default` (`<runtime namespace>/default` on a shared runtime) is the user's entry
@@ -32,14 +34,19 @@ export type StillWanted = () => Promise<boolean>;
  * would otherwise re-create it after purge removed it, and the runtime's next Kyma would inherit the deleted Kyma's
  * module list.
  */
-export async function effectiveSpec(runtime: KubeClient, kyma: Kyma, scope: RuntimeScope, stillWanted: StillWanted, recalled?: Kyma): Promise<EffectiveSpec> {
+export async function effectiveSpec(runtime: KubeClient, kyma: Kyma, scope: RuntimeScope, stillWanted: StillWanted, recalled?: Kyma, exists?: KymaExists): Promise<EffectiveSpec> {
   const kcpSpec = { from: 'kcp' as const, spec: kyma.spec ?? { channel: '' } };
   // The runtime Kyma first: when it exists, so does its CRD (one read per call instead of two); a kind the runtime
   // does not serve is a 404 too. `recalled`: as read by an earlier call (remote-memo.ts), no read at all.
-  const remote = recalled ?? await runtime.get<Kyma>(remoteKymaRef(scope)).catch((e: unknown) => {
+  let remote = recalled ?? await runtime.get<Kyma>(remoteKymaRef(scope)).catch((e: unknown) => {
     if (isNotFound(e)) return undefined;
     throw e;
   });
+  // Left by another Kyma that is gone (ADR 35): not inherited. Deleted, and this Kyma's own is created from its spec.
+  if (remote && exists && await leftByAGoneKyma(remote, kyma, exists)) {
+    await runtime.delete(remoteKymaRef(scope));
+    remote = undefined;
+  }
   if (!remote) {
     if (!(await runtime.get(KYMA_CRD))) return kcpSpec;
     if (!(await stillWanted())) return { ...kcpSpec, gone: true };
@@ -54,6 +61,13 @@ export async function effectiveSpec(runtime: KubeClient, kyma: Kyma, scope: Runt
   }
   const current = await syncMetadata(runtime, kyma, remote, scope);
   return { from: 'runtime', remote: current, spec: { ...kcpSpec.spec, channel: remote.spec?.channel ?? kcpSpec.spec.channel, modules: remote.spec?.modules ?? [] } };
+}
+
+/** PURE but for `exists`: the runtime Kyma names another KCP Kyma as its owner, and that Kyma no longer exists. */
+async function leftByAGoneKyma(remote: Kyma, kyma: Kyma, exists: KymaExists): Promise<boolean> {
+  const owner = remote.metadata.annotations?.[ANNOTATION.ownedBy];
+  const self = `${kyma.metadata.namespace ?? ''}/${kyma.metadata.name}`;
+  return Boolean(owner && owner !== self && !(await exists(owner)));
 }
 
 function metadataOf(kyma: Kyma): { labels: Record<string, string>; annotations: Record<string, string> } {

@@ -112,6 +112,8 @@ describe('Kyma deletion chain (purge function)', () => {
 
   it('an unusable kubeconfig Secret holds the deletion at the runtime, naming the Secret and the way out; fixed → the runtime is cleaned and the Kyma goes', async () => {
     const { cluster, runtime } = await kymaOnOwnRuntime('del-bad', 'golf');
+    // Ready can come before resolve-template's call that creates the runtime Kyma (once aggregate-status synced the CRDs).
+    await eventually('the runtime Kyma exists', async () => Boolean(await runtime.get(REMOTE_KYMA).catch(() => undefined)), 60_000);
     const secret = { apiVersion: 'v1', kind: 'Secret', namespace: KCP_NAMESPACE, name: 'del-bad' };
     await world.kcp.mergePatch(secret, { data: { config: Buffer.from('this is not a kubeconfig').toString('base64') } });
     await deleteKyma(world, 'del-bad');
