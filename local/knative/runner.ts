@@ -58,6 +58,30 @@ export async function startKnativeRunner(opts: KnativeRunnerOptions): Promise<Kn
   const kcp = await KubeClient.from(opts.kcp);
   const namespace = opts.config.kcpNamespace;
   const eventing = await startKnativeEventing({ kcp, kubeconfigPath: opts.kubeconfigPath, apiServer: opts.kcp.getCurrentCluster()?.server ?? '', kubeconfigFor: opts.kubeconfigFor, kubectl: opts.kubectl, knativeDir: opts.knativeDir, runDir: opts.runDir, hostsFile: opts.hostsFile, namespaces: [namespace], progress: say });
+  try {
+    return await routeThroughKnative(opts, kcp, eventing, say);
+  } catch (error) {
+    await eventing.stop();
+    throw error;
+  }
+}
+
+/** Waits until Knative's webhook defaults a Broker (its `spec.config`, from config-br-defaults): a Broker created
+ * before that has no channel template and never becomes Ready. */
+async function brokerDefaultsServed(kcp: KubeClient, timeoutMs = 120_000): Promise<void> {
+  const probe = { apiVersion: 'eventing.knative.dev/v1', kind: 'Broker', metadata: { name: 'defaulting-probe', namespace: 'knative-eventing' } };
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const defaulted = await kcp.create<typeof probe & { spec?: { config?: { name?: string } } }>(probe, true).catch(() => undefined);
+    if (defaulted?.spec?.config?.name) return;
+    if (Date.now() > deadline) throw new Error(`Knative's webhook did not default a Broker's spec.config within ${timeoutMs / 1000} s`);
+    await sleep(1_000);
+  }
+}
+
+async function routeThroughKnative(opts: KnativeRunnerOptions, kcp: KubeClient, eventing: KnativeEventing, say: (line: string) => void): Promise<KnativeRunner> {
+  const namespace = opts.config.kcpNamespace;
+  await brokerDefaultsServed(kcp);
   say('applying manifests/ (kubectl apply -k)');
   await kubectlApply(opts, ['-k', MANIFESTS_DIR]);
   await allReady(kcp, 'eventing.knative.dev/v1', 'Broker', namespace);
