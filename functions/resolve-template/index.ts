@@ -62,14 +62,13 @@ export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
       if (!kyma || kyma.metadata.deletionTimestamp) return undefined;
       if (kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
       await ensureKymaMetadata(deps.kcp, kyma);
+      // Live reads (not the watch cache) of this Kyma and of another a runtime Kyma names as its owner.
+      const live = (namespace: string, name: string) => given.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace, name });
       const stillWanted = async () => {
-        const live = await given.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name: key.name });
-        return Boolean(live && !live.metadata.deletionTimestamp);
+        const current = await live(key.namespace, key.name);
+        return Boolean(current && !current.metadata.deletionTimestamp);
       };
-      const exists = async (owner: string) => {
-        const [namespace = '', name = ''] = owner.split('/');
-        return Boolean(await given.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace, name }));
-      };
+      const exists = async (owner: string) => Boolean(await live(owner.split('/')[0] ?? '', owner.split('/')[1] ?? ''));
       const effective = await effectiveSpecOf(runtimes, kyma, remotes, !checksDrift(event), stillWanted, exists);
       if (effective.created) log.info({ modules: effective.spec.modules?.map((m) => m.name) ?? [], gone: effective.gone ?? false }, effective.gone ? 'runtime Kyma created, then deleted: the Kyma went meanwhile' : 'runtime Kyma created from the KCP spec');
       if (effective.gone) return undefined;

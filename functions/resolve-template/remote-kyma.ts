@@ -34,7 +34,7 @@ export type KymaExists = (owner: string) => Promise<boolean>;
  * would otherwise re-create it after purge removed it, and the runtime's next Kyma would inherit the deleted Kyma's
  * module list.
  */
-export async function effectiveSpec(runtime: KubeClient, kyma: Kyma, scope: RuntimeScope, stillWanted: StillWanted, recalled?: Kyma, exists?: KymaExists): Promise<EffectiveSpec> {
+export async function effectiveSpec(runtime: KubeClient, kyma: Kyma, scope: RuntimeScope, stillWanted: StillWanted, recalled: Kyma | undefined, exists: KymaExists): Promise<EffectiveSpec> {
   const kcpSpec = { from: 'kcp' as const, spec: kyma.spec ?? { channel: '' } };
   // The runtime Kyma first: when it exists, so does its CRD (one read per call instead of two); a kind the runtime
   // does not serve is a 404 too. `recalled`: as read by an earlier call (remote-memo.ts), no read at all.
@@ -43,7 +43,7 @@ export async function effectiveSpec(runtime: KubeClient, kyma: Kyma, scope: Runt
     throw e;
   });
   // Left by another Kyma that is gone (ADR 35): not inherited. Deleted, and this Kyma's own is created from its spec.
-  if (remote && exists && await leftByAGoneKyma(remote, kyma, exists)) {
+  if (remote && await leftByAGoneKyma(remote, kyma, exists)) {
     await runtime.delete(remoteKymaRef(scope));
     remote = undefined;
   }

@@ -94,8 +94,8 @@ async function routeThroughKnative(opts: KnativeRunnerOptions, kcp: KubeClient, 
     // Reachable from the pods' network namespaces (the broker filter calls it) at the cluster side's address.
     const host = await startFunctionHost(factory(deps), opts.log.child({ fn: name }), 0, '0.0.0.0');
     hosts.push(host);
-    functions.set(name, `http://${CLUSTER_SIDE_IP}:${new URL(host.url).port}`);
-    const url = functions.get(name);
+    const url = `http://${CLUSTER_SIDE_IP}:${new URL(host.url).port}`;
+    functions.set(name, url);
     await kcp.mergePatch({ apiVersion: 'serving.knative.dev/v1', kind: 'Service', namespace, name }, {
       status: { url, address: { url }, conditions: [{ type: 'Ready', status: 'True' }] },
     }, 'status');
