@@ -1,6 +1,7 @@
 import { canonicalJson } from '../../shared/core/canonical.ts';
+import { CHART_RESOURCE, chartReleaseName, type ModuleInstall } from '../../shared/core/descriptors.ts';
 import { effectiveModules, type Kyma, type KymaModule, type ModuleStatus } from '../../shared/core/kyma.ts';
-import type { ImageSpec, Manifest } from '../../shared/core/manifest.ts';
+import type { ImageSpec, Manifest, ManifestSpec } from '../../shared/core/manifest.ts';
 import { manifestName } from '../../shared/core/names.ts';
 import { isInClusterKyma } from '../../shared/core/in-cluster.ts';
 import type { ModuleTemplate } from '../../shared/core/templates.ts';
@@ -13,7 +14,10 @@ export interface ModuleSource {
   template: ModuleTemplate;
   componentName: string;
   version: string;
+  /** The layer installed: the raw manifest, or the packaged chart when `chart` is set. */
   install: ImageSpec;
+  /** A module made of a Helm chart (ADR 37): `install` is the chart; its values (config) and CRDs layers. */
+  chart?: { config?: ImageSpec; crds?: ImageSpec };
   localizedImages: string[];
   /** A mandatory module (from a ModuleReleaseMeta with spec.mandatory): on every Kyma, no channel. */
   mandatory?: boolean;
@@ -36,7 +40,7 @@ export function desiredManifest(kyma: Kyma, src: ModuleSource): Manifest {
       ownerReferences: [{ apiVersion: API_VERSION, kind: 'Kyma', name: kyma.metadata.name, uid: kyma.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
     },
     spec: {
-      install: { name: 'raw-manifest', source: src.install },
+      ...installOf(src),
       resource: defaultCr(src.template, name),
       customResourcePolicy: src.module.customResourcePolicy ?? 'CreateAndDelete',
       version: src.version,
@@ -45,6 +49,25 @@ export function desiredManifest(kyma: Kyma, src: ModuleSource): Manifest {
       // Single-cluster mode (ADR 21): the module goes into the control-plane cluster; absent = the Kyma's runtime.
       ...(isInClusterKyma(kyma) ? { remote: false } : {}),
     },
+  };
+}
+
+/** PURE. The layers of a descriptor's install as the Manifest names them (in the module registry, by digest). */
+export function installSources(registryHost: string, componentName: string, install: ModuleInstall): Pick<ModuleSource, 'install' | 'chart'> {
+  const spec = (layer: { ref: string; type: ImageSpec['type'] }): ImageSpec => ({ repo: registryHost, name: componentName, ref: layer.ref, type: layer.type });
+  if (install.name !== CHART_RESOURCE.chart) return { install: spec(install) };
+  return { install: spec(install), chart: { ...(install.config ? { config: spec(install.config) } : {}), ...(install.crds ? { crds: spec(install.crds) } : {}) } };
+}
+
+/** `spec.install` (raw manifest), or for a chart module `spec.installs` (one release named after the module),
+ * `spec.config` and `spec.crds`, which apply-remote renders with Helm (ADR 22). */
+function installOf(src: ModuleSource): Pick<ManifestSpec, 'install' | 'installs' | 'config' | 'crds'> {
+  if (!src.chart) return { install: { name: 'raw-manifest', source: src.install } };
+  const { repo, name, ref } = src.install;
+  return {
+    installs: [{ name: chartReleaseName(src.module.name), source: { type: 'oci-ref', repo, name, ref } }],
+    ...(src.chart.config ? { config: src.chart.config } : {}),
+    ...(src.chart.crds ? { crds: src.chart.crds } : {}),
   };
 }
 

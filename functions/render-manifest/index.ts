@@ -19,7 +19,7 @@ import { MODULES_RESOLVED, RESYNC_DUE } from '../../shared/host/events.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/deps.ts';
 import type { LifecycleFunction } from '../../shared/host/invoke.ts';
 import type { Logger } from '../../shared/host/logger.ts';
-import { desiredManifest, needsWrite, renderable, toUnmanage, unwantedManifests, type ModuleSource } from './decide.ts';
+import { desiredManifest, installSources, needsWrite, renderable, toUnmanage, unwantedManifests, type ModuleSource } from './decide.ts';
 import { mandatorySources } from './mandatory.ts';
 import { removedModuleSources } from './removing.ts';
 import { currentTraceparent } from '../../shared/host/trace.ts';
@@ -65,8 +65,8 @@ export async function sources(deps: FunctionDeps, kyma: Kyma): Promise<ModuleSou
     const lookup = template ? await deps.artifacts.lookup(componentName, version, template) : undefined;
     if (!template || !lookup || 'error' in lookup) return [];
     const { artifact } = lookup;
-    const install = { repo: deps.registry.host, name: componentName, ref: artifact.install.ref, type: artifact.install.type };
-    return [{ module, entry, template, componentName, version: artifact.version, install, localizedImages: artifact.localizedImages }];
+    const install = installSources(deps.registry.host, componentName, artifact.install);
+    return [{ module, entry, template, componentName, version: artifact.version, ...install, localizedImages: artifact.localizedImages }];
   }));
   return found.flat();
 }

@@ -3,7 +3,7 @@ import { templateName, type ModuleReleaseMeta, type ModuleTemplate } from '../..
 import { API_VERSION } from '../../shared/core/vocabulary.ts';
 import { listAll } from '../../shared/kube/list.ts';
 import type { FunctionDeps } from '../../shared/host/deps.ts';
-import type { ModuleSource } from './decide.ts';
+import { installSources, type ModuleSource } from './decide.ts';
 
 /** Every mandatory module (ModuleReleaseMeta with spec.mandatory, not being deleted) for one Kyma: template
  * `<module>-<mandatory.version>`, policy CreateAndDelete, no channel. Modules whose template or descriptor is
@@ -21,7 +21,7 @@ export async function mandatorySources(deps: FunctionDeps, kyma: Kyma): Promise<
     const { artifact } = lookup;
     return [{
       module: { name, customResourcePolicy: 'CreateAndDelete' as const }, entry: { name }, template, componentName, version: artifact.version,
-      install: { repo: deps.registry.host, name: componentName, ref: artifact.install.ref, type: artifact.install.type },
+      ...installSources(deps.registry.host, componentName, artifact.install),
       localizedImages: artifact.localizedImages, mandatory: true,
     }];
   }));

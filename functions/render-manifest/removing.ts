@@ -3,7 +3,7 @@ import type { Manifest } from '../../shared/core/manifest.ts';
 import { templateName, type ModuleReleaseMeta, type ModuleTemplate } from '../../shared/core/templates.ts';
 import { ANNOTATION, API_VERSION, LABEL } from '../../shared/core/vocabulary.ts';
 import type { FunctionDeps } from '../../shared/host/deps.ts';
-import type { ModuleSource } from './decide.ts';
+import { installSources, type ModuleSource } from './decide.ts';
 
 /**
  * Modules removed from the spec whose Manifest is still being deleted (user CRs block it) keep following their
@@ -32,6 +32,6 @@ async function follow(deps: FunctionDeps, manifest: Manifest): Promise<ModuleSou
   return [{
     module: { name, customResourcePolicy: manifest.spec?.customResourcePolicy ?? 'CreateAndDelete' }, entry: { name, channel }, template,
     componentName: mrm.spec.ocmComponentName, version: artifact.version, localizedImages: artifact.localizedImages,
-    install: { repo: deps.registry.host, name: mrm.spec.ocmComponentName, ref: artifact.install.ref, type: artifact.install.type },
+    ...installSources(deps.registry.host, mrm.spec.ocmComponentName, artifact.install),
   }];
 }

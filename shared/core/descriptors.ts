@@ -9,8 +9,25 @@ export interface ModuleLayer {
   componentName: string;
 }
 
+/**
+ * Resource names and media types of a module made of a Helm chart (ADR 37): the packaged chart, its values as a
+ * config layer (`configs: [{name: <release>, values}]`, the format apply-remote reads, ADR 22) and a CRDs layer.
+ */
+export const CHART_RESOURCE = { chart: 'helm-chart', config: 'chart-config', crds: 'chart-crds' } as const;
+export const CHART_MEDIA_TYPE = {
+  /** Helm's own media type for a packaged chart in an OCI registry (`helm push`). */
+  chart: 'application/vnd.cncf.helm.chart.content.v1.tar+gzip',
+  config: 'application/vnd.kyma-project.module.chart-config.v1+yaml',
+  crds: 'application/vnd.kyma-project.module.chart-crds.v1+yaml',
+} as const;
+
+/** The layer a module installs: its raw manifest, or its packaged Helm chart with the optional config and CRDs layers. */
+export type ModuleInstall =
+  | ModuleLayer & { name: 'raw-manifest' }
+  | ModuleLayer & { name: typeof CHART_RESOURCE.chart; config?: ModuleLayer; crds?: ModuleLayer };
+
 export interface ModuleContent {
-  install: ModuleLayer & { name: 'raw-manifest' };
+  install: ModuleInstall;
   layers: ModuleLayer[];
   localizedImages: string[];
 }
@@ -24,3 +41,11 @@ export interface ModuleArtifact extends ModuleContent {
 
 /** `transient`: the registry could not be reached (it may answer later); the module keeps what it had meanwhile. */
 export type ArtifactLookup = { artifact: ModuleArtifact } | { error: string; transient?: boolean };
+
+/**
+ * PURE. The Helm release a chart module installs as: the module name, cut to Helm's 53 characters (without a
+ * trailing '-'). The module CLI keys the config layer by it; render-manifest names `spec.installs[0]` by it.
+ */
+export function chartReleaseName(moduleName: string): string {
+  return moduleName.slice(0, 53).replace(/-+$/, '');
+}

@@ -100,7 +100,7 @@ describe('moduleContent', () => {
 
   it.each([
     ['an unknown access type', [rawManifest(), { ...image, access: { type: 's3', bucket: 'b' } }], /access type "s3" not supported/],
-    ['a missing raw-manifest', [image], /has no local raw-manifest resource/],
+    ['a missing raw-manifest', [image], /has no local raw-manifest or helm-chart resource/],
     ['a raw-manifest without digest', [rawManifest({ localReference: '' })], /no sha256 localReference/],
     ['an image without reference', [rawManifest(), { ...image, access: { type: 'ociArtifact' } }], /no imageReference/],
   ])('rejects %s', (_, resources, message) => {

@@ -1,5 +1,5 @@
 import { parseDocument } from 'yaml';
-import type { ModuleContent, ModuleLayer } from '../core/descriptors.ts';
+import { CHART_MEDIA_TYPE, CHART_RESOURCE, type ModuleContent, type ModuleInstall, type ModuleLayer } from '../core/descriptors.ts';
 import { badContent } from './errors.ts';
 
 /** Where a component version is stored (OCM `repositoryContexts` entry). */
@@ -96,7 +96,8 @@ function resource(entry: Fields, where: string): ComponentResource {
 
 /**
  * What a module installs from its component version (upstream `parse.go`): local blobs become layers
- * (`oci-dir` when tarred, else `oci-ref`), `ociArtifact` images become localized images, anything else fails.
+ * (`oci-dir` when tarred, else `oci-ref`), `ociArtifact` images become localized images, anything else fails;
+ * the installed layer is the raw manifest or a Helm chart.
  */
 export function moduleContent(descriptor: ComponentDescriptor): ModuleContent {
   // Layers are read where the descriptor was found: component-descriptors/<component name> (OCM's urlPath mapping).
@@ -114,9 +115,25 @@ export function moduleContent(descriptor: ComponentDescriptor): ModuleContent {
       throw badContent(`resource ${r.name} of ${descriptor.name}:${descriptor.version}: access type "${r.access.type}" not supported`);
     }
   }
-  const install = layers.find((l) => l.name === 'raw-manifest');
-  if (!install) throw badContent(`component ${descriptor.name}:${descriptor.version} has no local raw-manifest resource`);
-  return { install: { ...install, name: 'raw-manifest' }, layers, localizedImages };
+  return { install: installOf(descriptor, layers), layers, localizedImages };
+}
+
+/**
+ * The layer the module installs: `raw-manifest`, or a packaged Helm chart (`helm-chart`, with the optional
+ * `chart-config` and `chart-crds` layers, ADR 37). A component with both, or neither, is refused.
+ */
+function installOf(descriptor: ComponentDescriptor, layers: ModuleLayer[]): ModuleInstall {
+  const what = `component ${descriptor.name}:${descriptor.version}`;
+  const find = (name: string) => layers.find((l) => l.name === name);
+  const raw = find('raw-manifest');
+  const chart = find(CHART_RESOURCE.chart);
+  if (raw && chart) throw badContent(`${what} has both a raw-manifest and a ${CHART_RESOURCE.chart} resource; a module installs one of them`);
+  if (raw) return { ...raw, name: 'raw-manifest' };
+  if (!chart) throw badContent(`${what} has no local raw-manifest or ${CHART_RESOURCE.chart} resource`);
+  if (chart.type !== 'oci-ref') throw badContent(`${what}: resource ${CHART_RESOURCE.chart} must be a packaged chart (${CHART_MEDIA_TYPE.chart}), not a tar`);
+  const config = find(CHART_RESOURCE.config);
+  const crds = find(CHART_RESOURCE.crds);
+  return { ...chart, name: CHART_RESOURCE.chart, ...(config ? { config } : {}), ...(crds ? { crds } : {}) };
 }
 
 /**

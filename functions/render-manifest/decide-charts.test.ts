@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import type { Kyma } from '../../shared/core/kyma.ts';
+import type { ModuleTemplate } from '../../shared/core/templates.ts';
+import { desiredManifest, installSources } from './decide.ts';
+
+const COMPONENT = 'kyma-project.io/module/hello-chart';
+const digest = (n: number) => `sha256:${String(n).repeat(64)}`;
+const layer = (name: string, n: number) => ({ name, type: 'oci-ref' as const, ref: digest(n), componentName: COMPONENT });
+const spec = (n: number, type: 'oci-ref' | 'oci-dir' = 'oci-ref') => ({ repo: 'registry.example', name: COMPONENT, ref: digest(n), type });
+const kyma: Kyma = {
+  apiVersion: 'v', kind: 'Kyma', metadata: { name: 'k1', namespace: 'kcp-system', uid: 'u1' }, spec: { channel: 'regular' },
+  status: { specSource: { from: 'runtime', channel: 'regular' }, modules: [{ name: 'hello-chart', channel: 'regular' }] },
+};
+const template = {
+  apiVersion: 'v', kind: 'ModuleTemplate', metadata: { name: 'hello-chart-0.1.0', namespace: 'kcp-system' },
+  spec: { moduleName: 'hello-chart', version: '0.1.0', data: { apiVersion: 'charts.example.com/v1', kind: 'Greeting', metadata: {}, spec: {} } },
+} as ModuleTemplate;
+const source = (install: Parameters<typeof installSources>[2]) => ({
+  module: { name: 'hello-chart' }, entry: { name: 'hello-chart', channel: 'regular' }, template, componentName: COMPONENT, version: '0.1.0',
+  localizedImages: [], ...installSources('registry.example', COMPONENT, install),
+});
+
+describe('installSources', () => {
+  it('names the raw-manifest layer only, for a raw module', () => {
+    expect(installSources('registry.example', COMPONENT, { ...layer('raw-manifest', 4), type: 'oci-dir' })).toEqual({ install: spec(4, 'oci-dir') });
+  });
+
+  it('names the chart, config and CRDs layers for a chart module', () => {
+    expect(installSources('registry.example', COMPONENT, { ...layer('helm-chart', 1), config: layer('chart-config', 2), crds: layer('chart-crds', 3) }))
+      .toEqual({ install: spec(1), chart: { config: spec(2), crds: spec(3) } });
+  });
+});
+
+describe('desiredManifest of a chart module (ADR 37)', () => {
+  it('installs the chart as one release named after the module, with its config and CRDs layers, and no raw manifest', () => {
+    const manifest = desiredManifest(kyma, source({ ...layer('helm-chart', 1), config: layer('chart-config', 2), crds: layer('chart-crds', 3) }));
+    expect(manifest.spec).toEqual({
+      installs: [{ name: 'hello-chart', source: { type: 'oci-ref', repo: 'registry.example', name: COMPONENT, ref: digest(1) } }],
+      config: spec(2), crds: spec(3),
+      resource: { apiVersion: 'charts.example.com/v1', kind: 'Greeting', metadata: { name: manifest.metadata.name, namespace: 'kyma-system' }, spec: {} },
+      customResourcePolicy: 'CreateAndDelete', version: '0.1.0', localizedImages: [],
+    });
+  });
+
+  it('has the same name, labels, annotations and owner as the raw module would', () => {
+    const chart = desiredManifest(kyma, source(layer('helm-chart', 1)));
+    const raw = desiredManifest(kyma, source({ ...layer('raw-manifest', 4), type: 'oci-dir' }));
+    expect(chart.metadata).toEqual(raw.metadata);
+    expect(chart.spec).not.toHaveProperty('config');
+    expect(chart.spec).not.toHaveProperty('crds');
+    expect(raw.spec?.install).toEqual({ name: 'raw-manifest', source: spec(4, 'oci-dir') });
+    expect(raw.spec).not.toHaveProperty('installs');
+  });
+
+  it('cuts a long module name to a Helm release name', () => {
+    const name = `${'abcd-'.repeat(10)}xyz-defgh`;
+    const manifest = desiredManifest(kyma, { ...source(layer('helm-chart', 1)), module: { name } });
+    expect(manifest.spec?.installs?.[0]?.name).toBe(`${'abcd-'.repeat(10)}xyz`);
+    expect(desiredManifest(kyma, { ...source(layer('helm-chart', 1)), module: { name: `${'abcd-'.repeat(10)}xy-zzz` } }).spec?.installs?.[0]?.name).toBe(`${'abcd-'.repeat(10)}xy`);
+  });
+});
