@@ -5,7 +5,7 @@ import { desiredManifest, installSources } from './decide.ts';
 
 const COMPONENT = 'kyma-project.io/module/hello-chart';
 const digest = (n: number) => `sha256:${String(n).repeat(64)}`;
-const layer = (name: string, n: number) => ({ name, type: 'oci-ref' as const, ref: digest(n), componentName: COMPONENT });
+const layer = <N extends string>(name: N, n: number) => ({ name, type: 'oci-ref' as const, ref: digest(n), componentName: COMPONENT });
 const spec = (n: number, type: 'oci-ref' | 'oci-dir' = 'oci-ref') => ({ repo: 'registry.example', name: COMPONENT, ref: digest(n), type });
 const kyma: Kyma = {
   apiVersion: 'v', kind: 'Kyma', metadata: { name: 'k1', namespace: 'kcp-system', uid: 'u1' }, spec: { channel: 'regular' },

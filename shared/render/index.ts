@@ -1,7 +1,8 @@
 // The manifest library (seed 004, ADR 23): install, consistency check and uninstall of a rendered module on a target
 // cluster, for operators other than ours — the same code apply-remote runs (render.ts, sync.ts, apply.ts, prune.ts,
-// readiness.ts), not a copy. `import { connectCluster, installModule, checkModule, uninstallModule } from
-// 'kyma-lifecycle-functions/library'`; see README "The manifest library".
+// readiness.ts, and for charts helm-charts.ts + helm-template.ts), not a copy. `import { connectCluster,
+// installModule, checkModule, uninstallModule, renderChartModule } from 'kyma-lifecycle-functions/library'`; see
+// README "The manifest library".
 import { KubeConfig } from '@kubernetes/client-node';
 import { syncedId, type SyncedResource } from '../core/manifest.ts';
 import { isCurrent, type Annotated } from '../core/current.ts';
@@ -17,6 +18,8 @@ import { removeObjects, syncObjects } from './sync.ts';
 
 export type { Readiness, RuntimeObject, SyncedResource };
 export { parseModuleObjects };
+/** Render step for modules made of a Helm chart (ADR 37): the chart's objects as a YAML stream for installModule. */
+export { renderChartModule, type ChartModuleInput } from './helm-module.ts';
 
 /** A cluster modules are installed on. */
 export interface TargetCluster { readonly client: KubeClient }

@@ -1,0 +1,52 @@
+// The manifest library's render step for charts (ADR 37): a chart (directory, .tgz file or bytes) with values and a
+// CRDs stream → the module as one YAML stream for installModule, rendered as apply-remote renders a chart Manifest
+// (helm-charts.ts: validation and `helm template` arguments; helm-template.ts: the real helm, isolated).
+import { stringify } from 'yaml';
+import type { ChartInstall } from '../core/manifest.ts';
+import { REMOTE_NAMESPACE } from '../core/vocabulary.ts';
+import { sha256Digest } from '../oci/manifest.ts';
+import { loadChart, readPackagedChart, type PackagedChart } from './helm-archive.ts';
+import { chartRenders, inReleaseNamespace, installsProblem } from './helm-charts.ts';
+import { helmTemplate } from './helm-template.ts';
+
+/** A chart to render, as a Manifest's `spec.installs[]` entry, config entry and CRDs layer would give it. */
+export interface ChartModuleInput {
+  /** A chart directory or packaged chart (.tgz) path, or a packaged chart's bytes. */
+  chart: string | Uint8Array;
+  /** The Helm release name (lowercase letters, digits and '-', at most 53). */
+  releaseName: string;
+  /** The release namespace (default kyma-system); objects without a namespace go there. */
+  namespace?: string;
+  /** Make the namespace part of the module (`--create-namespace`). */
+  createNamespace?: boolean;
+  values?: Record<string, unknown>;
+  /** `--set key=value` flags. */
+  set?: string[];
+  /** CRDs applied (and established) before the chart's objects: a YAML stream. */
+  crds?: string;
+  /** The helm binary (v3 or v4): a path, or a name looked up in `searchPath`. */
+  helmBinary: string;
+  searchPath?: string;
+}
+
+/** The chart module as a YAML stream (CRDs first, then `helm template` output); throws a one-line reason. */
+export async function renderChartModule(input: ChartModuleInput): Promise<string> {
+  const chart = await packaged(input.chart);
+  const install: ChartInstall = { name: input.releaseName, source: { type: 'oci-ref', repo: 'library', name: chart.name, ref: sha256Digest(chart.bytes) } };
+  const problem = installsProblem([install], 'library');
+  if (problem) throw new Error(problem.replace('spec.installs[0].name', 'releaseName'));
+  const entry = { name: install.name, values: input.values ?? {}, set: input.set ?? [], namespace: input.namespace ?? REMOTE_NAMESPACE, createNamespace: input.createNamespace ?? false };
+  const [render] = chartRenders([install], stringify({ configs: [entry] }));
+  if (!render) throw new Error('nothing to render');
+  const rendered = await helmTemplate({ file: input.helmBinary, searchPath: input.searchPath ?? '' }, render, { archive: chart.bytes });
+  const objects = inReleaseNamespace(rendered, render.namespace, render.createNamespace);
+  return input.crds ? [input.crds, objects].join('\n---\n') : objects;
+}
+
+async function packaged(chart: string | Uint8Array): Promise<PackagedChart> {
+  try {
+    return typeof chart === 'string' ? await loadChart(chart) : readPackagedChart(chart);
+  } catch (error) {
+    throw new Error(`chart ${typeof chart === 'string' ? `"${chart}" ` : ''}${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}
