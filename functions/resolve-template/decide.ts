@@ -1,7 +1,6 @@
-import type { Kyma, KymaModule, ModuleStatus } from '../../shared/core/kyma.ts';
+import type { Kyma, KymaModule } from '../../shared/core/kyma.ts';
 import type { ArtifactLookup } from '../../shared/core/descriptors.ts';
-import { compareCore, coreVersion } from '../../shared/core/semver.ts';
-import { templateName, type ModuleReleaseMeta, type ModuleTemplate } from '../../shared/core/templates.ts';
+import { templateName, type ModuleReleaseMeta, type ModuleReleaseMetaSpec, type ModuleTemplate } from '../../shared/core/templates.ts';
 import { API_VERSION, DEFAULT_CHANNEL, LABEL } from '../../shared/core/vocabulary.ts';
 
 /** What resolve-template read for one Kyma: MRMs by module name, templates by name, and (for modules without
@@ -29,30 +28,48 @@ export function wantedModules(kyma: Kyma): KymaModule[] {
 
 export const desiredChannel = (kyma: Kyma, module: KymaModule) => module.channel || kyma.spec?.channel || DEFAULT_CHANNEL;
 
-/** Version to look up for a module: from its MRM (channel entry or mandatory version), else a channel template. */
+/** The status channel of a pinned module (upstream's desired channel for a version install): no channel it follows. */
+export const PINNED_CHANNEL = 'none';
+
+/** The version a module is pinned to (`spec.modules[].version`, ADR 38), if any. */
+export const pinnedVersion = (module: KymaModule): string | undefined => module.version || undefined;
+
+/** The version whose template a module with this MRM uses: the pinned one, the mandatory one, else its channel's. */
+export const versionFor = (spec: ModuleReleaseMetaSpec, module: KymaModule, channel: string): string | undefined =>
+  pinnedVersion(module) ?? spec.mandatory?.version ?? versionOfChannel(spec.channels, channel);
+
+/** The template of a module: by its MRM (pinned, mandatory or channel version), else a template naming its channel
+ * (or, pinned, its version). */
 export function lookup(observed: Observed, module: KymaModule, channel: string): Lookup {
   const mrm = observed.releaseMetas.get(module.name);
-  if (!mrm) return lookupByTemplateChannel(observed, module.name, channel);
+  const pin = pinnedVersion(module);
+  if (!mrm) {
+    return pin ? lookupWithoutMrm(observed, module.name, `version ${pin}`, (t) => t.spec?.version === pin)
+      : lookupWithoutMrm(observed, module.name, `channel ${channel}`, (t) => t.spec?.channel === channel);
+  }
   const spec = mrm.spec;
   if (!spec?.ocmComponentName) return { error: `ModuleReleaseMeta ${module.name} has no ocmComponentName`, keepPrevious: false };
-  const version = spec.mandatory?.version ?? versionOfChannel(spec.channels, channel);
+  const version = versionFor(spec, module, channel);
   if (!version) {
     const error = spec.channels?.length ? `no versions found for channel: ${channel} in module ${module.name}` : `no channels found for module ${module.name}`;
     return { error, keepPrevious: false };
   }
   const name = templateName(module.name, version);
   const template = observed.templates.get(name);
-  if (!template) return { error: `ModuleTemplate ${name} not found for module ${module.name} version ${version}`, keepPrevious: false };
+  // A pin to a version that has no template (a typo, a version withdrawn) keeps what is installed: Warning, not Error.
+  if (!template) return pin ? { error: `ModuleTemplate ${name} not found for module ${module.name} pinned to version ${pin}`, keepPrevious: true }
+    : { error: `ModuleTemplate ${name} not found for module ${module.name} version ${version}`, keepPrevious: false };
   return { template, version, componentName: spec.ocmComponentName };
 }
 
 const versionOfChannel = (channels: { channel: string; version: string }[] | undefined, channel: string) =>
   channels?.find((c) => c.channel === channel)?.version;
 
-function lookupByTemplateChannel(observed: Observed, moduleName: string, channel: string): Lookup {
-  const candidates = (observed.allTemplates ?? []).filter((t) => moduleOf(t) === moduleName && t.spec?.channel === channel);
+/** Upstream's lookup without a ModuleReleaseMeta: exactly one template of the module that `matches` (its channel). */
+function lookupWithoutMrm(observed: Observed, moduleName: string, wanted: string, matches: (t: ModuleTemplate) => boolean): Lookup {
+  const candidates = (observed.allTemplates ?? []).filter((t) => moduleOf(t) === moduleName && matches(t));
   if (candidates.length !== 1) {
-    const why = candidates.length === 0 ? `and no ModuleTemplate for channel ${channel}` : `and ${candidates.length} ModuleTemplates claim channel ${channel}`;
+    const why = candidates.length === 0 ? `and no ModuleTemplate for ${wanted}` : `and ${candidates.length} ModuleTemplates claim ${wanted}`;
     return { error: `no ModuleReleaseMeta found for module ${moduleName} ${why}`, keepPrevious: true };
   }
   const [template] = candidates as [ModuleTemplate];
@@ -70,13 +87,7 @@ function componentNameOf(template: ModuleTemplate): string | undefined {
 
 export { visibilityProblem } from '../../shared/core/visibility.ts';
 
-/** The upstream downgrade guard: a lower major.minor.patch than the installed version is refused. */
-export function downgradeProblem(previous: ModuleStatus | undefined, version: string, channel: string): string {
-  if (!previous?.template || !previous.version) return '';
-  const [from, to] = [coreVersion(previous.version), coreVersion(version)];
-  if (from && to && compareCore(to, from) >= 0) return '';
-  return `ignore channel skew (from ${previous.channel ?? ''} to ${channel}), as a higher version (${previous.version}) of the module was previously installed`;
-}
+export { downgradeProblem } from './downgrade.ts';
 
 export const trackingOf = (template: ModuleTemplate) => ({
   apiVersion: API_VERSION, kind: 'ModuleTemplate',

@@ -16,7 +16,8 @@
 //   5. the runtime's maintenance window                                                        [maintenance.ts]
 //   6. PURE: per module channel → version → template; visibility, downgrade and maintenance guards
 //                                                                                       [resolve.ts, decide.ts]
-//   7. status.modules[] resolution and specSource written when they changed; reply modules.resolved       [here]
+//   7. status.modules[] resolution and specSource written when they changed; an allowed downgrade that starts:
+//      Event ModuleDowngrade on the Kyma (ADR 38); reply modules.resolved                     [here, downgrade.ts]
 import type { Kyma } from '../../shared/core/kyma.ts';
 import { API_VERSION, FIELD_MANAGER, LABEL } from '../../shared/core/vocabulary.ts';
 import { InvalidEventError, NotYetReadyError, isRuntimeUnreachable } from '../../shared/host/errors.ts';
@@ -35,6 +36,8 @@ import { observe } from './observe.ts';
 import { RemoteKymaMemo } from './remote-memo.ts';
 import { resolveModules, sameResolution } from './resolve.ts';
 import { currentTraceparent } from '../../shared/host/trace.ts';
+import { EventRecorder, involvedOf } from '../../shared/kube/events.ts';
+import { downgradeEvent, startedDowngrades } from './downgrade.ts';
 
 export const NAME = 'resolve-template';
 
@@ -47,6 +50,7 @@ export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
   const runtimes = new RuntimeClients(deps.kcp, deps.config.kubeconfigExecCommands);
   const maintenance = new MaintenancePolicyFile(deps.config.maintenancePolicyPath, deps.config.maintenanceMinWindowMinutes);
   const remotes = new RemoteKymaMemo(deps.config.driftPeriodMinutes * 60_000);
+  const events = new EventRecorder(given.kcp, NAME);
   return {
     name: NAME,
     accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
@@ -79,6 +83,10 @@ export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
       if (!sameResolution(kyma, modules) || canonicalJson(kyma.status?.specSource) !== canonicalJson(specSource)) {
         stored = await deps.kcp.apply<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: key.name, namespace: key.namespace }, status: { modules, specSource, lastTrace: currentTraceparent() } },
           FIELD_MANAGER.resolution, 'status');
+        for (const downgrade of startedDowngrades(kyma, modules)) {
+          log.info({ kyma: key.name, ...downgrade }, 'explicit downgrade allowed by spec.modules[].allowDowngradeTo');
+          await events.record(involvedOf(kyma), downgradeEvent(downgrade));
+        }
       }
       return eventAbout(MODULES_RESOLVED, NAME, key, event, {
         generation: String(stored.metadata.generation ?? 0), resourceversion: stored.metadata.resourceVersion ?? '',

@@ -6,9 +6,9 @@ import { listAll } from '../../shared/kube/list.ts';
 import type { ArtifactLookup } from '../../shared/core/descriptors.ts';
 import type { ModuleArtifacts } from '../../shared/oci/module-artifacts.ts';
 import { TransientError } from '../../shared/host/errors.ts';
-import { desiredChannel, lookup, wantedModules, type Observed } from './decide.ts';
+import { desiredChannel, lookup, versionFor, wantedModules, type Observed } from './decide.ts';
 
-/** Reads what resolution needs for one Kyma: one MRM GET per module, one template GET per MRM-resolved
+/** Reads what resolution needs for one Kyma: one MRM GET per module, one template GET per MRM-resolved (or pinned)
  * version, and a list of all templates only when some module has no MRM (the channel-template fallback). */
 export async function observe(kcp: KubeClient, artifacts: ModuleArtifacts, kyma: Kyma): Promise<Observed> {
   const namespace = kyma.metadata.namespace ?? '';
@@ -17,7 +17,7 @@ export async function observe(kcp: KubeClient, artifacts: ModuleArtifacts, kyma:
     [m.name, await kcp.get<ModuleReleaseMeta>({ apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', namespace, name: m.name })] as const)));
   const names = modules.flatMap((m) => {
     const spec = releaseMetas.get(m.name)?.spec;
-    const version = spec?.mandatory?.version ?? spec?.channels?.find((c) => c.channel === desiredChannel(kyma, m))?.version;
+    const version = spec && versionFor(spec, m, desiredChannel(kyma, m));
     return version ? [templateName(m.name, version)] : [];
   });
   const templates = new Map(await Promise.all(names.map(async (name) =>

@@ -3,6 +3,10 @@ import type { Condition, CustomResourcePolicy, LastOperation, Resource, State, T
 export interface KymaModule {
   name: string;
   channel?: string;
+  /** Pins the module to this version whatever its channel says (ADR 38); excludes `channel`. */
+  version?: string;
+  /** A downgrade to exactly this version is allowed (ADR 38); any other lower version stays refused. */
+  allowDowngradeTo?: string;
   controller?: string;
   customResourcePolicy?: CustomResourcePolicy;
   managed?: boolean;
@@ -30,6 +34,8 @@ export interface ModuleResolution {
   managed?: boolean;
   /** The new version waits for the runtime's maintenance window; the installed one stays. */
   maintenance?: boolean;
+  /** The module is pinned to `version` by `spec.modules[].version` (ADR 38); channel moves do not change it. */
+  pinned?: boolean;
 }
 
 export interface ModuleStatus {
@@ -71,8 +77,9 @@ export const isManaged = (module: KymaModule) => module.managed !== false;
 /** The modules the Kyma wants, as resolve-template recorded them from the effective spec (runtime Kyma or KCP). */
 export function effectiveModules(kyma: Kyma): KymaModule[] {
   return (kyma.status?.modules ?? []).flatMap((m) => (m.resolution ? [{
-    name: m.name, ...(m.channel ? { channel: m.channel } : {}),
+    name: m.name, ...(m.channel && !m.resolution.pinned ? { channel: m.channel } : {}),
     ...(m.resolution.customResourcePolicy ? { customResourcePolicy: m.resolution.customResourcePolicy } : {}),
     ...(m.resolution.managed === false ? { managed: false } : {}),
+    ...(m.resolution.pinned && m.resolution.version ? { version: m.resolution.version } : {}),
   }] : []));
 }

@@ -15,3 +15,11 @@ export function coreVersion(version: string): CoreVersion | undefined {
 export function compareCore(a: CoreVersion, b: CoreVersion): number {
   return a.major - b.major || a.minor - b.minor || a.patch - b.patch;
 }
+
+/** Whether going from version `from` to `to` is a downgrade: a lower major.minor.patch, or either version unparsable
+ * and the two differ (upstream refuses what it cannot compare). */
+export function isDowngrade(from: string, to: string): boolean {
+  const [a, b] = [coreVersion(from), coreVersion(to)];
+  if (!a || !b) return from !== to;
+  return compareCore(b, a) < 0;
+}
