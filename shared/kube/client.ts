@@ -66,8 +66,9 @@ export class KubeClient {
   }
 
   /** `connections`: at most this many requests at once (kept-alive sockets); more wait for one. A runtime's client keeps
-   * few (RUNTIME_CONNECTIONS): every extra socket is a TLS handshake and its memory, times thousands of runtimes. */
-  static async from(kc: KubeConfig, connections = 32): Promise<KubeClient> {
+   * few (RUNTIME_CONNECTIONS): every extra socket is a TLS handshake and its memory, times thousands of runtimes.
+   * `userAgent` tells a tool's requests apart from the functions' in audit logs (the plan's, ADR 39). */
+  static async from(kc: KubeConfig, connections = 32, userAgent = USER_AGENT): Promise<KubeClient> {
     const server = kc.getCurrentCluster()?.server;
     if (!server) throw new Error('kubeconfig has no current cluster');
     const tls: RequestOptions = {};
@@ -79,7 +80,7 @@ export class KubeClient {
     const trust = { secureContext, ...(rejectUnauthorized === undefined ? {} : { rejectUnauthorized }) };
     const agent = new Agent({ keepAlive: true, maxSockets: connections, timeout: IDLE_SOCKET_MS, ...trust });
     const watchAgent = new Agent({ keepAlive: false, ...trust });
-    const identified = { ...headers, 'user-agent': USER_AGENT };
+    const identified = { ...headers, 'user-agent': userAgent };
     return new KubeClient(server.replace(/\/$/, ''), { agent, headers: identified }, { agent: watchAgent, headers: identified });
   }
 

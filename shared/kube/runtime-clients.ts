@@ -1,7 +1,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { createHash } from 'node:crypto';
 import { OWN_RUNTIME, scopeOfSecret, type RuntimeScope } from '../core/runtime-scope.ts';
-import { LABEL } from '../core/vocabulary.ts';
+import { LABEL, USER_AGENT } from '../core/vocabulary.ts';
 import { KubeClient, RUNTIME_CONNECTIONS } from './client.ts';
 import { assertKubeconfigAllowed, KubeconfigRefusedError } from './kubeconfig-policy.ts';
 
@@ -21,10 +21,10 @@ export type RuntimeAccess = { client: KubeClient; secret: string; scope: Runtime
 class KubeconfigClients {
   private readonly entries = new Map<string, { client: Promise<KubeClient>; users: Set<string> }>();
 
-  acquire(fingerprint: string, encoded: string, user: string, execCommands: readonly string[]): Promise<KubeClient> {
+  acquire(fingerprint: string, encoded: string, user: string, execCommands: readonly string[], userAgent: string): Promise<KubeClient> {
     let entry = this.entries.get(fingerprint);
     if (!entry) {
-      const client = clientFrom(encoded, execCommands);
+      const client = clientFrom(encoded, execCommands, userAgent);
       this.entries.set(fingerprint, (entry = { client, users: new Set() }));
       client.catch(() => this.entries.get(fingerprint)?.client === client && this.entries.delete(fingerprint));
     }
@@ -59,9 +59,13 @@ export class RuntimeClients {
   /** Exec credential plugins a runtime kubeconfig may run, by command (LIFECYCLE_KUBECONFIG_EXEC_COMMANDS). */
   private readonly execCommands: readonly string[];
 
-  constructor(kcp: KubeClient, execCommands: readonly string[] = []) {
+  /** The user agent of its clients: the functions' by default; a tool's own (the plan's) keeps clients of its own. */
+  private readonly userAgent: string;
+
+  constructor(kcp: KubeClient, execCommands: readonly string[] = [], userAgent = USER_AGENT) {
     this.kcp = kcp;
     this.execCommands = execCommands;
+    this.userAgent = userAgent;
   }
 
   async forKyma(namespace: string, kymaName: string): Promise<RuntimeAccess> {
@@ -75,10 +79,10 @@ export class RuntimeClients {
     if (cached?.version === version) return { client: cached.client, secret: secret.metadata.name, scope };
     const encoded = secret.data?.config;
     if (!encoded) throw new Error(`kubeconfig Secret ${secret.metadata.name} of Kyma ${kymaName} has no key "config"`);
-    const fingerprint = createHash('sha256').update(encoded).digest('hex');
+    const fingerprint = createHash('sha256').update(this.userAgent).update('\n').update(encoded).digest('hex');
     const user = `${this.id}/${namespace}/${kymaName}`;
     if (cached && cached.fingerprint !== fingerprint) byKubeconfig.release(cached.fingerprint, user, false);
-    const client = await byKubeconfig.acquire(fingerprint, encoded, user, this.execCommands).catch((error: unknown) => {
+    const client = await byKubeconfig.acquire(fingerprint, encoded, user, this.execCommands, this.userAgent).catch((error: unknown) => {
       if (error instanceof KubeconfigRefusedError) throw new Error(`kubeconfig Secret ${secret.metadata.name} of Kyma ${kymaName} is refused: ${error.message}`);
       throw new Error(`kubeconfig Secret ${secret.metadata.name} of Kyma ${kymaName} does not hold a usable kubeconfig`);
     });
@@ -98,10 +102,10 @@ export class RuntimeClients {
  * layout (kyma-system), nothing shared with other Kymas. */
 export const inClusterAccess = (kcp: KubeClient): RuntimeAccess => ({ client: kcp, secret: '', scope: OWN_RUNTIME });
 
-async function clientFrom(encoded: string, execCommands: readonly string[]): Promise<KubeClient> {
+async function clientFrom(encoded: string, execCommands: readonly string[], userAgent: string): Promise<KubeClient> {
   const text = Buffer.from(encoded, 'base64').toString('utf8');
   assertKubeconfigAllowed(text, execCommands);
   const kc = new KubeConfig();
   kc.loadFromString(text);
-  return KubeClient.from(kc, RUNTIME_CONNECTIONS);
+  return KubeClient.from(kc, RUNTIME_CONNECTIONS, userAgent);
 }

@@ -145,7 +145,7 @@ describe('fleet CLI and Events', () => {
   it('refuses bad input with exit code 2 and says what is expected', async () => {
     expect(await cli('why')).toMatchObject({ code: 2, stderr: 'error: why needs the name of a Kyma: why <kyma> [module]\n' });
     expect(await cli('status', '--kubeconfig', join(dir, 'missing'))).toMatchObject({ code: 2, stderr: `error: cannot read the kubeconfig ${join(dir, 'missing')}\n` });
-    expect((await cli('frobnicate')).stderr).toBe('error: unknown command "frobnicate": expected status or why\n');
+    expect((await cli('frobnicate')).stderr).toBe('error: unknown command "frobnicate": expected status, why or plan\n');
     expect((await cli('--help')).stdout).toContain('why <kyma> [module]');
     // A kubeconfig that does not parse: the error names the file, never quotes it (a YAML error would show the token).
     const broken = join(dir, 'broken.kubeconfig');

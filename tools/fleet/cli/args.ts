@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { KCP_NAMESPACE } from '../../../shared/core/vocabulary.ts';
 import { FLEET_NAME } from '../summary.ts';
 import { InputError, namespaceProblem, refuse } from '../../module/cli/rules.ts';
+import { PLAN_HELP } from '../../plan/args.ts';
 
 /** What the fleet command line asks for. */
 export type FleetRequest =
@@ -41,7 +42,7 @@ export function parseFleetRequest(argv: readonly string[]): FleetRequest {
     if (module !== undefined) refuse('[module]', module, FLEET_NAME.test(module) ? '' : 'expected the name of a module (lower-case letters, digits, "-" and ".")');
     return { command, ...common, kyma, module };
   }
-  throw new InputError(`unknown command "${command}": expected status or why`);
+  throw new InputError(`unknown command "${command}": expected status, why or plan`);
 }
 
 export const FLEET_HELP = `usage: npx kyma-lifecycle-functions <command> [flags]
@@ -49,7 +50,7 @@ export const FLEET_HELP = `usage: npx kyma-lifecycle-functions <command> [flags]
   status                 the fleet: Kymas by state, module installs by module, version, channel and state
   why <kyma> [module]    why a Kyma (or one of its modules) is in its state: the reason chain from resolution to
                          the runtime objects, the last events, and the trace that last changed it
-
+${PLAN_HELP}
 flags:
   -n, --namespace <ns>   the KCP namespace of the Kymas (default ${KCP_NAMESPACE})
       --kubeconfig <f>   the KCP; default $KUBECONFIG, else the embedded control plane of a running ./dev start

@@ -1,5 +1,5 @@
-// The fleet CLI (issue 9): `status` and `why` against the KCP or the fleet component. Reads only; the decisions are
-// tools/fleet's.
+// The fleet CLI (issue 9): `status` and `why` against the KCP or the fleet component, and `plan` (issue 25,
+// tools/plan). Reads only; the decisions are tools/fleet's and tools/plan's.
 import type { Kyma } from '../../../shared/core/kyma.ts';
 import { API_VERSION } from '../../../shared/core/vocabulary.ts';
 import { explanationText, type Explanation } from '../explain.ts';
@@ -11,6 +11,7 @@ import { readConfig } from '../../../shared/host/config.ts';
 import { InputError } from '../../module/cli/rules.ts';
 import { FLEET_HELP, parseFleetRequest } from './args.ts';
 import { locateKcp, type KcpSource } from './kubeconfig.ts';
+import { runPlanCommand } from '../../plan/command.ts';
 
 export interface FleetIo {
   stdout: (text: string) => void;
@@ -22,6 +23,7 @@ export interface FleetIo {
 /** Exit code: 0 answered, 1 the KCP could not be read (or the Kyma does not exist), 2 refused input. */
 export async function runFleetCommand(argv: readonly string[], io: FleetIo): Promise<number> {
   try {
+    if (argv[0] === 'plan') return await runPlanCommand(argv.slice(1), io);
     const request = parseFleetRequest(argv);
     if (request.command === 'help') {
       io.stdout(FLEET_HELP);
@@ -45,7 +47,7 @@ export async function runFleetCommand(argv: readonly string[], io: FleetIo): Pro
       io.stderr(`error: ${error.message}`);
       return 2;
     }
-    io.stderr(`error: cannot read the KCP: ${error instanceof Error ? error.message : String(error)}`);
+    io.stderr(`error: ${argv[0] === 'plan' ? 'cannot plan' : 'cannot read the KCP'}: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   }
 }

@@ -1,0 +1,20 @@
+// The Manifest render-manifest would write for a module after the change: its own desiredManifest, from the entry
+// resolution would record, the template it names and the descriptor (as render-manifest's sources() puts them together).
+import type { ArtifactLookup } from '../../shared/core/descriptors.ts';
+import type { Kyma, ModuleStatus } from '../../shared/core/kyma.ts';
+import type { Manifest } from '../../shared/core/manifest.ts';
+import { wantedModules } from '../../functions/resolve-template/decide.ts';
+import { desiredManifest } from '../../functions/render-manifest/decide.ts';
+import type { Catalog } from './change.ts';
+
+export function nextManifest(kyma: Kyma, entry: ModuleStatus, catalog: Catalog, artifacts: ReadonlyMap<string, ArtifactLookup>, registryHost: string): Manifest | { error: string } {
+  const module = wantedModules(kyma).find((m) => m.name === entry.name);
+  const template = catalog.templates.find((t) => t.metadata.name === entry.template?.metadata.name);
+  const componentName = entry.ocmComponentName ?? '';
+  const lookup = artifacts.get(`${componentName}:${entry.resolution?.version ?? ''}`);
+  if (!module || !template) return { error: `module ${entry.name}: no template ${entry.template?.metadata.name ?? ''} to render` };
+  if (!lookup || 'error' in lookup) return { error: lookup?.error ?? `descriptor of ${componentName} not read` };
+  const { artifact } = lookup;
+  const install = { repo: registryHost, name: componentName, ref: artifact.install.ref, type: artifact.install.type };
+  return desiredManifest(kyma, { module, entry, template, componentName, version: artifact.version, install, localizedImages: artifact.localizedImages });
+}

@@ -1,0 +1,64 @@
+// PURE. Resolution before and after a change, by resolve-template's own rules (resolveModules): the observed state
+// is built from the catalog in memory — the same maps observe.ts fills with GETs — so a plan over thousands of
+// Kymas reads each ModuleReleaseMeta and ModuleTemplate once, not once per Kyma.
+import type { ArtifactLookup } from '../../shared/core/descriptors.ts';
+import type { Kyma, KymaModule, ModuleStatus } from '../../shared/core/kyma.ts';
+import { desiredChannel, lookup, wantedModules, type Observed } from '../../functions/resolve-template/decide.ts';
+import { resolveModules } from '../../functions/resolve-template/resolve.ts';
+import type { Catalog } from './change.ts';
+
+/** What resolution sees besides the catalog: descriptor lookups, the window, the restricted modules. */
+export interface Surroundings {
+  artifacts: Map<string, ArtifactLookup>;
+  maintenance?: (kyma: Kyma) => Observed['maintenance'];
+  restrictedModules?: readonly string[];
+}
+
+/** The Kyma as resolution saw it last: its channel and module list from where resolve-template took them (the runtime
+ * Kyma's, recorded in status.specSource and status.modules), else the KCP spec. */
+export function asResolved(kyma: Kyma): Kyma {
+  const channel = kyma.status?.specSource?.channel || kyma.spec?.channel || '';
+  const listed = kyma.spec?.modules ?? [];
+  const known = new Set(listed.map((m) => m.name));
+  const fromRuntime: KymaModule[] = (kyma.status?.modules ?? [])
+    .filter((m) => m.resolution && !known.has(m.name))
+    .map((m) => ({ name: m.name, ...(m.channel && m.channel !== channel ? { channel: m.channel } : {}) }));
+  return { ...kyma, spec: { ...kyma.spec, channel, modules: [...listed, ...fromRuntime] } };
+}
+
+/** The observed state of one Kyma against a catalog (resolve-template's Observed). */
+export function observedOf(kyma: Kyma, catalog: Catalog, around: Surroundings): Observed {
+  return {
+    kyma, ...indexed(catalog),
+    allTemplates: catalog.templates,
+    artifacts: around.artifacts,
+    maintenance: around.maintenance?.(kyma),
+    restrictedModules: around.restrictedModules ?? [],
+  };
+}
+
+const indexes = new WeakMap<Catalog, Pick<Observed, 'releaseMetas' | 'templates'>>();
+
+/** The catalog's objects by name, as observe.ts GETs them (an MRM is named after its module), once per catalog. */
+function indexed(catalog: Catalog): Pick<Observed, 'releaseMetas' | 'templates'> {
+  let index = indexes.get(catalog);
+  if (!index) {
+    index = { releaseMetas: new Map(catalog.releaseMetas.map((m) => [m.metadata.name, m])), templates: new Map(catalog.templates.map((t) => [t.metadata.name, t])) };
+    indexes.set(catalog, index);
+  }
+  return index;
+}
+
+/** resolve-template's answer for the Kyma against the catalog. */
+export function resolve(kyma: Kyma, catalog: Catalog, around: Surroundings): ModuleStatus[] {
+  return resolveModules(observedOf(kyma, catalog, around));
+}
+
+/** The descriptor lookups (`component:version`) resolution will ask for, so they can be read before resolving. */
+export function neededArtifacts(kyma: Kyma, catalog: Catalog): { componentName: string; version: string; templateName: string }[] {
+  const observed = observedOf(kyma, catalog, { artifacts: new Map() });
+  return wantedModules(kyma).flatMap((m) => {
+    const found = lookup(observed, m, desiredChannel(kyma, m));
+    return 'error' in found ? [] : [{ componentName: found.componentName, version: found.version, templateName: found.template.metadata.name }];
+  });
+}

@@ -1,0 +1,72 @@
+// The runtime side of a plan for one Kyma's module: the new version's objects rendered by apply-remote's own code
+// (the layer, renderTarget: labels, images, pull Secret, namespaces), each dry-run applied on the runtime and compared
+// with what is there; what the Manifest synced and the new version drops is what apply-remote would prune. A module a
+// change removes: everything it synced goes, and the user CRs that would block the removal (apply-remote's check).
+import type { Manifest, SyncedResource } from '../../shared/core/manifest.ts';
+import type { RuntimeScope } from '../../shared/core/runtime-scope.ts';
+import { isCurrent, type Annotated } from '../../shared/core/current.ts';
+import { canonicalJson } from '../../shared/core/canonical.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
+import { withAppliedHash } from '../../shared/kube/apply-current.ts';
+import { KubeApiError } from '../../shared/kube/errors.ts';
+import { syncedOf, type RuntimeObject } from '../../shared/render/render.ts';
+import { pruneWaves } from '../../shared/render/prune.ts';
+import { renderTarget } from '../../functions/apply-remote/target.ts';
+import { blockingCrs } from '../../functions/apply-remote/uninstall.ts';
+import type { LayerCache } from '../../functions/apply-remote/layer.ts';
+import { comparable, dryRunApply } from './read-only.ts';
+
+/** Objects as `Kind namespace/name` (cluster-scoped: `Kind name`). */
+export interface RuntimeDiff {
+  created: string[];
+  changed: string[];
+  unchanged: number;
+  pruned: string[];
+  /** User CRs that would hold a removal (apply-remote waits for them). */
+  blockedBy: string[];
+}
+
+export interface Runtime { client: KubeClient; scope: RuntimeScope }
+
+/** The diff of installing `next` (the Manifest render-manifest would write) over `current` (the stored one, if any). */
+export async function upgradeDiff(runtime: Runtime, layers: LayerCache, next: Manifest, current: Manifest | undefined, pullSecret: string | undefined): Promise<RuntimeDiff | { error: string }> {
+  const layer = await layers.rawManifest(next);
+  if ('error' in layer) return layer;
+  const objects = await renderTarget(runtime.client, next, layer.yaml, pullSecret, runtime.scope);
+  if ('error' in objects) return objects;
+  const verdicts = await Promise.all(objects.map((o) => verdictOf(runtime.client, o)));
+  const pruned = pruneWaves(current?.status?.synced ?? [], objects.map(syncedOf), runtime.scope.shared).flat();
+  return {
+    created: objects.filter((_, i) => verdicts[i] === 'created').map(textOf),
+    changed: objects.filter((_, i) => verdicts[i] === 'changed').map(textOf),
+    unchanged: verdicts.filter((v) => v === 'unchanged').length,
+    pruned: pruned.map(syncedText),
+    blockedBy: [],
+  };
+}
+
+/** The diff of removing the module of `current`: what it synced goes, once no user CR blocks it. */
+export async function removalDiff(runtime: Runtime, current: Manifest): Promise<RuntimeDiff> {
+  const pruned = pruneWaves(current.status?.synced ?? [], [], runtime.scope.shared).flat();
+  return { created: [], changed: [], unchanged: 0, pruned: pruned.map(syncedText), blockedBy: await blockingCrs(runtime.client, current, runtime.scope) };
+}
+
+async function verdictOf(runtime: KubeClient, object: RuntimeObject): Promise<'created' | 'changed' | 'unchanged'> {
+  const live = await runtime.get<RuntimeObject>({ apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name, namespace: object.metadata.namespace })
+    .catch((error: unknown) => { if (error instanceof KubeApiError && error.status === 404) return undefined; throw error; });
+  // What apply-remote would skip (ADR 14) is unchanged without asking the server.
+  if (isCurrent(live as Annotated | undefined, withAppliedHash(object as RuntimeObject & Annotated))) return 'unchanged';
+  let stored: RuntimeObject;
+  try {
+    stored = await dryRunApply(runtime, object);
+  } catch (error) {
+    // A kind the module's own new CRD brings, or a namespace it creates, is not there yet: the object is new.
+    if (!live && error instanceof KubeApiError && error.status === 404) return 'created';
+    throw error;
+  }
+  if (!live) return 'created';
+  return canonicalJson(comparable(stored)) === canonicalJson(comparable(live)) ? 'unchanged' : 'changed';
+}
+
+const textOf = (o: RuntimeObject) => `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`;
+const syncedText = (r: SyncedResource) => `${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${r.name}`;
