@@ -24,6 +24,13 @@ describe('parseRequest', () => {
     });
   });
 
+  it('takes a Helm chart instead of a manifest, with values and CRDs', () => {
+    const chart = ['--name', 'greeter', '--version', '0.1.0', '--chart', 'charts/greeter', '--registry', 'r.example'];
+    expect(parseRequest(chart)).toMatchObject({ manifestPath: undefined, chart: { path: 'charts/greeter', valuesPath: undefined, crdsPath: undefined } });
+    expect(parseRequest([...chart, '--values', 'v.yaml', '--crds', 'crds/'])).toMatchObject({ chart: { path: 'charts/greeter', valuesPath: 'v.yaml', crdsPath: 'crds/' } });
+    expect(parseRequest(base)).not.toHaveProperty('chart');
+  });
+
   it('takes --insecure for --plain-http, as modulectl', () => {
     expect(parseRequest([...base, '--insecure'])).toMatchObject({ registry: { host: 'localhost:5000', plainHttp: true } });
   });
@@ -46,7 +53,11 @@ describe('parseRequest', () => {
     ['build metadata', ['--name', 'abc', '--version', '1.2.3-rc.1+build.5'], 'build metadata ("+…") cannot be published'],
     ['an upper-case pre-release', ['--name', 'abc', '--version', '1.2.3-RC.1'], 'the ModuleTemplate name abc-1.2.3-RC.1 would not be a valid Kubernetes name'],
     ['a version over 32 characters', ['--name', 'abc', '--version', `1.0.0-${'a'.repeat(30)}`], 'at most 32 characters'],
-    ['a missing manifest', ['--name', 'abc', '--version', '1.0.0', '--registry', 'r.example'], '--manifest is required'],
+    ['a missing manifest', ['--name', 'abc', '--version', '1.0.0', '--registry', 'r.example'], '--manifest is required (or --chart for a module made of a Helm chart; see --help)'],
+    ['both a manifest and a chart', [...base, '--chart', 'c'], '--manifest and --chart exclude each other: a module installs a raw manifest or a Helm chart'],
+    ['values without a chart', [...base, '--values', 'v.yaml'], '--values belongs to a module made of a Helm chart: pass --chart (see --help)'],
+    ['CRDs without a chart', [...base, '--crds', 'crds.yaml'], '--crds belongs to a module made of a Helm chart: pass --chart (see --help)'],
+    ['an empty chart path', ['--name', 'abc', '--version', '1.0.0', '--chart', '', '--registry', 'r.example'], '--chart is required'],
     ['a missing registry', ['--name', 'abc', '--version', '1.0.0', '--manifest', 'm.yaml'], '--registry is required'],
     ['a bad component name', [...base, '--component-name', 'no-domain'], '--component-name "no-domain": expected a domain followed by a path'],
     ['a component name no repository can hold', [...base, '--component-name', 'example.com/a..b'], '--component-name "example.com/a..b"'],

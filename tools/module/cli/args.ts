@@ -9,7 +9,10 @@ export interface PackageRequest {
   name: string;
   version: string;
   componentName: string;
-  manifestPath: string;
+  /** The raw manifest (--manifest), or undefined for a module made of a Helm chart. */
+  manifestPath: string | undefined;
+  /** A module made of a Helm chart (--chart, ADR 37): the chart, its values and its CRDs. */
+  chart?: ChartRequest;
   defaultCrPath: string | undefined;
   registry: { host: string; plainHttp: boolean };
   channels: { channel: string; version: string }[];
@@ -21,12 +24,20 @@ export interface PackageRequest {
   overwrite: boolean;
 }
 
+/** `--chart <dir|.tgz> [--values <file>] [--crds <file|dir>]`. */
+export interface ChartRequest {
+  path: string;
+  valuesPath: string | undefined;
+  crdsPath: string | undefined;
+}
+
 const OPTIONS = {
   name: { type: 'string' }, version: { type: 'string' }, manifest: { type: 'string' }, 'default-cr': { type: 'string' },
   registry: { type: 'string' }, 'plain-http': { type: 'boolean' }, insecure: { type: 'boolean' }, 'component-name': { type: 'string' },
   channel: { type: 'string', multiple: true }, namespace: { type: 'string' }, 'credentials-file': { type: 'string' },
   beta: { type: 'boolean' }, internal: { type: 'boolean' }, 'requires-downtime': { type: 'boolean' },
   overwrite: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  chart: { type: 'string' }, values: { type: 'string' }, crds: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
@@ -43,9 +54,11 @@ export function parseRequest(argv: string[]): PackageRequest | 'help' {
   refuse('--component-name', componentName, componentNameProblem(componentName));
   const namespace = values.namespace ?? KCP_NAMESPACE;
   refuse('--namespace', namespace, namespaceProblem(namespace));
+  const chart = chartOf(values);
   return {
     name, version, componentName, namespace,
-    manifestPath: required(values.manifest, '--manifest'),
+    manifestPath: chart ? undefined : required(values.manifest, '--manifest', ' (or --chart for a module made of a Helm chart; see --help)'),
+    ...(chart ? { chart } : {}),
     defaultCrPath: values['default-cr'],
     registry: registryOf(required(values.registry, '--registry'), Boolean(values['plain-http'] || values.insecure)),
     channels: channelsOf(values.channel ?? [DEFAULT_CHANNEL], name, version),
@@ -62,9 +75,22 @@ function parseFlags(argv: string[]): Values {
   }
 }
 
-function required(value: string | undefined, flag: string): string {
-  if (!value) throw new InputError(`${flag} is required (see --help)`);
+function required(value: string | undefined, flag: string, hint = ' (see --help)'): string {
+  if (!value) throw new InputError(`${flag} is required${hint}`);
   return value;
+}
+
+/** A module installs a raw manifest or a Helm chart; --values and --crds belong to a chart. */
+function chartOf(values: Values): ChartRequest | undefined {
+  if (values.chart !== undefined && values.manifest !== undefined) {
+    throw new InputError('--manifest and --chart exclude each other: a module installs a raw manifest or a Helm chart');
+  }
+  if (values.chart === undefined) {
+    const orphan = values.values !== undefined ? '--values' : values.crds !== undefined ? '--crds' : '';
+    if (orphan) throw new InputError(`${orphan} belongs to a module made of a Helm chart: pass --chart (see --help)`);
+    return undefined;
+  }
+  return { path: required(values.chart, '--chart'), valuesPath: values.values, crdsPath: values.crds };
 }
 
 /** `[http://|https://]host[:port]`; `http://` means plain HTTP, as LIFECYCLE_OCI_REGISTRY. */

@@ -4,7 +4,8 @@ import { packageModule } from '../package.ts';
 import { parseRequest, type PackageRequest } from './args.ts';
 import { registryCredentials, type RegistryLogin } from './credentials.ts';
 import { HELP } from './help.ts';
-import { readDefaultCr, readManifest } from './inputs.ts';
+import { readModuleInput } from './content.ts';
+import { readDefaultCr } from './inputs.ts';
 import { pushNewVersion, registryFailure } from './push.ts';
 import { publishedYaml } from './render.ts';
 import { InputError } from './rules.ts';
@@ -32,21 +33,19 @@ export async function runModuleCommand(argv: string[], io: CommandIo): Promise<n
 }
 
 async function publish(request: PackageRequest, io: CommandIo): Promise<void> {
-  const manifest = await readManifest(request.manifestPath);
+  const module = await readModuleInput(request);
   const defaultCr = request.defaultCrPath ? await readDefaultCr(request.defaultCrPath) : undefined;
   const credentials = await registryCredentials(request.credentialsFile, io.login, request.registry.host);
   const pkg = packageModule({
-    componentName: request.componentName, version: request.version, rawManifest: manifest.text,
+    componentName: request.componentName, version: request.version, ...module.install,
     ...(defaultCr ? { defaultCr } : {}), registryBaseUrl: request.registry.host,
   });
-  io.stderr(`packaged ${request.componentName}:${request.version}: ${plural(manifest.objects.length, 'object')} from ${manifest.files.join(', ')}`
-    + `${defaultCr ? `, default CR ${defaultCr.kind}` : ', no default CR'}`);
+  io.stderr(`packaged ${request.componentName}:${request.version}: ${module.summary}${defaultCr ? `, default CR ${defaultCr.kind}` : ', no default CR'}`);
   const client = new RegistryClient({ ...request.registry, credentials });
   const pushed = await pushNewVersion(client, pkg, request.overwrite);
-  io.stderr(`pushed ${client.host}/${pushed.repository}:${pushed.tag} (manifest ${pushed.manifestDigest}, raw-manifest ${pushed.rawManifestDigest})`);
-  io.stdout(publishedYaml({ request, pkg, objects: manifest.objects, defaultCr }));
+  const layer = pushed.chartDigest ? `helm-chart ${pushed.chartDigest}` : `raw-manifest ${pushed.rawManifestDigest}`;
+  io.stderr(`pushed ${client.host}/${pushed.repository}:${pushed.tag} (manifest ${pushed.manifestDigest}, ${layer})`);
+  io.stdout(publishedYaml({ request, pkg, objects: module.objects, defaultCr }));
   const channels = request.channels.map((c) => `${c.channel}=${c.version}`).join(', ');
   io.stderr(`printed ModuleTemplate ${request.namespace}/${templateName(request.name, request.version)} and ModuleReleaseMeta ${request.namespace}/${request.name} (${channels}); apply them to the KCP with kubectl apply -f`);
 }
-
-const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;

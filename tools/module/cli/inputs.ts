@@ -20,17 +20,17 @@ const YAML_FILE = /\.ya?ml$/;
  * raw-manifest layer holds one file, as modulectl's). Each file must parse the way apply-remote parses the layer:
  * valid YAML, every document with apiVersion, kind and metadata.name, at least one object.
  */
-export async function readManifest(path: string): Promise<ManifestInput> {
-  const files = await manifestFiles(path);
+export async function readManifest(path: string, flag = '--manifest'): Promise<ManifestInput> {
+  const files = await manifestFiles(path, flag);
   const texts: string[] = [];
   for (const file of files) {
-    const text = await readText('--manifest', file);
-    const objects = parseOrRefuse(() => parseModuleObjects(text), `--manifest "${file}"`);
-    if (objects.length === 0) throw new InputError(`--manifest "${file}": holds no Kubernetes object (expected YAML documents with apiVersion, kind and metadata.name)`);
+    const text = await readText(flag, file);
+    const objects = parseOrRefuse(() => parseModuleObjects(text), `${flag} "${file}"`);
+    if (objects.length === 0) throw new InputError(`${flag} "${file}": holds no Kubernetes object (expected YAML documents with apiVersion, kind and metadata.name)`);
     texts.push(text);
   }
   const text = joinManifests(texts);
-  return { text, files, objects: parseOrRefuse(() => parseModuleObjects(text), `--manifest "${path}" (the files joined)`) };
+  return { text, files, objects: parseOrRefuse(() => parseModuleObjects(text), `${flag} "${path}" (the files joined)`) };
 }
 
 /** PURE. YAML texts as one stream: each ends with a newline, `---` between them. */
@@ -38,15 +38,15 @@ export function joinManifests(texts: string[]): string {
   return texts.map((t) => (t.endsWith('\n') ? t : `${t}\n`)).join('---\n');
 }
 
-async function manifestFiles(path: string): Promise<string[]> {
+async function manifestFiles(path: string, flag: string): Promise<string[]> {
   const found = await stat(path).catch(() => undefined);
-  if (!found) throw new InputError(`--manifest "${path}": no such file or directory (expected a YAML file or a directory of them)`);
+  if (!found) throw new InputError(`${flag} "${path}": no such file or directory (expected a YAML file or a directory of them)`);
   if (!found.isDirectory()) return [path];
   const names = (await readdir(path)).filter((n) => YAML_FILE.test(n)).sort();
   if (names.some((n) => /^kustomization\.ya?ml$/.test(n))) {
-    throw new InputError(`--manifest "${path}": holds a kustomization; render it first (kubectl kustomize ${path} > manifest.yaml) and pass that file`);
+    throw new InputError(`${flag} "${path}": holds a kustomization; render it first (kubectl kustomize ${path} > manifest.yaml) and pass that file`);
   }
-  if (names.length === 0) throw new InputError(`--manifest "${path}": the directory has no *.yaml or *.yml file`);
+  if (names.length === 0) throw new InputError(`${flag} "${path}": the directory has no *.yaml or *.yml file`);
   return names.map((n) => join(path, n));
 }
 
@@ -76,7 +76,7 @@ export async function readText(flag: string, path: string): Promise<string> {
 }
 
 /** Runs a parser; its error becomes an InputError of one line, prefixed with `what` when given. */
-function parseOrRefuse<T>(parse: () => T, what = ''): T {
+export function parseOrRefuse<T>(parse: () => T, what = ''): T {
   try {
     return parse();
   } catch (error) {
