@@ -1,0 +1,114 @@
+// Helm modules end to end (issue 25, ADR 37): the module CLI (a real child process) packages the greeter fixture chart
+// with values, CRDs and a default CR and pushes it to the real registry; its printed ModuleTemplate and
+// ModuleReleaseMeta go to the KCP; a Kyma asks for the module; render-manifest writes a chart Manifest from the
+// descriptor and apply-remote renders it with the real helm onto a real runtime. A release bump upgrades the chart
+// (0.1.0 → 0.2.0, values changed, an object pruned); removing the module from the Kyma removes everything.
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import type { Kyma } from '../../shared/core/kyma.ts';
+import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
+import { applyKyma, connectRuntime, deleteLeftoverKymas, eventually, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
+
+const CLI = join(import.meta.dirname, '../../tools/module/cli/main.ts');
+const GREETER = fileURLToPath(new URL('../fixtures/charts/greeter', import.meta.url));
+const WIDGET_CRD = fileURLToPath(new URL('../fixtures/charts/widget-crd.yaml', import.meta.url));
+const MODULE = 'hello-chart';
+const KYMA = 'helm-kyma';
+const DEFAULT_CR = 'apiVersion: charts.example.com/v1\nkind: Greeting\nmetadata: {}\nspec: {text: default}\n';
+
+let world: World;
+let runtime: KubeClient;
+let dir: string;
+
+interface Seen { metadata: { name: string }; data?: Record<string, string>; spec?: { template?: { spec?: { containers?: { image?: string }[] } } } }
+const onRuntime = (kind: string, name: string, apiVersion = 'v1', namespace: string | undefined = 'kyma-system') =>
+  runtime.get<Seen>({ apiVersion, kind, name, ...(namespace ? { namespace } : {}) }).catch(() => undefined);
+const moduleOf = (k: Kyma) => k.status?.modules?.find((m) => m.name === MODULE);
+
+/** `npm run module -- …` as a child process; its printed objects applied to the KCP. */
+async function publish(version: string, chartDir: string, values: string): Promise<string> {
+  const valuesFile = join(dir, `values-${version}.yaml`);
+  await writeFile(valuesFile, values);
+  const args = ['--name', MODULE, '--version', version, '--chart', chartDir, '--values', valuesFile, '--crds', WIDGET_CRD,
+    '--default-cr', join(dir, 'default-cr.yaml'), '--registry', `http://${inject('controlPlane').registryHost}`, '--overwrite'];
+  const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
+    execFile(process.execPath, [CLI, ...args], (error, out, err) => (error ? reject(new Error(`module CLI failed: ${err}`)) : resolve({ stdout: out, stderr: err })));
+  });
+  for (const doc of parseAllDocuments(stdout)) await world.kcp.apply(doc.toJS() as never, 'e2e-user');
+  return stderr;
+}
+
+beforeAll(async () => {
+  world = await startWorld();
+  const client = world.runtimes[0];
+  if (!client) throw new Error('no runtime');
+  runtime = client;
+  dir = await mkdtemp(join(tmpdir(), 'helm-module-e2e-'));
+  await writeFile(join(dir, 'default-cr.yaml'), DEFAULT_CR);
+  // The same chart at 0.2.0, as a module author would bump it.
+  await cp(GREETER, join(dir, 'greeter-0.2.0'), { recursive: true });
+  const chartYaml = join(dir, 'greeter-0.2.0', 'Chart.yaml');
+  await writeFile(chartYaml, (await readFile(chartYaml, 'utf8')).replace(/^version: 0\.1\.0$/m, 'version: 0.2.0'));
+});
+
+afterAll(async () => {
+  if (world) {
+    await deleteLeftoverKymas(world);
+    await world.kcp.delete({ apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', namespace: KCP_NAMESPACE, name: MODULE }).catch(() => undefined);
+    for (const version of ['0.1.0', '0.2.0']) {
+      await world.kcp.delete({ apiVersion: API_VERSION, kind: 'ModuleTemplate', namespace: KCP_NAMESPACE, name: `${MODULE}-${version}` }).catch(() => undefined);
+    }
+  }
+  await world?.runner.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('a module made of a Helm chart, packaged with the module CLI', () => {
+  it('is installed for a Kyma that asks for it, upgraded by a release bump, and removed with it', async () => {
+    const packaged = await publish('0.1.0', GREETER, 'message: from-module\nextra: true\nwidget: true\n');
+    expect(packaged).toContain(`packaged kyma-project.io/module/${MODULE}:0.1.0: chart greeter 0.1.0 from ${GREETER} as release ${MODULE}`);
+    expect(packaged).toMatch(/\(manifest sha256:[a-f0-9]{64}, helm-chart sha256:[a-f0-9]{64}\)/);
+
+    await connectRuntime(world, KYMA, 0);
+    await applyKyma(world, KYMA, { channel: 'regular', modules: [{ name: MODULE }] });
+    const ready = await kymaInState(world, KYMA, 'Ready', (k) => moduleOf(k)?.state === 'Ready');
+    expect(moduleOf(ready)).toMatchObject({ version: '0.1.0', channel: 'regular' });
+
+    // render-manifest wrote a chart Manifest from the descriptor: one release, its config and CRDs layers.
+    const [manifest] = await manifestsOf(world, KYMA);
+    expect(manifest?.spec?.install).toBeUndefined();
+    expect(manifest?.spec?.installs).toEqual([{ name: MODULE, source: { type: 'oci-ref', repo: world.registry.host, name: `kyma-project.io/module/${MODULE}`, ref: expect.stringMatching(/^sha256:/) } }]);
+    expect(manifest?.spec).toMatchObject({ version: '0.1.0', config: { type: 'oci-ref' }, crds: { type: 'oci-ref' }, resource: { kind: 'Greeting' } });
+
+    expect((await onRuntime('ConfigMap', `${MODULE}-greeting`))?.data).toEqual({ message: 'from-module', chart: '0.1.0' });
+    expect(await onRuntime('ConfigMap', `${MODULE}-extra`)).toBeDefined();
+    expect((await onRuntime('Deployment', `${MODULE}-greeter`, 'apps/v1'))?.spec?.template?.spec?.containers?.[0]?.image).toBe('example.com/greeter:0.1.0');
+    expect(await onRuntime('Widget', `${MODULE}-widget`, 'charts.example.com/v1')).toBeDefined();
+    expect(await onRuntime('CustomResourceDefinition', 'widgets.charts.example.com', 'apiextensions.k8s.io/v1', undefined)).toBeDefined();
+    const cr = moduleOf(ready)?.resource?.metadata;
+    expect(await onRuntime('Greeting', cr?.name ?? '', 'charts.example.com/v1', cr?.namespace ?? 'kyma-system')).toMatchObject({ spec: { text: 'default' } });
+    expect(await onRuntime('Pod', `${MODULE}-test`)).toBeUndefined(); // the chart's test hook is not installed
+
+    // A release bump: the ModuleReleaseMeta moves regular to 0.2.0 (new chart version, new values without `extra`).
+    const bumped = await publish('0.2.0', join(dir, 'greeter-0.2.0'), 'message: upgraded\nwidget: true\n');
+    expect(bumped).toContain('chart greeter 0.2.0');
+    await kymaInState(world, KYMA, 'Ready', (k) => moduleOf(k)?.version === '0.2.0' && moduleOf(k)?.state === 'Ready');
+    await eventually('the chart upgraded on the runtime', async () =>
+      (await onRuntime('Deployment', `${MODULE}-greeter`, 'apps/v1'))?.spec?.template?.spec?.containers?.[0]?.image === 'example.com/greeter:0.2.0');
+    expect((await onRuntime('ConfigMap', `${MODULE}-greeting`))?.data).toEqual({ message: 'upgraded', chart: '0.2.0' });
+    await eventually('the ConfigMap the new values drop pruned', async () => (await onRuntime('ConfigMap', `${MODULE}-extra`)) === undefined);
+
+    // The Kyma no longer asks for the module: Manifest and every object of the chart go.
+    await applyKyma(world, KYMA, { channel: 'regular', modules: [] });
+    await eventually('the chart module removed from the runtime', async () => (await manifestsOf(world, KYMA)).length === 0
+      && (await onRuntime('Deployment', `${MODULE}-greeter`, 'apps/v1')) === undefined && (await onRuntime('ConfigMap', `${MODULE}-greeting`)) === undefined, 120_000);
+    expect(await onRuntime('Widget', `${MODULE}-widget`, 'charts.example.com/v1')).toBeUndefined();
+    await kymaInState(world, KYMA, 'Ready', (k) => moduleOf(k) === undefined);
+  });
+});
