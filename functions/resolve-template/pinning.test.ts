@@ -47,7 +47,7 @@ describe('pinning a module version', () => {
   it('does not move with the channel: the pinned version stays while the channel points higher', () => {
     const pinned = resolveOne({ name: 'sample', version: '2.0.0' }, [installedAt('2.0.0')]);
     expect(pinned).toMatchObject({ channel: 'none', template: ref('2.0.0'), resolution: { state: 'Resolved', version: '2.0.0', pinned: true } });
-    const moved = resolveModules({ ...observed(kymaWith({ name: 'sample', version: '2.0.0' }, [installedAt('2.0.0')])), releaseMetas: new Map([['sample', { ...mrm, spec: { ...mrm.spec, channels: [{ channel: 'regular', version: '3.0.0' }] } }]]) })[0];
+    const moved = resolveModules({ ...observed(kymaWith({ name: 'sample', version: '2.0.0' }, [installedAt('2.0.0')])), releaseMetas: new Map([['sample', { ...mrm, spec: { ...mrm.spec, channels: [{ channel: 'regular', version: '3.0.0' }] } } as ModuleReleaseMeta]]) })[0];
     expect(moved?.template).toEqual(ref('2.0.0'));
   });
 
