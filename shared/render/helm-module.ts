@@ -47,6 +47,6 @@ async function packaged(chart: string | Uint8Array): Promise<PackagedChart> {
   try {
     return typeof chart === 'string' ? await loadChart(chart) : readPackagedChart(chart);
   } catch (error) {
-    throw new Error(`chart ${typeof chart === 'string' ? `"${chart}" ` : ''}${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`chart ${typeof chart === 'string' ? `"${chart}": ` : ''}${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
 }
