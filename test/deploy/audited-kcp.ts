@@ -14,6 +14,10 @@ export interface AuditedRequest {
   namespace: string;
   name: string;
   code: number;
+  /** The client's user agent (the plan's is its own: tools/plan/read-only.ts). */
+  userAgent: string;
+  /** Path and query as sent: a dry-run write has `dryRun=All` in it (the audit event has no field of its own for it). */
+  requestURI: string;
 }
 
 /** Audit at Metadata level what the given users or groups do, nothing else. */
@@ -59,6 +63,7 @@ export async function readAudit(auditLog: string): Promise<AuditedRequest[]> {
       user: e.user.username, verb: e.verb,
       resource: resourceOf(e.objectRef ?? {}),
       namespace: e.objectRef?.namespace ?? '', name: e.objectRef?.name ?? '', code: e.responseStatus?.code ?? 0,
+      userAgent: e.userAgent ?? '', requestURI: e.requestURI ?? '',
     }));
 }
 
@@ -66,6 +71,8 @@ interface AuditEvent {
   stage: string;
   verb: string;
   user: { username: string };
+  userAgent?: string;
+  requestURI?: string;
   objectRef?: { resource?: string; subresource?: string; namespace?: string; name?: string; apiGroup?: string };
   responseStatus?: { code?: number };
 }

@@ -1,0 +1,170 @@
+// `kyma-lifecycle-functions plan` (issue 25, ADR 39) as an operator runs it — a real process against a KCP and a
+// runtime whose kube-apiservers keep an audit log — after real installs, with channel bumps and a template change
+// planned but never applied: the Kymas listed with their versions, the runtime objects a version adds, changes and
+// drops (server-side dry-run), a refused downgrade, a maintenance wait, a removal held by a user CR in upstream's
+// words — and the API servers saw no write from the plan but dry-runs, and no resourceVersion moved.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Cluster } from '../../local/controlplane/index.ts';
+import { loadKubeConfig } from '../../local/controlplane/index.ts';
+import type { ModuleTemplate } from '../../shared/core/templates.ts';
+import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/core/vocabulary.ts';
+import { KubeClient } from '../../shared/kube/client.ts';
+import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
+import { PlanWriteRefused, PLAN_USER_AGENT, readOnly } from '../../tools/plan/read-only.ts';
+import type { PlanReport, PlanRow } from '../../tools/plan/report.ts';
+import { readAudit, startAuditedCluster } from '../deploy/audited-kcp.ts';
+import { crRef, userCr } from '../e2e/removal-helpers.ts';
+import { writeSnapshot } from '../e2e/snapshot.ts';
+import { applyKyma, connectRuntime, deleteLeftoverKymas, kymaInState, startWorld, type World } from '../e2e/world.ts';
+
+const CLI = join(import.meta.dirname, '..', '..', 'tools', 'fleet', 'cli', 'main.ts');
+const PLANNER = 'kyma-planner';
+const RUNTIME_USER = 'lifecycle-runtime';
+const READS = new Set(['get', 'list', 'watch']);
+let kcp: { cluster: Cluster; auditLog: string };
+let runtime: { cluster: Cluster; auditLog: string };
+let runtimeClient: KubeClient;
+let world: World;
+let dir: string;
+let kubeconfig: string;
+
+function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, 'plan', ...args, '--kubeconfig', kubeconfig, '--registry', `http://${inject('controlPlane').registryHost}`],
+      { env: { ...process.env, KUBECONFIG: '' } }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+  });
+}
+
+async function planJson(...args: string[]): Promise<PlanReport> {
+  const run = await cli(...args, '--output', 'json');
+  expect(run.stderr.split('\n').filter((l) => l && !l.startsWith('plan: '))).toEqual([]);
+  expect(run.code).toBe(0);
+  return JSON.parse(run.stdout) as PlanReport;
+}
+
+const rowOf = (report: PlanReport, kyma: string) => report.rows.find((r) => r.kyma === kyma && r.module === 'plom');
+const diffOf = (row: PlanRow | undefined) => (row?.runtime && 'created' in row.runtime ? row.runtime : undefined);
+const moduleVersion = (version: string) => (k: { status?: { modules?: { name: string; state?: string; version?: string }[] } }) =>
+  k.status?.modules?.some((m) => m.name === 'plom' && m.state === 'Ready' && m.version === version) ?? false;
+
+beforeAll(async () => {
+  kcp = await startAuditedCluster('kcp-plan', { users: [PLANNER] }, { garbageCollection: true });
+  runtime = await startAuditedCluster('runtime-plan', { users: [RUNTIME_USER] }, { workloads: true });
+  const runtimeKubeconfig = await runtime.cluster.kubeconfigFor(RUNTIME_USER, ['system:masters']);
+  runtimeClient = await KubeClient.from(loadKubeConfig(runtimeKubeconfig));
+  world = await startWorld({}, { kcp: kcp.cluster.kubeconfig });
+  dir = await mkdtemp(join(tmpdir(), 'plan-'));
+  kubeconfig = join(dir, 'planner.kubeconfig');
+  await writeFile(kubeconfig, await kcp.cluster.kubeconfigFor(PLANNER, ['system:masters']), { mode: 0o600 });
+  const publish = (version: string, extra: object) => publishSampleModule(world.registry, world.kcp, { name: 'plom', version, namespace: KCP_NAMESPACE, ...extra });
+  await publish('1.0.0', { extraConfigMap: 'plom-one' });
+  await publish('2.0.0', { extraConfigMap: 'plom-two' });
+  await publish('3.0.0', { requiresDowntime: true });
+  await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'plom', [{ channel: 'regular', version: '1.0.0' }, { channel: 'fast', version: '2.0.0' }]);
+  await world.kcp.apply({
+    apiVersion: 'v1', kind: 'Secret', metadata: { name: 'plan-a', namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: 'plan-a' } },
+    data: { config: Buffer.from(runtimeKubeconfig).toString('base64') },
+  }, 'e2e-user');
+  world.kymaRuntime.set('plan-a', runtimeClient);
+  await connectRuntime(world, 'plan-b', 1);
+  await applyKyma(world, 'plan-a', { channel: 'regular', modules: [{ name: 'plom' }] });
+  await applyKyma(world, 'plan-b', { channel: 'fast', modules: [{ name: 'plom' }] });
+  await kymaInState(world, 'plan-a', 'Ready', moduleVersion('1.0.0'));
+  await kymaInState(world, 'plan-b', 'Ready', moduleVersion('2.0.0'));
+  await userCr(runtimeClient, 'plom', 'mine', 'team-plan');
+}, 600_000);
+
+afterAll(async () => {
+  await runtimeClient?.delete(crRef('plom', 'mine', 'team-plan')).catch(() => undefined); // it would hold the deletion
+  if (world) await deleteLeftoverKymas(world);
+  await world?.runner.stop();
+  await runtime?.cluster.stop();
+  await kcp?.cluster.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+/** Waits until nothing in the KCP or on the audited runtime moves any more (the fleet converged). */
+async function settled(): Promise<Record<string, string>> {
+  let last = await writeSnapshot(world.kcp, [runtimeClient]);
+  for (let round = 0; round < 20; round++) {
+    await world.runner.broker.idle();
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const now = await writeSnapshot(world.kcp, [runtimeClient]);
+    if (JSON.stringify(now) === JSON.stringify(last)) return now;
+    last = now;
+  }
+  throw new Error('the fleet did not settle');
+}
+
+describe('plan', () => {
+  it('previews a channel bump, a downgrade, a maintenance wait and a held removal; writes nothing', async () => {
+    const before = await settled();
+    const storedMeta = await world.kcp.get({ apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', namespace: KCP_NAMESPACE, name: 'plom' });
+
+    // regular 1.0.0 → 2.0.0 upgrades plan-a; fast 2.0.0 → 1.0.0 is a downgrade plan-b refuses.
+    const bump = await planJson('--release-meta', 'plom', '--set-channel', 'regular=2.0.0', '--set-channel', 'fast=1.0.0');
+    expect(bump).toMatchObject({ change: 'ModuleReleaseMeta plom: regular=2.0.0 fast=1.0.0', kymas: 2, unchanged: 0, dryRuns: 1 });
+    expect(rowOf(bump, 'plan-a')).toMatchObject({ outcome: 'upgrade', from: '1.0.0', to: '2.0.0' });
+    const diff = diffOf(rowOf(bump, 'plan-a'));
+    expect(diff?.created).toEqual(['ConfigMap kyma-system/plom-two']);
+    expect(diff?.pruned).toEqual(['ConfigMap kyma-system/plom-one']);
+    expect(diff?.changed).toContain('Deployment kyma-system/plom-manager');
+    expect(diff?.changed).not.toContain('ServiceAccount kyma-system/plom-manager');
+    expect(diff?.blockedBy).toEqual([]);
+    expect(rowOf(bump, 'plan-b')).toMatchObject({
+      outcome: 'refused', from: '2.0.0', to: '1.0.0',
+      message: 'ignore channel skew (from fast to fast), as a higher version (2.0.0) of the module was previously installed',
+    });
+    expect(rowOf(bump, 'plan-b')?.runtime).toBeUndefined();
+    const text = await cli('--release-meta', 'plom', '--set-channel', 'regular=2.0.0', '--set-channel', 'fast=1.0.0');
+    expect(text.stdout.split('\n')).toEqual(expect.arrayContaining([expect.stringMatching(/^plan-a\s+plom\s+upgrade\s+1\.0\.0\s+2\.0\.0\s+\+1 ~\d+ -1\s*$/), '    + ConfigMap kyma-system/plom-two', '    - ConfigMap kyma-system/plom-one']));
+
+    // 3.0.0 requires downtime: with a window that closed an hour ago, plan-a waits (resolve-template's words).
+    const policy = join(dir, 'policy.json');
+    const at = (h: number) => `${new Date(Date.now() + h * 3_600_000).toISOString().slice(11, 19)}+00:00`;
+    await writeFile(policy, JSON.stringify({ rules: [], default: { begin: at(-3), end: at(-2) } }));
+    const waits = await planJson('--release-meta', 'plom', '--set-channel', 'regular=3.0.0', '--kyma', 'plan-a', '--maintenance-policy', policy);
+    expect(waits.rows).toEqual([{ kyma: 'plan-a', module: 'plom', outcome: 'waits', from: '1.0.0', to: '3.0.0', message: 'waiting for next maintenance window to update module version' }]);
+
+    // plom-1.0.0 made internal: plan-a may not have it any more — its Manifest would go, held by the user's Plom CR.
+    const template = await world.kcp.get<ModuleTemplate>({ apiVersion: API_VERSION, kind: 'ModuleTemplate', namespace: KCP_NAMESPACE, name: 'plom-1.0.0' });
+    const file = join(dir, 'plom-1.0.0.yaml');
+    await writeFile(file, JSON.stringify({ ...template, metadata: { ...template?.metadata, labels: { ...template?.metadata.labels, [LABEL.internal]: 'true' } } }));
+    const hidden = await planJson('--template', file);
+    expect(hidden.rows.map((r) => r.kyma)).toEqual(['plan-a']);
+    expect(rowOf(hidden, 'plan-a')).toMatchObject({ outcome: 'refused', from: '1.0.0', message: `ModuleTemplate plom-1.0.0 is internal and Kyma plan-a does not enable internal modules (label ${LABEL.internal}: "true")` });
+    expect(diffOf(rowOf(hidden, 'plan-a'))).toMatchObject({ blockedBy: ['Plom team-plan/mine'], created: [], changed: [] });
+    expect(diffOf(rowOf(hidden, 'plan-a'))?.pruned).toEqual(expect.arrayContaining(['ConfigMap kyma-system/plom-one', 'Deployment kyma-system/plom-manager']));
+
+    // The guard: a write through the plan's client never leaves the process.
+    await expect(readOnly(world.kcp).mergePatch({ apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', namespace: KCP_NAMESPACE, name: 'plom' }, { metadata: { labels: { touched: 'yes' } } }))
+      .rejects.toBeInstanceOf(PlanWriteRefused);
+
+    // What the API servers saw: the planner's reads on the KCP and not one write; on the runtime only dry-runs.
+    const kcpRequests = (await readAudit(kcp.auditLog)).filter((r) => r.user === PLANNER);
+    expect(kcpRequests.filter((r) => r.resource === 'kymas.operator.kyma-project.io' && r.verb === 'list').length).toBeGreaterThan(0);
+    expect(kcpRequests.filter((r) => !READS.has(r.verb))).toEqual([]);
+    expect(new Set(kcpRequests.map((r) => r.userAgent))).toEqual(new Set([PLAN_USER_AGENT]));
+    const runtimeRequests = (await readAudit(runtime.auditLog)).filter((r) => r.userAgent === PLAN_USER_AGENT);
+    const runtimeWrites = runtimeRequests.filter((r) => !READS.has(r.verb));
+    expect(runtimeWrites.length).toBeGreaterThan(0);
+    expect(runtimeWrites.filter((r) => !/[?&]dryRun=All(&|$)/.test(r.requestURI))).toEqual([]);
+    expect(runtimeRequests.filter((r) => r.verb === 'list' && r.resource === 'ploms.plom.modules.kyma-project.io').length).toBeGreaterThan(0);
+
+    // Nothing moved: every resourceVersion in the KCP and on the runtime, the user's CR, the ModuleReleaseMeta.
+    expect(await writeSnapshot(world.kcp, [runtimeClient])).toEqual(before);
+    expect(await world.kcp.get({ apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', namespace: KCP_NAMESPACE, name: 'plom' })).toEqual(storedMeta);
+  }, 300_000);
+
+  it('refuses bad input with exit code 2 and says what is expected', async () => {
+    expect(await cli()).toMatchObject({ code: 2, stderr: 'error: plan needs --release-meta <file|name> or --template <file>\n' });
+    expect(await cli('--release-meta', 'plom', '--set-channel', 'fast')).toMatchObject({ code: 2, stderr: 'error: --set-channel "fast": expected <channel>=<version>, e.g. fast=1.2.0\n' });
+    expect(await cli('--release-meta', 'plom')).toMatchObject({ code: 2 });
+    expect(await cli('--release-meta', 'nosuch', '--set-channel', 'fast=1.0.0')).toMatchObject({ code: 2, stderr: 'error: --release-meta nosuch: no such ModuleReleaseMeta in the namespace (a file path must exist)\n' });
+    expect(await cli('--template', join(dir, 'missing.yaml'))).toMatchObject({ code: 2, stderr: `error: cannot read ${join(dir, 'missing.yaml')}\n` });
+  });
+});
