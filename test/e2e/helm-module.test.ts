@@ -1,6 +1,6 @@
 // Helm modules end to end (issue 25, ADR 37): the module CLI (a real child process) packages the greeter fixture chart
 // with values, CRDs and a default CR and pushes it to the real registry; its printed ModuleTemplate and
-// ModuleReleaseMeta go to the KCP; a Kyma asks for the module; render-manifest writes a chart Manifest from the
+// ModuleReleaseMeta go to the KCP (the README's command, with local paths); a Kyma asks for the module; render-manifest writes a chart Manifest from the
 // descriptor and apply-remote renders it with the real helm onto a real runtime. A release bump upgrades the chart
 // (0.1.0 → 0.2.0, values changed, an object pruned); removing the module from the Kyma removes everything.
 import { execFile } from 'node:child_process';
@@ -13,6 +13,7 @@ import { parseAllDocuments } from 'yaml';
 import type { Kyma } from '../../shared/core/kyma.ts';
 import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
+import { readmeBashBlock } from './readme.ts';
 import { applyKyma, connectRuntime, deleteLeftoverKymas, eventually, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
 
 const CLI = join(import.meta.dirname, '../../tools/module/cli/main.ts');
@@ -31,12 +32,23 @@ const onRuntime = (kind: string, name: string, apiVersion = 'v1', namespace: str
   runtime.get<Seen>({ apiVersion, kind, name, ...(namespace ? { namespace } : {}) }).catch(() => undefined);
 const moduleOf = (k: Kyma) => k.status?.modules?.find((m) => m.name === MODULE);
 
-/** `npm run module -- …` as a child process; its printed objects applied to the KCP. */
+/** The README's chart command ("A chart module from a ModuleTemplate"): its flags, with the values named in `local` replaced. */
+async function readmeChartCommand(local: Record<string, string>): Promise<string[]> {
+  const block = await readmeBashBlock('Modules made of Helm charts');
+  const command = /npm run module -- ([^>]*)>/.exec(block.replace(/\\\n/g, ' '))?.[1];
+  if (!command) throw new Error('the README section "Modules made of Helm charts" has no `npm run module -- …` example');
+  const args = command.trim().split(/\s+/);
+  return args.map((arg, i) => local[args[i - 1] ?? ''] ?? arg);
+}
+
+/** `npm run module -- …` (the README's command) as a child process; its printed objects applied to the KCP. */
 async function publish(version: string, chartDir: string, values: string): Promise<string> {
   const valuesFile = join(dir, `values-${version}.yaml`);
   await writeFile(valuesFile, values);
-  const args = ['--name', MODULE, '--version', version, '--chart', chartDir, '--values', valuesFile, '--crds', WIDGET_CRD,
-    '--default-cr', join(dir, 'default-cr.yaml'), '--registry', `http://${inject('controlPlane').registryHost}`, '--overwrite'];
+  const args = [...await readmeChartCommand({
+    '--name': MODULE, '--version': version, '--chart': chartDir, '--values': valuesFile, '--crds': WIDGET_CRD,
+    '--default-cr': join(dir, 'default-cr.yaml'), '--registry': `http://${inject('controlPlane').registryHost}`,
+  }), '--overwrite'];
   const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
     execFile(process.execPath, [CLI, ...args], (error, out, err) => (error ? reject(new Error(`module CLI failed: ${err}`)) : resolve({ stdout: out, stderr: err })));
   });
