@@ -29,29 +29,32 @@ export interface BenchSettings {
   /** After the idle window, move the first module's regular channel to a new version and time the fleet's upgrade and
    * its API rate (--release; spread releases, ADR 30). */
   release: boolean;
+  /** Instead of a convergence run: create the Kymas with a synthesized installed status and time a `plan` of a channel
+   * bump (bench/plan.ts; issue 25). */
+  plan: boolean;
 }
 
 export const DEFAULTS: BenchSettings = {
-  kymas: 40, modules: 3, runtimes: 2, edits: 10, busyEdits: 0, idleSeconds: 30, ceilingSeconds: 10, timeoutSeconds: 1800, out: 'bench/results', runtimePerKyma: false, rollouts: 'real', release: false,
+  kymas: 40, modules: 3, runtimes: 2, edits: 10, busyEdits: 0, idleSeconds: 30, ceilingSeconds: 10, timeoutSeconds: 1800, out: 'bench/results', runtimePerKyma: false, rollouts: 'real', release: false, plan: false,
 };
 
-const LIMITS: Record<Exclude<keyof BenchSettings, 'out' | 'runtimePerKyma' | 'rollouts' | 'release'>, [number, number]> = {
+const LIMITS: Record<Exclude<keyof BenchSettings, 'out' | 'runtimePerKyma' | 'rollouts' | 'release' | 'plan'>, [number, number]> = {
   kymas: [1, 20_000], modules: [1, 20], runtimes: [1, 40], edits: [0, 20_000], busyEdits: [0, 20_000], idleSeconds: [1, 3600], ceilingSeconds: [1, 600], timeoutSeconds: [10, 86_400],
 };
 
-const FLAGS: Record<string, Exclude<keyof BenchSettings, 'runtimePerKyma' | 'rollouts' | 'release'>> = {
+const FLAGS: Record<string, Exclude<keyof BenchSettings, 'runtimePerKyma' | 'rollouts' | 'release' | 'plan'>> = {
   kymas: 'kymas', modules: 'modules', runtimes: 'runtimes', edits: 'edits', 'busy-edits': 'busyEdits', 'idle-seconds': 'idleSeconds',
   'ceiling-seconds': 'ceilingSeconds', 'timeout-seconds': 'timeoutSeconds', out: 'out',
 };
 
-export const USAGE = `npm run bench -- [--kymas N] [--modules M] [--runtimes K] [--edits E] [--busy-edits B] [--idle-seconds S] [--ceiling-seconds S] [--timeout-seconds S] [--out DIR] [--runtime-per-kyma] [--rollouts real|simulated] [--release]
+export const USAGE = `npm run bench -- [--kymas N] [--modules M] [--runtimes K] [--edits E] [--busy-edits B] [--idle-seconds S] [--ceiling-seconds S] [--timeout-seconds S] [--out DIR] [--runtime-per-kyma] [--rollouts real|simulated] [--release] [--plan]
 defaults: ${Object.entries(FLAGS).map(([flag, key]) => `--${flag} ${String(DEFAULTS[key])}`).join(' ')}`;
 
 /** The settings of a command line; throws a one-line error naming the flag and the accepted range. */
 export function parseBenchArgs(argv: readonly string[]): BenchSettings {
-  const options = { ...Object.fromEntries(Object.keys(FLAGS).map((f) => [f, { type: 'string' as const }])), 'runtime-per-kyma': { type: 'boolean' as const }, release: { type: 'boolean' as const }, rollouts: { type: 'string' as const } };
+  const options = { ...Object.fromEntries(Object.keys(FLAGS).map((f) => [f, { type: 'string' as const }])), 'runtime-per-kyma': { type: 'boolean' as const }, release: { type: 'boolean' as const }, plan: { type: 'boolean' as const }, rollouts: { type: 'string' as const } };
   const { values } = parseArgs({ args: [...argv], options, strict: true });
-  const settings: BenchSettings = { ...DEFAULTS, runtimePerKyma: values['runtime-per-kyma'] === true, release: values.release === true };
+  const settings: BenchSettings = { ...DEFAULTS, runtimePerKyma: values['runtime-per-kyma'] === true, release: values.release === true, plan: values.plan === true };
   const rollouts = values.rollouts ?? DEFAULTS.rollouts;
   if (rollouts !== 'real' && rollouts !== 'simulated') throw new Error(`--rollouts ${JSON.stringify(rollouts)}: expected real or simulated`);
   settings.rollouts = rollouts;

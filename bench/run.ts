@@ -4,6 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseBenchArgs, USAGE } from './args.ts';
 import { runBench } from './bench.ts';
+import { planMarkdown, runPlanBench } from './plan.ts';
 import { toMarkdown } from './markdown.ts';
 import { growthRows, growthTable, readResults } from './growth.ts';
 
@@ -14,6 +15,17 @@ try {
 } catch (error) {
   console.error(`error: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
   process.exit(2);
+}
+if (settings.plan) {
+  // --plan: what previewing a release costs (bench/plan.ts); nothing converges, so any size runs in minutes.
+  const planned = await runPlanBench(settings, say);
+  await mkdir(settings.out, { recursive: true });
+  const file = join(settings.out, `${planned.when.replace(/[:.]/g, '-')}-plan-${settings.kymas}x${settings.modules}`);
+  await writeFile(`${file}.json`, `${JSON.stringify(planned, null, 2)}\n`);
+  await writeFile(`${file}.md`, `${planMarkdown(planned)}\n`);
+  console.log(planMarkdown(planned));
+  say(`results: ${file}.json, ${file}.md`);
+  process.exit(0);
 }
 const result = await runBench(settings, say);
 await mkdir(settings.out, { recursive: true });

@@ -84,7 +84,7 @@ export async function startLocalRunner(opts: LocalRunnerOptions): Promise<LocalR
   // Without per-component identities the fleet shares the functions' client and so their watch caches (one copy of
   // the Kymas and Manifests in this process, not two).
   const fleetClient = shared?.kcp ?? await KubeClient.from(await kubeConfigOf('fleet'));
-  const fleet = await startFleetService(fleetClient, opts.config.kcpNamespace, opts.log.child({ component: 'fleet' }), opts.config.fleetPort);
+  const fleet = await startFleetService(fleetClient, opts.config.kcpNamespace, opts.log.child({ component: 'fleet' }), opts.config.fleetPort, '127.0.0.1', opts.config);
   const resync = () => Promise.all(pingSources.map((p) => ping.fireNow(p.name))).then(() => undefined);
   if (opts.resyncAtStart ?? true) await resync();
   return {

@@ -140,6 +140,19 @@ describe('plan', () => {
     expect(diffOf(rowOf(hidden, 'plan-a'))).toMatchObject({ blockedBy: ['Plom team-plan/mine'], created: [], changed: [] });
     expect(diffOf(rowOf(hidden, 'plan-a'))?.pruned).toEqual(expect.arrayContaining(['ConfigMap kyma-system/plom-one', 'Deployment kyma-system/plom-manager']));
 
+    // The fleet page's view: the same plan from the fleet component, then reused while nothing moved.
+    const query = 'releaseMeta=plom&setChannel=regular%3D2.0.0,fast%3D1.0.0';
+    const viaFleet = await (await fetch(`${world.runner.fleet.url}/api/plan?${query}`)).json() as PlanReport & { cached: boolean };
+    expect(viaFleet).toMatchObject({ change: bump.change, cached: false });
+    expect(viaFleet.rows).toEqual(bump.rows);
+    const page = await fetch(`${world.runner.fleet.url}/plan?${query}`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('<td>plan-a</td><td>plom</td><td class="upgrade">upgrade</td><td>1.0.0</td><td>2.0.0</td>');
+    expect(html).toContain('<li>+ ConfigMap kyma-system/plom-two</li>');
+    expect(html).toContain('(cached)');
+    expect((await fetch(`${world.runner.fleet.url}/api/plan?releaseMeta=../x&setChannel=fast%3D1.0.0`)).status).toBe(400);
+
     // The guard: a write through the plan's client never leaves the process.
     await expect(readOnly(world.kcp).mergePatch({ apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', namespace: KCP_NAMESPACE, name: 'plom' }, { metadata: { labels: { touched: 'yes' } } }))
       .rejects.toBeInstanceOf(PlanWriteRefused);

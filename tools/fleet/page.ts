@@ -25,6 +25,7 @@ export const FLEET_PAGE = `<!doctype html>
 </head>
 <body>
 <h1>Kyma fleet</h1>
+<p><a href="plan">Plan a release</a> — preview a ModuleReleaseMeta change before it happens (dry-run only)</p>
 <div class="counts" id="kyma-counts"></div>
 <div class="counts" id="module-counts"></div>
 <form id="filters">

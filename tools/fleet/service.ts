@@ -1,7 +1,8 @@
 // The fleet component (issue 9, ADR 19): one long-lived process on the KCP that holds Kymas, Manifests and
 // ModuleReleaseMetas in watch caches and answers, read-only: Prometheus gauges of the fleet's state (/metrics), the
 // fleet page (/), the fleet summary (/api/fleet), the Kyma list (/api/kymas?state=&module=&name=), the reason chain
-// of one Kyma (/api/kymas/<name>[?module=<m>]) and a server-sent event whenever the Kymas change (/api/changes). The
+// of one Kyma (/api/kymas/<name>[?module=<m>]), a server-sent event whenever the Kymas change (/api/changes) and the
+// plan of a release (/plan, /api/plan: tools/plan, dry-runs only; plan-route.ts). The
 // local runner starts it; on Knative it is a Service with exactly one instance (manifests/fleet) — gauges need a process
 // that is always there.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -14,7 +15,9 @@ import { API_VERSION } from '../../shared/core/vocabulary.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import { CACHED } from '../../shared/host/deps.ts';
 import type { Logger } from '../../shared/host/logger.ts';
+import type { Config } from '../../shared/host/config.ts';
 import { fleetMetrics, type FleetState } from './metrics.ts';
+import { planRoute } from './plan-route.ts';
 import { FLEET_PAGE } from './page.ts';
 import { kymaRows } from './rows.ts';
 import { readExplanation } from './read.ts';
@@ -26,12 +29,14 @@ export interface FleetService {
 }
 
 
-export async function startFleetService(base: KubeClient, namespace: string, log: Logger, port = 0, host = '127.0.0.1'): Promise<FleetService> {
+/** `config` (the module registry, runtime kubeconfig policy, maintenance policy) enables the plan view (/plan, /api/plan). */
+export async function startFleetService(base: KubeClient, namespace: string, log: Logger, port = 0, host = '127.0.0.1', config?: Config): Promise<FleetService> {
   const kcp = base.cachingReads([CACHED.kymas, CACHED.manifests, CACHED.releaseMetas]);
   // Whole collections straight from the caches, not copied: everything here only reads them (KubeClient.scan).
   const list = <T extends { apiVersion?: string; kind?: string; metadata: { name: string } }>(kind: string) => kcp.scan<T, T>(API_VERSION, kind, { namespace }, (o) => o);
   const state = async (): Promise<FleetState> => ({ kymas: await list<Kyma>('Kyma'), manifests: await list<Manifest>('Manifest'), releaseMetas: await list<ModuleReleaseMeta>('ModuleReleaseMeta') });
   const metrics = fleetMetrics(state);
+  const planned = planRoute(kcp, namespace, config);
   // The summary is computed again only when the Kyma cache has moved: between changes it is a string in memory.
   let summarized: { revision: string; answer: ReturnType<typeof json> } | undefined;
   const summary = async () => {
@@ -47,6 +52,7 @@ export async function startFleetService(base: KubeClient, namespace: string, log
     if (url.pathname === '/healthz') return { status: 200, type: 'text/plain', body: 'ok\n' };
     if (url.pathname === '/') return { status: 200, type: 'text/html; charset=utf-8', body: FLEET_PAGE };
     if (url.pathname === '/api/fleet') return summary();
+    if (url.pathname === '/plan' || url.pathname === '/api/plan') return planned(url);
     if (url.pathname === '/api/kymas') {
       const q = url.searchParams;
       return json(200, kymaRows(await list<Kyma>('Kyma'), { state: q.get('state') || undefined, module: q.get('module') || undefined, name: q.get('name') || undefined, limit: Number(q.get('limit')) || undefined }));

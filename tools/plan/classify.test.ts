@@ -10,7 +10,7 @@ import { asResolved, resolve, type Surroundings } from './resolution.ts';
 const COMPONENT = 'kyma-project.io/module/sample';
 const template = (version: string, labels: Record<string, string> = {}, extra: Record<string, unknown> = {}): ModuleTemplate =>
   ({ apiVersion: '', kind: 'ModuleTemplate', metadata: { name: `sample-${version}`, namespace: 'kcp-system', generation: 1, labels }, spec: { moduleName: 'sample', version, ...extra } });
-const meta = (channels: { channel: string; version: string }[], kymaSelector?: ModuleReleaseMeta['spec']['kymaSelector']): ModuleReleaseMeta =>
+const meta = (channels: { channel: string; version: string }[], kymaSelector?: NonNullable<ModuleReleaseMeta['spec']>['kymaSelector']): ModuleReleaseMeta =>
   ({ apiVersion: '', kind: 'ModuleReleaseMeta', metadata: { name: 'sample' }, spec: { moduleName: 'sample', ocmComponentName: COMPONENT, channels, ...(kymaSelector ? { kymaSelector } : {}) } });
 const artifact = (version: string): [string, ArtifactLookup] =>
   [`${COMPONENT}:${version}`, { artifact: { componentName: COMPONENT, version, install: { name: 'raw-manifest', type: 'oci-dir', ref: 'sha256:aa', componentName: COMPONENT }, layers: [], localizedImages: [], registryHost: undefined } }];
@@ -57,8 +57,8 @@ describe('plan: a change sorted by resolve-template\'s own answers', () => {
     const restricted = { ...around, restrictedModules: ['sample'] };
     const selector = { matchLabels: { tier: 'gold' } };
     const kyma = kymaOn('regular', '1.0.0', { tier: 'gold' });
-    const before = resolve(kyma, { ...catalog, releaseMetas: [meta(catalog.releaseMetas[0]?.spec.channels ?? [], selector)] }, restricted);
-    const after = resolve(kyma, { ...catalog, releaseMetas: [meta(catalog.releaseMetas[0]?.spec.channels ?? [], { matchLabels: { tier: 'silver' } })] }, restricted);
+    const before = resolve(kyma, { ...catalog, releaseMetas: [meta(catalog.releaseMetas[0]?.spec?.channels ?? [], selector)] }, restricted);
+    const after = resolve(kyma, { ...catalog, releaseMetas: [meta(catalog.releaseMetas[0]?.spec?.channels ?? [], { matchLabels: { tier: 'silver' } })] }, restricted);
     expect(planModules(kyma, before, after)).toMatchObject([{ outcome: 'refused', removes: true }]);
   });
 
