@@ -72,9 +72,9 @@ beforeAll(async () => {
 afterAll(async () => {
   if (world) {
     await deleteLeftoverKymas(world);
-    await world.kcp.delete({ apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', namespace: KCP_NAMESPACE, name: MODULE }).catch(() => undefined);
-    for (const version of ['0.1.0', '0.2.0']) {
-      await world.kcp.delete({ apiVersion: API_VERSION, kind: 'ModuleTemplate', namespace: KCP_NAMESPACE, name: `${MODULE}-${version}` }).catch(() => undefined);
+    for (const name of [MODULE, 'both-ways']) await world.kcp.delete({ apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', namespace: KCP_NAMESPACE, name }).catch(() => undefined);
+    for (const name of [`${MODULE}-0.1.0`, `${MODULE}-0.2.0`, 'both-ways-1.0.0']) {
+      await world.kcp.delete({ apiVersion: API_VERSION, kind: 'ModuleTemplate', namespace: KCP_NAMESPACE, name }).catch(() => undefined);
     }
   }
   await world?.runner.stop();
@@ -122,5 +122,23 @@ describe('a module made of a Helm chart, packaged with the module CLI', () => {
       && (await onRuntime('Deployment', `${MODULE}-greeter`, 'apps/v1')) === undefined && (await onRuntime('ConfigMap', `${MODULE}-greeting`)) === undefined, 120_000);
     expect(await onRuntime('Widget', `${MODULE}-widget`, 'charts.example.com/v1')).toBeUndefined();
     await kymaInState(world, KYMA, 'Ready', (k) => moduleOf(k) === undefined);
+  });
+
+  it('refuses a descriptor with both a raw manifest and a chart, saying so in the module status; nothing is rendered', async () => {
+    const blob = (name: string, n: number, mediaType: string) => ({ name, type: 'blob', relation: 'local', version: '1.0.0', access: { type: 'localBlob', localReference: `sha256:${String(n).repeat(64)}`, mediaType } });
+    const component = 'kyma-project.io/module/both-ways';
+    await world.kcp.apply({
+      apiVersion: API_VERSION, kind: 'ModuleTemplate', metadata: { name: 'both-ways-1.0.0', namespace: KCP_NAMESPACE, labels: { 'operator.kyma-project.io/module-name': 'both-ways' } },
+      spec: { moduleName: 'both-ways', version: '1.0.0', descriptor: { meta: { schemaVersion: 'v2' }, component: {
+        name: component, version: '1.0.0', repositoryContexts: [{ type: 'OCIRegistry', baseUrl: world.registry.host, componentNameMapping: 'urlPath' }],
+        resources: [blob('raw-manifest', 1, 'application/x-tar'), blob('helm-chart', 2, 'application/vnd.cncf.helm.chart.content.v1.tar+gzip')] } } },
+    } as never, 'e2e-user');
+    await world.kcp.apply({ apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', metadata: { name: 'both-ways', namespace: KCP_NAMESPACE },
+      spec: { moduleName: 'both-ways', ocmComponentName: component, channels: [{ channel: 'regular', version: '1.0.0' }] } } as never, 'e2e-user');
+    await connectRuntime(world, 'helm-kyma-both', 1);
+    await applyKyma(world, 'helm-kyma-both', { channel: 'regular', modules: [{ name: 'both-ways' }] });
+    const kyma = await kymaInState(world, 'helm-kyma-both', 'Error', (k) => k.status?.modules?.[0]?.state === 'Error');
+    expect(kyma.status?.modules?.[0]?.message).toContain(`component ${component}:1.0.0 has both a raw-manifest and a helm-chart resource; a module installs one of them`);
+    expect(await manifestsOf(world, 'helm-kyma-both')).toEqual([]);
   });
 });
