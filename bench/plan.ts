@@ -24,10 +24,41 @@ export interface PlanBenchResult {
   when: string;
   settings: { kymas: number; modules: number; runtimes: number; samplePerGroup: number; concurrency: number };
   setupSeconds: number;
-  plan: { seconds: number; cpuSeconds: number; rows: number; dryRuns: number; outcomes: Record<string, number> };
+  /** Every Kyma, one runtime dry-run per group of Kymas with the same change. */
+  sampled: PlanCost;
+  /** The first UNSAMPLED Kymas (by name), every one dry-run. */
+  unsampled: PlanCost & { kymas: number };
+}
+
+interface PlanCost {
+  seconds: number;
+  cpuSeconds: number;
+  rows: number;
+  dryRuns: number;
+  outcomes: Record<string, number>;
   /** The plan's requests, by API server (kcp, runtime) and verb; runtime writes are dry-runs (read-only.ts refuses others). */
   requests: Record<string, number>;
   writes: { kcp: number; runtimeDryRuns: number };
+}
+
+const UNSAMPLED = 200;
+
+/** Runs one plan with the request tally on: its wall time, CPU and requests. */
+async function measured(fleet: Fleet, run: () => Promise<PlanReport>): Promise<PlanCost> {
+  countRequests(true);
+  const cpu = process.cpuUsage();
+  const report = await run();
+  const used = process.cpuUsage(cpu);
+  const tally = requestTally();
+  countRequests(false);
+  const where = (server: string) => (server === fleet.kcp.server ? 'kcp' : 'runtime');
+  const requests: Record<string, number> = {};
+  for (const r of tally) requests[`${where(r.server)} ${r.verb}`] = (requests[`${where(r.server)} ${r.verb}`] ?? 0) + r.count;
+  const writes = (at: string) => tally.filter((r) => where(r.server) === at && WRITE_VERBS.has(r.verb)).reduce((n, r) => n + r.count, 0);
+  return {
+    seconds: report.seconds, cpuSeconds: Math.round((used.user + used.system) / 1e5) / 10, rows: report.rows.length, dryRuns: report.dryRuns,
+    outcomes: outcomes(report), requests, writes: { kcp: writes('kcp'), runtimeDryRuns: writes('runtime') },
+  };
 }
 
 const SAMPLE_PER_GROUP = 1;
@@ -43,22 +74,15 @@ export async function runPlanBench(settings: BenchSettings, say: (line: string) 
     say(`${settings.kymas} Kymas with an installed status in ${setupSeconds.toFixed(0)} s; planning ${fleet.modules[0]} regular=${RELEASE_VERSION}`);
     const config = readConfig({ LIFECYCLE_OCI_REGISTRY: `http://${fleet.registryHost}` });
     const deps = await planDeps(fleet.kcp, config, say);
-    countRequests(true);
-    const cpu = process.cpuUsage();
-    const report = await plan(deps, { namespace: KCP_NAMESPACE, change: { releaseMeta: fleet.modules[0] ?? '', setChannels: [{ channel: 'regular', version: RELEASE_VERSION }] }, kymas: [], samplePerGroup: SAMPLE_PER_GROUP, concurrency: CONCURRENCY });
-    const used = process.cpuUsage(cpu);
-    const tally = requestTally();
-    countRequests(false);
-    const kcpServer = fleet.kcp.server;
-    const requests: Record<string, number> = {};
-    for (const r of tally) requests[`${r.server === kcpServer ? 'kcp' : 'runtime'} ${r.verb}`] = (requests[`${r.server === kcpServer ? 'kcp' : 'runtime'} ${r.verb}`] ?? 0) + r.count;
-    const writes = (where: string) => tally.filter((r) => (r.server === kcpServer) === (where === 'kcp') && WRITE_VERBS.has(r.verb)).reduce((n, r) => n + r.count, 0);
+    const change = { releaseMeta: fleet.modules[0] ?? '', setChannels: [{ channel: 'regular', version: RELEASE_VERSION }] };
+    const sampled = await measured(fleet, () => plan(deps, { namespace: KCP_NAMESPACE, change, kymas: [], samplePerGroup: SAMPLE_PER_GROUP, concurrency: CONCURRENCY }));
+    // The same without sampling, for the first Kymas only: what a dry-run per Kyma costs.
+    const some = Array.from({ length: Math.min(UNSAMPLED, settings.kymas) }, (_, i) => kymaName(i));
+    const full = await measured(fleet, () => plan(deps, { namespace: KCP_NAMESPACE, change, kymas: some, samplePerGroup: undefined, concurrency: CONCURRENCY }));
     return {
       kind: 'plan', when: new Date().toISOString(),
       settings: { kymas: settings.kymas, modules: settings.modules, runtimes: settings.runtimes, samplePerGroup: SAMPLE_PER_GROUP, concurrency: CONCURRENCY },
-      setupSeconds: Math.round(setupSeconds),
-      plan: { seconds: report.seconds, cpuSeconds: Math.round((used.user + used.system) / 1e5) / 10, rows: report.rows.length, dryRuns: report.dryRuns, outcomes: outcomes(report) },
-      requests, writes: { kcp: writes('kcp'), runtimeDryRuns: writes('runtime') },
+      setupSeconds: Math.round(setupSeconds), sampled, unsampled: { ...full, kymas: some.length },
     };
   } finally {
     await fleet.plane.stop();
@@ -81,15 +105,15 @@ async function writeInstalledStatus(fleet: Fleet, count: number): Promise<void> 
 const outcomes = (report: PlanReport) => report.rows.reduce<Record<string, number>>((n, r) => ({ ...n, [r.outcome]: (n[r.outcome] ?? 0) + 1 }), {});
 
 export function planMarkdown(r: PlanBenchResult): string {
+  const row = (what: string, c: PlanCost) => `| ${what} | ${c.seconds} s | ${c.cpuSeconds} s | ${c.rows} (${Object.entries(c.outcomes).map(([k, v]) => `${k} ${v}`).join(', ')}) | ${c.dryRuns} | ${c.writes.kcp} | ${c.writes.runtimeDryRuns} | ${Object.entries(c.requests).sort().map(([k, v]) => `${k} ${v}`).join(', ')} |`;
   return [
     `## plan — ${r.settings.kymas} Kymas × ${r.settings.modules} modules, ${r.settings.runtimes} runtime API servers (${r.when})`,
     '',
-    `Change planned: first module's regular channel 1.0.0 → ${RELEASE_VERSION}; --sample-per-group ${r.settings.samplePerGroup}, --concurrency ${r.settings.concurrency}. Setup (Kymas, Secrets, synthesized status; not part of the plan): ${r.setupSeconds} s.`,
+    `Change planned: the first module's regular channel 1.0.0 → ${RELEASE_VERSION}; --concurrency ${r.settings.concurrency}. Setup (Kymas, Secrets, synthesized status; not part of the plan): ${r.setupSeconds} s.`,
     '',
-    '| plan wall time | plan CPU | rows | runtime dry-runs | KCP writes | runtime writes (all dryRun=All) |',
-    '|---|---|---|---|---|---|',
-    `| ${r.plan.seconds} s | ${r.plan.cpuSeconds} s | ${r.plan.rows} (${Object.entries(r.plan.outcomes).map(([k, v]) => `${k} ${v}`).join(', ')}) | ${r.plan.dryRuns} | ${r.writes.kcp} | ${r.writes.runtimeDryRuns} |`,
-    '',
-    `Requests: ${Object.entries(r.requests).sort().map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    '| plan | wall time | CPU | rows | runtime dry-runs | KCP writes | runtime writes (all dryRun=All) | requests |',
+    '|---|---|---|---|---|---|---|---|',
+    row(`all ${r.settings.kymas} Kymas, --sample-per-group ${r.settings.samplePerGroup}`, r.sampled),
+    row(`${r.unsampled.kymas} Kymas (--kyma …), no sampling`, r.unsampled),
   ].join('\n');
 }
