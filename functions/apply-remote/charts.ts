@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../shared/core/canonical.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
-import { chartRenders, inReleaseNamespace, installsProblem, isPinned, type ChartRender } from '../../shared/render/helm-charts.ts';
-import { helmTemplate, type HelmBinary } from '../../shared/render/helm-template.ts';
+import { chartRenders, installsProblem, isPinned, type ChartRender } from '../../shared/render/helm-charts.ts';
+import { chartLayerProblem, chartModuleYaml, renderChart } from '../../shared/render/helm-module.ts';
+import type { helmTemplate, HelmBinary } from '../../shared/render/helm-template.ts';
 import type { LayerCache } from './layer.ts';
 
 const MAX_CACHED_RENDERS = 256;
@@ -37,13 +38,13 @@ export class ChartRenderer {
     } catch (error) {
       return { error: error instanceof Error ? error.message : String(error) };
     }
-    const parts = crds ? [crds.text] : [];
+    const parts: string[] = [];
     for (const render of renders) {
       const rendered = await this.render(render);
       if ('error' in rendered) return rendered;
       parts.push(rendered.yaml);
     }
-    return { yaml: parts.join('\n---\n') };
+    return { yaml: chartModuleYaml(crds?.text, parts) };
   }
 
   private async render(render: ChartRender): Promise<{ yaml: string } | { error: string }> {
@@ -55,12 +56,14 @@ export class ChartRenderer {
     if (source.type === 'oci-ref') {
       const layer = await this.layers.bytes(source, `spec.installs[${render.install.name}].source`);
       if ('error' in layer) return layer;
+      const problem = chartLayerProblem(layer.bytes);
+      if (problem) return { error: `chart ${render.install.name}: ${problem}` };
       chart = { archive: layer.bytes };
     } else {
       chart = { name: source.chartName, repo: source.url, ...(source.version ? { version: source.version } : {}) };
     }
     try {
-      const yaml = inReleaseNamespace(await helmTemplate(this.binary, render, chart), render.namespace, render.createNamespace);
+      const yaml = await renderChart(this.binary, render, chart);
       if (this.renders.size >= MAX_CACHED_RENDERS) this.renders.delete(this.renders.keys().next().value ?? '');
       this.renders.set(key, { yaml, at: Date.now() });
       return { yaml };

@@ -6,8 +6,8 @@ import type { ChartInstall } from '../core/manifest.ts';
 import { REMOTE_NAMESPACE } from '../core/vocabulary.ts';
 import { sha256Digest } from '../oci/manifest.ts';
 import { loadChart, readPackagedChart, type PackagedChart } from './helm-archive.ts';
-import { chartRenders, inReleaseNamespace, installsProblem } from './helm-charts.ts';
-import { helmTemplate } from './helm-template.ts';
+import { chartRenders, inReleaseNamespace, installsProblem, type ChartRender } from './helm-charts.ts';
+import { helmTemplate, type HelmBinary } from './helm-template.ts';
 
 /** A chart to render, as a Manifest's `spec.installs[]` entry, config entry and CRDs layer would give it. */
 export interface ChartModuleInput {
@@ -38,9 +38,27 @@ export async function renderChartModule(input: ChartModuleInput): Promise<string
   const entry = { name: install.name, values: input.values ?? {}, set: input.set ?? [], namespace: input.namespace ?? REMOTE_NAMESPACE, createNamespace: input.createNamespace ?? false };
   const [render] = chartRenders([install], stringify({ configs: [entry] }));
   if (!render) throw new Error('nothing to render');
-  const rendered = await helmTemplate({ file: input.helmBinary, searchPath: input.searchPath ?? '' }, render, { archive: chart.bytes });
-  const objects = inReleaseNamespace(rendered, render.namespace, render.createNamespace);
-  return input.crds ? [input.crds, objects].join('\n---\n') : objects;
+  const objects = await renderChart({ file: input.helmBinary, searchPath: input.searchPath ?? '' }, render, { archive: chart.bytes });
+  return chartModuleYaml(input.crds, [objects]);
+}
+
+/** One chart rendered by the real helm, objects without a namespace put into the release's (apply-remote and the
+ * library both render this way). */
+export async function renderChart(binary: HelmBinary, render: ChartRender, chart: Parameters<typeof helmTemplate>[2]): Promise<string> {
+  return inReleaseNamespace(await helmTemplate(binary, render, chart), render.namespace, render.createNamespace);
+}
+
+/** PURE. The module's YAML stream: the CRDs layer first, then every chart's objects. */
+export const chartModuleYaml = (crds: string | undefined, charts: string[]): string => [...(crds ? [crds] : []), ...charts].join('\n---\n');
+
+/** A pulled chart layer checked before helm sees it: '' when it is a packaged chart, else why not. */
+export function chartLayerProblem(bytes: Uint8Array): string {
+  try {
+    readPackagedChart(bytes);
+    return '';
+  } catch (error) {
+    return `the chart layer ${error instanceof Error ? error.message : String(error)}`;
+  }
 }
 
 async function packaged(chart: string | Uint8Array): Promise<PackagedChart> {

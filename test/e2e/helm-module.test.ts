@@ -13,8 +13,10 @@ import { parseAllDocuments } from 'yaml';
 import type { Kyma } from '../../shared/core/kyma.ts';
 import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
+import { packageModule, pushModule } from '../../tools/module/package.ts';
+import { moduleTemplate, releaseMeta } from '../../tools/module/cli/render.ts';
 import { readmeBashBlock } from './readme.ts';
-import { applyKyma, connectRuntime, deleteLeftoverKymas, eventually, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
+import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
 
 const CLI = join(import.meta.dirname, '../../tools/module/cli/main.ts');
 const GREETER = fileURLToPath(new URL('../fixtures/charts/greeter', import.meta.url));
@@ -72,8 +74,8 @@ beforeAll(async () => {
 afterAll(async () => {
   if (world) {
     await deleteLeftoverKymas(world);
-    for (const name of [MODULE, 'both-ways']) await world.kcp.delete({ apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', namespace: KCP_NAMESPACE, name }).catch(() => undefined);
-    for (const name of [`${MODULE}-0.1.0`, `${MODULE}-0.2.0`, 'both-ways-1.0.0']) {
+    for (const name of [MODULE, 'both-ways', 'bad-chart']) await world.kcp.delete({ apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', namespace: KCP_NAMESPACE, name }).catch(() => undefined);
+    for (const name of [`${MODULE}-0.1.0`, `${MODULE}-0.2.0`, 'both-ways-1.0.0', 'bad-chart-1.0.0']) {
       await world.kcp.delete({ apiVersion: API_VERSION, kind: 'ModuleTemplate', namespace: KCP_NAMESPACE, name }).catch(() => undefined);
     }
   }
@@ -140,5 +142,21 @@ describe('a module made of a Helm chart, packaged with the module CLI', () => {
     const kyma = await kymaInState(world, 'helm-kyma-both', 'Error', (k) => k.status?.modules?.[0]?.state === 'Error');
     expect(kyma.status?.modules?.[0]?.message).toContain(`component ${component}:1.0.0 has both a raw-manifest and a helm-chart resource; a module installs one of them`);
     expect(await manifestsOf(world, 'helm-kyma-both')).toEqual([]);
+    await deleteKyma(world, 'helm-kyma-both');
+    await kymaGone(world, 'helm-kyma-both');
+  });
+
+  it('reports a chart layer that is no packaged chart in the Manifest and module status, naming the release', async () => {
+    const name = 'bad-chart';
+    const pkg = packageModule({ componentName: `kyma-project.io/module/${name}`, version: '1.0.0', registryBaseUrl: world.registry.host, chart: { archive: new TextEncoder().encode('kind: ConfigMap\n') } });
+    await pushModule(world.registry, pkg);
+    const request = { name, version: '1.0.0', componentName: pkg.componentName, namespace: KCP_NAMESPACE, channels: [{ channel: 'regular', version: '1.0.0' }], beta: false, internal: false, requiresDowntime: false };
+    for (const object of [moduleTemplate({ request: request as never, pkg, objects: [], defaultCr: undefined }), releaseMeta(request as never)]) await world.kcp.apply(object as never, 'e2e-user');
+    await connectRuntime(world, 'helm-kyma-bad', 1);
+    await applyKyma(world, 'helm-kyma-bad', { channel: 'regular', modules: [{ name }] });
+    const kyma = await kymaInState(world, 'helm-kyma-bad', 'Error', (k) => k.status?.modules?.[0]?.state === 'Error');
+    const [manifest] = await manifestsOf(world, 'helm-kyma-bad');
+    expect(manifest?.status?.lastOperation?.operation).toBe(`chart ${name}: the chart layer is not gzip-compressed (expected a packaged chart .tgz, as helm package writes)`);
+    expect(kyma.status?.modules?.[0]?.message ?? '').toContain('the chart layer is not gzip-compressed');
   });
 });
