@@ -4,7 +4,7 @@
 // drops (server-side dry-run), a refused downgrade, a maintenance wait, a removal held by a user CR in upstream's
 // words — and the API servers saw no write from the plan but dry-runs, and no resourceVersion moved.
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -121,6 +121,8 @@ describe('plan', () => {
     });
     expect(rowOf(bump, 'plan-b')?.runtime).toBeUndefined();
     const text = await cli('--release-meta', 'plom', '--set-channel', 'regular=2.0.0', '--set-channel', 'fast=1.0.0');
+    await mkdir('test-artifacts', { recursive: true });
+    await writeFile(join('test-artifacts', 'plan.txt'), text.stdout); // the README's example
     expect(text.stdout.split('\n')).toEqual(expect.arrayContaining([expect.stringMatching(/^plan-a\s+plom\s+upgrade\s+1\.0\.0\s+2\.0\.0\s+\+1 ~\d+ -1\s*$/), '    + ConfigMap kyma-system/plom-two', '    - ConfigMap kyma-system/plom-one']));
 
     // 3.0.0 requires downtime: with a window that closed an hour ago, plan-a waits (resolve-template's words).

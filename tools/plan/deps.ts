@@ -7,6 +7,8 @@ import { RuntimeClients } from '../../shared/kube/runtime-clients.ts';
 import { ModuleArtifacts } from '../../shared/oci/module-artifacts.ts';
 import { RegistryClient } from '../../shared/oci/registry.ts';
 import { LayerCache } from '../../functions/apply-remote/layer.ts';
+import { ChartRenderer } from '../../functions/apply-remote/charts.ts';
+import { helmBinary } from '../../shared/render/helm-template.ts';
 import { MaintenancePolicyFile } from '../../functions/resolve-template/maintenance.ts';
 import type { PlanDeps } from './plan.ts';
 import { PLAN_USER_AGENT, readOnly } from './read-only.ts';
@@ -17,6 +19,8 @@ export async function planDeps(kcp: KubeClient, config: Config, progress: (line:
   const access = await registryAccess(reader, config);
   const registry = new RegistryClient(access);
   const runtimes = new RuntimeClients(reader, config.kubeconfigExecCommands, PLAN_USER_AGENT);
+  const layers = new LayerCache(registry);
+  const charts = new ChartRenderer(layers, helmBinary(config));
   const maintenance = new MaintenancePolicyFile(config.maintenancePolicyPath, config.maintenanceMinWindowMinutes);
   return {
     kcp: reader,
@@ -25,7 +29,8 @@ export async function planDeps(kcp: KubeClient, config: Config, progress: (line:
       return 'missing' in found ? found : { client: readOnly(found.client), scope: found.scope };
     },
     artifacts: new ModuleArtifacts(registry, access.allowedHosts),
-    layers: new LayerCache(registry),
+    // apply-remote's choice (sync.ts): Helm charts when the Manifest has installs, else the raw-manifest layer.
+    moduleYaml: (manifest) => (manifest.spec?.installs?.length ? charts.moduleYaml(manifest) : layers.rawManifest(manifest)),
     registryHost: registry.host,
     pullSecret: config.runtimeImagePullSecret,
     maintenanceOf: (kyma) => maintenance.windowOf(kyma),

@@ -4,7 +4,7 @@ import type { ArtifactLookup } from '../../shared/core/descriptors.ts';
 import type { Kyma, ModuleStatus } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import { wantedModules } from '../../functions/resolve-template/decide.ts';
-import { desiredManifest } from '../../functions/render-manifest/decide.ts';
+import { desiredManifest, installSources } from '../../functions/render-manifest/decide.ts';
 import type { Catalog } from './change.ts';
 
 export function nextManifest(kyma: Kyma, entry: ModuleStatus, catalog: Catalog, artifacts: ReadonlyMap<string, ArtifactLookup>, registryHost: string): Manifest | { error: string } {
@@ -15,6 +15,5 @@ export function nextManifest(kyma: Kyma, entry: ModuleStatus, catalog: Catalog, 
   if (!module || !template) return { error: `module ${entry.name}: no template ${entry.template?.metadata.name ?? ''} to render` };
   if (!lookup || 'error' in lookup) return { error: lookup?.error ?? `descriptor of ${componentName} not read` };
   const { artifact } = lookup;
-  const install = { repo: registryHost, name: componentName, ref: artifact.install.ref, type: artifact.install.type };
-  return desiredManifest(kyma, { module, entry, template, componentName, version: artifact.version, install, localizedImages: artifact.localizedImages });
+  return desiredManifest(kyma, { module, entry, template, componentName, version: artifact.version, ...installSources(registryHost, componentName, artifact.install), localizedImages: artifact.localizedImages });
 }

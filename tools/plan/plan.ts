@@ -6,14 +6,13 @@ import type { Manifest } from '../../shared/core/manifest.ts';
 import type { ModuleArtifacts } from '../../shared/oci/module-artifacts.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import type { Observed } from '../../functions/resolve-template/decide.ts';
-import type { LayerCache } from '../../functions/apply-remote/layer.ts';
 import { mapBounded } from './bounded.ts';
 import { changedCatalog, changedModules, changeOf, describeChange, type Catalog, type ChangeRequest } from './change.ts';
 import { planModules, type ModulePlan } from './classify.ts';
 import { kymasUsing, manifestsByModule, readArtifacts, readCatalog } from './inputs.ts';
 import { nextManifest } from './next-manifest.ts';
 import type { PlanReport, PlanRow } from './report.ts';
-import { removalDiff, upgradeDiff, type Runtime } from './runtime-diff.ts';
+import { removalDiff, upgradeDiff, type ModuleYaml, type Runtime } from './runtime-diff.ts';
 import { resolve, type Surroundings } from './resolution.ts';
 import { pickSamples } from './sample.ts';
 
@@ -23,7 +22,7 @@ export interface PlanDeps {
   /** The Kyma's runtime, read-only, or why it cannot be used. */
   runtimeOf: (namespace: string, kyma: string) => Promise<Runtime | { missing: string }>;
   artifacts: ModuleArtifacts;
-  layers: LayerCache;
+  moduleYaml: ModuleYaml;
   registryHost: string;
   pullSecret: string | undefined;
   /** The Kyma's maintenance window now (resolve-template's MaintenancePolicyFile); absent = windows off. */
@@ -85,7 +84,7 @@ async function diffOf(deps: PlanDeps, kyma: Kyma, module: ModulePlan, entry: Mod
   if (!entry) return { error: `module ${module.module}: not resolved` };
   const next = nextManifest(kyma, entry, to.after, to.artifacts, deps.registryHost);
   if ('error' in next) return next;
-  return upgradeDiff(runtime, deps.layers, next, current, deps.pullSecret);
+  return upgradeDiff(runtime, deps.moduleYaml, next, current, deps.pullSecret);
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -1,5 +1,5 @@
 // The runtime side of a plan for one Kyma's module: the new version's objects rendered by apply-remote's own code
-// (the layer, renderTarget: labels, images, pull Secret, namespaces), each dry-run applied on the runtime and compared
+// (the layer or the Helm charts, renderTarget: labels, images, pull Secret, namespaces), each dry-run applied on the runtime and compared
 // with what is there; what the Manifest synced and the new version drops is what apply-remote would prune. A module a
 // change removes: everything it synced goes, and the user CRs that would block the removal (apply-remote's check).
 import type { Manifest, SyncedResource } from '../../shared/core/manifest.ts';
@@ -13,7 +13,6 @@ import { syncedOf, type RuntimeObject } from '../../shared/render/render.ts';
 import { pruneWaves } from '../../shared/render/prune.ts';
 import { renderTarget } from '../../functions/apply-remote/target.ts';
 import { blockingCrs } from '../../functions/apply-remote/uninstall.ts';
-import type { LayerCache } from '../../functions/apply-remote/layer.ts';
 import { comparable, dryRunApply } from './read-only.ts';
 
 /** Objects as `Kind namespace/name` (cluster-scoped: `Kind name`). */
@@ -28,9 +27,12 @@ export interface RuntimeDiff {
 
 export interface Runtime { client: KubeClient; scope: RuntimeScope }
 
+/** The module's YAML as apply-remote gets it: the raw-manifest layer, or its Helm charts rendered (deps.ts). */
+export type ModuleYaml = (manifest: Manifest) => Promise<{ yaml: string } | { error: string }>;
+
 /** The diff of installing `next` (the Manifest render-manifest would write) over `current` (the stored one, if any). */
-export async function upgradeDiff(runtime: Runtime, layers: LayerCache, next: Manifest, current: Manifest | undefined, pullSecret: string | undefined): Promise<RuntimeDiff | { error: string }> {
-  const layer = await layers.rawManifest(next);
+export async function upgradeDiff(runtime: Runtime, moduleYaml: ModuleYaml, next: Manifest, current: Manifest | undefined, pullSecret: string | undefined): Promise<RuntimeDiff | { error: string }> {
+  const layer = await moduleYaml(next);
   if ('error' in layer) return layer;
   const objects = await renderTarget(runtime.client, next, layer.yaml, pullSecret, runtime.scope);
   if ('error' in objects) return objects;
