@@ -4,9 +4,11 @@
 // drops (server-side dry-run), a refused downgrade, a maintenance wait, a removal held by a user CR in upstream's
 // words — and the API servers saw no write from the plan but dry-runs, and no resourceVersion moved.
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Cluster } from '../../local/controlplane/index.ts';
 import { loadKubeConfig } from '../../local/controlplane/index.ts';
@@ -19,9 +21,12 @@ import type { PlanReport, PlanRow } from '../../tools/plan/report.ts';
 import { readAudit, startAuditedCluster } from '../deploy/audited-kcp.ts';
 import { crRef, userCr } from '../e2e/removal-helpers.ts';
 import { writeSnapshot } from '../e2e/snapshot.ts';
-import { applyKyma, connectRuntime, deleteLeftoverKymas, kymaInState, startWorld, type World } from '../e2e/world.ts';
+import { applyKyma, connectRuntime, deleteLeftoverKymas, getKyma, kymaInState, startWorld, type World } from '../e2e/world.ts';
 
 const CLI = join(import.meta.dirname, '..', '..', 'tools', 'fleet', 'cli', 'main.ts');
+const MODULE_CLI = join(import.meta.dirname, '..', '..', 'tools', 'module', 'cli', 'main.ts');
+const GREETER = fileURLToPath(new URL('../fixtures/charts/greeter', import.meta.url));
+const CHART_MODULE = 'plan-chart';
 const PLANNER = 'kyma-planner';
 const RUNTIME_USER = 'lifecycle-runtime';
 const READS = new Set(['get', 'list', 'watch']);
@@ -32,10 +37,25 @@ let world: World;
 let dir: string;
 let kubeconfig: string;
 
+/** The module CLI (a real process, as helm-module.test.ts runs it) packages the greeter chart; its ModuleTemplate goes
+ * to the KCP, and its ModuleReleaseMeta (channel regular) only when `release`. */
+async function publishChart(version: string, chart: string, values: string, release: boolean): Promise<void> {
+  const valuesFile = join(dir, `values-${version}.yaml`);
+  await writeFile(valuesFile, values);
+  const args = ['--name', CHART_MODULE, '--version', version, '--chart', chart, '--values', valuesFile, '--registry', `http://${inject('controlPlane').registryHost}`, '--channel', 'regular', '--overwrite'];
+  const stdout = await new Promise<string>((resolve, reject) => {
+    execFile(process.execPath, [MODULE_CLI, ...args], (error, out, err) => (error ? reject(new Error(`module CLI failed: ${err}`)) : resolve(out)));
+  });
+  for (const doc of parseAllDocuments(stdout)) {
+    const object = doc.toJS() as { kind?: string };
+    if (release || object.kind === 'ModuleTemplate') await world.kcp.apply(object as never, 'e2e-user');
+  }
+}
+
 function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(process.execPath, [CLI, 'plan', ...args, '--kubeconfig', kubeconfig, '--registry', `http://${inject('controlPlane').registryHost}`],
-      { env: { ...process.env, KUBECONFIG: '' } }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+      { env: { ...process.env, KUBECONFIG: '', LIFECYCLE_HELM_BINARY: `${inject('controlPlane').binDir}/helm` } }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
   });
 }
 
@@ -174,6 +194,27 @@ describe('plan', () => {
     expect(await writeSnapshot(world.kcp, [runtimeClient])).toEqual(before);
     expect(await world.kcp.get({ apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', namespace: KCP_NAMESPACE, name: 'plom' })).toEqual(storedMeta);
   }, 300_000);
+
+  it('previews a chart module\'s release bump through the same code path (Helm renders the new chart version)', async () => {
+    await publishChart('0.1.0', GREETER, 'message: from-module\nextra: true\n', true);
+    await connectRuntime(world, 'plan-c', 0);
+    await applyKyma(world, 'plan-c', { channel: 'regular', modules: [{ name: CHART_MODULE }] });
+    await kymaInState(world, 'plan-c', 'Ready', (k) => k.status?.modules?.some((m) => m.name === CHART_MODULE && m.state === 'Ready' && m.version === '0.1.0') ?? false);
+    const chart020 = join(dir, 'greeter-0.2.0');
+    await cp(GREETER, chart020, { recursive: true });
+    await writeFile(join(chart020, 'Chart.yaml'), (await readFile(join(chart020, 'Chart.yaml'), 'utf8')).replace(/^version: 0\.1\.0$/m, 'version: 0.2.0'));
+    await publishChart('0.2.0', chart020, 'message: upgraded\n', false); // the template only: the channel stays
+
+    const report = await planJson('--release-meta', CHART_MODULE, '--set-channel', 'regular=0.2.0', '--kyma', 'plan-c');
+    const row = report.rows.find((r) => r.kyma === 'plan-c');
+    expect(row).toMatchObject({ module: CHART_MODULE, outcome: 'upgrade', from: '0.1.0', to: '0.2.0' });
+    const diff = diffOf(row);
+    expect(diff?.created).toEqual([]);
+    expect(diff?.pruned).toEqual([`ConfigMap kyma-system/${CHART_MODULE}-extra`]);
+    expect(diff?.changed).toEqual(expect.arrayContaining([`Deployment kyma-system/${CHART_MODULE}-greeter`, `ConfigMap kyma-system/${CHART_MODULE}-greeting`]));
+    expect((await readAudit(kcp.auditLog)).filter((r) => r.user === PLANNER && !READS.has(r.verb))).toEqual([]);
+    expect((await getKyma(world, 'plan-c'))?.status?.modules?.find((m) => m.name === CHART_MODULE)?.version).toBe('0.1.0');
+  });
 
   it('refuses bad input with exit code 2 and says what is expected', async () => {
     expect(await cli()).toMatchObject({ code: 2, stderr: 'error: plan needs --release-meta <file|name> or --template <file>\n' });
