@@ -42,47 +42,51 @@ export interface PlanRequest {
 
 export async function plan(deps: PlanDeps, request: PlanRequest): Promise<PlanReport> {
   const started = performance.now();
-  const { namespace } = request;
-  const before = await readCatalog(deps.kcp, namespace);
-  const change = changeOf(before, request.change);
-  const after = changedCatalog(before, change);
-  const kymas = await kymasUsing(deps.kcp, namespace, changedModules(change), request.kymas);
-  deps.progress(`plan: ${kymas.length} Kymas use ${changedModules(change).join(', ')}`);
-  const artifacts = await readArtifacts(deps.artifacts, kymas, [before, after], request.concurrency);
-  const windows = new Map(await mapBounded(kymas, request.concurrency, async (k) => [k.metadata.name, await deps.maintenanceOf?.(k)] as const));
-  const around: Surroundings = { artifacts, maintenance: (k) => windows.get(k.metadata.name), restrictedModules: deps.restrictedModules };
-  const resolved = new Map(kymas.map((k) => [k.metadata.name, resolve(k, after, around)]));
-  const planned = kymas.map((kyma) => ({ kyma: kyma.metadata.name, modules: planModules(kyma, resolve(kyma, before, around), resolved.get(kyma.metadata.name) ?? []) }));
-  const picks = pickSamples(planned, request.samplePerGroup);
-  const manifests = await manifestsByModule(deps.kcp, namespace);
-  const byName = new Map(kymas.map((k) => [k.metadata.name, k]));
-  const work = planned.flatMap(({ kyma, modules }) => modules.map((module) => ({ kyma: byName.get(kyma) as Kyma, module })));
+  const resolved = await resolveFleet(deps, request);
+  const picks = pickSamples(resolved.planned, request.samplePerGroup);
+  const manifests = await manifestsByModule(deps.kcp, request.namespace);
+  const work = resolved.planned.flatMap(({ kyma, modules }) => modules.map((module) => ({ kyma: resolved.kymas.get(kyma) as Kyma, module })));
   let done = 0;
   const rows = await mapBounded(work, request.concurrency, async ({ kyma, module }): Promise<PlanRow> => {
-    const pick = picks.get(`${kyma.metadata.name}/${module.module}`);
-    const row: PlanRow = { kyma: kyma.metadata.name, ...module };
-    delete (row as Partial<ModulePlan>).removes;
+    const row = rowOf(kyma, module);
+    const pick = picks.get(`${row.kyma}/${row.module}`);
     if (!pick) return row;
     if ('sameAs' in pick) return { ...row, runtime: { sameAs: pick.sameAs } };
-    const entry = resolved.get(kyma.metadata.name)?.find((m) => m.name === module.module);
-    const runtime = await diffOf(deps, kyma, module, entry, { after, artifacts }, manifests.get(`${kyma.metadata.name}/${module.module}`)).catch((e: unknown) => ({ error: messageOf(e) }));
+    const entry = resolved.after.get(row.kyma)?.find((m) => m.name === row.module);
+    const runtime = await diffOf(deps, kyma, module, entry, resolved, manifests.get(`${row.kyma}/${row.module}`)).catch((e: unknown) => ({ error: messageOf(e) }));
     if (++done % 10 === 0) deps.progress(`plan: ${done} runtime dry-runs done`);
     return { ...row, runtime };
   });
-  const changed = new Set(rows.filter((r) => r.outcome !== 'unchanged').map((r) => r.kyma));
+  const moved = rows.filter((r) => r.outcome !== 'unchanged');
   return {
-    change: describeChange(change), namespace, kymas: kymas.length, unchanged: kymas.length - changed.size,
-    rows: rows.filter((r) => r.outcome !== 'unchanged'), dryRuns: [...picks.values()].filter((p) => 'sample' in p).length,
-    seconds: Math.round((performance.now() - started) / 100) / 10,
+    change: resolved.change, namespace: request.namespace, kymas: resolved.kymas.size, unchanged: resolved.kymas.size - new Set(moved.map((r) => r.kyma)).size,
+    rows: moved, dryRuns: [...picks.values()].filter((p) => 'sample' in p).length, seconds: Math.round((performance.now() - started) / 100) / 10,
   };
 }
 
-async function diffOf(deps: PlanDeps, kyma: Kyma, module: ModulePlan, entry: ModuleStatus | undefined, to: { after: Catalog; artifacts: Surroundings['artifacts'] }, current: Manifest | undefined) {
+/** Every Kyma using a changed module, resolved by resolve-template's rules against the stored and the changed catalog. */
+async function resolveFleet(deps: PlanDeps, request: PlanRequest) {
+  const before = await readCatalog(deps.kcp, request.namespace);
+  const change = changeOf(before, request.change);
+  const catalog = changedCatalog(before, change);
+  const kymas = await kymasUsing(deps.kcp, request.namespace, changedModules(change), request.kymas);
+  deps.progress(`plan: ${kymas.length} Kymas use ${changedModules(change).join(', ')}`);
+  const artifacts = await readArtifacts(deps.artifacts, kymas, [before, catalog], request.concurrency);
+  const windows = new Map(await mapBounded(kymas, request.concurrency, async (k) => [k.metadata.name, await deps.maintenanceOf?.(k)] as const));
+  const around: Surroundings = { artifacts, maintenance: (k) => windows.get(k.metadata.name), restrictedModules: deps.restrictedModules };
+  const after = new Map(kymas.map((k) => [k.metadata.name, resolve(k, catalog, around)]));
+  const planned = kymas.map((k) => ({ kyma: k.metadata.name, modules: planModules(k, resolve(k, before, around), after.get(k.metadata.name) ?? []) }));
+  return { change: describeChange(change), catalog, artifacts, after, planned, kymas: new Map(kymas.map((k) => [k.metadata.name, k])) };
+}
+
+const rowOf = (kyma: Kyma, p: ModulePlan): PlanRow => ({ kyma: kyma.metadata.name, module: p.module, outcome: p.outcome, from: p.from, to: p.to, message: p.message });
+
+async function diffOf(deps: PlanDeps, kyma: Kyma, module: ModulePlan, entry: ModuleStatus | undefined, to: { catalog: Catalog; artifacts: Surroundings['artifacts'] }, current: Manifest | undefined) {
   const runtime = await deps.runtimeOf(kyma.metadata.namespace ?? '', kyma.metadata.name);
   if ('missing' in runtime) return { error: runtime.missing };
   if (module.removes) return current ? removalDiff(runtime, current) : { error: 'no Manifest to remove' };
   if (!entry) return { error: `module ${module.module}: not resolved` };
-  const next = nextManifest(kyma, entry, to.after, to.artifacts, deps.registryHost);
+  const next = nextManifest(kyma, entry, to.catalog, to.artifacts, deps.registryHost);
   if ('error' in next) return next;
   return upgradeDiff(runtime, deps.moduleYaml, next, current, deps.pullSecret);
 }
