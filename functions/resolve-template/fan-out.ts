@@ -1,17 +1,19 @@
-import type { Kyma } from '../../shared/core/kyma.ts';
+import type { Kyma, ModuleStatus } from '../../shared/core/kyma.ts';
 import { API_VERSION } from '../../shared/core/vocabulary.ts';
 import { listAll } from '../../shared/kube/list.ts';
 import { kindKey } from '../../shared/kube/freshness.ts';
 import { APISERVER_UPDATE, eventAbout, LANE, LANE_BACKGROUND, RESYNC_DUE, RESYNC_REASON, RESYNC_RELEASE, versionIn, type EventAttributes, type ObjectKey } from '../../shared/host/events.ts';
 import { releaseNeed } from '../../shared/core/release-spread.ts';
 import { releaseToWaitingKymas } from './release.ts';
-import type { ModuleReleaseMeta } from '../../shared/core/templates.ts';
+import { templateName, type ModuleReleaseMeta } from '../../shared/core/templates.ts';
 import type { FunctionDeps } from '../../shared/host/deps.ts';
 
-/** Kymas that use a changed ModuleTemplate (by template reference) or ModuleReleaseMeta (by module name). */
+/** Kymas that use a changed ModuleTemplate (by template reference, or pinned to its version: a pin waiting for its
+ * template resolves as soon as it appears) or ModuleReleaseMeta (by module name). */
 export function usesChange(kyma: Kyma, changed: ObjectKey): boolean {
   const entries = kyma.status?.modules ?? [];
-  if (changed.kind === 'ModuleTemplate') return entries.some((m) => m.template?.metadata.name === changed.name);
+  const pinnedTo = (m: ModuleStatus) => (m.resolution?.pinned && m.resolution.version ? templateName(m.name, m.resolution.version) : undefined);
+  if (changed.kind === 'ModuleTemplate') return entries.some((m) => m.template?.metadata.name === changed.name || pinnedTo(m) === changed.name);
   const inSpec = (kyma.spec?.modules ?? []).some((m) => m.name === changed.name);
   return inSpec || entries.some((m) => m.name === changed.name);
 }

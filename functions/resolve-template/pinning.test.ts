@@ -6,6 +6,7 @@ import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/core/templa
 import { resolveModules, sameResolution } from './resolve.ts';
 import { downgradeEvent, startedDowngrades } from './downgrade.ts';
 import type { Observed } from './decide.ts';
+import { usesChange } from './fan-out.ts';
 
 const COMPONENT = 'kyma-project.io/module/sample';
 const CHANNELS = [{ channel: 'regular', version: '2.0.0' }, { channel: 'fast', version: '3.0.0' }];
@@ -83,6 +84,15 @@ describe('pinning a module version', () => {
     expect(effectiveModules(stored)).toEqual([{ name: 'sample', version: '1.0.0' }]);
     expect(sameResolution(stored, computed)).toBe(true);
     expect(sameResolution(stored, resolveModules(observed(kymaWith({ name: 'sample', version: '1.5.0' }))))).toBe(false);
+  });
+});
+
+describe('a pinned module and catalog changes', () => {
+  it('reaches a Kyma waiting for its pinned template when that template appears, not for other templates', () => {
+    const waiting = kymaWith({ name: 'sample', version: '9.9.9' }, [{ name: 'sample', channel: 'none', resolution: { state: 'Error', version: '9.9.9', pinned: true } }]);
+    const template = (name: string) => ({ kind: 'ModuleTemplate', apiVersion: 'operator.kyma-project.io/v1beta2', namespace: 'kcp-system', name });
+    expect(usesChange(waiting, template('sample-9.9.9'))).toBe(true);
+    expect(usesChange(waiting, template('sample-2.0.0'))).toBe(false);
   });
 });
 

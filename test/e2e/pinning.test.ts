@@ -6,7 +6,7 @@ import type { KubeClient } from '../../shared/kube/client.ts';
 import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { crRef, deploymentOf, moduleCrOn, publishModule, userCr } from './removal-helpers.ts';
-import { applyKyma, connectRuntime, deleteLeftoverKymas, eventually, kymaInState, manifestsOf, REMOTE_KYMA, startWorld, type World } from './world.ts';
+import { applyKyma, connectRuntime, deleteLeftoverKymas, eventually, justAfterTheMinute, kymaInState, manifestsOf, REMOTE_KYMA, resyncTicks, startWorld, type World } from './world.ts';
 
 let world: World;
 let runtime: KubeClient;
@@ -19,6 +19,7 @@ const entryOf = (k: Kyma | undefined, name = MODULE): ModuleStatus | undefined =
 const imageOn = async (client: KubeClient) => (await deploymentOf(client, MODULE))?.spec?.template?.spec?.containers?.[0]?.image ?? '';
 const configMap = (client: KubeClient, name: string) => client.get<{ kind?: string; data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'kyma-system', name });
 const manifestVersion = async (kyma: string) => (await manifestsOf(world, kyma)).find((m) => m.metadata.labels?.['operator.kyma-project.io/module-name'] === MODULE)?.spec?.version;
+const withWitness = (module: KymaModule) => applyKyma(world, WITNESS, { channel: 'regular', modules: [module] });
 const withModules = (module: KymaModule, peer: Partial<KymaModule> = {}) => applyKyma(world, KYMA, { channel: 'regular', modules: [module, { name: PEER, ...peer }] });
 /** Ready with the module installed at `version` (status, Manifest and the runtime's objects agree). */
 async function readyAt(kyma: string, version: string, also: (e: ModuleStatus | undefined) => boolean = () => true): Promise<Kyma> {
@@ -111,13 +112,25 @@ describe('version pinning and the explicit downgrade', () => {
     expect(await imageOn(runtime)).toMatch(/pinmod-manager:2\.0\.0$/);
   });
 
+  it('keeps the installed version while the pinned version has no template, and installs it once it is published', async () => {
+    await withWitness({ name: MODULE, version: '3.0.0' });
+    const waiting = await kymaInState(world, WITNESS, 'Warning', (k) => entryOf(k)?.state === 'Warning');
+    expect(entryOf(waiting)).toMatchObject({ version: '2.0.0', message: `ModuleTemplate ${MODULE}-3.0.0 not found for module ${MODULE} pinned to version 3.0.0` });
+    expect(await manifestVersion(WITNESS)).toBe('2.0.0');
+    await justAfterTheMinute(); // no resync tick: the template's own event brings the Kyma
+    const ticks = resyncTicks(world);
+    await publishSampleModule(world.registry, world.kcp, { name: MODULE, version: '3.0.0', namespace: KCP_NAMESPACE });
+    await readyAt(WITNESS, '3.0.0', (e) => e?.resolution?.pinned === true);
+    expect(resyncTicks(world)).toBe(ticks);
+  });
+
   it('refuses version together with a module channel (upstream wording) and a version that is no semver at admission', async () => {
     const witness = world.kymaRuntime.get(WITNESS);
     if (!witness) throw new Error('no witness runtime');
-    await applyKyma(world, WITNESS, { channel: 'regular', modules: [{ name: MODULE, version: '2.0.0', channel: 'fast' }] });
+    await withWitness({ name: MODULE, version: '3.0.0', channel: 'fast' });
     const kyma = await kymaInState(world, WITNESS, 'Error', (k) => entryOf(k)?.state === 'Error');
     expect(entryOf(kyma)?.message).toBe(`invalid configuration in Kyma spec.modules for module ${MODULE}: Version and channel are mutually exclusive options`);
-    expect(await manifestVersion(WITNESS)).toBe('2.0.0');
+    expect(await manifestVersion(WITNESS)).toBe('3.0.0');
     await expect(witness.mergePatch(REMOTE_KYMA, { spec: { modules: [{ name: MODULE, version: 'v2' }] } })).rejects.toMatchObject({ status: 422 });
     expect((await witness.get<Kyma>(REMOTE_KYMA))?.spec?.modules?.[0]?.channel).toBe('fast');
   });
