@@ -62,6 +62,17 @@ describe('plan: a change sorted by resolve-template\'s own answers', () => {
     expect(planModules(kyma, before, after)).toMatchObject([{ outcome: 'refused', removes: true }]);
   });
 
+  it('a module pinned to a version (ADR 38) does not move with its channel: resolve-template says so, the plan follows', () => {
+    const pinned: Kyma = { ...kymaOn('regular', '1.0.0'), spec: { channel: 'regular', modules: [{ name: 'sample', version: '1.0.0' }] } };
+    const entry = resolve(pinned, catalog, around)[0];
+    expect(entry?.resolution).toMatchObject({ state: 'Resolved', version: '1.0.0', pinned: true });
+    expect(planOf(pinned, bump('regular', '2.0.0'))).toEqual([]);
+    // A pin added on the runtime Kyma only: taken from the status resolution recorded.
+    const fromRuntime: Kyma = { ...pinned, spec: { channel: 'regular', modules: [] }, status: { modules: [{ ...entry, name: 'sample', version: '1.0.0' }] } };
+    expect(asResolved(fromRuntime).spec?.modules).toEqual([{ name: 'sample', version: '1.0.0' }]);
+    expect(planOf(asResolved(fromRuntime), bump('regular', '2.0.0'))).toEqual([]);
+  });
+
   it('the module list and channel resolution last saw: the runtime Kyma\'s (status), not only the KCP spec', () => {
     const kyma: Kyma = { apiVersion: '', kind: 'Kyma', metadata: { name: 'k1' }, spec: { channel: 'regular', modules: [] },
       status: { specSource: { from: 'runtime', channel: 'fast' }, modules: [{ name: 'sample', channel: 'fast', resolution: { state: 'Resolved', version: '2.0.0' } }] } };

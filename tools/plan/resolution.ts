@@ -15,14 +15,16 @@ export interface Surroundings {
 }
 
 /** The Kyma as resolution saw it last: its channel and module list from where resolve-template took them (the runtime
- * Kyma's, recorded in status.specSource and status.modules), else the KCP spec. */
+ * Kyma's, recorded in status.specSource and status.modules: a pinned entry's version, ADR 38), else the KCP spec. */
 export function asResolved(kyma: Kyma): Kyma {
   const channel = kyma.status?.specSource?.channel || kyma.spec?.channel || '';
   const listed = kyma.spec?.modules ?? [];
   const known = new Set(listed.map((m) => m.name));
   const fromRuntime: KymaModule[] = (kyma.status?.modules ?? [])
     .filter((m) => m.resolution && !known.has(m.name))
-    .map((m) => ({ name: m.name, ...(m.channel && m.channel !== channel ? { channel: m.channel } : {}) }));
+    .map((m) => (m.resolution?.pinned && m.resolution.version
+      ? { name: m.name, version: m.resolution.version }
+      : { name: m.name, ...(m.channel && m.channel !== channel ? { channel: m.channel } : {}) }));
   return { ...kyma, spec: { ...kyma.spec, channel, modules: [...listed, ...fromRuntime] } };
 }
 
