@@ -88,6 +88,15 @@ describe('a module made of a Helm chart, packaged with the module CLI', () => {
     const packaged = await publish('0.1.0', GREETER, 'message: from-module\nextra: true\nwidget: true\n');
     expect(packaged).toContain(`packaged kyma-project.io/module/${MODULE}:0.1.0: chart greeter 0.1.0 from ${GREETER} as release ${MODULE}`);
     expect(packaged).toMatch(/\(manifest sha256:[a-f0-9]{64}, helm-chart sha256:[a-f0-9]{64}\)/);
+    // The layers in the registry carry the media types the README documents.
+    const { manifest: pushed } = await world.registry.getManifest(`component-descriptors/kyma-project.io/module/${MODULE}`, '0.1.0');
+    expect(pushed.layers?.map((l) => [l.mediaType, l.annotations?.['org.opencontainers.image.title']])).toEqual([
+      ['application/vnd.ocm.software.component-descriptor.v2+yaml+tar', undefined],
+      ['application/vnd.cncf.helm.chart.content.v1.tar+gzip', 'helm-chart.tgz'],
+      ['application/vnd.kyma-project.module.chart-config.v1+yaml', 'chart-config.yaml'],
+      ['application/vnd.kyma-project.module.chart-crds.v1+yaml', 'chart-crds.yaml'],
+      ['application/x-tar', 'default-cr.tar'],
+    ]);
 
     await connectRuntime(world, KYMA, 0);
     await applyKyma(world, KYMA, { channel: 'regular', modules: [{ name: MODULE }] });
