@@ -94,6 +94,9 @@ describe('every component under its own ServiceAccount (manifests/rbac)', () => 
     if (!runtime) throw new Error('no runtime');
     await runtime.mergePatch(REMOTE_KYMA, { spec: { channel: 'fast', modules: [{ name: 'papa' }] } });
     await moduleState('lp-1', 'papa', 'Ready', '2.0.0');
+    // An explicit downgrade (ADR 38): resolve-template records Event ModuleDowngrade on the Kyma.
+    await runtime.mergePatch(REMOTE_KYMA, { spec: { modules: [{ name: 'papa', version: '1.0.0', allowDowngradeTo: '1.0.0' }] } });
+    await moduleState('lp-1', 'papa', 'Ready', '1.0.0');
 
     await runtime.mergePatch(REMOTE_KYMA, { spec: { modules: [{ name: 'papa', managed: false }] } });
     await eventually('papa unmanaged: its Manifest gone, its resources kept', async () => !(await manifestsOf(world, 'lp-1')).some((m) => m.metadata.labels?.['operator.kyma-project.io/module-name'] === 'papa'));
@@ -124,6 +127,7 @@ describe('every component under its own ServiceAccount (manifests/rbac)', () => 
     await kymaGone(world, 'lp-1');
     const events = await world.kcp.list<{ kind?: string; reason?: string; involvedObject?: { name?: string } }>('v1', 'Event', { namespace: KCP_NAMESPACE });
     expect(events.items.some((e) => e.reason === 'PurgedModuleCrFinalizers' && e.involvedObject?.name === 'lp-1')).toBe(true);
+    expect(events.items.some((e) => e.reason === 'ModuleDowngrade' && e.involvedObject?.name === 'lp-1')).toBe(true);
     await world.runner.resync();
   }, 300_000);
 
