@@ -111,6 +111,11 @@ describe('downgrades', () => {
       .toMatchObject({ template: ref('2.0.0'), resolution: { state: 'Warning', message: refusal('regular', 'none', '2.0.0') } });
   });
 
+  it('refuses unpinning to a channel whose version is lower than the pinned one (from none to the channel)', () => {
+    const pinnedHigh = [{ ...installedAt('3.0.0', 'none'), resolution: { state: 'Resolved' as const, version: '3.0.0', pinned: true } }];
+    expect(resolveOne({ name: 'sample' }, pinnedHigh)).toMatchObject({ channel: 'none', template: ref('3.0.0'), resolution: { state: 'Warning', message: refusal('none', 'regular', '3.0.0') } });
+  });
+
   it('allows an explicit downgrade by channel too, and refuses the same channel switch without it', () => {
     const installed = [installedAt('3.0.0', 'fast')];
     expect(resolveOne({ name: 'sample', allowDowngradeTo: '2.0.0' }, installed)).toMatchObject({ channel: 'regular', template: ref('2.0.0'), resolution: { state: 'Resolved' } });
