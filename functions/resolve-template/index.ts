@@ -14,7 +14,7 @@
 //      mode; a runtime that cannot be used: 503                [here: effectiveSpecOf, remote-kyma.ts, remote-memo.ts]
 //   4. what resolution reads: ModuleReleaseMetas, ModuleTemplates, descriptors in the registry     [observe.ts]
 //   5. the runtime's maintenance window                                                        [maintenance.ts]
-//   6. PURE: per module channel → version → template; visibility, downgrade and maintenance guards
+//   6. PURE: per module channel (or pinned version) → version → template; visibility, downgrade and maintenance guards
 //                                                                                       [resolve.ts, decide.ts]
 //   7. status.modules[] resolution and specSource written when they changed; an allowed downgrade that starts:
 //      Event ModuleDowngrade on the Kyma (ADR 38); reply modules.resolved                     [here, downgrade.ts]

@@ -74,7 +74,8 @@ export type Kyma = Resource<KymaSpec, KymaStatus>;
 
 export const isManaged = (module: KymaModule) => module.managed !== false;
 
-/** The modules the Kyma wants, as resolve-template recorded them from the effective spec (runtime Kyma or KCP). */
+/** The modules the Kyma wants, as resolve-template recorded them from the effective spec (runtime Kyma or KCP); a pinned
+ * module comes back with its `version` and without the `none` its entry records as channel (ADR 38). */
 export function effectiveModules(kyma: Kyma): KymaModule[] {
   return (kyma.status?.modules ?? []).flatMap((m) => (m.resolution ? [{
     name: m.name, ...(m.channel && !m.resolution.pinned ? { channel: m.channel } : {}),
