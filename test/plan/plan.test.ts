@@ -26,6 +26,7 @@ import { applyKyma, connectRuntime, deleteLeftoverKymas, getKyma, kymaInState, s
 const CLI = join(import.meta.dirname, '..', '..', 'tools', 'fleet', 'cli', 'main.ts');
 const MODULE_CLI = join(import.meta.dirname, '..', '..', 'tools', 'module', 'cli', 'main.ts');
 const GREETER = fileURLToPath(new URL('../fixtures/charts/greeter', import.meta.url));
+const WIDGET_CRD = fileURLToPath(new URL('../fixtures/charts/widget-crd.yaml', import.meta.url));
 const CHART_MODULE = 'plan-chart';
 const PLANNER = 'kyma-planner';
 const RUNTIME_USER = 'lifecycle-runtime';
@@ -39,10 +40,10 @@ let kubeconfig: string;
 
 /** The module CLI (a real process, as helm-module.test.ts runs it) packages the greeter chart; its ModuleTemplate goes
  * to the KCP, and its ModuleReleaseMeta (channel regular) only when `release`. */
-async function publishChart(version: string, chart: string, values: string, release: boolean): Promise<void> {
+async function publishChart(version: string, chart: string, values: string, release: boolean, crds: string[] = []): Promise<void> {
   const valuesFile = join(dir, `values-${version}.yaml`);
   await writeFile(valuesFile, values);
-  const args = ['--name', CHART_MODULE, '--version', version, '--chart', chart, '--values', valuesFile, '--registry', `http://${inject('controlPlane').registryHost}`, '--channel', 'regular', '--overwrite'];
+  const args = ['--name', CHART_MODULE, '--version', version, '--chart', chart, '--values', valuesFile, ...crds.flatMap((c) => ['--crds', c]), '--registry', `http://${inject('controlPlane').registryHost}`, '--channel', 'regular', '--overwrite'];
   const stdout = await new Promise<string>((resolve, reject) => {
     execFile(process.execPath, [MODULE_CLI, ...args], (error, out, err) => (error ? reject(new Error(`module CLI failed: ${err}`)) : resolve(out)));
   });
@@ -195,25 +196,31 @@ describe('plan', () => {
     expect(await world.kcp.get({ apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', namespace: KCP_NAMESPACE, name: 'plom' })).toEqual(storedMeta);
   }, 300_000);
 
-  it('previews a chart module\'s release bump through the same code path (Helm renders the new chart version)', async () => {
-    await publishChart('0.1.0', GREETER, 'message: from-module\nextra: true\n', true);
+  it('previews a chart module\'s release bump through the same code path (Helm renders the new chart version); a dropped CRD names the CRs it takes', async () => {
+    await publishChart('0.1.0', GREETER, 'message: from-module\nextra: true\n', true, [WIDGET_CRD]);
     await connectRuntime(world, 'plan-c', 0);
     await applyKyma(world, 'plan-c', { channel: 'regular', modules: [{ name: CHART_MODULE }] });
     await kymaInState(world, 'plan-c', 'Ready', (k) => k.status?.modules?.some((m) => m.name === CHART_MODULE && m.state === 'Ready' && m.version === '0.1.0') ?? false);
+    const [runtime0] = world.runtimes;
+    if (!runtime0) throw new Error('no runtime');
+    await runtime0.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-chart' } }).catch(() => undefined);
+    await runtime0.create({ apiVersion: 'charts.example.com/v1', kind: 'Widget', metadata: { name: 'mine', namespace: 'team-chart' }, spec: { size: 1 } });
     const chart020 = join(dir, 'greeter-0.2.0');
     await cp(GREETER, chart020, { recursive: true });
     await writeFile(join(chart020, 'Chart.yaml'), (await readFile(join(chart020, 'Chart.yaml'), 'utf8')).replace(/^version: 0\.1\.0$/m, 'version: 0.2.0'));
-    await publishChart('0.2.0', chart020, 'message: upgraded\n', false); // the template only: the channel stays
+    await publishChart('0.2.0', chart020, 'message: upgraded\n', false); // no CRDs layer; the template only: the channel stays
 
     const report = await planJson('--release-meta', CHART_MODULE, '--set-channel', 'regular=0.2.0', '--kyma', 'plan-c');
     const row = report.rows.find((r) => r.kyma === 'plan-c');
     expect(row).toMatchObject({ module: CHART_MODULE, outcome: 'upgrade', from: '0.1.0', to: '0.2.0' });
     const diff = diffOf(row);
     expect(diff?.created).toEqual([]);
-    expect(diff?.pruned).toEqual([`ConfigMap kyma-system/${CHART_MODULE}-extra`]);
+    expect(diff?.pruned).toEqual([`ConfigMap kyma-system/${CHART_MODULE}-extra`, 'CustomResourceDefinition widgets.charts.example.com']);
+    expect(diff?.deletedWithCrds).toEqual(['Widget team-chart/mine']); // pruning the Widget CRD would take the user's Widget with it
     expect(diff?.changed).toEqual(expect.arrayContaining([`Deployment kyma-system/${CHART_MODULE}-greeter`, `ConfigMap kyma-system/${CHART_MODULE}-greeting`]));
     expect((await readAudit(kcp.auditLog)).filter((r) => r.user === PLANNER && !READS.has(r.verb))).toEqual([]);
     expect((await getKyma(world, 'plan-c'))?.status?.modules?.find((m) => m.name === CHART_MODULE)?.version).toBe('0.1.0');
+    expect(await runtime0.get({ apiVersion: 'charts.example.com/v1', kind: 'Widget', name: 'mine', namespace: 'team-chart' })).toBeDefined();
   });
 
   it('refuses bad input with exit code 2 and says what is expected', async () => {

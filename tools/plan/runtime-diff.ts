@@ -24,6 +24,8 @@ export interface RuntimeDiff {
   pruned: string[];
   /** User CRs that would hold a removal (apply-remote waits for them). */
   blockedBy: string[];
+  /** Custom resources on the runtime of a CRD the new version drops: pruning the CRD deletes them with it. */
+  deletedWithCrds: string[];
 }
 
 export interface Runtime { client: KubeClient; scope: RuntimeScope }
@@ -47,13 +49,29 @@ export async function upgradeDiff(runtime: Runtime, moduleYaml: ModuleYaml, next
     unchanged: verdicts.filter((v) => v === 'unchanged').length,
     pruned: pruned.map(syncedText),
     blockedBy: [],
+    deletedWithCrds: await crsOfCrds(runtime, pruned.filter((r) => r.kind === 'CustomResourceDefinition')),
   };
 }
 
 /** The diff of removing the module of `current`: what it synced goes, once no user CR blocks it. */
 export async function removalDiff(runtime: Runtime, current: Manifest): Promise<RuntimeDiff> {
   const pruned = pruneWaves(current.status?.synced ?? [], [], runtime.scope.shared).flat();
-  return { created: [], changed: [], unchanged: 0, pruned: pruned.map(syncedText), blockedBy: await blockingCrs(runtime.client, current, runtime.scope) };
+  return { created: [], changed: [], unchanged: 0, pruned: pruned.map(syncedText), blockedBy: await blockingCrs(runtime.client, current, runtime.scope), deletedWithCrds: [] };
+}
+
+interface Crd { metadata: { name: string }; spec?: { group?: string; names?: { kind?: string }; versions?: { name: string; storage?: boolean }[] } }
+
+/** The instances of each CRD (as the runtime has it), listed as apply-remote's removal check lists a module's CRs
+ * (blockingCrs, given the kind as a Manifest without a default CR of its own). */
+async function crsOfCrds(runtime: Runtime, crds: SyncedResource[]): Promise<string[]> {
+  const found = await mapBounded(crds, 1, async (r) => {
+    const crd = await runtime.client.get<Crd>({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: r.name });
+    const version = crd?.spec?.versions?.find((v) => v.storage)?.name ?? crd?.spec?.versions?.[0]?.name;
+    if (!crd?.spec?.group || !crd.spec.names?.kind || !version) return [];
+    const asModule = { spec: { customResourcePolicy: 'Ignore', resource: { apiVersion: `${crd.spec.group}/${version}`, kind: crd.spec.names.kind, metadata: { name: '' } } } } as unknown as Manifest;
+    return blockingCrs(runtime.client, asModule, runtime.scope);
+  });
+  return found.flat();
 }
 
 async function verdictOf(runtime: KubeClient, object: RuntimeObject): Promise<'created' | 'changed' | 'unchanged'> {

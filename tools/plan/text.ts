@@ -24,7 +24,8 @@ export function runtimeText(row: PlanRow): string {
   if ('sameAs' in diff) return `same as ${diff.sameAs}`;
   if ('error' in diff) return `error: ${diff.error}`;
   const blocked = diff.blockedBy.length ? ` blocked by ${diff.blockedBy.length} CR${diff.blockedBy.length > 1 ? 's' : ''}` : '';
-  return `+${diff.created.length} ~${diff.changed.length} -${diff.pruned.length}${blocked}`;
+  const lost = diff.deletedWithCrds.length ? ` deletes ${diff.deletedWithCrds.length} CR${diff.deletedWithCrds.length > 1 ? 's' : ''}` : '';
+  return `+${diff.created.length} ~${diff.changed.length} -${diff.pruned.length}${blocked}${lost}`;
 }
 
 /** The objects of each dry-run, below the table. */
@@ -34,7 +35,8 @@ function details(rows: readonly PlanRow[]): string[] {
     if (!diff || 'sameAs' in diff || 'error' in diff) return [];
     const part = (sign: string, names: readonly string[]) => names.map((n) => `    ${sign} ${n}`);
     const blocked = diff.blockedBy.map((cr) => `    ! removal blocked by ${cr}`);
-    const all = [...part('+', diff.created), ...part('~', diff.changed), ...part('-', diff.pruned), ...blocked];
+    const lost = diff.deletedWithCrds.map((cr) => `    ! ${cr} deleted with its CRD`);
+    const all = [...part('+', diff.created), ...part('~', diff.changed), ...part('-', diff.pruned), ...blocked, ...lost];
     return all.length ? ['', `${row.kyma} ${row.module}:`, ...all] : [];
   });
 }
