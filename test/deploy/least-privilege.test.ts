@@ -90,6 +90,13 @@ describe('every component under its own ServiceAccount (manifests/rbac)', () => 
     const fleet = (path: string) => fetch(new URL(path, world.runner.fleet.url)).then((r) => r.text());
     expect(await fleet('/metrics')).toContain('lifecycle_mgr_mandatory_modules 1');
     expect(JSON.parse(await fleet('/api/kymas/lp-1')).headline).toMatch(/^Kyma kcp-system\/lp-1: /);
+    // Its plan view (ADR 39) under the same account: a channel bump previewed, with a dry-run on the runtime.
+    const planned = JSON.parse(await fleet('/api/plan?releaseMeta=papa&setChannel=regular=2.0.0')) as { error?: string; rows?: { kyma: string; from?: string; to?: string; runtime?: object }[] };
+    expect(planned.error).toBeUndefined();
+    const row = planned.rows?.find((r) => r.kyma === 'lp-1');
+    expect(row).toMatchObject({ from: '1.0.0', to: '2.0.0' });
+    expect(row?.runtime).toBeDefined();
+    expect(row?.runtime).not.toHaveProperty('error');
     const runtime = world.kymaRuntime.get('lp-1');
     if (!runtime) throw new Error('no runtime');
     await runtime.mergePatch(REMOTE_KYMA, { spec: { channel: 'fast', modules: [{ name: 'papa' }] } });
