@@ -3,6 +3,7 @@ import type { Kyma, ModuleStatus } from '../../shared/core/kyma.ts';
 import type { ArtifactLookup } from '../../shared/core/descriptors.ts';
 import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/core/templates.ts';
 import { resolveModules, sameResolution } from './resolve.ts';
+import { awaitedReleases, channelVersionsOf } from '../../shared/core/release-spread.ts';
 import type { Observed } from './decide.ts';
 
 const COMPONENT = 'kyma-project.io/module/sample';
@@ -83,8 +84,10 @@ describe('resolveModules', () => {
     const [entry] = resolveModules(observed(kyma({ channel: 'regular', modules: [{ name: 'sample', channel: 'old' }] }, {}, [installed]), o));
     expect(entry).toMatchObject({
       channel: 'regular', template: { metadata: { name: 'sample-1.0.0' } },
-      resolution: { state: 'Warning', message: 'ignore channel skew (from regular to old), as a higher version (1.0.0) of the module was previously installed' },
+      resolution: { state: 'Warning', message: 'ignore channel skew (from regular to old), as a higher version (1.0.0) of the module was previously installed', channel: 'old' },
     });
+    // The channel it followed is recorded: the release spread does not take the entry for one waiting on `regular`.
+    expect(awaitedReleases({ ...kyma({ channel: 'regular' }), status: { modules: [entry as ModuleStatus] } }, channelVersionsOf([mrm(CHANNELS)]))).toEqual([]);
   });
 
   it('keeps the installed template while the registry cannot be reached (Error naming it), drops it for a broken descriptor', () => {

@@ -21,8 +21,17 @@ function resolveModule(observed: Observed, module: KymaModule): ModuleStatus {
     ...(module.customResourcePolicy && module.customResourcePolicy !== 'CreateAndDelete' ? { customResourcePolicy: module.customResourcePolicy } : {}),
     ...(module.managed === false ? { managed: false } : {}),
     ...(isPinned(module) ? { pinned: true } : {}),
+    ...followedChannel(observed.kyma, module, entry),
   };
   return entry.resolution ? { ...entry, resolution: { ...entry.resolution, ...settings } } : entry;
+}
+
+/** The channel resolution followed, recorded when the entry keeps another one (a refused downgrade or a maintenance
+ * wait keep the installed channel, as upstream): the release spread compares the channel's version with what this
+ * resolution saw, so such an entry does not look as if it waited for a release at every tick. */
+function followedChannel(kyma: Kyma, module: KymaModule, entry: ModuleStatus): { channel?: string } {
+  const followed = module.version ? PINNED_CHANNEL : desiredChannel(kyma, module);
+  return entry.resolution?.version && entry.channel !== followed ? { channel: followed } : {};
 }
 
 function resolveOne(observed: Observed, module: KymaModule): ModuleStatus {

@@ -36,6 +36,8 @@ export interface ModuleResolution {
   maintenance?: boolean;
   /** The module is pinned to `version` by `spec.modules[].version` (ADR 38); channel moves do not change it. */
   pinned?: boolean;
+  /** The channel this resolution followed, when the entry keeps another (a refused downgrade, a maintenance wait). */
+  channel?: string;
 }
 
 export interface ModuleStatus {

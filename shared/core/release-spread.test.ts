@@ -26,6 +26,11 @@ describe('awaitedReleases', () => {
     expect(awaitedReleases(kyma([{ name: 'alpha', channel: 'fast', seen: '1.1.0' }]), versions)).toEqual(['alpha']);
     expect(awaitedReleases(kyma([{ name: 'alpha', seen: '1.1.0' }]), versions)).toEqual([]);
   });
+  it('follows the channel the resolution followed where the entry keeps the installed one (a refused downgrade)', () => {
+    const refused = (followed: string, seen: string) => ({ ...kyma([]), status: { modules: [{ name: 'alpha', channel: 'fast', resolution: { state: 'Warning' as const, version: seen, channel: followed } }] } });
+    expect(awaitedReleases(refused('regular', '1.1.0'), versions)).toEqual([]);
+    expect(awaitedReleases(refused('regular', '1.0.0'), versions)).toEqual(['alpha']);
+  });
   it('ignores entries never resolved, refused for this Kyma, or of modules without a release meta or channel', () => {
     expect(awaitedReleases(kyma([{ name: 'alpha' }, { name: 'beta', seen: '1.0.0', notAllowed: true }, { name: 'gamma', seen: '0.1.0' }, { name: 'alpha', channel: 'none', seen: '1.0.0' }]), versions)).toEqual([]);
   });

@@ -28,14 +28,15 @@ export function channelVersionsOf(metas: readonly Pick<ModuleReleaseMeta, 'spec'
 
 /**
  * The modules of a Kyma whose channel now points at another version than the one its last resolution saw: the Kyma
- * waits for a release. Entries resolution refused (not allowed) or without a recorded version do not wait.
+ * waits for a release. Entries resolution refused (not allowed) or without a recorded version do not wait. The channel
+ * is the one the resolution followed (a refused downgrade keeps the installed channel in the entry, ADR 38).
  */
 export function awaitedReleases(kyma: Pick<Kyma, 'spec' | 'status'>, versions: ChannelVersions): string[] {
   const waiting: string[] = [];
   for (const entry of kyma.status?.modules ?? []) {
     const seen = entry.resolution?.version;
     if (!seen || entry.resolution?.notAllowed) continue;
-    const channel = entry.channel ?? kyma.spec?.channel ?? '';
+    const channel = entry.resolution?.channel ?? entry.channel ?? kyma.spec?.channel ?? '';
     const now = versions.get(entry.name)?.get(channel);
     if (now !== undefined && now !== seen) waiting.push(entry.name);
   }
