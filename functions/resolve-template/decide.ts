@@ -31,6 +31,9 @@ export const desiredChannel = (kyma: Kyma, module: KymaModule) => module.channel
 /** The status channel of a pinned module (upstream's desired channel for a version install): no channel it follows. */
 export const PINNED_CHANNEL = 'none';
 
+/** The channel a module's resolution follows: its desired channel, or `none` for a pinned module (ADR 38). */
+export const followedChannel = (kyma: Kyma, module: KymaModule) => (module.version ? PINNED_CHANNEL : desiredChannel(kyma, module));
+
 /** The version a module is pinned to (`spec.modules[].version`, ADR 38), if any. */
 export const pinnedVersion = (module: KymaModule): string | undefined => module.version || undefined;
 

@@ -2,7 +2,7 @@ import { canonicalJson } from '../../shared/core/canonical.ts';
 import type { Kyma, KymaModule, ModuleStatus } from '../../shared/core/kyma.ts';
 import { maintenanceRequired, WAITING_MESSAGE } from '../../shared/core/maintenance.ts';
 import { restrictionProblem } from '../../shared/core/visibility.ts';
-import { desiredChannel, downgradeProblem, lookup, PINNED_CHANNEL, trackingOf, visibilityProblem, wantedModules, type Observed } from './decide.ts';
+import { desiredChannel, downgradeProblem, followedChannel, lookup, trackingOf, visibilityProblem, wantedModules, type Observed } from './decide.ts';
 
 /**
  * PURE. The resolution part of `status.modules[]` for every module in the Kyma spec: channel, component,
@@ -21,7 +21,7 @@ function resolveModule(observed: Observed, module: KymaModule): ModuleStatus {
     ...(module.customResourcePolicy && module.customResourcePolicy !== 'CreateAndDelete' ? { customResourcePolicy: module.customResourcePolicy } : {}),
     ...(module.managed === false ? { managed: false } : {}),
     ...(isPinned(module) ? { pinned: true } : {}),
-    ...followedChannel(observed.kyma, module, entry),
+    ...otherChannelFollowed(observed.kyma, module, entry),
   };
   return entry.resolution ? { ...entry, resolution: { ...entry.resolution, ...settings } } : entry;
 }
@@ -29,8 +29,8 @@ function resolveModule(observed: Observed, module: KymaModule): ModuleStatus {
 /** The channel resolution followed, recorded when the entry keeps another one (a refused downgrade or a maintenance
  * wait keep the installed channel, as upstream): the release spread compares the channel's version with what this
  * resolution saw, so such an entry does not look as if it waited for a release at every tick. */
-function followedChannel(kyma: Kyma, module: KymaModule, entry: ModuleStatus): { channel?: string } {
-  const followed = module.version ? PINNED_CHANNEL : desiredChannel(kyma, module);
+function otherChannelFollowed(kyma: Kyma, module: KymaModule, entry: ModuleStatus): { channel?: string } {
+  const followed = followedChannel(kyma, module);
   return entry.resolution?.version && entry.channel !== followed ? { channel: followed } : {};
 }
 
@@ -41,7 +41,7 @@ function resolveOne(observed: Observed, module: KymaModule): ModuleStatus {
   if (channel === 'none') return failed(module, channel, previous, 'Error', 'Channel none is not allowed', false);
   if (module.version && module.channel) return failed(module, channel, previous, 'Error', mutuallyExclusive(module.name), false);
   // A pinned module follows no channel: its entry says `none`, as upstream's version installs (ADR 38).
-  const wanted = module.version ? PINNED_CHANNEL : channel;
+  const wanted = followedChannel(observed.kyma, module);
   const found = lookup(observed, module, channel);
   if ('error' in found) {
     const keep = found.keepPrevious && Boolean(previous?.template);

@@ -40,18 +40,17 @@ export async function manifestsByModule(kcp: KubeClient, namespace: string): Pro
 /** Every descriptor lookup resolution makes for these Kymas against these catalogs, read `limit` at a time; a registry
  * outage is an answer (as observe.ts has it), not a failure of the plan. */
 export async function readArtifacts(artifacts: ModuleArtifacts, kymas: readonly Kyma[], catalogs: readonly Catalog[], limit: number): Promise<Map<string, ArtifactLookup>> {
-  const wanted = new Map<string, { componentName: string; version: string; template: ModuleTemplate | undefined }>();
+  const wanted = new Map<string, { componentName: string; version: string; template: ModuleTemplate }>();
   for (const catalog of catalogs) {
-    const byName = new Map(catalog.templates.map((t) => [t.metadata.name, t]));
     for (const kyma of kymas) {
-      for (const need of neededArtifacts(kyma, catalog)) wanted.set(`${need.componentName}:${need.version}`, { ...need, template: byName.get(need.templateName) });
+      for (const need of neededArtifacts(kyma, catalog)) wanted.set(`${need.componentName}:${need.version}`, need);
     }
   }
   const found = await mapBounded([...wanted], limit, async ([key, need]) => [key, await lookupOrOutage(artifacts, need)] as const);
   return new Map(found);
 }
 
-async function lookupOrOutage(artifacts: ModuleArtifacts, need: { componentName: string; version: string; template: ModuleTemplate | undefined }): Promise<ArtifactLookup> {
+async function lookupOrOutage(artifacts: ModuleArtifacts, need: { componentName: string; version: string; template: ModuleTemplate }): Promise<ArtifactLookup> {
   try {
     return await artifacts.lookup(need.componentName, need.version, need.template);
   } catch (error) {

@@ -3,6 +3,7 @@
 // Kymas reads each ModuleReleaseMeta and ModuleTemplate once, not once per Kyma.
 import type { ArtifactLookup } from '../../shared/core/descriptors.ts';
 import type { Kyma, KymaModule, ModuleStatus } from '../../shared/core/kyma.ts';
+import type { ModuleTemplate } from '../../shared/core/templates.ts';
 import { desiredChannel, lookup, wantedModules, type Observed } from '../../functions/resolve-template/decide.ts';
 import { resolveModules } from '../../functions/resolve-template/resolve.ts';
 import type { Catalog } from './change.ts';
@@ -57,10 +58,10 @@ export function resolve(kyma: Kyma, catalog: Catalog, around: Surroundings): Mod
 }
 
 /** The descriptor lookups (`component:version`) resolution will ask for, so they can be read before resolving. */
-export function neededArtifacts(kyma: Kyma, catalog: Catalog): { componentName: string; version: string; templateName: string }[] {
+export function neededArtifacts(kyma: Kyma, catalog: Catalog): { componentName: string; version: string; template: ModuleTemplate }[] {
   const observed = observedOf(kyma, catalog, { artifacts: new Map() });
   return wantedModules(kyma).flatMap((m) => {
     const found = lookup(observed, m, desiredChannel(kyma, m));
-    return 'error' in found ? [] : [{ componentName: found.componentName, version: found.version, templateName: found.template.metadata.name }];
+    return 'error' in found ? [] : [{ componentName: found.componentName, version: found.version, template: found.template }];
   });
 }
