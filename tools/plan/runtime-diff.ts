@@ -8,7 +8,7 @@ import { isCurrent, type Annotated } from '../../shared/core/current.ts';
 import { canonicalJson } from '../../shared/core/canonical.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import { withAppliedHash } from '../../shared/kube/apply-current.ts';
-import { KubeApiError } from '../../shared/kube/errors.ts';
+import { isNotFound } from '../../shared/kube/errors.ts';
 import { syncedOf, type RuntimeObject } from '../../shared/render/render.ts';
 import { pruneWaves } from '../../shared/render/prune.ts';
 import { renderTarget } from '../../functions/apply-remote/target.ts';
@@ -76,7 +76,7 @@ async function crsOfCrds(runtime: Runtime, crds: SyncedResource[]): Promise<stri
 
 async function verdictOf(runtime: KubeClient, object: RuntimeObject): Promise<'created' | 'changed' | 'unchanged'> {
   const live = await runtime.get<RuntimeObject>({ apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name, namespace: object.metadata.namespace })
-    .catch((error: unknown) => { if (error instanceof KubeApiError && error.status === 404) return undefined; throw error; });
+    .catch((error: unknown) => { if (isNotFound(error)) return undefined; throw error; });
   // What apply-remote would skip (ADR 14) is unchanged without asking the server.
   if (isCurrent(live as Annotated | undefined, withAppliedHash(object as RuntimeObject & Annotated))) return 'unchanged';
   let stored: RuntimeObject;
@@ -84,12 +84,12 @@ async function verdictOf(runtime: KubeClient, object: RuntimeObject): Promise<'c
     stored = await dryRunApply(runtime, object);
   } catch (error) {
     // A kind the module's own new CRD brings, or a namespace it creates, is not there yet: the object is new.
-    if (!live && error instanceof KubeApiError && error.status === 404) return 'created';
+    if (!live && isNotFound(error)) return 'created';
     throw error;
   }
   if (!live) return 'created';
   return canonicalJson(comparable(stored)) === canonicalJson(comparable(live)) ? 'unchanged' : 'changed';
 }
 
-const textOf = (o: RuntimeObject) => `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`;
+const textOf = (o: RuntimeObject) => syncedText(syncedOf(o));
 const syncedText = (r: SyncedResource) => `${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${r.name}`;
