@@ -8,6 +8,7 @@ import { crdSettled, sharedObjects } from '../../shared/kube/shared-objects.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import type { SyncMemo } from '../../shared/kube/sync-memo.ts';
 import { listAll } from '../../shared/kube/list.ts';
+import { isNotFound } from '../../shared/kube/errors.ts';
 import { ensureRemoteNamespace } from '../../shared/kube/remote-namespace.ts';
 import type { RuntimeClients } from '../../shared/kube/runtime-clients.ts';
 import { isRuntimeUnreachable } from '../../shared/host/errors.ts';
@@ -36,8 +37,7 @@ export async function syncRuntime(kcp: KubeClient, runtimes: RuntimeClients, kym
     let removed = 0;
     if (force || !memo.fresh(access.client, key, desired)) {
       memo.forget(access.client, key);
-      await pushCrds(access.client, desired.crds);
-      removed = await pushCatalog(access.client, desired.catalog, access.scope.namespace);
+      removed = await pushCrdsAndCatalog(access.client, desired, access.scope.namespace);
       if (desired.pullSecret) {
         await ensureRemoteNamespace(access.client, access.scope.namespace);
         await applyUnlessCurrent(access.client, desired.pullSecret, FIELD_MANAGER.lifecycleManager);
@@ -106,6 +106,20 @@ async function pushCrds(runtime: KubeClient, crds: RuntimeCrd[]): Promise<void> 
     if (applied.metadata.deletionTimestamp) throw new Error(`CRD ${crd.metadata.name} on the runtime is still being deleted`);
     // Accepted but never established (its API server restarted mid-way): nudged, and the sync is retried.
     if (await nudgeUnestablished(runtime, applied)) throw new Error(`CRD ${crd.metadata.name} on the runtime was not established: nudged`);
+  }
+}
+
+/** CRDs, then the catalog. A catalog kind the runtime does not serve means its CRDs went since this process last
+ * trusted them (another Kyma's deletion removed them, ADR 32): forgotten, pushed again, and the catalog retried once. */
+async function pushCrdsAndCatalog(runtime: KubeClient, desired: RuntimeSide, remoteNamespace: string): Promise<number> {
+  await pushCrds(runtime, desired.crds);
+  try {
+    return await pushCatalog(runtime, desired.catalog, remoteNamespace);
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    sharedObjects.forgetServer(runtime.server);
+    await pushCrds(runtime, desired.crds);
+    return pushCatalog(runtime, desired.catalog, remoteNamespace);
   }
 }
 
