@@ -68,7 +68,7 @@ describe('plan: a change sorted by resolve-template\'s own answers', () => {
     expect(entry?.resolution).toMatchObject({ state: 'Resolved', version: '1.0.0', pinned: true });
     expect(planOf(pinned, bump('regular', '2.0.0'))).toEqual([]);
     // A pin added on the runtime Kyma only: taken from the status resolution recorded.
-    const fromRuntime: Kyma = { ...pinned, spec: { channel: 'regular', modules: [] }, status: { modules: [{ ...entry, name: 'sample', version: '1.0.0' }] } };
+    const fromRuntime: Kyma = { ...pinned, spec: { channel: 'regular', modules: [] }, status: { specSource: { from: 'runtime', channel: 'regular' }, modules: [{ ...entry, name: 'sample', version: '1.0.0' }] } };
     expect(asResolved(fromRuntime).spec?.modules).toEqual([{ name: 'sample', version: '1.0.0' }]);
     expect(planOf(asResolved(fromRuntime), bump('regular', '2.0.0'))).toEqual([]);
   });
@@ -76,6 +76,17 @@ describe('plan: a change sorted by resolve-template\'s own answers', () => {
   it('the module list and channel resolution last saw: the runtime Kyma\'s (status), not only the KCP spec', () => {
     const kyma: Kyma = { apiVersion: '', kind: 'Kyma', metadata: { name: 'k1' }, spec: { channel: 'regular', modules: [] },
       status: { specSource: { from: 'runtime', channel: 'fast' }, modules: [{ name: 'sample', channel: 'fast', resolution: { state: 'Resolved', version: '2.0.0' } }] } };
-    expect(asResolved(kyma).spec).toEqual({ channel: 'fast', modules: [{ name: 'sample' }] });
+    expect(asResolved(kyma).spec).toEqual({ channel: 'fast', modules: [{ name: 'sample', channel: 'fast' }] });
+  });
+
+  it('a runtime-sourced Kyma: its KCP spec is not what it follows, and an unmanaged module stays unmanaged (no install planned)', () => {
+    const kyma: Kyma = { apiVersion: '', kind: 'Kyma', metadata: { name: 'k1' }, spec: { channel: 'regular', modules: [{ name: 'other' }] },
+      status: { specSource: { from: 'runtime', channel: 'regular' }, modules: [{ name: 'sample', channel: 'regular', resolution: { state: 'Resolved', version: '1.0.0', managed: false } }] } };
+    expect(asResolved(kyma).spec?.modules).toEqual([{ name: 'sample', channel: 'regular', managed: false }]);
+    const fromKcp: Kyma = { ...kyma, status: { ...kyma.status, specSource: { from: 'kcp', channel: 'regular' } } };
+    expect(asResolved(fromKcp)).toBe(fromKcp);
+    expect(planOf(asResolved(kyma), bump('regular', '2.0.0')), 'an unmanaged module is not upgraded (resolve-template does not resolve it)').toEqual([]);
+    const managed: Kyma = { ...kyma, status: { ...kyma.status, modules: [{ name: 'sample', channel: 'regular', version: '1.0.0', resolution: { state: 'Resolved', version: '1.0.0' } }] } };
+    expect(planOf(asResolved(managed), bump('regular', '2.0.0'))).toMatchObject([{ module: 'sample', outcome: 'upgrade', from: '1.0.0', to: '2.0.0' }]);
   });
 });

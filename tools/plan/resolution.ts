@@ -2,7 +2,7 @@
 // is built from the catalog in memory — the same maps observe.ts fills with GETs — so a plan over thousands of
 // Kymas reads each ModuleReleaseMeta and ModuleTemplate once, not once per Kyma.
 import type { ArtifactLookup } from '../../shared/core/descriptors.ts';
-import type { Kyma, KymaModule, ModuleStatus } from '../../shared/core/kyma.ts';
+import { effectiveModules, type Kyma, type ModuleStatus } from '../../shared/core/kyma.ts';
 import type { ModuleTemplate } from '../../shared/core/templates.ts';
 import { desiredChannel, lookup, wantedModules, type Observed } from '../../functions/resolve-template/decide.ts';
 import { resolveModules } from '../../functions/resolve-template/resolve.ts';
@@ -15,18 +15,13 @@ export interface Surroundings {
   restrictedModules?: readonly string[];
 }
 
-/** The Kyma as resolution saw it last: its channel and module list from where resolve-template took them (the runtime
- * Kyma's, recorded in status.specSource and status.modules: a pinned entry's version, ADR 38), else the KCP spec. */
+/** The Kyma as resolution saw it last: where resolve-template took the spec from the runtime Kyma (status.specSource),
+ * its channel and the module list it recorded in status.modules (a pinned entry's version, ADR 38; `managed: false`;
+ * the CR policy) — the KCP spec is not what that Kyma follows; else the KCP spec. */
 export function asResolved(kyma: Kyma): Kyma {
-  const channel = kyma.status?.specSource?.channel || kyma.spec?.channel || '';
-  const listed = kyma.spec?.modules ?? [];
-  const known = new Set(listed.map((m) => m.name));
-  const fromRuntime: KymaModule[] = (kyma.status?.modules ?? [])
-    .filter((m) => m.resolution && !known.has(m.name))
-    .map((m) => (m.resolution?.pinned && m.resolution.version
-      ? { name: m.name, version: m.resolution.version }
-      : { name: m.name, ...(m.channel && m.channel !== channel ? { channel: m.channel } : {}) }));
-  return { ...kyma, spec: { ...kyma.spec, channel, modules: [...listed, ...fromRuntime] } };
+  const source = kyma.status?.specSource;
+  if (source?.from !== 'runtime') return kyma;
+  return { ...kyma, spec: { ...kyma.spec, channel: source.channel || kyma.spec?.channel || '', modules: effectiveModules(kyma) } };
 }
 
 /** The observed state of one Kyma against a catalog (resolve-template's Observed). */
