@@ -3,13 +3,27 @@
 // sync finds a catalog kind the runtime no longer serves, forgets what it trusted there and pushes the CRDs again.
 // Before, it answered "sync pending" until the trust window (60 s) had passed and the retries were spent — a
 // removal test's next install waited more than 90 s for it. The bound below is that window, not a speed claim.
+// A runtime cluster of its own: on the shared ones other test files' Kymas keep the CRDs in place.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHARED_TRUST_MS } from '../../shared/kube/shared-objects.ts';
+import type { Cluster } from '../../local/controlplane/index.ts';
+import { KubeClient } from '../../shared/kube/client.ts';
+import { KCP_NAMESPACE, LABEL } from '../../shared/core/vocabulary.ts';
 import { publishModule } from './removal-helpers.ts';
-import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, kymaGone, kymaInState, startWorld, type World } from './world.ts';
+import { throwawayRuntime } from './throwaway.ts';
+import { applyKyma, deleteKyma, deleteLeftoverKymas, eventually, kymaGone, kymaInState, startWorld, type World } from './world.ts';
 
 const CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: 'moduletemplates.operator.kyma-project.io' };
 let world: World;
+let cluster: Cluster | undefined;
+
+/** The Kyma's kubeconfig Secret, pointing at the test's own runtime. */
+async function connect(kyma: string): Promise<void> {
+  await world.kcp.apply({
+    apiVersion: 'v1', kind: 'Secret', metadata: { name: kyma, namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: kyma } },
+    data: { config: Buffer.from(cluster?.kubeconfig ?? '').toString('base64') },
+  }, 'e2e-user');
+}
 
 beforeAll(async () => {
   world = await startWorld();
@@ -19,20 +33,21 @@ beforeAll(async () => {
 afterAll(async () => {
   if (world) await deleteLeftoverKymas(world);
   await world?.runner.stop();
+  await cluster?.stop();
 });
 
 describe('the lifecycle CRDs after a Kyma deletion removed them from the runtime', () => {
   it('the next Kyma on that runtime gets them again and goes Ready, the CRDs back before the trust of the deleted ones ran out', async () => {
-    const runtime = world.runtimes[0];
-    if (!runtime) throw new Error('no runtime');
-    await connectRuntime(world, 'crd-first', 0);
+    cluster = await throwawayRuntime('crd-again-runtime');
+    const runtime = await KubeClient.from(cluster.kubeConfig());
+    await connect('crd-first');
     await applyKyma(world, 'crd-first', { channel: 'regular', modules: [{ name: 'oscar' }] });
     await kymaInState(world, 'crd-first', 'Ready', (k) => k.status?.modules?.[0]?.state === 'Ready');
     await deleteKyma(world, 'crd-first');
     await kymaGone(world, 'crd-first');
     await eventually('the ModuleTemplate CRD gone from the runtime', async () => (await runtime.get(CRD)) === undefined);
 
-    await connectRuntime(world, 'crd-next', 0);
+    await connect('crd-next');
     await applyKyma(world, 'crd-next', { channel: 'regular', modules: [{ name: 'oscar' }] });
     await eventually('the ModuleTemplate CRD pushed to the runtime again', async () => runtime.get(CRD), SHARED_TRUST_MS * 0.75);
     const ready = await kymaInState(world, 'crd-next', 'Ready', (k) => k.status?.modules?.[0]?.state === 'Ready');
