@@ -1,5 +1,5 @@
 import { fnv1Hash32 } from '../../shared/core/names.ts';
-import { RESYNC_DRIFT, RESYNC_PENDING } from '../../shared/host/events.ts';
+import { RESYNC_DRIFT, RESYNC_PENDING } from '../../shared/core/resync-reasons.ts';
 
 export interface Candidate {
   kind: string;

@@ -2,6 +2,8 @@
 # Builds the real Kubernetes test binaries from published Go modules into a versioned cache outside the clone.
 # Skips every binary that is already there. Honours KUBEBUILDER_ASSETS (use those binaries, build nothing).
 # Prints the directory holding the binaries as the last line of stdout; progress goes to stderr.
+# LIFECYCLE_BINARIES_FOR=start (set by `./dev start`, `./dev start:knative` and `./dev kubectl`) builds only what the
+# embedded control plane runs; the binaries only the tests use (oras) are built when the tests first need them.
 set -euo pipefail
 
 K8S_VERSION="${K8S_VERSION:-1.36.3}"
@@ -11,6 +13,11 @@ ORAS_VERSION="${ORAS_VERSION:-1.3.6}"
 REGISTRY_VERSION="${REGISTRY_VERSION:-3.0.0}"
 HELM_VERSION="${HELM_VERSION:-4.3.1}"
 BINARIES=(kube-apiserver kube-controller-manager kube-scheduler kubectl etcd kwok oras registry helm)
+case "${LIFECYCLE_BINARIES_FOR:-test}" in
+  start) BINARIES=(kube-apiserver kube-controller-manager kube-scheduler kubectl etcd kwok registry helm) ;;
+  test) ;;
+  *) printf 'LIFECYCLE_BINARIES_FOR must be start or test, not %s\n' "$LIFECYCLE_BINARIES_FOR" >&2; exit 2 ;;
+esac
 
 say() { printf '[testbin %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 

@@ -1,6 +1,7 @@
 import { CloudEvent } from 'cloudevents';
 import { InvalidEventError } from './errors.ts';
 import { currentTraceparent } from './trace.ts';
+import { RESYNC_DRIFT, RESYNC_PENDING, RESYNC_REASON, RESYNC_RELEASE } from '../core/resync-reasons.ts';
 
 /** ApiServerSource (Resource mode) event types. */
 export const APISERVER_ADD = 'dev.knative.apiserver.resource.add';
@@ -22,17 +23,8 @@ export const LANE = 'lifecyclelane';
 export const LANE_USER = 'user';
 export const LANE_BACKGROUND = 'background';
 
-/**
- * Why a `resync.due` was sent (ADR 27, 30), as the CloudEvents extension `resyncreason`: `drift` for a Ready object in
- * its drift slot, `pending` for one not Ready (the safety net for lost events), `release` for a Kyma a
- * ModuleReleaseMeta change reaches within the release budget — the last two are normal reconciles, which may rely on
- * what the function remembers. Every other `resync.due` (the runtime watch, a ModuleTemplate fan-out, a hand replay)
- * has none and is a full check, as a drift check is.
- */
-export const RESYNC_REASON = 'resyncreason';
-export const RESYNC_PENDING = 'pending';
-export const RESYNC_DRIFT = 'drift';
-export const RESYNC_RELEASE = 'release';
+/** Why a `resync.due` was sent: see shared/core/resync-reasons.ts. */
+export { RESYNC_DRIFT, RESYNC_PENDING, RESYNC_REASON, RESYNC_RELEASE };
 
 /** Whether an event is the resync's drift check of a Ready object (background work, not an install). */
 export const isDriftCheck = (event: EventAttributes): boolean => event.type === RESYNC_DUE && event[RESYNC_REASON] === RESYNC_DRIFT;

@@ -2,29 +2,15 @@
 // some function's entry point (what `npm run bundle` puts in its image), the manifest library's entry excepted — it
 // ships as the package's library. A file that only local/, tools/ or tests use belongs in local/ or tools/. Lint holds
 // the direct imports (eslint.config.js); this holds the whole closure.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { closure as reached, ROOT, sourcesIn } from './imports.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const LIBRARY_ENTRY = 'shared/render/index.ts';
-const IMPORT = /(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 
-const sourcesIn = (dir: string): string[] => readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
-  .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts')).map((file) => join(dir, file)).sort();
-
-/** Every repository file the entries import, directly or not (repository-relative paths). */
-function closure(entries: readonly string[]): Set<string> {
-  const seen = new Set<string>();
-  const next = [...entries];
-  for (let file = next.pop(); file !== undefined; file = next.pop()) {
-    if (seen.has(file) || !existsSync(join(ROOT, file))) continue;
-    seen.add(file);
-    for (const [, spec = ''] of readFileSync(join(ROOT, file), 'utf8').matchAll(IMPORT)) next.push(relative(ROOT, resolve(ROOT, dirname(file), spec)));
-  }
-  return seen;
-}
+/** Every repository file the entries import, directly or not (repository-relative paths; packages left out). */
+const closure = (entries: readonly string[]) => new Set([...reached(entries)].filter((item) => item.endsWith('.ts')));
 
 const functionEntries = readdirSync(join(ROOT, 'functions'), { withFileTypes: true })
   .filter((entry) => entry.isDirectory()).map((entry) => `functions/${entry.name}/start.ts`);
