@@ -73,7 +73,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return Object.freeze({
     kubeconfigPath: env.KUBECONFIG || undefined,
     embeddedRuntimes,
-    embeddedWhySeconds: integer(env, 'LIFECYCLE_EMBEDDED_WHY_SECONDS', '120', 1, 3600),
+    embeddedWhySeconds: integer(env, 'LIFECYCLE_EMBEDDED_WHY_SECONDS', '120', 0, 3600),
     logLevel: env.LOG_LEVEL ?? 'info',
     kcpNamespace: env.LIFECYCLE_KCP_NAMESPACE || 'kcp-system',
     registry: Object.freeze({
