@@ -7,7 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadKubeConfig } from '../local/controlplane/index.ts';
 import { KubeClient } from '../shared/kube/client.ts';
 import type { Kyma } from '../shared/core/kyma.ts';
+import { API_VERSION, KCP_NAMESPACE } from '../shared/core/vocabulary.ts';
 import { readmeBashBlock } from './e2e/readme.ts';
+import { eventually } from './e2e/world.ts';
 
 const run = promisify(execFile);
 
@@ -43,6 +45,7 @@ describe('npm start (the embedded default)', () => {
     expect(text.indexOf('kubectl:  export PATH=')).toBeLessThan(text.indexOf('Kyma local-kyma: Ready'));
     expect(text).toMatch(/Kyma local-kyma is not Ready after 0 s; what blocks it[^\n]*\n(?:[^\n]*\n)*?\[lifecycle\] {3}Kyma kcp-system\/local-kyma: /);
     expect(text.indexOf('running; Ctrl-C')).toBeGreaterThan(text.indexOf('what blocks it'));
+    expect(text.indexOf('Kyma local-kyma: Ready')).toBeGreaterThan(text.indexOf('what blocks it'));
     expect(text).toMatch(/Kyma local-kyma: Processing/);
     expect(text).toMatch(/Kyma local-kyma: Ready \(sample 1\.0\.0 Ready\)/);
     const runtimeKubeconfig = /runtime:\s+kubectl --kubeconfig (\S+)/.exec(text)?.[1] ?? '';
@@ -61,10 +64,10 @@ describe('npm start (the embedded default)', () => {
     expect(tryLine).toContain("patch kyma default");
     await run('bash', ['-c', tryLine], { env: { ...process.env, PATH: `${path}:${process.env['PATH'] ?? ''}` } });
     const kcp = await KubeClient.from(loadKubeConfig(readFileSync(/KCP:\s+kubectl --kubeconfig (\S+)/.exec(text)?.[1] ?? '', 'utf8')));
-    const upgraded = async () => (await kcp.get<Kyma>({ apiVersion: 'operator.kyma-project.io/v1beta2', kind: 'Kyma', namespace: 'kcp-system', name: 'local-kyma' }))
-      ?.status?.modules?.find((m) => m.name === 'sample' && m.version === '2.0.0' && m.state === 'Ready');
-    for (let waited = 0; !(await upgraded()) && waited < 90_000; waited += 500) await new Promise((r) => setTimeout(r, 500));
-    expect(await upgraded()).toBeDefined();
+    const upgraded = await eventually('module sample 2.0.0 Ready in Kyma local-kyma after the try: line', async () =>
+      (await kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name: 'local-kyma' }))
+        ?.status?.modules?.find((m) => m.name === 'sample' && m.version === '2.0.0' && m.state === 'Ready'));
+    expect(upgraded.channel).toBe('fast');
     const runDir = /\((\/\S+run-\S+)\)/.exec(text)?.[1] ?? '';
     expect(existsSync(runDir)).toBe(true);
     expect(await stop()).toBe(0);
