@@ -3,8 +3,8 @@
 // cached reads no older than the event (shared/kube/README.md), a thrown error → the status the broker retries on.
 // A Manifest event (add, update, delete, resync.due):
 //   1. the Manifest (watch cache); gone or skip-reconciliation: done; the echo of our own status write: done    [here]
-//   2. where it goes: the Kyma's runtime (its kubeconfig Secret → a client shared per kubeconfig) or, spec.remote
-//      false, the KCP itself (ADR 21); none usable: Error status (a deleting Manifest: 503) [shared/kube/runtime-clients.ts]
+//   2. where it goes: the Kyma's runtime (its kubeconfig Secret → a client shared per kubeconfig) or, labelled
+//      in-cluster, the KCP itself (ADR 21); none usable: Error status (a deleting Manifest: 503) [shared/kube/runtime-clients.ts]
 //   3. one of
 //      managed: false → managed-by labels off, finalizer off, Manifest deleted; one step per call   [unmanage.ts]
 //      being deleted → wait for user CRs (the module kept current meanwhile), then the default CR, the resources,
@@ -48,7 +48,7 @@ import { OwnWrites } from '../../shared/kube/own-writes.ts';
 
 export const NAME = 'apply-remote';
 
-/** Manifest → the module's resources on the Kyma's runtime cluster (or, with spec.remote false, on the control-plane
+/** Manifest → the module's resources on the Kyma's runtime cluster (or, labelled in-cluster, on the control-plane
  * cluster itself: ADR 21), and the Manifest status. */
 export function applyRemote(given: FunctionDeps): LifecycleFunction {
   const deps = readingFromCaches(given, [CACHED.kymas, CACHED.kubeconfigs]);
@@ -113,7 +113,7 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
 /** An orphan gets an Error status instead of an install. The Kyma comes from the watch cache; a verdict of orphan is
  * confirmed with a live read, so a cache that lags a just-created Kyma never marks its Manifests. */
 async function installUnlessOrphan(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient, live: KubeClient, graceMs: number): Promise<void> {
-  // A Manifest of its own (spec.remote false, no Kyma) belongs to whoever created it: there is no Kyma to orphan it.
+  // A Manifest of its own (labelled in-cluster, no Kyma) belongs to whoever created it: there is no Kyma to orphan it.
   if (!manifest.metadata.labels?.[LABEL.kymaName]) return install(ctx, manifest, runtime);
   const orphan = orphanReason(manifest, await parentKyma(ctx.kcp, manifest), Date.now(), graceMs) && orphanReason(manifest, await parentKyma(live, manifest), Date.now(), graceMs);
   if (orphan) return writeStatus(ctx, manifest, { state: 'Error', operation: orphan });

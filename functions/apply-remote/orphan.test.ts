@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Kyma, ModuleResolution } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
-import { manifestName } from '../../shared/core/names.ts';
 import { orphanReason } from './orphan.ts';
 
 const CREATED = Date.parse('2026-11-22T12:00:00Z');
@@ -14,16 +13,17 @@ const kyma = (referenced: boolean): Kyma => ({
 });
 
 /** A Kyma whose status holds resolve-template's resolution of module `sample` but no Manifest reference yet. */
-const resolvedOnly = (component: string, resolution: ModuleResolution = { state: 'Resolved' }): Kyma => ({
+const resolvedOnly = (component: string, resolution: ModuleResolution = { state: 'Resolved' }, module = 'sample'): Kyma => ({
   apiVersion: 'v', kind: 'Kyma', metadata: { name: 'k1' }, spec: { channel: 'regular' },
-  status: { modules: [{ name: 'sample', ocmComponentName: component, resolution }] },
+  status: { modules: [{ name: module, ocmComponentName: component, resolution }] },
 });
-const rendered = (): Manifest => ({ ...manifest(), metadata: { ...manifest().metadata, name: manifestName('k1', 'kyma-project.io/module/sample', 'sample') } });
+/** A Manifest of module `sample`, named as upstream cut it for a runtime id (its name is not what ties it, ADR 40). */
+const rendered = (): Manifest => ({ ...manifest(), metadata: { ...manifest().metadata, name: 'k1-sample-109249', labels: { ...manifest().metadata.labels, 'operator.kyma-project.io/module-name': 'sample' } } });
 
 describe('orphanReason', () => {
-  it('a Manifest the Kyma\'s resolution names is no orphan while the status aggregation lags (a converging fleet)', () => {
+  it('a Manifest of a module the Kyma\'s resolution names is no orphan while the status aggregation lags (a converging fleet)', () => {
     expect(orphanReason(rendered(), resolvedOnly('kyma-project.io/module/sample'), CREATED + 30 * 60_000)).toBe('');
-    expect(orphanReason(rendered(), resolvedOnly('kyma-project.io/module/other'), CREATED + 30 * 60_000)).toMatch(/has not referenced it in its status for 30 minutes/);
+    expect(orphanReason(rendered(), resolvedOnly('kyma-project.io/module/other', { state: 'Resolved' }, 'other'), CREATED + 30 * 60_000)).toMatch(/has not referenced it in its status for 30 minutes/);
     // A module the resolution refuses (visibility) or could not resolve references no Manifest by its resolution.
     expect(orphanReason(rendered(), resolvedOnly('kyma-project.io/module/sample', { state: 'Resolved', notAllowed: true }), CREATED + 30 * 60_000)).not.toBe('');
     expect(orphanReason(rendered(), resolvedOnly('kyma-project.io/module/sample', { state: 'Error', message: 'no template' }), CREATED + 30 * 60_000)).not.toBe('');

@@ -1,6 +1,5 @@
 import type { Kyma } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
-import { manifestName } from '../../shared/core/names.ts';
 import { API_VERSION, LABEL } from '../../shared/core/vocabulary.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 
@@ -9,15 +8,16 @@ export const UNREFERENCED_GRACE_MS = 5 * 60_000;
 
 /** PURE. Why a Manifest is an orphan ('' if it is not): its Kyma is gone, or (non-mandatory) the Kyma's status has
  * not referenced it for `graceMs` (upstream: 5 minutes). A module entry references a Manifest by its `manifest` (aggregate-status) or by
- * its resolution (resolve-template; Resolved and allowed), from which render-manifest named the Manifest: in a fleet that converges, the
+ * its resolution (resolve-template; Resolved and allowed) of the module the Manifest's module-name label names: in a fleet that converges, the
  * status aggregation may lag the Manifests by more than the grace, and that makes no Manifest an orphan. */
 export function orphanReason(manifest: Manifest, kyma: Kyma | undefined, now: number, graceMs = UNREFERENCED_GRACE_MS): string {
   const kymaName = manifest.metadata.labels?.[LABEL.kymaName] ?? '';
   if (!kyma) return `orphaned manifest detected: Kyma ${kymaName} does not exist`;
   if (manifest.metadata.labels?.[LABEL.mandatoryModule] === 'true') return '';
   const name = manifest.metadata.name;
+  const module = manifest.metadata.labels?.[LABEL.moduleName];
   const referenced = (kyma.status?.modules ?? []).some((m) => m.manifest?.metadata.name === name
-    || (m.ocmComponentName !== undefined && m.resolution?.state === 'Resolved' && m.resolution.notAllowed !== true && manifestName(kyma.metadata.name, m.ocmComponentName, m.name) === name));
+    || (m.name === module && m.ocmComponentName !== undefined && m.resolution?.state === 'Resolved' && m.resolution.notAllowed !== true));
   const age = now - Date.parse(manifest.metadata.creationTimestamp ?? '');
   return !referenced && age > graceMs ? `orphaned manifest detected: Kyma ${kymaName} has not referenced it in its status for ${duration(age)}` : '';
 }

@@ -33,18 +33,18 @@ describe('installSources', () => {
 
 describe('desiredManifest of a chart module (ADR 37)', () => {
   it('installs the chart as one release named after the module, with its config and CRDs layers, and no raw manifest', () => {
-    const manifest = desiredManifest(kyma, source({ ...layer('helm-chart', 1), config: layer('chart-config', 2), crds: layer('chart-crds', 3) }));
+    const manifest = desiredManifest(kyma, source({ ...layer('helm-chart', 1), config: layer('chart-config', 2), crds: layer('chart-crds', 3) }), 'k1-hello-chart');
     expect(manifest.spec).toEqual({
       installs: [{ name: 'hello-chart', source: { type: 'oci-ref', repo: 'registry.example', name: COMPONENT, ref: digest(1) } }],
       config: spec(2), crds: spec(3),
       resource: { apiVersion: 'charts.example.com/v1', kind: 'Greeting', metadata: { name: manifest.metadata.name, namespace: 'kyma-system' }, spec: {} },
-      customResourcePolicy: 'CreateAndDelete', version: '0.1.0', localizedImages: [],
+      customResourcePolicy: 'CreateAndDelete', version: '0.1.0', localizedImages: [], remote: false,
     });
   });
 
   it('has the same name, labels, annotations and owner as the raw module would', () => {
-    const chart = desiredManifest(kyma, source(layer('helm-chart', 1)));
-    const raw = desiredManifest(kyma, source({ ...layer('raw-manifest', 4), type: 'oci-dir' }));
+    const chart = desiredManifest(kyma, source(layer('helm-chart', 1)), 'k1-hello-chart');
+    const raw = desiredManifest(kyma, source({ ...layer('raw-manifest', 4), type: 'oci-dir' }), 'k1-hello-chart');
     expect(chart.metadata).toEqual(raw.metadata);
     expect(chart.spec).not.toHaveProperty('config');
     expect(chart.spec).not.toHaveProperty('crds');
@@ -54,8 +54,8 @@ describe('desiredManifest of a chart module (ADR 37)', () => {
 
   it('cuts a long module name to a Helm release name', () => {
     const name = `${'abcd-'.repeat(10)}xyz-defgh`;
-    const manifest = desiredManifest(kyma, { ...source(layer('helm-chart', 1)), module: { name } });
+    const manifest = desiredManifest(kyma, { ...source(layer('helm-chart', 1)), module: { name } }, 'k1-hello-chart');
     expect(manifest.spec?.installs?.[0]?.name).toBe(`${'abcd-'.repeat(10)}xyz`);
-    expect(desiredManifest(kyma, { ...source(layer('helm-chart', 1)), module: { name: `${'abcd-'.repeat(10)}xy-zzz` } }).spec?.installs?.[0]?.name).toBe(`${'abcd-'.repeat(10)}xy`);
+    expect(desiredManifest(kyma, { ...source(layer('helm-chart', 1)), module: { name: `${'abcd-'.repeat(10)}xy-zzz` } }, 'k1-hello-chart').spec?.installs?.[0]?.name).toBe(`${'abcd-'.repeat(10)}xy`);
   });
 });

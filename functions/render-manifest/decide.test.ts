@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Kyma } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import type { ModuleTemplate } from '../../shared/core/templates.ts';
-import { desiredManifest, toUnmanage, unwantedManifests } from './decide.ts';
+import { upstreamManifestName } from '../../shared/core/names.ts';
+import { desiredManifest, namedManifests, needsWrite, toUnmanage, unwantedManifests } from './decide.ts';
 
 const kyma = (modules: { name: string; managed?: boolean }[], refused: string[] = []): Kyma => ({
   apiVersion: 'v', kind: 'Kyma', metadata: { name: 'k1' }, spec: { channel: 'regular' },
@@ -47,10 +48,71 @@ describe('desiredManifest', () => {
   const source = { module: { name: 'sample' }, entry: { name: 'sample', channel: 'regular' }, template, componentName: 'kyma-project.io/module/sample', version: '1.0.0',
     install: { repo: 'r', name: 'kyma-project.io/module/sample', ref: 'sha256:0', type: 'oci-ref' as const }, localizedImages: [] };
 
-  it('leaves spec.remote out for a Kyma with a runtime (remote, as upstream) and sets it false in single-cluster mode', () => {
-    expect(desiredManifest(kyma([{ name: 'sample' }]), source).spec?.remote).toBeUndefined();
+  it('writes upstream\'s deprecated spec.remote: false for every Kyma; single-cluster mode is the in-cluster label (ADR 40)', () => {
+    const remote = desiredManifest(kyma([{ name: 'sample' }]), source, 'k1-sample');
+    expect(remote.spec?.remote).toBe(false);
+    expect(remote.metadata.labels).not.toHaveProperty(['operator.kyma-project.io/in-cluster']);
     const inCluster = kyma([{ name: 'sample' }]);
     inCluster.metadata.labels = { 'operator.kyma-project.io/in-cluster': 'true' };
-    expect(desiredManifest(inCluster, source).spec?.remote).toBe(false);
+    const local = desiredManifest(inCluster, source, 'k1-sample');
+    expect(local.spec?.remote).toBe(false);
+    expect(local.metadata.labels?.['operator.kyma-project.io/in-cluster']).toBe('true');
+  });
+});
+
+describe('needsWrite', () => {
+  const template: ModuleTemplate = { apiVersion: 'v', kind: 'ModuleTemplate', metadata: { name: 'sample-1.0.0' }, spec: {} } as ModuleTemplate;
+  const source = { module: { name: 'sample' }, entry: { name: 'sample', channel: 'regular' }, template, componentName: 'kyma-project.io/module/sample', version: '1.0.0',
+    install: { repo: 'r', name: 'kyma-project.io/module/sample', ref: 'sha256:0', type: 'oci-ref' as const }, localizedImages: [] };
+  const desired = desiredManifest({ ...kyma([{ name: 'sample' }]), metadata: { name: 'k1', uid: 'u1' } }, source, 'k1-sample');
+
+  it('takes a Manifest that means the same as written: upstream\'s (no empty lists, remote false) and older ones of ours (no remote)', () => {
+    const without = (field: string) => Object.fromEntries(Object.entries(desired.spec ?? {}).filter(([k]) => k !== field));
+    expect(needsWrite({ ...desired, spec: without('localizedImages') }, desired)).toBe(false);
+    expect(needsWrite({ ...desired, spec: without('remote') }, desired)).toBe(false);
+    expect(needsWrite({ ...desired, spec: { ...desired.spec, resource: null } }, { ...desired, spec: { ...desired.spec } })).toBe(false);
+  });
+
+  it('writes what differs in meaning: a version, a localized image, a label', () => {
+    expect(needsWrite({ ...desired, spec: { ...desired.spec, version: '0.9.0' } }, desired)).toBe(true);
+    expect(needsWrite({ ...desired, spec: { ...desired.spec, localizedImages: ['a/b:1'] } }, desired)).toBe(true);
+    expect(needsWrite({ ...desired, metadata: { ...desired.metadata, labels: {} } }, desired)).toBe(true);
+  });
+});
+
+describe('namedManifests (ADR 40)', () => {
+  const template: ModuleTemplate = { apiVersion: 'v', kind: 'ModuleTemplate', metadata: { name: 't' }, spec: {} } as ModuleTemplate;
+  const RUNTIME_ID = '0c3a2f8e-6b1d-4e5a-9f7c-2d8b4a6e1c03';
+  const uuidKyma: Kyma = { ...kyma([{ name: 'connectivity-proxy' }, { name: 'sample' }]), metadata: { name: RUNTIME_ID, uid: 'u' } };
+  const src = (module: string) => ({ module: { name: module }, entry: { name: module, channel: 'regular' }, template, componentName: `kyma-project.io/module/${module}`, version: '1.0.0',
+    install: { repo: 'r', name: `kyma-project.io/module/${module}`, ref: 'sha256:0', type: 'oci-ref' as const }, localizedImages: [] });
+  const named = (existing: Manifest[], elsewhere: string[] = [], modules = ['sample', 'connectivity-proxy']) =>
+    namedManifests(uuidKyma, modules.map(src), existing, (n) => elsewhere.includes(n)).map((m) => m.metadata.name);
+
+  it('gives a new Manifest exactly upstream\'s name, also where upstream\'s cut leaves 6 digits of the hash', () => {
+    expect(named([])).toEqual([`${RUNTIME_ID}-connectivity-proxy-381734`, `${RUNTIME_ID}-sample-1092497565`]);
+  });
+
+  it('adopts the Manifest a module has, whatever its name (an earlier rule\'s, a hand-made one)', () => {
+    const earlier: Manifest = { ...manifest('connectivity-proxy'), metadata: { ...manifest('connectivity-proxy').metadata, name: `${RUNTIME_ID}-connectivity-p-3817348617` } };
+    expect(named([earlier])[0]).toBe(`${RUNTIME_ID}-connectivity-p-3817348617`);
+  });
+
+  it('takes the collision-safe form only where upstream\'s name is held: by another module of the Kyma or another Kyma', () => {
+    const upstream = upstreamManifestName(RUNTIME_ID, 'kyma-project.io/module/connectivity-proxy', 'connectivity-proxy');
+    expect(named([], [upstream])[0]).toBe(`${RUNTIME_ID}-connectivity-p-3817348617`);
+    const holder: Manifest = { ...manifest('other'), metadata: { ...manifest('other').metadata, name: upstream } };
+    expect(named([holder])[0]).toBe(`${RUNTIME_ID}-connectivity-p-3817348617`);
+  });
+
+  it('never gives two modules one name, in either order of the sources', () => {
+    const long = { ...uuidKyma, metadata: { name: `runtime-${'0123456789abcdef'.repeat(4)}`.slice(0, 60), uid: 'u' } };
+    const modules = ['plain-octet', 'plain-xyaml'];
+    for (const order of [modules, [...modules].reverse()]) {
+      const names = namedManifests(long, order.map(src), [], () => false).map((m) => m.metadata.name);
+      expect(new Set(names).size).toBe(2);
+      expect(names[0]).toBe(upstreamManifestName(long.metadata.name, 'kyma-project.io/module/plain-octet', 'plain-octet'));
+      for (const name of names) expect(name.length).toBeLessThanOrEqual(62);
+    }
   });
 });

@@ -2,8 +2,8 @@ import { canonicalJson } from '../../shared/core/canonical.ts';
 import { CHART_RESOURCE, chartReleaseName, type ModuleInstall } from '../../shared/core/descriptors.ts';
 import { effectiveModules, type Kyma, type KymaModule, type ModuleStatus } from '../../shared/core/kyma.ts';
 import type { ImageSpec, Manifest, ManifestSpec } from '../../shared/core/manifest.ts';
-import { manifestName } from '../../shared/core/names.ts';
 import { isInClusterKyma } from '../../shared/core/in-cluster.ts';
+import { chooseManifestName } from '../../shared/core/names.ts';
 import type { ModuleTemplate } from '../../shared/core/templates.ts';
 import { ANNOTATION, API_VERSION, LABEL, MANAGED_BY_KCP, REMOTE_NAMESPACE } from '../../shared/core/vocabulary.ts';
 
@@ -23,14 +23,16 @@ export interface ModuleSource {
   mandatory?: boolean;
 }
 
-/** PURE. The Manifest of one module of a Kyma, with the upstream name, labels, annotations and owner. */
-export function desiredManifest(kyma: Kyma, src: ModuleSource): Manifest {
-  const name = manifestName(kyma.metadata.name, src.componentName, src.module.name);
+/** PURE. The Manifest `name` (chooseManifestName) of one module of a Kyma, in upstream's shape: labels, annotations,
+ * owner and spec as upstream writes them (also its deprecated `spec.remote: false`), so upstream reads it as its own. */
+export function desiredManifest(kyma: Kyma, src: ModuleSource, name: string): Manifest {
   const namespace = kyma.metadata.namespace ?? '';
   const labels: Record<string, string> = {
     [LABEL.kymaName]: kyma.metadata.name, [LABEL.moduleName]: src.module.name, [LABEL.managedBy]: MANAGED_BY_KCP,
     [LABEL.controllerName]: src.template.metadata.labels?.[LABEL.controllerName] ?? '',
     ...(src.mandatory ? { [LABEL.mandatoryModule]: 'true' } : { [LABEL.channel]: src.entry.channel ?? '' }),
+    // Single-cluster mode (ADR 21): the module goes into the control-plane cluster.
+    ...(isInClusterKyma(kyma) ? { [LABEL.inCluster]: 'true' } : {}),
   };
   return {
     apiVersion: API_VERSION, kind: 'Manifest',
@@ -46,8 +48,8 @@ export function desiredManifest(kyma: Kyma, src: ModuleSource): Manifest {
       version: src.version,
       localizedImages: src.localizedImages,
       ...(src.template.spec?.manager ? { manager: src.template.spec.manager } : {}),
-      // Single-cluster mode (ADR 21): the module goes into the control-plane cluster; absent = the Kyma's runtime.
-      ...(isInClusterKyma(kyma) ? { remote: false } : {}),
+      // Upstream's deprecated field, always false and read by nobody (ADR 40); written so the spec is upstream's.
+      remote: false,
     },
   };
 }
@@ -83,15 +85,42 @@ function defaultCr(template: ModuleTemplate, manifest: string): Record<string, u
   return { ...copy, metadata };
 }
 
-/** Whether the stored Manifest differs from the desired one in any field render-manifest owns. */
+/** Whether the stored Manifest differs from the desired one in any field render-manifest owns. A spec that means the
+ * same is the same: upstream leaves out what is empty and writes `remote: false`, older Manifests of ours have no
+ * `remote` (ADR 40) — none of that is a reason to write. */
 export function needsWrite(stored: Manifest | undefined, desired: Manifest): boolean {
   if (!stored) return true;
   const subset = (have: Record<string, string> | undefined, want: Record<string, string> | undefined) =>
     Object.entries(want ?? {}).every(([k, v]) => have?.[k] === v);
   return !subset(stored.metadata.labels, desired.metadata.labels)
     || !subset(stored.metadata.annotations, desired.metadata.annotations)
-    || canonicalJson(stored.spec) !== canonicalJson(desired.spec)
+    || canonicalJson(meaningOf(stored.spec)) !== canonicalJson(meaningOf(desired.spec))
     || !(stored.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === desired.metadata.ownerReferences?.[0]?.uid);
+}
+
+/** A spec as it is read: no deprecated `remote`, no empty lists, no nulls. */
+function meaningOf(spec: ManifestSpec | undefined): Partial<ManifestSpec> {
+  return Object.fromEntries(Object.entries(spec ?? {}).filter(([k, v]) => k !== 'remote' && v !== null && !(Array.isArray(v) && v.length === 0)));
+}
+
+/** PURE. The Manifest of each module to write: its Manifest's name (by labels, whatever the name) or a new one
+ * (chooseManifestName) that neither this Kyma's other Manifests, another module of this call nor `elsewhere` (a
+ * Manifest of another Kyma) holds. Sources in module order, so two calls choose alike. */
+export function namedManifests(kyma: Kyma, sources: ModuleSource[], existing: Manifest[], elsewhere: (name: string) => boolean): Manifest[] {
+  const held = new Set(existing.map((m) => m.metadata.name));
+  const ordered = [...sources].sort((a, b) => a.module.name.localeCompare(b.module.name));
+  return ordered.map((src) => {
+    const own = ownManifest(existing, src.module.name)?.metadata.name;
+    const name = chooseManifestName(kyma.metadata.name, src.componentName, src.module.name, own, (n) => held.has(n) || elsewhere(n));
+    held.add(name);
+    return desiredManifest(kyma, src, name);
+  });
+}
+
+/** The Manifest of a module among a Kyma's Manifests (by its module-name label; the oldest if there are several). */
+export function ownManifest(existing: Manifest[], module: string): Manifest | undefined {
+  const candidates = existing.filter((m) => m.metadata.labels?.[LABEL.moduleName] === module);
+  return candidates.sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') || a.metadata.name.localeCompare(b.metadata.name))[0];
 }
 
 const isUnmanaged = (m: Manifest) => m.metadata.annotations?.[ANNOTATION.isUnmanaged] === 'true';

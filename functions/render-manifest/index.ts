@@ -6,8 +6,8 @@
 //   2. its Manifests (watch cache, by the kyma-name label)                                                [here]
 //   3. the module sources: resolved modules with their template and descriptor [here: sources], mandatory modules
 //      [mandatory.ts], modules removed from the spec whose Manifest is still being deleted [removing.ts]
-//   4. PURE: each source's Manifest; written (a new one with its finalizers) only when it differs
-//                                                                                   [decide.ts, here: write]
+//   4. PURE: each source's Manifest, named as it is already (by labels) or upstream's name where free (ADR 40);
+//      written (a new one with its finalizers) only when it differs                [decide.ts, here: write]
 //   5. Manifests of modules set to managed: false annotated unmanaged                          [decide.ts, here]
 //   6. Manifests of modules no longer wanted or refused deleted                                [decide.ts, here]
 import type { Kyma } from '../../shared/core/kyma.ts';
@@ -19,7 +19,8 @@ import { MODULES_RESOLVED, RESYNC_DUE } from '../../shared/host/events.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/deps.ts';
 import type { LifecycleFunction } from '../../shared/host/invoke.ts';
 import type { Logger } from '../../shared/host/logger.ts';
-import { desiredManifest, installSources, needsWrite, renderable, toUnmanage, unwantedManifests, type ModuleSource } from './decide.ts';
+import { installSources, namedManifests, needsWrite, ownManifest, renderable, toUnmanage, unwantedManifests, type ModuleSource } from './decide.ts';
+import { upstreamManifestName } from '../../shared/core/names.ts';
 import { mandatorySources } from './mandatory.ts';
 import { removedModuleSources } from './removing.ts';
 import { currentTraceparent } from '../../shared/host/trace.ts';
@@ -42,7 +43,9 @@ export function renderManifest(given: FunctionDeps): LifecycleFunction {
         { namespace: key.namespace, labelSelector: `${LABEL.kymaName}=${key.name}` });
       const mandatory = await mandatorySources(deps, kyma);
       const removing = await removedModuleSources(deps, kyma, existing);
-      for (const source of [...await sources(deps, kyma), ...mandatory, ...removing]) await write(deps, desiredManifest(kyma, source), existing, log);
+      const all = [...await sources(deps, kyma), ...mandatory, ...removing];
+      const elsewhere = await namesHeldElsewhere(deps, kyma, all, existing);
+      for (const desired of namedManifests(kyma, all, existing, (name) => elsewhere.has(name))) await write(deps, desired, existing, log);
       for (const manifest of toUnmanage(kyma, existing)) {
         await deps.kcp.mergePatch({ apiVersion: API_VERSION, kind: 'Manifest', namespace: key.namespace, name: manifest.metadata.name }, { metadata: { annotations: { [ANNOTATION.isUnmanaged]: 'true' } } });
         log.info({ manifest: manifest.metadata.name }, 'module set to managed: false: Manifest marked unmanaged');
@@ -69,6 +72,17 @@ export async function sources(deps: FunctionDeps, kyma: Kyma): Promise<ModuleSou
     return [{ module, entry, template, componentName, version: artifact.version, ...install, localizedImages: artifact.localizedImages }];
   }));
   return found.flat();
+}
+
+/** Upstream's names of modules that have no Manifest yet which a Manifest of another Kyma holds (watch cache). */
+async function namesHeldElsewhere(deps: FunctionDeps, kyma: Kyma, all: ModuleSource[], existing: Manifest[]): Promise<Set<string>> {
+  const held = new Set<string>();
+  for (const src of all.filter((s) => !ownManifest(existing, s.module.name))) {
+    const name = upstreamManifestName(kyma.metadata.name, src.componentName, src.module.name);
+    const found = await deps.kcp.get<Manifest>({ apiVersion: API_VERSION, kind: 'Manifest', namespace: kyma.metadata.namespace, name });
+    if (found && found.metadata.labels?.[LABEL.kymaName] !== kyma.metadata.name) held.add(name);
+  }
+  return held;
 }
 
 async function write(deps: FunctionDeps, desired: Manifest, existing: Manifest[], log: Logger): Promise<void> {

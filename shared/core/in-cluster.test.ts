@@ -2,25 +2,27 @@ import { describe, expect, it } from 'vitest';
 import { inClusterRefusal, isInClusterKyma, targetOf } from './in-cluster.ts';
 import type { Manifest } from './manifest.ts';
 
-const manifest = (opts: { remote?: boolean; kyma?: string }): Manifest => ({
+const manifest = (opts: { remote?: boolean; kyma?: string; inCluster?: boolean }): Manifest => ({
   apiVersion: 'operator.kyma-project.io/v1beta2', kind: 'Manifest',
-  metadata: { name: 'm', namespace: 'kcp-system', ...(opts.kyma ? { labels: { 'operator.kyma-project.io/kyma-name': opts.kyma } } : {}) },
+  metadata: { name: 'm', namespace: 'kcp-system', labels: { ...(opts.kyma ? { 'operator.kyma-project.io/kyma-name': opts.kyma } : {}), ...(opts.inCluster ? { 'operator.kyma-project.io/in-cluster': 'true' } : {}) } },
   spec: { install: { name: 'raw-manifest', source: { repo: 'r', name: 'n', ref: 'sha256:0', type: 'oci-ref' } }, ...(opts.remote === undefined ? {} : { remote: opts.remote }) },
 });
 
 describe('targetOf', () => {
-  it('sends a Manifest to its Kyma runtime unless spec.remote is false (absent and true are remote, as upstream)', () => {
+  it('sends a Manifest to its Kyma runtime whatever spec.remote says (upstream writes false on every Manifest, ADR 40)', () => {
     expect(targetOf(manifest({ kyma: 'k1' }), true)).toEqual({ kyma: 'k1' });
     expect(targetOf(manifest({ kyma: 'k1', remote: true }), true)).toEqual({ kyma: 'k1' });
+    expect(targetOf(manifest({ kyma: 'k1', remote: false }), true)).toEqual({ kyma: 'k1' });
+    expect(targetOf(manifest({ kyma: 'k1', remote: false }), false)).toEqual({ kyma: 'k1' });
   });
 
-  it('sends spec.remote false into the control-plane cluster, with or without a Kyma, when the control plane allows it', () => {
-    expect(targetOf(manifest({ kyma: 'k1', remote: false }), true)).toEqual({ inCluster: true });
-    expect(targetOf(manifest({ remote: false }), true)).toEqual({ inCluster: true });
+  it('sends a Manifest labelled in-cluster into the control-plane cluster, with or without a Kyma, when the control plane allows it', () => {
+    expect(targetOf(manifest({ kyma: 'k1', inCluster: true }), true)).toEqual({ inCluster: true });
+    expect(targetOf(manifest({ inCluster: true }), true)).toEqual({ inCluster: true });
   });
 
-  it('refuses spec.remote false where in-cluster installs are disabled, naming the setting', () => {
-    const target = targetOf(manifest({ kyma: 'k1', remote: false }), false);
+  it('refuses an in-cluster Manifest where in-cluster installs are disabled, naming the setting', () => {
+    const target = targetOf(manifest({ kyma: 'k1', inCluster: true }), false);
     expect(target).toEqual({ refused: inClusterRefusal(false) });
     expect(inClusterRefusal(false)).toContain('LIFECYCLE_IN_CLUSTER=true');
     expect(inClusterRefusal(true)).toBe('');
@@ -28,6 +30,7 @@ describe('targetOf', () => {
 
   it('refuses a remote Manifest without a Kyma: there is no runtime to install to', () => {
     expect(targetOf(manifest({}), true)).toEqual({ refused: expect.stringContaining('no runtime to install to') });
+    expect(targetOf(manifest({ remote: false }), true)).toEqual({ refused: expect.stringContaining('no runtime to install to') });
   });
 });
 

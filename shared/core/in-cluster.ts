@@ -1,6 +1,7 @@
 // Single-cluster ("in-cluster") mode (ADR 21, seeds 000/004): the control plane manages itself. A Kyma labelled
-// `operator.kyma-project.io/in-cluster: "true"` gets Manifests with `spec.remote: false`, and a Manifest with
-// `spec.remote: false` installs into the KCP cluster itself — no kubeconfig Secret, no runtime Kyma, no catalog copies.
+// `operator.kyma-project.io/in-cluster: "true"` gets Manifests with that label, and a Manifest with the label installs
+// into the KCP cluster itself — no kubeconfig Secret, no runtime Kyma, no catalog copies. `spec.remote` means nothing:
+// upstream writes `false` on every Manifest and reads it nowhere (ADR 40).
 // Installing into the control plane needs rights there, so a control plane allows it only when configured to
 // (LIFECYCLE_IN_CLUSTER=true). Pure.
 import type { Kyma } from './kyma.ts';
@@ -11,7 +12,7 @@ export const IN_CLUSTER_SETTING = 'LIFECYCLE_IN_CLUSTER';
 
 export const isInClusterKyma = (kyma: Pick<Kyma, 'metadata'>): boolean => kyma.metadata.labels?.[LABEL.inCluster] === 'true';
 
-export const isInClusterManifest = (manifest: Pick<Manifest, 'spec'>): boolean => manifest.spec?.remote === false;
+export const isInClusterManifest = (manifest: Pick<Manifest, 'metadata'>): boolean => manifest.metadata.labels?.[LABEL.inCluster] === 'true';
 
 /** Why this control plane does not install into itself ('' when it does). */
 export const inClusterRefusal = (enabled: boolean): string => (enabled ? ''
@@ -26,5 +27,5 @@ export function targetOf(manifest: Pick<Manifest, 'spec' | 'metadata'>, inCluste
     return refusal ? { refused: refusal } : { inCluster: true };
   }
   const kyma = manifest.metadata.labels?.[LABEL.kymaName];
-  return kyma ? { kyma } : { refused: `Manifest has no ${LABEL.kymaName} label: no runtime to install to (spec.remote: false installs into the control-plane cluster)` };
+  return kyma ? { kyma } : { refused: `Manifest has no ${LABEL.kymaName} label: no runtime to install to (the label ${LABEL.inCluster}: "true" installs into the control-plane cluster)` };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fnv1Hash32, manifestName } from './names.ts';
+import { chooseManifestName, fnv1Hash32, safeManifestName, upstreamManifestName } from './names.ts';
 
 describe('fnv1Hash32 (FNV-1, as Go hash/fnv New32)', () => {
   it.each([
@@ -11,51 +11,44 @@ describe('fnv1Hash32 (FNV-1, as Go hash/fnv New32)', () => {
   });
 });
 
-describe('manifestName', () => {
+describe('upstreamManifestName', () => {
   it('is <kyma>-<last component segment>-<fnv of component name + module name>', () => {
     const hash = fnv1Hash32('kyma-project.io/module/kedakeda');
-    expect(manifestName('kyma-1', 'kyma-project.io/module/keda', 'keda')).toBe(`kyma-1-keda-${hash}`);
+    expect(upstreamManifestName('kyma-1', 'kyma-project.io/module/keda', 'keda')).toBe(`kyma-1-keda-${hash}`);
   });
 
-  it('cuts names of 63 characters or more to 62, without a trailing dash', () => {
-    const kyma = 'k'.repeat(50);
-    const name = manifestName(kyma, 'kyma-project.io/module/template-operator', 'template-operator');
-    expect(name.length).toBeLessThanOrEqual(62);
-    expect(name.endsWith('-')).toBe(false);
-    expect(name.startsWith(`${kyma}-template-operator`.slice(0, 40))).toBe(true);
+  it('cuts names of 63 characters or more to 62, without a trailing dash, as upstream (its recorded names)', () => {
+    // What upstream c5b83f1 wrote for 36-character runtime ids (test/fixtures/upstream-klm-c5b83f1/README.md).
+    const kyma = '0c3a2f8e-6b1d-4e5a-9f7c-2d8b4a6e1c03';
+    expect(upstreamManifestName(kyma, 'kyma-project.io/module/connectivity-proxy', 'connectivity-proxy')).toBe(`${kyma}-connectivity-proxy-381734`);
+    expect(upstreamManifestName(kyma, 'kyma-project.io/module/sample', 'sample')).toBe(`${kyma}-sample-1092497565`);
+    const hash = String(fnv1Hash32('x.io/m/abab'));
+    expect(upstreamManifestName('k'.repeat(56), 'x.io/m/ab', 'ab')).toBe(`${'k'.repeat(56)}-ab-${hash.slice(0, 2)}`);
+    expect(upstreamManifestName('k'.repeat(59), 'x.io/m/ab', 'ab')).toBe(`${'k'.repeat(59)}-ab`);
   });
+});
 
-  it('keeps upstream\'s cut name while it leaves 8 digits of the hash', () => {
-    const component = 'x.io/m/keda';
-    const hash = String(fnv1Hash32(`${component}keda`));
-    const kymaFor = (total: number) => 'k'.repeat(total - `-keda-${hash}`.length);
-    // 63 characters and more, as long as upstream's cut leaves 8 digits: upstream's cut name
-    const keeping = Array.from({ length: hash.length - 7 }, (_, i) => 63 + i).filter((total) => hash.length - (total - 62) >= 8);
-    expect(keeping.length).toBeGreaterThan(0);
-    for (const total of keeping) expect(manifestName(kymaFor(total), component, 'keda')).toBe(`${kymaFor(total)}-keda-${hash}`.slice(0, 62));
-    // shorter than 63: upstream's name, uncut
-    expect(manifestName(kymaFor(62), component, 'keda')).toBe(`${kymaFor(62)}-keda-${hash}`);
-    // a cut that would leave fewer than 8 digits keeps the whole hash and cuts the Kyma part instead
-    const long = kymaFor(62 + hash.length - 7);
-    expect(manifestName(long, component, 'keda')).toBe(`${`${long}-keda`.slice(0, 62 - hash.length - 1)}-${hash}`);
-  });
-
-  it('never gives two modules of a long-named Kyma the same name: the hash is kept, the Kyma part is cut', () => {
+describe('safeManifestName', () => {
+  it('keeps the whole hash and cuts the Kyma part: distinct per module, ≤ 62 characters, a valid name', () => {
     const modules = ['plain-octet', 'plain-xyaml', 'plain', 'plainer', 'p', 'template-operator', 'template-operator-2'];
     for (const length of [40, 50, 55, 60, 62, 63]) {
       const kyma = `${'r'.repeat(length - 4)}-rt1`.slice(0, length);
-      const names = modules.map((m) => manifestName(kyma, `kyma-project.io/module/${m}`, m));
+      const names = modules.map((m) => safeManifestName(kyma, `kyma-project.io/module/${m}`, m));
       expect(new Set(names).size, `Kyma name of ${length} characters: ${names.join(', ')}`).toBe(modules.length);
-      for (const [i, name] of names.entries()) {
+      for (const name of names) {
         expect(name.length).toBeLessThanOrEqual(62);
         expect(name).toMatch(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/);
-        expect(manifestName(kyma, `kyma-project.io/module/${modules[i]}`, modules[i] ?? '')).toBe(name);
       }
     }
   });
+});
 
-  it('is deterministic and differs per module', () => {
-    expect(manifestName('a', 'x.io/m/one', 'one')).toBe(manifestName('a', 'x.io/m/one', 'one'));
-    expect(manifestName('a', 'x.io/m/one', 'one')).not.toBe(manifestName('a', 'x.io/m/one', 'two'));
+describe('chooseManifestName', () => {
+  const kyma = '0c3a2f8e-6b1d-4e5a-9f7c-2d8b4a6e1c03';
+  const component = 'kyma-project.io/module/connectivity-proxy';
+  it('keeps the name the module\'s Manifest has, takes upstream\'s where free, the safe form where held', () => {
+    expect(chooseManifestName(kyma, component, 'connectivity-proxy', 'any-name', () => true)).toBe('any-name');
+    expect(chooseManifestName(kyma, component, 'connectivity-proxy', undefined, () => false)).toBe(`${kyma}-connectivity-proxy-381734`);
+    expect(chooseManifestName(kyma, component, 'connectivity-proxy', undefined, (n) => n.endsWith('-381734'))).toBe(`${kyma}-connectivity-p-3817348617`);
   });
 });

@@ -8,25 +8,32 @@ export function fnv1Hash32(text: string): number {
   return hash;
 }
 
-/** How many leading digits of the hash upstream's cut must leave for its name to be kept (a collision within one
- * Kyma then needs two of its modules to agree in 8 decimal digits of a 32-bit hash). */
-const KEPT_HASH_DIGITS = 8;
-
 /**
- * The Manifest name of a module of a Kyma: `<kyma>-<last segment of the component name>-<FNV-32 of component
- * name + module name>`, as upstream; it is used as a label value on runtime objects, so it must stay under 63
- * characters. Upstream cuts it to 62 (without a trailing dash); for long Kyma names that cuts the hash off, so two
- * modules starting alike got the same name. Upstream's cut is kept while it leaves 8 digits of the hash; beyond
- * that the Kyma-and-segment part is cut instead and the whole hash kept: `<kyma-segment cut>-<hash>` — deterministic,
- * and as unique per module as the hash.
+ * Upstream's Manifest name of a module of a Kyma: `<kyma>-<last segment of the component name>-<FNV-32 of component
+ * name + module name>`, cut to 62 characters without a trailing dash (it is a label value on runtime objects). For
+ * long Kyma names (runtime ids) the cut eats into the hash, or all of it: two modules may then get one name.
  */
-export function manifestName(kymaName: string, componentName: string, moduleName: string): string {
-  const lastSegment = componentName.split('/').pop() ?? componentName;
-  const hash = String(fnv1Hash32(componentName + moduleName));
-  const name = `${kymaName}-${lastSegment}-${hash}`;
-  if (name.length < 63) return name;
-  const upstream = name.slice(0, 62).replace(/-+$/, '');
-  if (upstream.length - (name.length - hash.length) >= KEPT_HASH_DIGITS) return upstream;
-  const prefix = `${kymaName}-${lastSegment}`.slice(0, 62 - hash.length - 1).replace(/-+$/, '');
+export function upstreamManifestName(kymaName: string, componentName: string, moduleName: string): string {
+  const name = `${kymaName}-${lastSegment(componentName)}-${hashOf(componentName, moduleName)}`;
+  return name.length < 63 ? name : name.slice(0, 62).replace(/-+$/, '');
+}
+
+/** The collision-safe form: the whole hash kept, `<kyma>-<segment>` cut instead (≤ 62 characters). */
+export function safeManifestName(kymaName: string, componentName: string, moduleName: string): string {
+  const hash = hashOf(componentName, moduleName);
+  const prefix = `${kymaName}-${lastSegment(componentName)}`.slice(0, 62 - hash.length - 1).replace(/-+$/, '');
   return `${prefix}-${hash}`;
 }
+
+/**
+ * PURE. The name of a (Kyma, module)'s Manifest (ADR 40): the one it already has, whatever its name (upstream's, an
+ * earlier rule's); else upstream's name unless another Manifest holds it (`taken`); else the collision-safe form.
+ */
+export function chooseManifestName(kymaName: string, componentName: string, moduleName: string, own: string | undefined, taken: (name: string) => boolean): string {
+  if (own) return own;
+  const upstream = upstreamManifestName(kymaName, componentName, moduleName);
+  return taken(upstream) ? safeManifestName(kymaName, componentName, moduleName) : upstream;
+}
+
+const lastSegment = (componentName: string) => componentName.split('/').pop() ?? componentName;
+const hashOf = (componentName: string, moduleName: string) => String(fnv1Hash32(componentName + moduleName));

@@ -55,7 +55,7 @@ export interface Config {
    * reaches only the Kymas its ModuleReleaseMeta's kymaSelector matches; a module not listed whose release meta has a
    * kymaSelector reaches none. */
   readonly restrictedModules: readonly string[];
-  /** Single-cluster mode (ADR 21): Manifests with spec.remote false may install into the KCP cluster itself
+  /** Single-cluster mode (ADR 21): Manifests labelled in-cluster may install into the KCP cluster itself
    * (LIFECYCLE_IN_CLUSTER=true; default false — a control plane of runtimes does not install modules into itself). */
   readonly inCluster: boolean;
   /** The helm binary that renders modules made of charts (LIFECYCLE_HELM_BINARY; default: the one bundled with

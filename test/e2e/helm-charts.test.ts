@@ -37,8 +37,8 @@ async function layer(bytes: Uint8Array | string): Promise<ImageSpec> {
 
 async function applyManifest(name: string, spec: { installs: ChartInstall[]; config?: ImageSpec; crds?: ImageSpec; version?: string }, labels?: Record<string, string>): Promise<void> {
   // Without labels: a Manifest of its own in the KCP (single-cluster mode); with a Kyma's labels: on that Kyma's runtime.
-  const metadata = { name, namespace: KCP_NAMESPACE, ...(labels ? { labels } : {}) };
-  await world.kcp.apply({ apiVersion: API_VERSION, kind: 'Manifest', metadata, spec: { ...spec, ...(labels ? {} : { remote: false }) } } as never, 'e2e-user');
+  const metadata = { name, namespace: KCP_NAMESPACE, labels: labels ?? { [LABEL.inCluster]: 'true' } };
+  await world.kcp.apply({ apiVersion: API_VERSION, kind: 'Manifest', metadata, spec } as never, 'e2e-user');
 }
 
 async function manifestIn(name: string, state: string, also: (m: Manifest) => boolean = () => true): Promise<Manifest> {

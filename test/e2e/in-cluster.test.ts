@@ -1,5 +1,5 @@
 // Single-cluster mode (ADR 21): a Kyma labelled in-cluster installs its modules into the KCP itself — install,
-// upgrade with pruning, module removal, Kyma deletion, status — and a Manifest of its own with spec.remote false;
+// upgrade with pruning, module removal, Kyma deletion, status — and a Manifest of its own labelled in-cluster;
 // a control plane that does not allow it says so.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../shared/core/manifest.ts';
@@ -32,7 +32,7 @@ describe('a control plane without LIFECYCLE_IN_CLUSTER', () => {
       const all = await manifestsOf(world, 'ic-off');
       return all[0]?.status?.state === 'Error' ? all : undefined;
     });
-    expect(manifest?.spec?.remote).toBe(false);
+    expect(manifest?.metadata.labels?.[LABEL.inCluster]).toBe('true');
     expect(manifest?.status?.lastOperation?.operation).toContain('in-cluster installs are disabled');
     expect(await deploymentOf(world.kcp, 'solo')).toBeUndefined();
     await deleteKyma(world, 'ic-off');
@@ -63,7 +63,7 @@ describe('single-cluster mode (LIFECYCLE_IN_CLUSTER=true)', () => {
     expect(ready.status?.modules?.[0]?.version).toBe('1.0.0');
     expect(ready.status?.conditions?.find((c) => c.type === 'CRDsSync')?.message).toContain('in-cluster');
     [rendered] = await manifestsOf(world, 'ic-on');
-    expect(rendered?.spec?.remote).toBe(false);
+    expect(rendered?.metadata.labels?.[LABEL.inCluster]).toBe('true');
     // The module really rolled out in the KCP: its Deployment is available there, with the extra ConfigMap of 1.0.0.
     const deployment = await deploymentOf(kcp, 'solo') as { status?: { availableReplicas?: number } } | undefined;
     expect(deployment?.status?.availableReplicas).toBe(1);
@@ -95,11 +95,11 @@ describe('single-cluster mode (LIFECYCLE_IN_CLUSTER=true)', () => {
     expect((await kcp.list(API_VERSION, 'ModuleTemplate', { namespace: KCP_NAMESPACE })).items.length).toBeGreaterThanOrEqual(2);
   });
 
-  it('installs and uninstalls a Manifest of its own (spec.remote false, no Kyma)', async () => {
+  it('installs and uninstalls a Manifest of its own (labelled in-cluster, no Kyma; spec.remote false says nothing, ADR 40)', async () => {
     const { kcp } = world;
     if (!rendered?.spec) throw new Error('the first test records a rendered Manifest spec');
     const spec = { install: rendered.spec.install, version: rendered.spec.version, remote: false, resource: null };
-    await kcp.create({ apiVersion: API_VERSION, kind: 'Manifest', metadata: { name: 'ic-own', namespace: KCP_NAMESPACE }, spec } as never);
+    await kcp.create({ apiVersion: API_VERSION, kind: 'Manifest', metadata: { name: 'ic-own', namespace: KCP_NAMESPACE, labels: { [LABEL.inCluster]: 'true' } }, spec } as never);
     const ready = await eventually('the Manifest of its own Ready', async () => {
       const m = await kcp.get<Manifest>(manifestRef('ic-own'));
       return m?.status?.state === 'Ready' ? m : undefined;

@@ -5,9 +5,10 @@ import type { Kyma, ModuleStatus } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import { wantedModules } from '../../functions/resolve-template/decide.ts';
 import { desiredManifest, installSources } from '../../functions/render-manifest/decide.ts';
+import { chooseManifestName } from '../../shared/core/names.ts';
 import type { Catalog } from './change.ts';
 
-export function nextManifest(kyma: Kyma, entry: ModuleStatus, catalog: Catalog, artifacts: ReadonlyMap<string, ArtifactLookup>, registryHost: string): Manifest | { error: string } {
+export function nextManifest(kyma: Kyma, entry: ModuleStatus, catalog: Catalog, artifacts: ReadonlyMap<string, ArtifactLookup>, registryHost: string, current?: Manifest): Manifest | { error: string } {
   const module = wantedModules(kyma).find((m) => m.name === entry.name);
   const template = catalog.templates.find((t) => t.metadata.name === entry.template?.metadata.name);
   const componentName = entry.ocmComponentName ?? '';
@@ -15,5 +16,7 @@ export function nextManifest(kyma: Kyma, entry: ModuleStatus, catalog: Catalog, 
   if (!module || !template) return { error: `module ${entry.name}: no template ${entry.template?.metadata.name ?? ''} to render` };
   if (!lookup || 'error' in lookup) return { error: lookup?.error ?? `descriptor of ${componentName} not read` };
   const { artifact } = lookup;
-  return desiredManifest(kyma, { module, entry, template, componentName, version: artifact.version, ...installSources(registryHost, componentName, artifact.install), localizedImages: artifact.localizedImages });
+  // The module's Manifest keeps its name (ADR 40); a new one gets upstream's (a plan does not see names held elsewhere).
+  const name = chooseManifestName(kyma.metadata.name, componentName, module.name, current?.metadata.name, () => false);
+  return desiredManifest(kyma, { module, entry, template, componentName, version: artifact.version, ...installSources(registryHost, componentName, artifact.install), localizedImages: artifact.localizedImages }, name);
 }

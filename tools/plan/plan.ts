@@ -86,7 +86,7 @@ async function diffOf(deps: PlanDeps, kyma: Kyma, module: ModulePlan, entry: Mod
   if ('missing' in runtime) return { error: runtime.missing };
   if (module.removes) return current ? removalDiff(runtime, current) : { error: 'no Manifest to remove' };
   if (!entry) return { error: `module ${module.module}: not resolved` };
-  const next = nextManifest(kyma, entry, to.catalog, to.artifacts, deps.registryHost);
+  const next = nextManifest(kyma, entry, to.catalog, to.artifacts, deps.registryHost, current);
   if ('error' in next) return next;
   return upgradeDiff(runtime, deps.moduleYaml, next, current, deps.pullSecret);
 }
