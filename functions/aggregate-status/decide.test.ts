@@ -112,4 +112,11 @@ describe('aggregate', () => {
     expect(second).toEqual(first);
     expect(ownedPart(second)).toBe(ownedPart(first));
   });
+
+  it('takes upstream\'s `maintenance: false` in a module entry as the same as none (a takeover writes nothing for it, ADR 40)', () => {
+    const ours = aggregate(kyma([{ name: 'sample' }]), [manifest('sample', 'Ready')], NOW, SYNCED);
+    const upstreams = { ...ours, modules: (ours.modules ?? []).map((m) => ({ ...m, maintenance: false })) };
+    expect(ownedPart(upstreams)).toBe(ownedPart(ours));
+    expect(ownedPart({ ...ours, modules: (ours.modules ?? []).map((m) => ({ ...m, maintenance: true })) })).not.toBe(ownedPart(ours));
+  });
 });

@@ -106,7 +106,8 @@ function operationOf(state: State, modules: ModuleStatus[]): string {
 
 /** The aggregate-owned part of a stored status, for compare-before-write (timestamps ignored). */
 export function ownedPart(status: KymaStatus | undefined): string {
-  const modules = (status?.modules ?? []).map(({ name, state, message, version, manifest, resource, maintenance }) => ({ name, state, message, version, manifest, resource, maintenance }))
+  // Upstream writes `maintenance: false` in every entry; absent means the same (ADR 40).
+  const modules = (status?.modules ?? []).map(({ name, state, message, version, manifest, resource, maintenance }) => ({ name, state, message, version, manifest, resource, maintenance: maintenance === true }))
     .sort((a, b) => a.name.localeCompare(b.name));
   const conditions = (status?.conditions ?? []).map((c) => ({ ...c, lastTransitionTime: undefined }));
   return canonicalJson({ state: status?.state, activeChannel: status?.activeChannel, operation: status?.lastOperation?.operation, conditions, modules });

@@ -8,8 +8,8 @@
 //      skip-reconciliation: done; the echo of our own status write: done                [shared/kube/kyma-of.ts, here]
 //   2. its Manifests (watch cache)                                                                         [here]
 //   3. Kyma events only: the runtime side — lifecycle CRDs, module catalog copies, image pull Secret — skipped
-//      when the same went to that runtime within the drift period, unless the event checks drift
-//                                                                                   [runtime-sync.ts, catalog.ts]
+//      when the same went to that runtime within the drift period, unless the event checks drift; upstream's SKR
+//      watcher removed once per runtime and instance (ADR 40)      [runtime-sync.ts, catalog.ts, upstream-watcher.ts]
 //   4. PURE: the status — module entries, state, conditions, lastOperation                            [decide.ts]
 //   5. written when it changed, guarded by the Kyma's resourceVersion; a StateChanged Event when the state moved [here]
 //   6. the status mirrored to the runtime Kyma (Kyma events, or when it changed)                       [mirror.ts]
@@ -35,6 +35,7 @@ import { OwnWrites } from '../../shared/kube/own-writes.ts';
 import type { RuntimeScope } from '../../shared/core/runtime-scope.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import { currentTraceparent } from '../../shared/host/trace.ts';
+import type { Logger } from '../../shared/host/logger.ts';
 
 export const NAME = 'aggregate-status';
 /** How long a Kyma's status waits for more changes of its Manifests (ADR 26). */
@@ -76,6 +77,7 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
       const inCluster = isInClusterKyma(kyma);
       const runtimeSide = key.kind !== 'Kyma' ? undefined : inCluster ? inClusterSync(deps.config.inCluster)
         : await syncRuntime(deps.kcp, runtimes, kyma, pushed, checksDrift(event), deps.config);
+      if (runtimeSide?.upstreamWatcher) await reportWatcherRemoved(events, kyma, runtimeSide.upstreamWatcher, log);
       const status = aggregate(kyma, manifests, new Date().toISOString(), runtimeSide?.sync);
       let stored = kyma;
       const changed = ownedPart(status) !== ownedPart(kyma.status);
@@ -100,6 +102,12 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
       return undefined;
     },
   };
+}
+
+/** The removal of upstream's SKR watcher (ADR 40), in the log and as a Normal Event on the Kyma. */
+async function reportWatcherRemoved(events: EventRecorder, kyma: Kyma, removed: string[], log: Logger): Promise<void> {
+  log.info({ kyma: kyma.metadata.name, removed }, "upstream's SKR watcher removed from the runtime");
+  await events.record(involvedOf(kyma), { type: 'Normal', reason: 'UpstreamWatcherRemoved', message: `removed upstream's SKR watcher from the runtime (the runtime watch replaces it): ${removed.join(', ')}` });
 }
 
 async function runtimeClient(runtimes: RuntimeClients, kyma: Kyma): Promise<{ client: KubeClient; scope: RuntimeScope } | undefined> {

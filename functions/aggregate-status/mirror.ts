@@ -1,6 +1,6 @@
 import { canonicalJson } from '../../shared/core/canonical.ts';
 import type { Kyma, KymaStatus } from '../../shared/core/kyma.ts';
-import { API_VERSION, FIELD_MANAGER, REMOTE_NAMESPACE } from '../../shared/core/vocabulary.ts';
+import { API_VERSION, REMOTE_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import { isNotFound } from '../../shared/kube/errors.ts';
 import type { SyncMemo } from '../../shared/kube/sync-memo.ts';
@@ -18,6 +18,17 @@ export function mirroredStatus(status: KymaStatus, namespace = REMOTE_NAMESPACE)
   return { ...status, modules };
 }
 
+/** The fields of a Kyma status (a field a status of ours no longer has goes also when the runtime Kyma was not read). */
+const STATUS_FIELDS: readonly (keyof KymaStatus)[] = ['state', 'specSource', 'activeChannel', 'lastOperation', 'conditions', 'modules', 'lastTrace'];
+
+/** PURE. A merge patch that makes the runtime Kyma's status exactly `mirrored`: its lists replace the runtime's (as
+ * upstream's status update does), and what the runtime has that `mirrored` has not is removed — fields upstream's
+ * manager wrote there before a takeover (ADR 40) included, which an apply of ours could not remove. */
+export function statusPatch(remote: KymaStatus | undefined, mirrored: KymaStatus): { status: Record<string, unknown> } {
+  const gone = [...new Set([...STATUS_FIELDS, ...Object.keys(remote ?? {})])].filter((k) => !(k in mirrored)).map((k) => [k, null]);
+  return { status: { ...Object.fromEntries(gone), ...mirrored } };
+}
+
 /**
  * Copies the status to the runtime's Kyma when it exists, is not being deleted and differs. What this instance
  * mirrored through the client is remembered for `key` (ADR 25): the same status again costs nothing, a changed one
@@ -28,13 +39,14 @@ export async function mirrorToRuntime(runtime: KubeClient, scope: RuntimeScope, 
   const mirrored = mirroredStatus(status, scope.namespace);
   const memoKey = `${key}#status`;
   if (!force && memo.fresh(runtime, memoKey, mirrored)) return;
+  let remote: Kyma | undefined;
   if (force || !memo.known(runtime, memoKey)) {
     memo.forget(runtime, memoKey);
-    const remote = await runtime.get<Kyma>(ref).catch(() => undefined);
+    remote = await runtime.get<Kyma>(ref).catch(() => undefined);
     if (!remote || remote.metadata.deletionTimestamp) return;
     if (canonicalJson(remote.status) === canonicalJson(mirrored)) return memo.remember(runtime, memoKey, mirrored);
   }
-  const written = await runtime.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: ref.name, namespace: ref.namespace }, status: mirrored }, FIELD_MANAGER.lifecycleManager, 'status')
+  const written = await runtime.mergePatch({ ...ref, apiVersion: API_VERSION }, statusPatch(remote?.status, mirrored), 'status')
     .then(() => true, (error: unknown) => { if (isNotFound(error)) return false; throw error; });
   if (written) memo.remember(runtime, memoKey, mirrored);
   else memo.forget(runtime, memoKey);

@@ -16,6 +16,7 @@ import { catalogFor, type Catalog } from './catalog.ts';
 import { inClusterRefusal } from '../../shared/core/in-cluster.ts';
 import type { RuntimeSync } from './decide.ts';
 import type { Config } from '../../shared/host/config.ts';
+import { removeUpstreamWatcher } from './upstream-watcher.ts';
 
 export const CATALOG_MANAGER = 'catalog-sync';
 const CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' };
@@ -25,9 +26,10 @@ const SYNCED_CRDS = ['kymas', 'moduletemplates', 'modulereleasemetas'].map((p) =
 interface RuntimeSide { crds: RuntimeCrd[]; catalog: Catalog; pullSecret?: PullSecret }
 interface PullSecret { apiVersion: string; kind: string; metadata: { name: string; namespace: string; labels: Record<string, string> }; type?: string; data: Record<string, string> }
 
-/** CRDs, then the module catalog (and the image pull Secret when configured), on the Kyma's runtime; an unreachable
- * runtime is reported, not thrown. Unless `force`, a push of the same desired objects within the memo's TTL is skipped. */
-export async function syncRuntime(kcp: KubeClient, runtimes: RuntimeClients, kyma: Kyma, memo: SyncMemo, force: boolean, config: Pick<Config, 'runtimeImagePullSecret' | 'restrictedModules'>): Promise<{ sync: RuntimeSync; runtime?: { client: KubeClient; scope: RuntimeScope }; pending?: string }> {
+/** CRDs, then the module catalog (and the image pull Secret when configured), on the Kyma's runtime; upstream's
+ * watcher removed once per instance (ADR 40); an unreachable runtime is reported, not thrown. Unless `force`, a push
+ * of the same desired objects within the memo's TTL is skipped. */
+export async function syncRuntime(kcp: KubeClient, runtimes: RuntimeClients, kyma: Kyma, memo: SyncMemo, force: boolean, config: Pick<Config, 'runtimeImagePullSecret' | 'restrictedModules'>): Promise<{ sync: RuntimeSync; runtime?: { client: KubeClient; scope: RuntimeScope }; pending?: string; upstreamWatcher?: string[] }> {
   const { name, namespace = '' } = kyma.metadata;
   const access = await runtimes.forKyma(namespace, name).catch((e: unknown) => ({ missing: e instanceof Error ? e.message : String(e) }));
   if ('missing' in access) return { sync: { unreachable: `runtime of Kyma ${name}: ${access.missing}` } };
@@ -44,9 +46,10 @@ export async function syncRuntime(kcp: KubeClient, runtimes: RuntimeClients, kym
       }
       memo.remember(access.client, key, desired);
     }
+    const upstreamWatcher = await removeUpstreamWatcher(access.client);
     const catalog = `${desired.catalog.templates.length} ModuleTemplates and ${desired.catalog.metas.length} ModuleReleaseMetas synced${removed ? `, ${removed} copies removed` : ''}`;
     const secret = desired.pullSecret ? { pullSecret: { ok: true, message: `image pull Secret ${desired.pullSecret.metadata.name} synced to the runtime` } } : {};
-    return { runtime: access, sync: { crds: { ok: true, message: `${SYNCED_CRDS.length} CRDs synced to the runtime` }, catalog: { ok: true, message: catalog }, ...secret } };
+    return { runtime: access, sync: { crds: { ok: true, message: `${SYNCED_CRDS.length} CRDs synced to the runtime` }, catalog: { ok: true, message: catalog }, ...secret }, ...(upstreamWatcher.length ? { upstreamWatcher } : {}) };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (isRuntimeUnreachable(error)) {
@@ -61,7 +64,7 @@ export async function syncRuntime(kcp: KubeClient, runtimes: RuntimeClients, kym
 
 /** Single-cluster mode (ADR 21): the control plane's own lifecycle CRDs and catalog serve the Kyma; nothing is synced
  * or mirrored. Refused (the Kyma in Error, saying why) where this control plane does not install into itself. */
-export function inClusterSync(enabled: boolean): { sync: RuntimeSync; runtime?: undefined; pending?: undefined } {
+export function inClusterSync(enabled: boolean): { sync: RuntimeSync; runtime?: undefined; pending?: undefined; upstreamWatcher?: undefined } {
   const refusal = inClusterRefusal(enabled);
   if (refusal) return { sync: { unreachable: refusal } };
   return { sync: { crds: { ok: true, message: "in-cluster: the control plane's own lifecycle CRDs" }, catalog: { ok: true, message: "in-cluster: the control plane's own module catalog" } } };

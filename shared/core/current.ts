@@ -1,15 +1,32 @@
 // Whether an object on a cluster already is what the lifecycle manager would apply (docs/adr/0014): the applied-hash
 // annotation says the same desired object was applied before, and every field of it still has that value live (no
-// one changed it since). Then the apply is skipped — no write, on replays and resyncs alike. Pure.
+// one changed it since). Then the apply is skipped — no write, on replays and resyncs alike. An object without the
+// annotation that upstream's manager applied under the same field manager and that already has every desired field
+// is taken as applied too (ADR 40): a takeover does not rewrite it. Pure.
 import { ANNOTATION } from './vocabulary.ts';
 
-export interface Annotated { metadata?: { name?: string; annotations?: Record<string, string>; deletionTimestamp?: string } }
+export interface Annotated {
+  metadata?: { name?: string; annotations?: Record<string, string>; deletionTimestamp?: string; managedFields?: { manager?: string; operation?: string }[] };
+}
 
-/** True when `live` carries the hash of `desired` (shared/kube/apply-current.ts), is not being deleted, and covers it. */
-export function isCurrent(live: Annotated | undefined, desired: Annotated): boolean {
+/** True when `live` carries the hash of `desired` (shared/kube/apply-current.ts), is not being deleted, and covers it;
+ * or, given the `fieldManager` that would apply it, carries no hash, was applied by that manager and covers it. */
+export function isCurrent(live: Annotated | undefined, desired: Annotated, fieldManager?: string): boolean {
   if (!live || live.metadata?.deletionTimestamp) return false;
   const hash = desired.metadata?.annotations?.[ANNOTATION.appliedHash];
-  return hash !== undefined && live.metadata?.annotations?.[ANNOTATION.appliedHash] === hash && covers(live, desired);
+  const liveHash = live.metadata?.annotations?.[ANNOTATION.appliedHash];
+  if (hash !== undefined && liveHash === hash) return covers(live, desired);
+  return liveHash === undefined && fieldManager !== undefined && appliedBy(live, fieldManager) && covers(live, withoutHash(desired));
+}
+
+/** Whether `fieldManager` server-side applied fields of the object (not only its status). */
+export const appliedBy = (live: Annotated, fieldManager: string): boolean =>
+  (live.metadata?.managedFields ?? []).some((f) => f.manager === fieldManager && f.operation === 'Apply');
+
+function withoutHash(desired: Annotated): Annotated {
+  const { annotations = {}, ...metadata } = desired.metadata ?? {};
+  const rest = Object.fromEntries(Object.entries(annotations).filter(([k]) => k !== ANNOTATION.appliedHash));
+  return { ...desired, metadata: { ...metadata, ...(Object.keys(rest).length ? { annotations: rest } : {}) } };
 }
 
 /** Every field of `desired` has the same value in `live` (extra live fields, e.g. defaults and status, are fine;

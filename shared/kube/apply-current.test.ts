@@ -45,6 +45,31 @@ describe('isCurrent', () => {
   });
 });
 
+describe('isCurrent of an object upstream applied (a takeover, ADR 40)', () => {
+  const APPLIER = 'declarative.kyma-project.io/applier';
+  /** As upstream left it: no applied hash, its applier's Apply entry among the managed fields. */
+  const upstreams = (change: (o: ReturnType<typeof live>) => void = () => undefined, manager = APPLIER, operation = 'Apply') => live((o) => {
+    o.metadata.annotations = {} as typeof o.metadata.annotations;
+    Object.assign(o.metadata, { managedFields: [{ manager, operation }, { manager: 'kube-controller-manager', operation: 'Update', subresource: 'status' }] });
+    change(o as ReturnType<typeof live>);
+  });
+
+  it('holds when the same field manager applied it and it has every desired field: nothing to write', () => {
+    expect(isCurrent(upstreams(), applied, APPLIER)).toBe(true);
+    const withoutAnnotations = upstreams((o) => { delete (o.metadata as { annotations?: unknown }).annotations; });
+    expect(isCurrent(withoutAnnotations, applied, APPLIER)).toBe(true);
+  });
+
+  it.each([
+    ['a field differs', () => upstreams((o) => { o.spec.replicas = 3; }), APPLIER],
+    ['another manager applied it', () => upstreams(() => undefined, 'someone-else'), APPLIER],
+    ['the manager only updated it', () => upstreams(() => undefined, APPLIER, 'Update'), APPLIER],
+    ['the caller names no field manager', () => upstreams(), undefined],
+  ])('does not hold when %s', (_what, make, manager) => {
+    expect(isCurrent(make(), applied, manager)).toBe(false);
+  });
+});
+
 describe('covers', () => {
   it('compares scalars strictly and objects as subsets', () => {
     expect(covers({ a: 1, b: 2 }, { a: 1 })).toBe(true);

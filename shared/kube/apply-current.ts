@@ -24,6 +24,6 @@ export function withAppliedHash<T extends Annotated>(desired: T): Hashed<T> {
 export async function applyUnlessCurrent<T extends KubeObject>(client: KubeClient, object: T, fieldManager: string, known?: T | null): Promise<T> {
   const desired = withAppliedHash(object as T & Annotated);
   const live = known === undefined ? await client.get<T>(refOf(desired)).catch(() => undefined) : known ?? undefined;
-  if (isCurrent(live as Annotated | undefined, desired)) return live as T;
+  if (isCurrent(live as Annotated | undefined, desired, fieldManager)) return live as T;
   return client.apply<T>(desired, fieldManager);
 }

@@ -33,7 +33,14 @@ describe('taking over a fleet upstream ran', () => {
     if (!fleet) throw new Error('no fleet');
     await new Promise((r) => setTimeout(r, 30_000));
     await world.runner.broker.idle();
+    const first = (await writesSoFar(fleet)).length;
+    await new Promise((r) => setTimeout(r, 70_000));
+    await world.runner.broker.idle();
     const writes = await writesSoFar(fleet);
+    console.log('writes after 30 s', first, 'after 100 s', writes.length);
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile('/tmp/takeover-writes.json', JSON.stringify(writes, null, 1));
+    await writeFile('/tmp/takeover-events.json', JSON.stringify(world.events.filter((e) => (e as { kind?: string }).kind === 'Kyma').map((e) => ({ t: e.time, type: e.type, name: (e as { name?: string }).name, status: (e.data as Kyma | undefined)?.status, rv: (e.data as Kyma | undefined)?.metadata.resourceVersion, mf: ((e.data as Kyma | undefined)?.metadata as { managedFields?: { manager: string; subresource?: string; time?: string }[] } | undefined)?.managedFields?.map((f) => `${f.manager}:${f.subresource ?? ''}:${f.time}`) })), null, 1));
     const tally = new Map<string, number>();
     for (const w of writes) tally.set(`${w.cluster.startsWith('runtime') ? 'runtime' : 'kcp'} ${w.user} ${w.verb} ${w.resource} ${w.code}`, (tally.get(`${w.cluster.startsWith('runtime') ? 'runtime' : 'kcp'} ${w.user} ${w.verb} ${w.resource} ${w.code}`) ?? 0) + 1);
     console.log([...tally].map(([k, v]) => `${v}\t${k}`).sort().join('\n'));

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import type { KymaStatus } from '../../shared/core/kyma.ts';
+import { mirroredStatus, statusPatch } from './mirror.ts';
+
+const status: KymaStatus = {
+  state: 'Ready', lastOperation: { operation: 'kyma is ready', lastUpdateTime: '2026-11-27T08:00:00Z' },
+  conditions: [{ type: 'Modules', status: 'True', reason: 'Ready', message: 'all modules are in ready state' }],
+  modules: [{ name: 'sample', state: 'Ready', manifest: { apiVersion: 'v', kind: 'Manifest', metadata: { name: 'm', namespace: 'kcp-system' } }, template: { apiVersion: 'v', kind: 'ModuleTemplate', metadata: { name: 't', namespace: 'kcp-system' } } }],
+};
+
+describe('mirroredStatus', () => {
+  it('points template refs at the runtime copies and leaves Manifest refs out', () => {
+    const mirrored = mirroredStatus(status);
+    expect(mirrored.modules?.[0]?.template?.metadata.namespace).toBe('kyma-system');
+    expect(mirrored.modules?.[0]).not.toHaveProperty('manifest');
+  });
+});
+
+describe('statusPatch (ADR 40)', () => {
+  it('replaces what upstream\'s status sync left: fields we do not write are removed, lists replaced', () => {
+    const upstreams = { ...status, activeChannel: 'regular', conditions: [...status.conditions ?? [], { type: 'SKRWebhook', status: 'True' as const, reason: 'Ready', message: 'skrwebhook is synchronized' }] };
+    const mirrored = mirroredStatus(status);
+    const patch = statusPatch(upstreams, mirrored);
+    expect(patch.status.activeChannel).toBeNull();
+    expect(patch.status.conditions).toEqual(status.conditions);
+    expect(patch.status.modules).toEqual(mirrored.modules);
+  });
+
+  it('removes every status field a status of ours lacks also when the runtime Kyma was not read', () => {
+    expect(statusPatch(undefined, { state: 'Processing' }).status).toEqual({ state: 'Processing', specSource: null, activeChannel: null, lastOperation: null, conditions: null, modules: null, lastTrace: null });
+  });
+});

@@ -1,0 +1,51 @@
+// Upstream's SKR watcher on a runtime (ADR 40): a validating webhook that sends every change of the runtime Kyma to a
+// listener in upstream's KCP, its Deployment, Services, TLS Secret, PriorityClass and NetworkPolicies. After a
+// takeover nothing listens there (the runtime watch replaces it), and a webhook that cannot reach its listener only
+// costs each write of the runtime Kyma a failed call (up to its 15 s timeout). So the first sync of a runtime in a
+// function instance removes what upstream installed of it — objects labelled managed-by=kyma that upstream's
+// `lifecycle-manager` applied, nothing else. Switching back, upstream's manager installs it again at its next pass.
+import { appliedBy } from '../../shared/core/current.ts';
+import { LABEL, MANAGED_BY_RUNTIME, REMOTE_NAMESPACE } from '../../shared/core/vocabulary.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
+
+/** The field manager upstream applies its watcher (and the lifecycle CRDs) with. */
+const UPSTREAM_MANAGER = 'lifecycle-manager';
+const ns = REMOTE_NAMESPACE;
+
+/** Upstream's watcher objects, the webhook configuration first (writes stop calling it), its Deployment last: while
+ * that is there, a later call finds the rest again (it is the one read to tell whether anything is left). */
+export const UPSTREAM_WATCHER = [
+  { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', name: 'skr-webhook' },
+  { apiVersion: 'v1', kind: 'Service', namespace: ns, name: 'skr-webhook' },
+  { apiVersion: 'v1', kind: 'Service', namespace: ns, name: 'skr-webhook-metrics' },
+  { apiVersion: 'v1', kind: 'Secret', namespace: ns, name: 'skr-webhook-tls' },
+  ...['seed-to-watcher', 'watcher-to-apiserver', 'metrics-to-watcher', 'watcher-to-dns'].map((n) => ({ apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', namespace: ns, name: `kyma-project.io--${n}` })),
+  { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', name: 'skr-webhook-priority' },
+  { apiVersion: 'apps/v1', kind: 'Deployment', namespace: ns, name: 'skr-webhook' },
+] as const;
+
+type Found = { metadata: { name: string; labels?: Record<string, string>; managedFields?: { manager?: string; operation?: string }[] } };
+
+/** PURE. Whether an object is upstream's watcher as upstream's manager left it (not a user's of the same name). */
+export const isUpstreams = (o: Found | undefined): boolean =>
+  Boolean(o && o.metadata.labels?.[LABEL.managedBy] === MANAGED_BY_RUNTIME && appliedBy(o, UPSTREAM_MANAGER));
+
+/** Runtime API servers whose watcher this instance has looked at (one read each per instance). */
+const checked = new Set<string>();
+
+/** Removes upstream's watcher from the runtime once per instance; answers what it removed (`kind/name`). */
+export async function removeUpstreamWatcher(runtime: KubeClient): Promise<string[]> {
+  if (checked.has(runtime.server)) return [];
+  const sentinel = UPSTREAM_WATCHER.at(-1);
+  if (!sentinel || !isUpstreams(await runtime.get<Found>(sentinel))) {
+    checked.add(runtime.server);
+    return [];
+  }
+  const removed: string[] = [];
+  for (const ref of UPSTREAM_WATCHER) {
+    const found = ref === sentinel ? true : isUpstreams(await runtime.get<Found>(ref));
+    if (found && await runtime.delete(ref)) removed.push(`${ref.kind}/${ref.name}`);
+  }
+  checked.add(runtime.server);
+  return removed;
+}
