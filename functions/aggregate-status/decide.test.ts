@@ -74,7 +74,7 @@ describe('aggregate', () => {
     expect(status.conditions?.map((c) => [c.type, c.status])).toEqual([['CRDsSync', 'Unknown'], ['Modules', 'True'], ['ModuleCatalog', 'Unknown']]);
   });
 
-  it('has upstream\'s SKRImagePullSecretSync condition only where an image pull Secret is synced (or was), False while its sync is pending', () => {
+  it('has upstream\'s SKRImagePullSecretSync condition only where an image pull Secret is synced (or was), False while its sync is pending, Unknown while the runtime cannot be reached', () => {
     expect(aggregate(kyma([{ name: 'sample' }]), [manifest('sample', 'Ready')], NOW, SYNCED).conditions?.map((c) => c.type)).toEqual(['CRDsSync', 'Modules', 'ModuleCatalog']);
     const synced = aggregate(kyma([{ name: 'sample' }]), [manifest('sample', 'Ready')], NOW, { ...SYNCED, pullSecret: { ok: true, message: 'image pull Secret p synced to the runtime' } });
     expect(synced.state).toBe('Ready');
@@ -82,7 +82,15 @@ describe('aggregate', () => {
     const pending = aggregate(kyma([{ name: 'sample' }], synced), [manifest('sample', 'Ready')], NOW, { ...SYNCED, pullSecret: { ok: false, message: 'sync pending: 503' } });
     expect(pending.state).toBe('Processing');
     const unreachable = aggregate(kyma([{ name: 'sample' }], synced), [manifest('sample', 'Ready')], NOW, { unreachable: 'runtime of Kyma k1 unreachable' });
-    expect(unreachable.conditions?.find((c) => c.type === 'SKRImagePullSecretSync')?.status).toBe('False');
+    expect(unreachable.conditions?.find((c) => c.type === 'SKRImagePullSecretSync')?.status).toBe('Unknown');
+  });
+
+  it('leaves what an unreachable runtime keeps it from evaluating Unknown, as upstream\'s pass that stops early (ADR 40)', () => {
+    const status = aggregate(kyma([{ name: 'sample' }]), [manifest('sample', 'Ready')], NOW, { unreachable: 'runtime of Kyma k1 unreachable: connect ECONNREFUSED' });
+    const of = (type: string) => status.conditions?.find((c) => c.type === type);
+    expect(of('CRDsSync')).toMatchObject({ status: 'Unknown', message: 'runtime of Kyma k1 unreachable: connect ECONNREFUSED' });
+    expect(of('ModuleCatalog')?.status).toBe('Unknown');
+    expect(of('Modules')?.status).toBe('False');
   });
 
   it('marks every module and the Kyma Error, naming the runtime, when the runtime is unreachable', () => {

@@ -55,7 +55,7 @@ export function kymaState(modules: ModuleStatus[], conditions: Condition[]): Exc
 
 /** What syncing the runtime (CRDs, module catalog) gave this time; undefined = not attempted in this call. */
 export type RuntimeSync = { crds: Outcome; catalog: Outcome; pullSecret?: Outcome } | { unreachable: string };
-type Outcome = { ok: boolean; message: string };
+type Outcome = { ok: boolean; message: string; unknown?: true };
 
 /** PURE. The status aggregate-status writes; timestamps kept when nothing else changed. */
 export function aggregate(kyma: Kyma, manifests: Manifest[], now: string, sync?: RuntimeSync): KymaStatus {
@@ -65,7 +65,8 @@ export function aggregate(kyma: Kyma, manifests: Manifest[], now: string, sync?:
   const previous = kyma.status ?? {};
   const runtimeOutcome = (type: 'CRDsSync' | 'ModuleCatalog' | 'SKRImagePullSecretSync'): Outcome | undefined => {
     if (!sync) return undefined;
-    if ('unreachable' in sync) return { ok: false, message: sync.unreachable };
+    // Not evaluated in this pass (upstream: conditions a pass does not reach stay Unknown, ADR 40).
+    if ('unreachable' in sync) return { ok: false, unknown: true, message: sync.unreachable };
     return type === 'CRDsSync' ? sync.crds : type === 'ModuleCatalog' ? sync.catalog : sync.pullSecret;
   };
   // Upstream's SKRImagePullSecretSync: only where an image pull Secret is configured (or was, when last observed).
@@ -90,7 +91,7 @@ export function aggregate(kyma: Kyma, manifests: Manifest[], now: string, sync?:
 /** A condition from this call's outcome, or as stored when not evaluated (Unknown if never). */
 function condition(kyma: Kyma, type: string, outcome: Outcome | undefined, now: string): Condition {
   const old = kyma.status?.conditions?.find((c) => c.type === type);
-  const status = outcome ? (outcome.ok ? 'True' : 'False') : (old?.status ?? 'Unknown');
+  const status = outcome ? (outcome.unknown ? 'Unknown' : outcome.ok ? 'True' : 'False') : (old?.status ?? 'Unknown');
   const message = outcome?.message ?? old?.message ?? `${type} not evaluated yet`;
   return {
     type, status, reason: 'Ready', message, observedGeneration: kyma.metadata.generation ?? 0,

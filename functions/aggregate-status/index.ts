@@ -11,14 +11,15 @@
 //      when the same went to that runtime within the drift period, unless the event checks drift; upstream's SKR
 //      watcher removed once per runtime and instance (ADR 40)      [runtime-sync.ts, catalog.ts, upstream-watcher.ts]
 //   4. PURE: the status — module entries, state, conditions, lastOperation                            [decide.ts]
-//   5. written when it changed, guarded by the Kyma's resourceVersion; a StateChanged Event when the state moved [here]
-//   6. the status mirrored to the runtime Kyma (Kyma events, or when it changed)                       [mirror.ts]
+//   5. written when it changed, guarded by the Kyma's resourceVersion; StateChanged and MetricsError Events when the
+//      state moved, PatchStatus when the write failed                                                [report.ts]
+//   6. the status mirrored to the runtime Kyma (Kyma events, or when it changed); StatusSynchronization when that
+//      failed                                                                               [report.ts, mirror.ts]
 //   7. the runtime side still pending: 503, retried                                                        [here]
 import type { Kyma } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
-import { API_VERSION, FIELD_MANAGER, LABEL } from '../../shared/core/vocabulary.ts';
-import { stateChangeEvent } from '../../shared/core/state-events.ts';
-import { EventRecorder, involvedOf } from '../../shared/kube/events.ts';
+import { API_VERSION, LABEL } from '../../shared/core/vocabulary.ts';
+import { EventRecorder } from '../../shared/kube/events.ts';
 import { listAll } from '../../shared/kube/list.ts';
 import { InvalidEventError, NotYetReadyError } from '../../shared/host/errors.ts';
 import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE, checksDrift, type EventAttributes } from '../../shared/host/events.ts';
@@ -28,14 +29,13 @@ import { aggregate, ownedPart } from './decide.ts';
 import { carriedKymaName, kymaNameOf } from '../../shared/kube/kyma-of.ts';
 import { inClusterSync, syncRuntime } from './runtime-sync.ts';
 import { isInClusterKyma } from '../../shared/core/in-cluster.ts';
-import { mirrorToRuntime } from './mirror.ts';
 import { RuntimeClients } from '../../shared/kube/runtime-clients.ts';
 import { SyncMemo } from '../../shared/kube/sync-memo.ts';
 import { OwnWrites } from '../../shared/kube/own-writes.ts';
 import type { RuntimeScope } from '../../shared/core/runtime-scope.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
-import { currentTraceparent } from '../../shared/host/trace.ts';
-import type { Logger } from '../../shared/host/logger.ts';
+import { currentStep } from '../../shared/host/steps.ts';
+import { mirrorStatus, reportWatcherRemoved, writeKymaStatus } from './report.ts';
 
 export const NAME = 'aggregate-status';
 /** How long a Kyma's status waits for more changes of its Manifests (ADR 26). */
@@ -77,37 +77,20 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
       const inCluster = isInClusterKyma(kyma);
       const runtimeSide = key.kind !== 'Kyma' ? undefined : inCluster ? inClusterSync(deps.config.inCluster)
         : await syncRuntime(deps.kcp, runtimes, kyma, pushed, checksDrift(event), deps.config);
-      if (runtimeSide?.upstreamWatcher) await reportWatcherRemoved(events, kyma, runtimeSide.upstreamWatcher, log);
+      const to = { kcp: deps.kcp, events, written, log };
+      if (runtimeSide?.upstreamWatcher) await reportWatcherRemoved(to, kyma, runtimeSide.upstreamWatcher);
+      const pendingStep = runtimeSide?.pending ? currentStep() : undefined;
       const status = aggregate(kyma, manifests, new Date().toISOString(), runtimeSide?.sync);
-      let stored = kyma;
       const changed = ownedPart(status) !== ownedPart(kyma.status);
-      if (changed) {
-        // Precondition on the Kyma read: a call that saw older Manifests cannot overwrite a newer status (409, retried).
-        const metadata = { name: kymaName, namespace: key.namespace, resourceVersion: kyma.metadata.resourceVersion ?? '' };
-        stored = await deps.kcp.apply<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', metadata, status: { ...status, lastTrace: currentTraceparent() } }, FIELD_MANAGER.lifecycleManager, 'status');
-        written.remember(stored);
-        log.info({ kyma: kymaName, state: status.state }, status.lastOperation?.operation ?? '');
-        await events.record(involvedOf(kyma), stateChangeEvent(kyma.status?.state, status.state, status.lastOperation?.operation));
-      }
+      const stored = changed ? await writeKymaStatus(to, kyma, status) : kyma;
       // The runtime Kyma mirrors every status change at once (also one caused by a Manifest event); Kyma events and
       // the resync repair a mirror that failed.
       const runtime = runtimeSide ? runtimeSide.runtime : changed && !inCluster ? await runtimeClient(runtimes, kyma) : undefined;
-      if (runtime && stored.status && !runtimeSide?.pending) {
-        await mirrorToRuntime(runtime.client, runtime.scope, stored.status, pushed, `${key.namespace}/${kymaName}`, checksDrift(event)).catch((error: unknown) => {
-          if (runtimeSide) throw error;
-          log.warn({ kyma: kymaName, err: String(error) }, 'status not mirrored to the runtime Kyma yet');
-        });
-      }
-      if (runtimeSide?.pending) throw new NotYetReadyError(`runtime of Kyma ${kymaName}: ${runtimeSide.pending}`);
+      if (runtime && stored.status && !runtimeSide?.pending) await mirrorStatus(to, kyma, runtime, stored.status, pushed, checksDrift(event), Boolean(runtimeSide));
+      if (runtimeSide?.pending) throw new NotYetReadyError(`runtime of Kyma ${kymaName}: ${runtimeSide.pending}`, pendingStep);
       return undefined;
     },
   };
-}
-
-/** The removal of upstream's SKR watcher (ADR 40), in the log and as a Normal Event on the Kyma. */
-async function reportWatcherRemoved(events: EventRecorder, kyma: Kyma, removed: string[], log: Logger): Promise<void> {
-  log.info({ kyma: kyma.metadata.name, removed }, "upstream's SKR watcher removed from the runtime");
-  await events.record(involvedOf(kyma), { type: 'Normal', reason: 'UpstreamWatcherRemoved', message: `removed upstream's SKR watcher from the runtime (the runtime watch replaces it): ${removed.join(', ')}` });
 }
 
 async function runtimeClient(runtimes: RuntimeClients, kyma: Kyma): Promise<{ client: KubeClient; scope: RuntimeScope } | undefined> {

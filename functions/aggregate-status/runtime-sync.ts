@@ -17,6 +17,7 @@ import { inClusterRefusal } from '../../shared/core/in-cluster.ts';
 import type { RuntimeSync } from './decide.ts';
 import type { Config } from '../../shared/host/config.ts';
 import { removeUpstreamWatcher } from './upstream-watcher.ts';
+import { markStep } from '../../shared/host/steps.ts';
 
 export const CATALOG_MANAGER = 'catalog-sync';
 const CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' };
@@ -31,6 +32,7 @@ interface PullSecret { apiVersion: string; kind: string; metadata: { name: strin
  * of the same desired objects within the memo's TTL is skipped. */
 export async function syncRuntime(kcp: KubeClient, runtimes: RuntimeClients, kyma: Kyma, memo: SyncMemo, force: boolean, config: Pick<Config, 'runtimeImagePullSecret' | 'restrictedModules'>): Promise<{ sync: RuntimeSync; runtime?: { client: KubeClient; scope: RuntimeScope }; pending?: string; upstreamWatcher?: string[] }> {
   const { name, namespace = '' } = kyma.metadata;
+  markStep('sync_context_retrieval');
   const access = await runtimes.forKyma(namespace, name).catch((e: unknown) => ({ missing: e instanceof Error ? e.message : String(e) }));
   if ('missing' in access) return { sync: { unreachable: `runtime of Kyma ${name}: ${access.missing}` } };
   const key = `${namespace}/${name}`;
@@ -41,6 +43,7 @@ export async function syncRuntime(kcp: KubeClient, runtimes: RuntimeClients, kym
       memo.forget(access.client, key);
       removed = await pushCrdsAndCatalog(access.client, desired, access.scope.namespace);
       if (desired.pullSecret) {
+        markStep('image_pull_secret_sync');
         await ensureRemoteNamespace(access.client, access.scope.namespace);
         await applyUnlessCurrent(access.client, desired.pullSecret, FIELD_MANAGER.lifecycleManager);
       }
@@ -102,6 +105,7 @@ function lifecycleCrds(kcp: KubeClient): Promise<RuntimeCrd[]> {
 
 /** The lifecycle CRDs as the KCP has them, conversion None, label managed-by=kyma (server-side apply, skipped when already so). */
 async function pushCrds(runtime: KubeClient, crds: RuntimeCrd[]): Promise<void> {
+  markStep('crds_sync');
   for (const crd of crds) {
     // Every Kyma on this runtime API server shares these CRDs: seen as desired by one call, trusted by the next (ADR 32).
     const applied = await sharedObjects.apply<RuntimeCrd>(runtime, crd, FIELD_MANAGER.lifecycleManager, crdSettled);
@@ -132,6 +136,7 @@ const CATALOG_KINDS = ['ModuleTemplate', 'ModuleReleaseMeta'];
 /** The catalog copies applied where they differ from what is there (one LIST per kind, no read per copy), copies of
  * ours no longer in it removed; answers how many were removed. */
 async function pushCatalog(runtime: KubeClient, catalog: Catalog, remoteNamespace: string): Promise<number> {
+  markStep('module_catalog_sync');
   const live = new Map<string, Copy>();
   for (const kind of CATALOG_KINDS) {
     for (const copy of (await runtime.list<Copy>(API_VERSION, kind, { namespace: remoteNamespace })).items) live.set(`${kind}/${copy.metadata.name}`, { ...copy, apiVersion: API_VERSION, kind });

@@ -6,6 +6,7 @@ import type { Logger } from '../../shared/host/logger.ts';
 import type { ChartRenderer } from './charts.ts';
 import type { LayerCache } from './layer.ts';
 import type { Rollouts } from './rollout.ts';
+import type { KcpSecrets } from './target.ts';
 
 export interface ApplyContext {
   kcp: KubeClient;
@@ -19,6 +20,8 @@ export interface ApplyContext {
   events: EventRecorder;
   /** The runtime image pull Secret every module workload gets (LIFECYCLE_RUNTIME_IMAGE_PULL_SECRET), if any. */
   pullSecret: string | undefined;
+  /** Where the restricted deployer's Secrets take their data from (kcp-data.ts). */
+  kcpSecrets: KcpSecrets;
   /** Modules still rolling out: their retries re-read the workload only (rollout.ts). */
   rollouts: Rollouts;
   /** The Manifest versions this instance's guarded status writes produced: their update events are skipped (ADR 25). */

@@ -14,9 +14,10 @@
 //        a. missing finalizers stored first                                                       [finalizers.ts]
 //        b. a retry while the module rolls out re-reads only its workload                           [rollout.ts]
 //        c. else a full sync: the raw-manifest layer pulled (digest-checked, cached) or the Helm charts rendered
-//           [layer.ts, charts.ts] → objects parsed and transformed (labels, images, pull Secret, namespaces)
-//           [target.ts, images.ts, shared/render/render.ts] → prune what the new version dropped, apply; objects another module of the
-//           Kyma holds are left [sync.ts, ownership.ts] → the default CR [default-cr.ts]
+//           [layer.ts, charts.ts] → objects parsed and transformed (labels, images, KCP Secret data of the restricted
+//           deployer, pull Secret, namespaces) [target.ts, images.ts, kcp-data.ts, shared/render/render.ts] → prune
+//           what the new version dropped, apply; objects another module of the Kyma holds are left
+//           [sync.ts, ownership.ts] → the default CR [default-cr.ts]
 //        d. readiness of the manager workload                                         [shared/render/readiness.ts]
 //        e. status written, guarded by the Manifest's resourceVersion; a Manifest deleted meanwhile gets what this
 //           call applied withdrawn                                          [status.ts, write-status.ts, withdraw.ts]
@@ -45,6 +46,8 @@ import type { ApplyContext } from './context.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import { EventRecorder } from '../../shared/kube/events.ts';
 import { OwnWrites } from '../../shared/kube/own-writes.ts';
+import type { KcpSecrets } from './target.ts';
+import { markStep } from '../../shared/host/steps.ts';
 
 export const NAME = 'apply-remote';
 
@@ -60,6 +63,8 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
   const rollouts = new Rollouts();
   const events = new EventRecorder(given.kcp, NAME);
   const written = new OwnWrites();
+  // The restricted deployer's Secrets take their data from the KCP's (target.ts, kcp-data.ts); read live by name.
+  const kcpSecrets: KcpSecrets = { kcp: deps.kcp, namespace: deps.config.kcpNamespace, restrictedModules: deps.config.restrictedModules };
   return {
     name: NAME,
     accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
@@ -69,10 +74,11 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
       if (!manifest || manifest.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
       // The echo of our own guarded status write: nothing changed but what this instance wrote (ADR 25).
       if (written.isEcho(event, manifest)) return undefined;
-      const ctx: ApplyContext = { kcp: deps.kcp, manifests, layers, charts, rollouts, written, force: checksDrift(event), log, events, pullSecret: deps.config.runtimeImagePullSecret, scope: OWN_RUNTIME };
+      const ctx: ApplyContext = { kcp: deps.kcp, manifests, layers, charts, rollouts, written, force: checksDrift(event), log, events, pullSecret: deps.config.runtimeImagePullSecret, kcpSecrets, scope: OWN_RUNTIME };
       const target = targetOf(manifest, deps.config.inCluster);
       const where = 'kyma' in target ? `runtime of Kyma ${target.kyma}` : 'control-plane cluster';
       let access: RuntimeAccess;
+      markStep('sync_context_retrieval');
       try {
         access = 'kyma' in target ? await runtimes.forKyma(key.namespace, target.kyma) : 'inCluster' in target ? inClusterAccess(given.kcp) : { missing: target.refused };
       } catch (error) {
@@ -116,6 +122,7 @@ async function installUnlessOrphan(ctx: ApplyContext, manifest: Manifest, runtim
   // A Manifest of its own (labelled in-cluster, no Kyma) belongs to whoever created it: there is no Kyma to orphan it.
   if (!manifest.metadata.labels?.[LABEL.kymaName]) return install(ctx, manifest, runtime);
   const orphan = orphanReason(manifest, await parentKyma(ctx.kcp, manifest), Date.now(), graceMs) && orphanReason(manifest, await parentKyma(live, manifest), Date.now(), graceMs);
+  if (orphan) markStep('manifest_orphaned');
   if (orphan) return writeStatus(ctx, manifest, { state: 'Error', operation: orphan });
   return install(ctx, manifest, runtime);
 }

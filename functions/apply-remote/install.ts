@@ -1,4 +1,8 @@
-import type { Manifest } from '../../shared/core/manifest.ts';
+import { syncedText, type Manifest } from '../../shared/core/manifest.ts';
+import { ANNOTATION, API_VERSION } from '../../shared/core/vocabulary.ts';
+import { failedWriteEvent, isWorthAWarning } from '../../shared/core/state-events.ts';
+import { involvedOf } from '../../shared/kube/events.ts';
+import { markStep } from '../../shared/host/steps.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import { isConflict, isNotFound } from '../../shared/kube/errors.ts';
 import { ConflictError, NotYetReadyError } from '../../shared/host/errors.ts';
@@ -26,21 +30,22 @@ export async function install(ctx: ApplyContext, manifest: Manifest, runtime: Ku
   // render-manifest creates Manifests with their finalizers (ADR 26); one that misses some (older Manifests, a new
   // default CR) gets them stored before anything reaches the runtime, and the call goes on (its echo is skipped, ADR 25).
   if (missingFinalizers(manifest, wanted).length) {
-    manifest = await setFinalizers(ctx.kcp, manifest, withFinalizers(manifest, wanted));
+    manifest = await setFinalizers(ctx.kcp, manifest, withFinalizers(manifest, wanted), ctx.events);
     ctx.written.remember(manifest);
   }
   // A retry while the module rolls out re-reads only its workload (rollout.ts); resync events sync in full.
   const recalled = ctx.force ? undefined : await ctx.rollouts.refreshed(runtime, manifest);
   const done = recalled ?? await fullSync(ctx, manifest, runtime);
   if (!done) return;
-  const { applied, target, crMessage, kept } = done;
+  const { applied, target, crMessage, kept, held = [] } = done;
   const readiness = moduleReadiness(applied, { pods: await podsToJudge(runtime, applied) });
   const installed = readiness.state === 'Ready';
-  // Objects another module of the Kyma holds (ADR 33): a module otherwise Ready is Warning and says which.
-  const shared = kept.length ? `; ${kept.join('; ')}` : '';
+  // Objects another module of the Kyma holds (ADR 33), or the same layer no longer renders (ADR 40): a module otherwise
+  // Ready is Warning and says which.
+  const notes = [...kept, ...(held.length ? [`${SAME_LAYER_DIFF}: ${held.map(syncedText).join(', ')}`] : [])];
   const wish: StatusWish = {
-    state: installed && kept.length ? 'Warning' : readiness.state, synced: target,
-    operation: installed ? `resources are ready${shared}` : readiness.state === 'Error' ? readiness.reason : `waiting for resources to become ready: ${readiness.reason}`,
+    state: installed && notes.length ? 'Warning' : readiness.state, synced: [...target, ...held],
+    operation: installed ? `resources are ready${notes.map((n) => `; ${n}`).join('')}` : readiness.state === 'Error' ? readiness.reason : `waiting for resources to become ready: ${readiness.reason}`,
     conditions: {
       [CONDITION.resources.type]: { ok: true, message: `${target.length} resources rendered and applied${kept.length ? `, ${kept.length} left as another module holds them` : ''}` },
       [CONDITION.installation.type]: { ok: installed, message: readiness.reason },
@@ -55,9 +60,27 @@ export async function install(ctx: ApplyContext, manifest: Manifest, runtime: Ku
     if (isConflict(error) || isNotFound(error)) await withdrawIfDeleted(ctx, manifest, runtime, target);
     throw error;
   });
+  if (installed) await recordSyncedLayer(ctx, manifest);
   if (readiness.state !== 'Processing') return ctx.rollouts.forget(runtime, manifest);
   ctx.rollouts.remember(runtime, manifest, done);
   throw new NotYetReadyError(readiness.reason, 'manifest_sync_resources_enqueue_required');
+}
+
+/** Upstream's message when a layer it synced before renders fewer objects (ADR 40). */
+export const SAME_LAYER_DIFF = 'resource syncTarget diff detected but in same oci layer, prevent sync resource to be deleted';
+
+/** After a new layer is installed, `sync-oci-ref` names it (upstream's "last OCI ref fully synced"; ADR 40): its
+ * objects may be pruned when the next layer drops them, never before. A Manifest without the annotation keeps none. */
+async function recordSyncedLayer(ctx: ApplyContext, manifest: Manifest): Promise<void> {
+  const ref = manifest.spec?.install?.source.ref;
+  const recorded = manifest.metadata.annotations?.[ANNOTATION.syncOciRef];
+  if (!ref || recorded === undefined || recorded === ref) return;
+  markStep('manifest_update_synced_oci_ref');
+  const at = { apiVersion: API_VERSION, kind: 'Manifest', namespace: manifest.metadata.namespace, name: manifest.metadata.name };
+  ctx.written.remember(await ctx.kcp.mergePatch<Manifest>(at, { metadata: { annotations: { [ANNOTATION.syncOciRef]: ref } } }).catch(async (error: unknown) => {
+    if (isWorthAWarning(error)) await ctx.events.record(involvedOf(manifest), failedWriteEvent('UpdateObject', error));
+    throw error;
+  }));
 }
 
 /** Render, prune, apply, default CR; undefined when the module cannot be applied (its Error status is written). */
@@ -69,12 +92,12 @@ async function fullSync(ctx: ApplyContext, manifest: Manifest, runtime: KubeClie
     await writeStatus(ctx, manifest, { state: 'Error', operation: synced.error, ...(synced.target ? { synced: synced.target } : {}), ...resources });
     return undefined;
   }
-  const { applied, target, kept } = synced;
+  const { applied, target, kept, held } = synced;
   // The default CR may not be creatable yet (its CRD still being established): the call ends with NotYetReady, and
   // when the Manifest was deleted meanwhile, its retry finds nothing to do — so withdraw before giving up.
   const crMessage = await ensureDefaultCr(runtime, manifest).catch(async (error: unknown) => {
     await withdrawIfDeleted(ctx, manifest, runtime, target).catch(() => false);
     throw error;
   });
-  return { at, applied, target, crMessage, kept };
+  return { at, applied, target, crMessage, kept, ...(held ? { held } : {}) };
 }

@@ -7,7 +7,7 @@ import { managerOf } from '../../shared/render/readiness.ts';
 const TRUST_MS = 60_000;
 
 /** A sync of a module still rolling out: when its objects were applied, as stored, and the default CR's message. */
-export interface Recalled { at: number; applied: RuntimeObject[]; target: SyncedResource[]; crMessage: string; kept: string[] }
+export interface Recalled { at: number; applied: RuntimeObject[]; target: SyncedResource[]; crMessage: string; kept: string[]; held?: SyncedResource[] }
 interface Pending extends Recalled { uid: string; generation: number }
 
 /**

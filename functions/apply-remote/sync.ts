@@ -1,16 +1,18 @@
 import type { Manifest, SyncedResource } from '../../shared/core/manifest.ts';
-import { FIELD_MANAGER } from '../../shared/core/vocabulary.ts';
+import { ANNOTATION, FIELD_MANAGER } from '../../shared/core/vocabulary.ts';
+import { isNotFound } from '../../shared/kube/errors.ts';
+import { markStep } from '../../shared/host/steps.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import { NotYetReadyError } from '../../shared/host/errors.ts';
 import type { ApplyContext } from './context.ts';
 import { ensureRemoteNamespace, forgetRemoteNamespace } from '../../shared/kube/remote-namespace.ts';
 import { syncObjects } from '../../shared/render/sync.ts';
-import type { RuntimeObject } from '../../shared/render/render.ts';
+import { apiVersionOf, type RuntimeObject } from '../../shared/render/render.ts';
 import { renderTarget } from './target.ts';
 import { moduleOwnership } from './ownership.ts';
 
 export type SyncOutcome =
-  | { applied: RuntimeObject[]; target: SyncedResource[]; kept: string[] }
+  | { applied: RuntimeObject[]; target: SyncedResource[]; kept: string[]; held?: SyncedResource[] }
   | { error: string; stage: 'resources' | 'apply'; target?: SyncedResource[] };
 
 /**
@@ -19,17 +21,34 @@ export type SyncOutcome =
  * operator current (an MRM bump still upgrades it) while user CRs hold the removal.
  */
 export async function syncModule(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient): Promise<SyncOutcome> {
+  markStep('manifest_parse_spec');
   const layer = manifest.spec?.installs?.length ? await ctx.charts.moduleYaml(manifest) : await ctx.layers.rawManifest(manifest);
   if ('error' in layer) return { error: layer.error, stage: 'resources' };
-  const objects = await renderTarget(runtime, manifest, layer.yaml, ctx.pullSecret, ctx.scope);
+  markStep('manifest_render_resources');
+  const objects = await renderTarget(runtime, manifest, layer.yaml, ctx.pullSecret, ctx.scope, ctx.kcpSecrets);
   if ('error' in objects) return { error: objects.error, stage: 'resources' };
   // Drift checks read everything; other calls trust what was ensured or applied before (ADR 27).
   await ensureRemoteNamespace(runtime, ctx.scope.namespace, !ctx.force);
   const ownership = moduleOwnership(ctx.manifests, manifest);
-  const synced = await syncObjects(runtime, objects, manifest.status?.synced ?? [], { fieldManager: FIELD_MANAGER.applier, shared: ctx.scope.shared, newWithoutRead: !ctx.force, ...(ownership ? { ownership } : {}) })
+  const sameLayer = inSyncedLayer(manifest);
+  markStep('manifest_sync_resources');
+  const synced = await syncObjects(runtime, objects, manifest.status?.synced ?? [], { fieldManager: FIELD_MANAGER.applier, shared: ctx.scope.shared, newWithoutRead: !ctx.force, sameLayer, ...(ownership ? { ownership } : {}) })
     .catch((error: unknown) => { forgetRemoteNamespace(runtime, ctx.scope.namespace); throw error; });
   if ('error' in synced) forgetRemoteNamespace(runtime, ctx.scope.namespace);
   if ('pruning' in synced) throw new NotYetReadyError(`pruning ${synced.pruning.length} resources dropped by version ${manifest.spec?.version ?? ''}: waiting until they are gone`, 'manifest_prune_diff_not_finished');
   if ('error' in synced) return { error: synced.error, stage: 'apply', target: synced.target };
-  return synced;
+  // Objects the same layer no longer renders are left (ADR 40); those someone removed since drop out of the record.
+  const { held: listed, ...rest } = synced;
+  const held = listed ? (await Promise.all(listed.map(async (r) => ((await existsOn(runtime, r)) ? [r] : [])))).flat() : [];
+  return { ...rest, ...(held.length ? { held } : {}) };
+}
+
+const existsOn = (runtime: KubeClient, r: SyncedResource) => runtime.get({ apiVersion: apiVersionOf(r), kind: r.kind, name: r.name, namespace: r.namespace || undefined })
+  .then((found) => found !== undefined, (error: unknown) => !isNotFound(error));
+
+/** PURE. Upstream's guard (`sync-oci-ref`, ADR 40): the Manifest's raw-manifest layer is the one last fully synced, so
+ * a difference to what was synced is an inconsistency to report, never a reason to prune. */
+export function inSyncedLayer(manifest: Manifest): boolean {
+  const ref = manifest.spec?.install?.source.ref;
+  return !manifest.metadata.deletionTimestamp && ref !== undefined && manifest.metadata.annotations?.[ANNOTATION.syncOciRef] === ref;
 }

@@ -2,11 +2,21 @@ import type { Manifest } from '../../shared/core/manifest.ts';
 import type { RuntimeScope } from '../../shared/core/runtime-scope.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import { localizeImages, withPullSecret } from './images.ts';
+import { injectsKcpData, kcpSecretsWanted, withKcpData, type KcpSecret } from './kcp-data.ts';
 import { parseModuleObjects, prepareForCluster, type RuntimeObject } from '../../shared/render/render.ts';
 
-/** The module's objects as they will be applied: parsed, transformed (labels, localized images, pull Secret),
- * namespaces normalised against the runtime. */
-export async function renderTarget(runtime: KubeClient, manifest: Manifest, yaml: string, pullSecret: string | undefined, scope: RuntimeScope): Promise<RuntimeObject[] | { error: string }> {
+/** Where a call reads the KCP Secrets the restricted `deployer` module asks data from (kcp-data.ts): the KCP
+ * (apply-remote's client), its namespace, the restricted modules (LIFECYCLE_RESTRICTED_MODULES). */
+export interface KcpSecrets {
+  kcp: KubeClient;
+  namespace: string;
+  restrictedModules: readonly string[];
+}
+
+/** The module's objects as they will be applied: parsed, transformed (labels, localized images, KCP Secret data of
+ * the restricted `deployer`, pull Secret), namespaces normalised against the runtime. Without `kcpSecrets` (the plan)
+ * nothing is injected. */
+export async function renderTarget(runtime: KubeClient, manifest: Manifest, yaml: string, pullSecret: string | undefined, scope: RuntimeScope, kcpSecrets?: KcpSecrets): Promise<RuntimeObject[] | { error: string }> {
   let parsed: RuntimeObject[];
   try {
     parsed = parseModuleObjects(yaml);
@@ -14,8 +24,21 @@ export async function renderTarget(runtime: KubeClient, manifest: Manifest, yaml
     return { error: `rendering the module failed: ${error instanceof Error ? error.message : String(error)}` };
   }
   const owner = { name: manifest.metadata.name, namespace: manifest.metadata.namespace ?? '' };
-  const objects = localizeImages(await prepareForCluster(runtime, parsed, owner, scope), manifest.spec?.localizedImages ?? []);
+  const localized = localizeImages(await prepareForCluster(runtime, parsed, owner, scope), manifest.spec?.localizedImages ?? []);
+  const objects = kcpSecrets && injectsKcpData(manifest, kcpSecrets.restrictedModules) ? withKcpData(localized, await readKcpSecrets(kcpSecrets, kcpSecretsWanted(localized)), kcpSecrets.namespace) : localized;
+  if ('error' in objects) return { error: `rendering the module failed: ${objects.error}` };
   if (!pullSecret) return objects;
   const pulling = withPullSecret(objects, pullSecret, manifest.spec?.manager);
   return 'error' in pulling ? { error: `rendering the module failed: ${pulling.error}` } : pulling;
+}
+
+/** The KCP Secrets of these names, each read live by name (ADR 15: cached reads serve only kubeconfig Secrets); one
+ * that cannot be read is its error, without the data the API server never sends in one. */
+async function readKcpSecrets(source: KcpSecrets, names: readonly string[]): Promise<Map<string, KcpSecret | { error: string }>> {
+  const read = await Promise.all(names.map(async (name) => {
+    const secret = await source.kcp.get<KcpSecret & { apiVersion?: string }>({ apiVersion: 'v1', kind: 'Secret', namespace: source.namespace, name })
+      .catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
+    return secret ? [[name, secret] as const] : [];
+  }));
+  return new Map(read.flat());
 }

@@ -12,6 +12,7 @@ import type { RuntimeObject } from '../../shared/render/render.ts';
 import { hasDefaultCr } from '../../shared/core/manifest-finalizers.ts';
 import { writeStatus } from './write-status.ts';
 import { moduleOwnership } from './ownership.ts';
+import { markStep } from '../../shared/host/steps.ts';
 
 const OURS: string[] = [FINALIZER.declarative, FINALIZER.labelRemoval, FINALIZER.resource];
 
@@ -21,6 +22,7 @@ const OURS: string[] = [FINALIZER.declarative, FINALIZER.labelRemoval, FINALIZER
  * waiting until gone), then our finalizers. Without a runtime (kubeconfig Secret gone) the finalizers go at once.
  */
 export async function uninstall(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient | undefined): Promise<void> {
+  markStep('manifest_pre_delete');
   if (!runtime) return removeAllFinalizers(ctx, manifest);
   const blocking = await blockingCrs(runtime, manifest, ctx.scope);
   if (blocking.length) {
@@ -44,7 +46,7 @@ export async function uninstall(ctx: ApplyContext, manifest: Manifest, runtime: 
 async function removeFinalizers(ctx: ApplyContext, manifest: Manifest): Promise<void> {
   const rest = (manifest.metadata.finalizers ?? []).filter((f) => !OURS.includes(f));
   if (rest.length !== (manifest.metadata.finalizers ?? []).length) {
-    await setFinalizers(ctx.kcp, manifest, rest);
+    await setFinalizers(ctx.kcp, manifest, rest, ctx.events);
     return;
   }
   if (rest.length) await writeStatus(ctx, manifest, { state: 'Deleting', operation: `waiting as other finalizers are present: [${rest.join(', ')}]` });
@@ -52,7 +54,7 @@ async function removeFinalizers(ctx: ApplyContext, manifest: Manifest): Promise<
 
 /** The runtime is gone (kubeconfig Secret deleted): nothing can be cleaned up there, every finalizer goes (upstream). */
 async function removeAllFinalizers(ctx: ApplyContext, manifest: Manifest): Promise<void> {
-  if (manifest.metadata.finalizers?.length) await setFinalizers(ctx.kcp, manifest, []);
+  if (manifest.metadata.finalizers?.length) await setFinalizers(ctx.kcp, manifest, [], ctx.events);
 }
 
 async function wait(ctx: ApplyContext, manifest: Manifest, operation: string, extra: { synced?: SyncedResource[] } = {}): Promise<never> {

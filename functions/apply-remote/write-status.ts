@@ -1,12 +1,14 @@
 import type { Manifest } from '../../shared/core/manifest.ts';
 import { API_VERSION, FIELD_MANAGER } from '../../shared/core/vocabulary.ts';
-import { manifestStateEvent } from '../../shared/core/state-events.ts';
+import { failedWriteEvent, isWorthAWarning, manifestStateEvent } from '../../shared/core/state-events.ts';
+import { markStep } from '../../shared/host/steps.ts';
 import { involvedOf } from '../../shared/kube/events.ts';
 import type { ApplyContext } from './context.ts';
 import { nextStatus, statusChanged, type StatusWish } from './status.ts';
 import { currentTraceparent } from '../../shared/host/trace.ts';
 
-/** Writes the Manifest status (SSA, field manager of the applier) only when more than timestamps change; with
+/** Writes the Manifest status (SSA, field manager of the applier; failed: upstream's PatchStatus Warning, ADR 40) only
+ * when more than timestamps change; with
  * `precondition`, only if the Manifest is still at the resourceVersion read (409 otherwise); the version such a guarded
  * write produces is remembered, and its update event skipped (ADR 25). */
 export async function writeStatus(ctx: ApplyContext, manifest: Manifest, wish: StatusWish, options: { precondition?: boolean } = {}): Promise<void> {
@@ -14,7 +16,12 @@ export async function writeStatus(ctx: ApplyContext, manifest: Manifest, wish: S
   if (!statusChanged(manifest, status)) return;
   const { name, namespace, resourceVersion } = manifest.metadata;
   const metadata = { name, namespace, ...(options.precondition && resourceVersion ? { resourceVersion } : {}) };
-  const stored = await ctx.kcp.apply({ apiVersion: API_VERSION, kind: 'Manifest', metadata, status: { ...status, lastTrace: currentTraceparent() } }, FIELD_MANAGER.applier, 'status');
+  markStep('manifest_sync_state');
+  const stored = await ctx.kcp.apply({ apiVersion: API_VERSION, kind: 'Manifest', metadata, status: { ...status, lastTrace: currentTraceparent() } }, FIELD_MANAGER.applier, 'status')
+    .catch(async (error: unknown) => {
+      if (isWorthAWarning(error)) await ctx.events.record(involvedOf(manifest), failedWriteEvent('PatchStatus', error));
+      throw error;
+    });
   if (metadata.resourceVersion) ctx.written.remember(stored);
   ctx.log.info({ state: wish.state }, wish.operation);
   await ctx.events.record(involvedOf(manifest), manifestStateEvent(manifest.status?.state, wish.state, wish.operation));

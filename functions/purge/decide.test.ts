@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Kyma } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
-import { blockingMessage, nextDeletionStep, type DeletionView } from './decide.ts';
+import { blockingMessage, nextDeletionStep, requeueReasonOf, RUNTIME_KYMA_CRD, type DeletionView } from './decide.ts';
 
 const DELETED_AT = Date.parse('2026-11-22T12:00:00Z');
 const kyma = (state: string | undefined, finalizers = ['operator.kyma-project.io/Kyma']): Kyma => ({
@@ -46,5 +46,16 @@ describe('nextDeletionStep (one step per call, upstream order)', () => {
   it('says exactly what blocks', () => {
     expect(blockingMessage([manifest('sample', true, 'waiting for module crs deletion: Sample team-a/mine [finalizers: x/y]'), manifest('other', true)]))
       .toBe('waiting for modules to be deleted: sample (waiting for module crs deletion: Sample team-a/mine [finalizers: x/y]); other');
+  });
+});
+
+describe('requeueReasonOf (upstream\'s names, ADR 40)', () => {
+  it('names each step\'s retry as upstream\'s deletion does', () => {
+    expect(requeueReasonOf({ step: 'SetKymaStateDeleting' })).toBe('kyma_status_update_to_deleting');
+    expect(requeueReasonOf({ step: 'DeleteManifests', names: ['m'] })).toBe('kyma_deletion');
+    expect(requeueReasonOf({ step: 'DeleteRuntimeCrd', name: 'moduletemplates.operator.kyma-project.io' })).toBe('remote_module_catalog_deletion');
+    expect(requeueReasonOf({ step: 'DeleteRuntimeCrd', name: RUNTIME_KYMA_CRD })).toBe('remote_kyma_deletion');
+    expect(requeueReasonOf({ step: 'WaitForManifests', message: 'x' })).toBe('kyma_deletion');
+    expect(requeueReasonOf({ step: 'DropKymaFinalizer', finalizers: [] })).toBe('labels_and_finalizers_update');
   });
 });

@@ -1,6 +1,7 @@
 import type { Kyma } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import { FINALIZER, LABEL } from '../../shared/core/vocabulary.ts';
+import type { RequeueReason } from '../../shared/core/upstream-names.ts';
 
 /** What purge saw of a deleting Kyma and its runtime. `runtime` is absent when the kubeconfig Secret is gone. */
 export interface DeletionView {
@@ -62,4 +63,17 @@ export function blockingMessage(manifests: Manifest[]): string {
     return why ? `${module} (${why})` : module;
   });
   return `waiting for modules to be deleted: ${parts.join('; ')}`;
+}
+
+/** PURE. Upstream's requeue reason for a retry after `step` (ADR 40). */
+export function requeueReasonOf(step: DeletionStep): RequeueReason {
+  switch (step.step) {
+    case 'SetKymaStateDeleting': return 'kyma_status_update_to_deleting';
+    case 'DeleteCatalogCopies': return 'remote_module_catalog_deletion';
+    case 'DeleteRuntimeCrd': return step.name === RUNTIME_KYMA_CRD ? 'remote_kyma_deletion' : 'remote_module_catalog_deletion';
+    case 'DeleteRemoteKyma': return 'remote_kyma_deletion';
+    case 'PurgeModuleCrFinalizers': return 'manifest_crs_cleanup';
+    case 'DropKymaFinalizer': return 'labels_and_finalizers_update';
+    default: return 'kyma_deletion';
+  }
 }

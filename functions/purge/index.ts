@@ -27,7 +27,8 @@ import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE } from '.
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/deps.ts';
 import type { LifecycleFunction } from '../../shared/host/invoke.ts';
 import type { Logger } from '../../shared/host/logger.ts';
-import { nextDeletionStep, type DeletionStep, type DeletionView } from './decide.ts';
+import { nextDeletionStep, requeueReasonOf, type DeletionStep, type DeletionView } from './decide.ts';
+import { markStep } from '../../shared/host/steps.ts';
 import { deleteCopies, deleteRemoteKyma, deleteRuntimeCrd, observeRuntime } from './runtime-view.ts';
 import { stripStuckFinalizers } from './strip.ts';
 import { kymaNameOf } from '../../shared/kube/kyma-of.ts';
@@ -76,7 +77,7 @@ export function purge(given: FunctionDeps): LifecycleFunction {
       let step = nextDeletionStep(view, false);
       if (unusable && step && !KCP_STEPS.has(step.step)) {
         await setKymaDeletionStatus(deps.kcp, kyma, unusable);
-        throw new NotYetReadyError(unusable, 'sync_context_retrieval');
+        throw new NotYetReadyError(unusable, 'kyma_under_deletion_with_no_access_secret');
       }
       // The runtime's steps need no waiting (a CRD being deleted counts as gone): one call takes them all, instead of one
       // retry each, so a stuck module is named within seconds of the deletion.
@@ -89,6 +90,7 @@ export function purge(given: FunctionDeps): LifecycleFunction {
         await take(step);
         step = nextDeletionStep((view = await observe()), false);
       }
+      if (step?.step === 'PurgeModuleCrFinalizers') markStep('manifest_crs_cleanup');
       if (step?.step === 'PurgeModuleCrFinalizers' && runtime && !(await purgeStuck(deps, kyma, manifests, runtime, log))) step = nextDeletionStep(view, true);
       if (!step) {
         // Nothing of ours left to do, yet the Kyma stays: someone else's finalizer holds it (upstream's KymaDeletionStuck).
@@ -98,13 +100,14 @@ export function purge(given: FunctionDeps): LifecycleFunction {
       if (step.step === 'PurgeModuleCrFinalizers') return undefined;
       await take(step);
       if (step.step === 'DropKymaFinalizer') return undefined;
-      throw new NotYetReadyError(step.step === 'WaitForManifests' ? step.message : `Kyma deletion continues after ${step.step}`, 'kyma_deletion');
+      throw new NotYetReadyError(step.step === 'WaitForManifests' ? step.message : `Kyma deletion continues after ${step.step}`, requeueReasonOf(step));
     },
   };
 }
 
 async function execute(kcp: KubeClient, kyma: Kyma, step: DeletionStep, runtime: { client: KubeClient; scope: RuntimeScope } | undefined): Promise<void> {
   const { name, namespace = '' } = kyma.metadata;
+  markStep(requeueReasonOf(step));
   switch (step.step) {
     case 'SetKymaStateDeleting': return setKymaDeletionStatus(kcp, kyma, 'waiting for modules to be deleted');
     case 'DeleteManifests': for (const m of step.names) await kcp.delete({ apiVersion: API_VERSION, kind: 'Manifest', namespace, name: m }); return;

@@ -29,6 +29,15 @@ describe('installSources', () => {
     expect(installSources('registry.example', COMPONENT, { ...layer('helm-chart', 1), config: layer('chart-config', 2), crds: layer('chart-crds', 3) }))
       .toEqual({ install: spec(1), chart: { config: spec(2), crds: spec(3) } });
   });
+
+  it('names each layer by its blob name when it has one (sha256-digest mapping), as upstream writes spec.install.source.name', () => {
+    const hex = 'a'.repeat(64);
+    const named = <N extends string>(name: N, n: number) => ({ ...layer(name, n), blobName: hex });
+    const hashed = (n: number, type: 'oci-ref' | 'oci-dir' = 'oci-ref') => ({ ...spec(n, type), name: hex });
+    expect(installSources('registry.example', COMPONENT, { ...named('raw-manifest', 4), type: 'oci-dir' })).toEqual({ install: hashed(4, 'oci-dir') });
+    expect(installSources('registry.example', COMPONENT, { ...named('helm-chart', 1), config: named('chart-config', 2), crds: named('chart-crds', 3) }))
+      .toEqual({ install: hashed(1), chart: { config: hashed(2), crds: hashed(3) } });
+  });
 });
 
 describe('desiredManifest of a chart module (ADR 37)', () => {

@@ -93,6 +93,14 @@ describe('namedManifests (ADR 40)', () => {
     expect(named([])).toEqual([`${RUNTIME_ID}-connectivity-proxy-381734`, `${RUNTIME_ID}-sample-1092497565`]);
   });
 
+  it('starts a new Manifest\'s sync-oci-ref at its layer; an existing one keeps its own or none', () => {
+    const [fresh] = namedManifests(uuidKyma, [src('sample')], [], () => false);
+    expect(fresh?.metadata.annotations?.['sync-oci-ref']).toBe('sha256:0');
+    const recorded: Manifest = { ...manifest('sample'), metadata: { ...manifest('sample').metadata, annotations: { 'sync-oci-ref': 'sha256:old' } } };
+    expect(namedManifests(uuidKyma, [src('sample')], [recorded], () => false)[0]?.metadata.annotations?.['sync-oci-ref']).toBe('sha256:old');
+    expect(namedManifests(uuidKyma, [src('sample')], [manifest('sample')], () => false)[0]?.metadata.annotations).not.toHaveProperty(['sync-oci-ref']);
+  });
+
   it('adopts the Manifest a module has, whatever its name (an earlier rule\'s, a hand-made one)', () => {
     const earlier: Manifest = { ...manifest('connectivity-proxy'), metadata: { ...manifest('connectivity-proxy').metadata, name: `${RUNTIME_ID}-connectivity-p-3817348617` } };
     expect(named([earlier])[0]).toBe(`${RUNTIME_ID}-connectivity-p-3817348617`);

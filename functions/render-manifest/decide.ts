@@ -25,7 +25,7 @@ export interface ModuleSource {
 
 /** PURE. The Manifest `name` (chooseManifestName) of one module of a Kyma, in upstream's shape: labels, annotations,
  * owner and spec as upstream writes them (also its deprecated `spec.remote: false`), so upstream reads it as its own. */
-export function desiredManifest(kyma: Kyma, src: ModuleSource, name: string): Manifest {
+export function desiredManifest(kyma: Kyma, src: ModuleSource, name: string, syncedRef?: string): Manifest {
   const namespace = kyma.metadata.namespace ?? '';
   const labels: Record<string, string> = {
     [LABEL.kymaName]: kyma.metadata.name, [LABEL.moduleName]: src.module.name, [LABEL.managedBy]: MANAGED_BY_KCP,
@@ -38,7 +38,7 @@ export function desiredManifest(kyma: Kyma, src: ModuleSource, name: string): Ma
     apiVersion: API_VERSION, kind: 'Manifest',
     metadata: {
       name, namespace, labels,
-      annotations: { [ANNOTATION.ocmComponentName]: src.componentName, [ANNOTATION.fqdn]: src.componentName },
+      annotations: { [ANNOTATION.ocmComponentName]: src.componentName, [ANNOTATION.fqdn]: src.componentName, ...(syncedRef ? { [ANNOTATION.syncOciRef]: syncedRef } : {}) },
       ownerReferences: [{ apiVersion: API_VERSION, kind: 'Kyma', name: kyma.metadata.name, uid: kyma.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
     },
     spec: {
@@ -54,9 +54,10 @@ export function desiredManifest(kyma: Kyma, src: ModuleSource, name: string): Ma
   };
 }
 
-/** PURE. The layers of a descriptor's install as the Manifest names them (in the module registry, by digest). */
+/** PURE. The layers of a descriptor's install as the Manifest names them (in the module registry, by digest): named by
+ * the layer's blob name, as upstream writes it — the component name, or its SHA-256 hex under sha256-digest mapping. */
 export function installSources(registryHost: string, componentName: string, install: ModuleInstall): Pick<ModuleSource, 'install' | 'chart'> {
-  const spec = (layer: { ref: string; type: ImageSpec['type'] }): ImageSpec => ({ repo: registryHost, name: componentName, ref: layer.ref, type: layer.type });
+  const spec = (layer: { ref: string; type: ImageSpec['type']; blobName?: string }): ImageSpec => ({ repo: registryHost, name: layer.blobName ?? componentName, ref: layer.ref, type: layer.type });
   if (install.name !== CHART_RESOURCE.chart) return { install: spec(install) };
   return { install: spec(install), chart: { ...(install.config ? { config: spec(install.config) } : {}), ...(install.crds ? { crds: spec(install.crds) } : {}) } };
 }
@@ -110,12 +111,17 @@ export function namedManifests(kyma: Kyma, sources: ModuleSource[], existing: Ma
   const held = new Set(existing.map((m) => m.metadata.name));
   const ordered = [...sources].sort((a, b) => a.module.name.localeCompare(b.module.name));
   return ordered.map((src) => {
-    const own = ownManifest(existing, src.module.name)?.metadata.name;
-    const name = chooseManifestName(kyma.metadata.name, src.componentName, src.module.name, own, (n) => held.has(n) || elsewhere(n));
+    const own = ownManifest(existing, src.module.name);
+    const name = chooseManifestName(kyma.metadata.name, src.componentName, src.module.name, own?.metadata.name, (n) => held.has(n) || elsewhere(n));
     held.add(name);
-    return desiredManifest(kyma, src, name);
+    return desiredManifest(kyma, src, name, syncedRefOf(own, src));
   });
 }
+
+/** `sync-oci-ref` (ADR 40): a new raw-manifest Manifest starts with its layer, as upstream's first pass sets it; an
+ * existing one keeps what apply-remote recorded (or, made before the guard, none). */
+const syncedRefOf = (own: Manifest | undefined, src: ModuleSource): string | undefined =>
+  (own ? own.metadata.annotations?.[ANNOTATION.syncOciRef] : src.chart ? undefined : src.install.ref);
 
 /** The Manifest of a module among a Kyma's Manifests (by its module-name label; the oldest if there are several). */
 export function ownManifest(existing: Manifest[], module: string): Manifest | undefined {

@@ -8,10 +8,11 @@
 //      budget, and the resync's `release` tick sends the next budget's worth (ADR 30)    [fan-out.ts, release.ts]
 // A Kyma event:
 //   1. the Kyma (watch cache); gone, deleting or skip-reconciliation: done                              [here]
-//   2. its finalizer and managed-by label, when missing                                      [kyma-metadata.ts]
+//   2. its finalizer and managed-by label, when missing (failed: UpdateSpecError)              [kyma-metadata.ts]
 //   3. the module list that counts: the runtime Kyma's (created from the KCP spec once the Kyma is confirmed live;
 //      read on drift checks, else recalled from a read within the drift period), the KCP spec in single-cluster
-//      mode; a runtime that cannot be used: 503                [here: effectiveSpecOf, remote-kyma.ts, remote-memo.ts]
+//      mode; a runtime that cannot be used: 503; a created runtime Kyma: Event RemoteInstallation, its metadata not
+//      written: MetadataSynchronization                      [here: effectiveSpecOf, remote-kyma.ts, remote-memo.ts]
 //   4. what resolution reads: ModuleReleaseMetas, ModuleTemplates, descriptors in the registry     [observe.ts]
 //   5. the runtime's maintenance window                                                        [maintenance.ts]
 //   6. PURE: per module channel (or pinned version) → version → template; visibility, downgrade and maintenance guards
@@ -38,6 +39,8 @@ import { resolveModules, sameResolution } from './resolve.ts';
 import { currentTraceparent } from '../../shared/host/trace.ts';
 import { EventRecorder, involvedOf } from '../../shared/kube/events.ts';
 import { downgradeEvent, startedDowngrades } from './downgrade.ts';
+import type { Logger } from '../../shared/host/logger.ts';
+import { markStep } from '../../shared/host/steps.ts';
 
 export const NAME = 'resolve-template';
 
@@ -65,7 +68,7 @@ export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
       const kyma = await deps.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name: key.name });
       if (!kyma || kyma.metadata.deletionTimestamp) return undefined;
       if (kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
-      await ensureKymaMetadata(deps.kcp, kyma);
+      await ensureKymaMetadata(deps.kcp, kyma, events);
       // Live reads (not the watch cache) of this Kyma and of another a runtime Kyma names as its owner.
       const live = (namespace: string, name: string) => given.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace, name });
       const stillWanted = async () => {
@@ -73,9 +76,10 @@ export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
         return Boolean(current && !current.metadata.deletionTimestamp);
       };
       const exists = async (owner: string) => Boolean(await live(owner.split('/')[0] ?? '', owner.split('/')[1] ?? ''));
-      const effective = await effectiveSpecOf(runtimes, kyma, remotes, !checksDrift(event), stillWanted, exists);
-      if (effective.created) log.info({ modules: effective.spec.modules?.map((m) => m.name) ?? [], gone: effective.gone ?? false }, effective.gone ? 'runtime Kyma created, then deleted: the Kyma went meanwhile' : 'runtime Kyma created from the KCP spec');
+      const effective = await effectiveSpecOf(runtimes, kyma, remotes, !checksDrift(event), stillWanted, exists, events);
+      if (effective.created) await reportCreated(events, kyma, effective, log);
       if (effective.gone) return undefined;
+      markStep('manifest_reconciliation');
       const observed = await observe(deps.kcp, deps.artifacts, { ...kyma, spec: effective.spec });
       const modules = resolveModules({ ...observed, maintenance: await maintenance.windowOf(kyma), restrictedModules: deps.config.restrictedModules });
       const specSource = { from: effective.from, channel: effective.spec.channel };
@@ -95,6 +99,13 @@ export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
   };
 }
 
+/** A runtime Kyma this call created: logged, and upstream's RemoteInstallation Event on the Kyma (not when the Kyma
+ * went meanwhile and it was deleted again). */
+async function reportCreated(events: EventRecorder, kyma: Kyma, effective: EffectiveSpec, log: Logger): Promise<void> {
+  log.info({ modules: effective.spec.modules?.map((m) => m.name) ?? [], gone: effective.gone ?? false }, effective.gone ? 'runtime Kyma created, then deleted: the Kyma went meanwhile' : 'runtime Kyma created from the KCP spec');
+  if (!effective.gone) await events.record(involvedOf(kyma), { type: 'Normal', reason: 'RemoteInstallation', message: 'runtime Kyma created from the KCP spec' });
+}
+
 /**
  * The module list that counts: the runtime Kyma's once it exists (an in-cluster Kyma's own). Nothing is resolved while the runtime cannot be
  * used (no or unusable kubeconfig Secret, 401/403, no connection) — as upstream, no Manifest is created for it, and
@@ -103,7 +114,7 @@ export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
  * `resync.due` events that check drift (the runtime watch's, fan-outs, the resync's drift checks); other events — the
  * resync's safety net for a Kyma not Ready yet among them (ADR 27) — `reuse` it from `memo` (ADR 25).
  */
-async function effectiveSpecOf(runtimes: RuntimeClients, kyma: Kyma, memo: RemoteKymaMemo, reuse: boolean, stillWanted: StillWanted, exists: KymaExists): Promise<EffectiveSpec> {
+async function effectiveSpecOf(runtimes: RuntimeClients, kyma: Kyma, memo: RemoteKymaMemo, reuse: boolean, stillWanted: StillWanted, exists: KymaExists, events: EventRecorder): Promise<EffectiveSpec> {
   // Single-cluster mode (ADR 21): the Kyma is the only one; there is no runtime Kyma to take the list from.
   if (isInClusterKyma(kyma)) return { from: 'kcp', spec: kyma.spec ?? { channel: '' } };
   const { namespace = '', name } = kyma.metadata;
@@ -111,7 +122,7 @@ async function effectiveSpecOf(runtimes: RuntimeClients, kyma: Kyma, memo: Remot
   if ('missing' in access) throw new NotYetReadyError(`runtime of Kyma ${name}: ${access.missing}`, 'sync_context_retrieval');
   const key = `${namespace}/${name}`;
   try {
-    const effective = await effectiveSpec(access.client, kyma, access.scope, stillWanted, reuse ? memo.recall(access.client, key) : undefined, exists);
+    const effective = await effectiveSpec(access.client, kyma, access.scope, stillWanted, reuse ? memo.recall(access.client, key) : undefined, exists, events);
     memo.remember(access.client, key, effective.remote);
     return effective;
   } catch (error) {

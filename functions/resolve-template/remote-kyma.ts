@@ -4,6 +4,10 @@ import type { KubeClient } from '../../shared/kube/client.ts';
 import { isNotFound } from '../../shared/kube/errors.ts';
 import { remoteKymaRef, type RuntimeScope } from '../../shared/core/runtime-scope.ts';
 import { ensureRemoteNamespace, SYNC_CONTEXT_MANAGER } from '../../shared/kube/remote-namespace.ts';
+import { involvedOf, type EventRecorder } from '../../shared/kube/events.ts';
+import { failedWriteEvent } from '../../shared/core/state-events.ts';
+import { isRuntimeUnreachable } from '../../shared/host/errors.ts';
+import { markStep } from '../../shared/host/steps.ts';
 
 const KYMA_CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: 'kymas.operator.kyma-project.io' };
 const COPIED_LABELS = ['kyma-project.io/runtime-id', 'kyma-project.io/global-account-id', 'kyma-project.io/subaccount-id'];
@@ -34,7 +38,8 @@ export type KymaExists = (owner: string) => Promise<boolean>;
  * would otherwise re-create it after purge removed it, and the runtime's next Kyma would inherit the deleted Kyma's
  * module list.
  */
-export async function effectiveSpec(runtime: KubeClient, kyma: Kyma, scope: RuntimeScope, stillWanted: StillWanted, recalled: Kyma | undefined, exists: KymaExists): Promise<EffectiveSpec> {
+export async function effectiveSpec(runtime: KubeClient, kyma: Kyma, scope: RuntimeScope, stillWanted: StillWanted, recalled: Kyma | undefined, exists: KymaExists, events?: EventRecorder): Promise<EffectiveSpec> {
+  markStep('spec_replacement_from_remote');
   const kcpSpec = { from: 'kcp' as const, spec: kyma.spec ?? { channel: '' } };
   // The runtime Kyma first: when it exists, so does its CRD (one read per call instead of two); a kind the runtime
   // does not serve is a 404 too. `recalled`: as read by an earlier call (remote-memo.ts), no read at all.
@@ -59,7 +64,10 @@ export async function effectiveSpec(runtime: KubeClient, kyma: Kyma, scope: Runt
     }
     return { ...kcpSpec, ...created, from: 'runtime' };
   }
-  const current = await syncMetadata(runtime, kyma, remote, scope);
+  const current = await syncMetadata(runtime, kyma, remote, scope).catch(async (error: unknown) => {
+    if (!isRuntimeUnreachable(error)) await events?.record(involvedOf(kyma), failedWriteEvent('MetadataSynchronization', error));
+    throw error;
+  });
   return { from: 'runtime', remote: current, spec: { ...kcpSpec.spec, channel: remote.spec?.channel ?? kcpSpec.spec.channel, modules: remote.spec?.modules ?? [] } };
 }
 

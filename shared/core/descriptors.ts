@@ -1,12 +1,14 @@
 // What a module's OCM component descriptor says it installs, as the decisions see it. Pure: shared/oci/ocm.ts parses
 // descriptors into these, shared/oci/module-artifacts.ts looks them up in the registry.
 
-/** A blob of the component version holding module content, pulled as `component-descriptors/<componentName>@<ref>`. */
+/** A blob of the component version holding module content, pulled as `component-descriptors/<blobName ?? componentName>@<ref>`. */
 export interface ModuleLayer {
   name: string;
   type: 'oci-dir' | 'oci-ref';
   ref: string;
   componentName: string;
+  /** The name the blob is stored under (and the Manifest's source names) when not the component name: its SHA-256 hex (sha256-digest mapping). */
+  blobName?: string;
 }
 
 /**

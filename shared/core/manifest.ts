@@ -56,3 +56,6 @@ export interface ManifestStatus {
 export type Manifest = Resource<ManifestSpec, ManifestStatus>;
 
 export const syncedId = (r: SyncedResource) => `${r.namespace}/${r.name}/${r.group}/${r.version}/${r.kind}`;
+
+/** A synced resource as people read it: `<Kind> <namespace>/<name>`. */
+export const syncedText = (r: SyncedResource) => `${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${r.name}`;

@@ -1,5 +1,6 @@
 // PURE. What the functions tell operators as Kubernetes Events (issue 9): a state change of a Kyma or Manifest, one
 // event per step of a Kyma's deletion. Messages come from statuses, which never carry secrets.
+import { ANNOTATION, LABEL } from './vocabulary.ts';
 
 export interface EventWish {
   type: 'Normal' | 'Warning';
@@ -62,3 +63,24 @@ export function deletionStuckEvent(finalizers: readonly string[]): EventWish | u
   if (!finalizers.length) return undefined;
   return { type: 'Warning', reason: 'KymaDeletionStuck', message: `the Kyma's deletion waits for finalizers the lifecycle manager does not own: [${finalizers.join(', ')}]` };
 }
+
+/** Upstream's MetricsError: a Kyma whose metrics lack the shoot (annotation skr-domain) or the instance id (label
+ * kyma-project.io/instance-id); undefined when it has both. */
+export function metricsErrorEvent(kyma: { metadata: { annotations?: Record<string, string>; labels?: Record<string, string> } }): EventWish | undefined {
+  const missing = [
+    ...(kyma.metadata.annotations?.[ANNOTATION.skrDomain] ? [] : [`annotation ${ANNOTATION.skrDomain}`]),
+    ...(kyma.metadata.labels?.[LABEL.instanceId] ? [] : [`label ${LABEL.instanceId}`]),
+  ];
+  if (!missing.length) return undefined;
+  return { type: 'Warning', reason: 'MetricsError', message: `the Kyma's metrics have no shoot or instance_id: it lacks the ${missing.join(' and the ')}` };
+}
+
+/** Upstream's Warning about a failed KCP write (`PatchStatus`, `UpdateObject`, `PatchObject`, `UpdateSpecError`,
+ * `MetadataSynchronization`, `StatusSynchronization`), its message cut to the last 100 characters as upstream's. */
+export function failedWriteEvent(reason: 'PatchStatus' | 'UpdateObject' | 'PatchObject' | 'UpdateSpecError' | 'MetadataSynchronization' | 'StatusSynchronization', error: unknown): EventWish {
+  const text = error instanceof Error ? error.message : String(error);
+  return { type: 'Warning', reason, message: text.length > 100 ? text.slice(-100) : text };
+}
+
+/** Whether a failed write is worth upstream's Warning: not a conflict (409, retried at once) nor the object gone (404). */
+export const isWorthAWarning = (error: unknown): boolean => ![404, 409].includes((error as { status?: number }).status ?? 0);

@@ -18,6 +18,8 @@ export const LABEL = {
   internal: `${GROUP}/internal`,
   /** `"true"` on a Kyma: single-cluster mode, its modules go into the control-plane cluster itself (ADR 21). */
   inCluster: `${GROUP}/in-cluster`,
+  /** The runtime's instance id, set by the provisioning broker; upstream's Kyma metrics are labelled with it. */
+  instanceId: 'kyma-project.io/instance-id',
   appComponent: 'app.kubernetes.io/component',
   appPartOf: 'app.kubernetes.io/part-of',
 } as const;
@@ -30,6 +32,8 @@ export const ANNOTATION = {
   ownedBy: `deprecated-${GROUP}/owned-by`,
   disclaimer: `${GROUP}/managed-by-reconciler-disclaimer`,
   syncOciRef: 'sync-oci-ref',
+  /** The runtime's domain on a KCP Kyma (shoot = its first DNS label), set by the provisioning broker. */
+  skrDomain: 'skr-domain',
   /** Hash of what the lifecycle manager last applied to an object: the same again is not re-applied (docs/adr/0014). */
   appliedHash: `${GROUP}/applied-hash`,
   /** The traceparent of the call that last wrote a Manifest's spec (render-manifest; status writers record theirs in
@@ -37,6 +41,9 @@ export const ANNOTATION = {
   lastTrace: `${GROUP}/last-trace`,
   /** When a CRD with accepted names but never established was last nudged to be established (shared/kube/crd-nudge.ts). */
   establishNudge: `${GROUP}/establish-nudge`,
+  /** `"true"` on a Secret of the `deployer` module (restricted): its data comes from the KCP Secret of the same name
+   * (functions/apply-remote/kcp-data.ts, as upstream). */
+  injectDataFromKcp: `${GROUP}/inject-data-from-kcp`,
 } as const;
 
 export const MANAGED_BY_KCP = 'lifecycle-manager';

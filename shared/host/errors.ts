@@ -1,6 +1,7 @@
 // The error catalogue: every outcome of a function invocation that is not a success maps to exactly one of
 // these, and each carries the HTTP status Knative's delivery acts on (5xx, 404, 408, 409, 429 are retried;
 // other 4xx are not).
+import type { RequeueReason } from '../core/upstream-names.ts';
 
 export type ErrorCode =
   | 'LCM_ERR_EVENT_INVALID'
@@ -43,9 +44,6 @@ export class TransientError extends LifecycleError {
   }
 }
 
-/** Upstream's requeue reasons (lifecycle_mgr_requeue_reason_total) for the waits that have one of ours. */
-export type RequeueReason = 'kyma_deletion' | 'sync_context_retrieval' | 'manifest_prune_diff_not_finished'
-  | 'manifest_pre_delete_enqueue_required' | 'manifest_sync_resources_enqueue_required';
 
 /**
  * The step was done and recorded, but the outcome is not there yet (a rollout, a pruned object still

@@ -4,6 +4,7 @@ import { RESYNC_DUE, type EventAttributes } from './events.ts';
 import { countRequests, requestTally, tally } from '../kube/request-tally.ts';
 import { invoke, type LifecycleFunction } from './invoke.ts';
 import { createLogger } from './logger.ts';
+import { markStep } from './steps.ts';
 
 const log = createLogger('test', 'silent');
 const event = (name: string, id: string): EventAttributes => ({
@@ -27,6 +28,23 @@ describe('invoke', () => {
     expect(outcomes.map((o) => o.status)).toEqual([500, 204, 204]);
     expect(trace.indexOf('start a2')).toBeGreaterThan(trace.indexOf('end a1'));
     expect(trace.indexOf('start b1')).toBeLessThan(trace.indexOf('end a1'));
+  });
+
+  it('names a failed call by the last step it marked (upstream\'s requeue reason, ADR 40); concurrent calls keep their own', async () => {
+    const fn: LifecycleFunction = {
+      name: 'probe', accepts: ['test.event'],
+      async handle({ event: e }) {
+        markStep('crds_sync');
+        await sleep(e.id === 'c1' ? 30 : 5);
+        if (e.id === 'c1') markStep('module_catalog_sync');
+        throw new Error(`${String(e.id)} fails`);
+      },
+    };
+    const [c1, d1] = await Promise.all([invoke(fn, event('c', 'c1'), log), invoke(fn, event('d', 'd1'), log)]);
+    expect(c1 && 'step' in c1 ? c1.step : undefined).toBe('module_catalog_sync');
+    expect(d1 && 'step' in d1 ? d1.step : undefined).toBe('crds_sync');
+    const unmarked = await invoke({ ...fn, handle: () => Promise.reject(new Error('x')) }, event('e', 'e1'), log);
+    expect('step' in unmarked).toBe(false);
   });
 });
 

@@ -7,6 +7,8 @@ import { isDriftCheck, keyText, objectKeyOf, printable, versionIn, type EventAtt
 import type { Logger } from './logger.ts';
 import { inSpan, parseTraceparent, recordedTrace, startSpan, type TraceContext } from './trace.ts';
 import { ANNOTATION, OUR_MANAGERS } from '../core/vocabulary.ts';
+import type { RequeueReason } from '../core/upstream-names.ts';
+import { withSteps } from './steps.ts';
 
 /** One call of a function: the event, the object it points at, and a logger bound to both. */
 export interface Invocation {
@@ -31,7 +33,7 @@ export interface LifecycleFunction {
 export type Outcome =
   | { status: 200; reply: CloudEvent<unknown> }
   | { status: 204 }
-  | { status: number; error: LifecycleError };
+  | { status: number; error: LifecycleError; step?: RequeueReason };
 
 /**
  * Runs one invocation and maps every result to the reply contract: 204, one reply event, or the catalogue
@@ -42,6 +44,7 @@ export async function invoke(fn: LifecycleFunction, event: EventAttributes, log:
   const span = startSpan(parentOf(event));
   let bound = log.child({ ceId: event.id, ceType: event.type, traceId: span.traceId, spanId: span.spanId });
   let outcome: Outcome;
+  let step: RequeueReason | undefined;
   try {
     if (event.specversion !== '1.0') throw new InvalidEventError(`unsupported specversion ${printable(event.specversion)}`);
     if (!fn.accepts.includes(event.type)) throw new InvalidEventError(`${fn.name} does not accept events of type ${printable(event.type)}`);
@@ -50,12 +53,15 @@ export async function invoke(fn: LifecycleFunction, event: EventAttributes, log:
     // Drift checks are counted apart (`<function> (drift)`): the bench then tells installs from background checks.
     const work = () => asCaller(isDriftCheck(event) ? `${fn.name} (drift)` : fn.name, () => inSpan(span, () => withSeen(event, key, () => fn.handle({ event, key, log: bound }))));
     const batch = fn.keyless ? undefined : fn.batchOf?.(event, key);
-    const reply = batch ? await batchesOf(fn).run(batch.batch, revisionOf(versionIn(event)) ?? 0n, work, batch.settleMs)
-      : await oneAtATime(fn, fn.keyless ? '' : keyText(key), work);
-    outcome = reply ? { status: 200, reply } : { status: 204 };
+    // The step a call was in when it failed names its retry in the requeue metric (shared/host/steps.ts).
+    const run = await withSteps(() => (batch ? batchesOf(fn).run(batch.batch, revisionOf(versionIn(event)) ?? 0n, work, batch.settleMs)
+      : oneAtATime(fn, fn.keyless ? '' : keyText(key), work)));
+    step = run.step;
+    if ('thrown' in run) throw run.thrown;
+    outcome = run.result ? { status: 200, reply: run.result } : { status: 204 };
   } catch (thrown) {
     const error = toLifecycleError(thrown);
-    outcome = { status: error.status, error };
+    outcome = { status: error.status, error, ...(step ? { step } : {}) };
   }
   logOutcome(bound, outcome, performance.now() - started);
   return outcome;

@@ -3,6 +3,7 @@
 // them keep working.
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { NotYetReadyError } from './errors.ts';
+import { DEFAULT_STEP } from './steps.ts';
 import type { EventAttributes } from './events.ts';
 import type { Outcome } from './invoke.ts';
 
@@ -31,7 +32,8 @@ export function functionMetrics(fn: string) {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [registry],
   });
   // Upstream's requeue counter: a call answered 409/503/500 is retried (requeued) by the broker; "intended" when the
-  // function asked for it (not ready yet), "unexpected" for conflicts and failures. The reason is the error code.
+  // function asked for it (not ready yet), "unexpected" for conflicts and failures. The reason is upstream's name of the
+  // step the call was in (shared/core/upstream-names.ts, ADR 40).
   const requeues = new Counter({
     name: 'lifecycle_mgr_requeue_reason_total', help: 'Calls the broker retries, by reason (function and error code) and type.',
     labelNames: ['requeue_reason', 'requeue_type'], registers: [registry],
@@ -48,8 +50,8 @@ export function functionMetrics(fn: string) {
       invocations.inc({ fn, status: String(outcome.status) });
       seconds.observe({ fn }, durationSeconds);
       if ('error' in outcome && outcome.status >= 409 && outcome.status !== 400) {
-        const reason = outcome.error instanceof NotYetReadyError && outcome.error.requeueReason;
-        requeues.inc({ requeue_reason: reason || `${fn}_${outcome.error.code.replace(/^LCM_ERR_/, '').toLowerCase()}`, requeue_type: outcome.status === 503 && outcome.error.code === 'LCM_ERR_NOT_YET_READY' ? 'intended' : 'unexpected' });
+        const reason = (outcome.error instanceof NotYetReadyError && outcome.error.requeueReason) || outcome.step || DEFAULT_STEP[fn] || `${fn}_${outcome.error.code.replace(/^LCM_ERR_/, '').toLowerCase()}`;
+        requeues.inc({ requeue_reason: reason, requeue_type: outcome.status === 503 && outcome.error.code === 'LCM_ERR_NOT_YET_READY' ? 'intended' : 'unexpected' });
       }
       const manifest = event?.kind === 'Manifest' && typeof event.name === 'string' ? event.name : undefined;
       if (!manifest) return;

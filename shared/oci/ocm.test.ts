@@ -65,12 +65,24 @@ describe('moduleContent', () => {
   const content = (resources: object[]) => moduleContent(parseComponentDescriptor(v2(resources)));
   const component = 'kyma-project.io/module/sample-mod';
 
-  it('refuses a component name mapping other than urlPath, naming it (the layers would be read from a repository the descriptor does not name)', () => {
+  it('names the layers by the last repository context\'s component name mapping: urlPath (or none) by the component, sha256-digest by its hex digest, as upstream', () => {
     const descriptor = parseComponentDescriptor(v2([rawManifest()]));
-    const mapped = (componentNameMapping: string) => ({ ...descriptor, repositoryContexts: [{ ...context, componentNameMapping }] });
-    expect(() => moduleContent(mapped('sha256-digest'))).toThrow(`component ${component}:2.3.1: repository context componentNameMapping "sha256-digest" is not supported (only urlPath: the lifecycle manager reads component-descriptors/${component})`);
-    expect(moduleContent(mapped('urlPath')).install.ref).toBe(RAW);
-    expect(moduleContent({ ...descriptor, repositoryContexts: [{ type: 'OCIRegistry', baseUrl: 'r' }] }).install.ref).toBe(RAW);
+    const mapped = (...mappings: string[]) => ({ ...descriptor, repositoryContexts: mappings.map((componentNameMapping) => ({ ...context, componentNameMapping })) });
+    const hex = 'd57d6973160ecabe2ea43d5fae3867b0ac05f37c527cd9dac4ea7c520e207ec9'; // printf %s <component> | sha256sum
+    expect(moduleContent(mapped('sha256-digest'))).toEqual({
+      install: { name: 'raw-manifest', type: 'oci-dir', ref: RAW, componentName: component, blobName: hex },
+      layers: [{ name: 'raw-manifest', type: 'oci-dir', ref: RAW, componentName: component, blobName: hex }],
+      localizedImages: [],
+    });
+    expect(moduleContent(mapped('sha256-digest', 'urlPath')).install).not.toHaveProperty('blobName');
+    expect(moduleContent(mapped('urlPath', 'sha256-digest')).install.blobName).toBe(hex);
+    expect(moduleContent({ ...descriptor, repositoryContexts: [{ type: 'OCIRegistry', baseUrl: 'r' }] }).install).toEqual({ name: 'raw-manifest', type: 'oci-dir', ref: RAW, componentName: component });
+  });
+
+  it('refuses any other component name mapping, naming it and the mappings it reads', () => {
+    const descriptor = parseComponentDescriptor(v2([rawManifest()]));
+    expect(() => moduleContent({ ...descriptor, repositoryContexts: [{ ...context, componentNameMapping: 'foo' }] }))
+      .toThrow(expect.objectContaining({ code: 'BadContent', message: `component ${component}:2.3.1: repository context componentNameMapping "foo" is not supported (the lifecycle manager reads urlPath and sha256-digest)` }));
   });
 
   it('installs the tarred raw-manifest as oci-dir and localizes ociArtifact images', () => {

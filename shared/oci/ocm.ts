@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { parseDocument } from 'yaml';
 import { CHART_MEDIA_TYPE, CHART_RESOURCE, type ModuleContent, type ModuleInstall, type ModuleLayer } from '../core/descriptors.ts';
 import { badContent } from './errors.ts';
@@ -100,16 +101,12 @@ function resource(entry: Fields, where: string): ComponentResource {
  * the installed layer is the raw manifest or a Helm chart.
  */
 export function moduleContent(descriptor: ComponentDescriptor): ModuleContent {
-  // Layers are read where the descriptor was found: component-descriptors/<component name> (OCM's urlPath mapping).
-  const mapping = descriptor.repositoryContexts.at(-1)?.componentNameMapping;
-  if (mapping !== undefined && mapping !== 'urlPath') {
-    throw badContent(`component ${descriptor.name}:${descriptor.version}: repository context componentNameMapping ${JSON.stringify(mapping.slice(0, 40))} is not supported (only urlPath: the lifecycle manager reads component-descriptors/${descriptor.name})`);
-  }
+  const blobName = layerBlobName(descriptor);
   const layers: ModuleLayer[] = [];
   const localizedImages: string[] = [];
   for (const r of descriptor.resources) {
     const access = accessKind(r.access.type);
-    if (access === 'localblob' || access === 'localociblob') layers.push(localLayer(descriptor, r));
+    if (access === 'localblob' || access === 'localociblob') layers.push(localLayer(descriptor, r, blobName));
     else if (access === 'ociartifact') localizedImages.push(imageReference(r));
     else if (access !== 'ociregistry') {
       throw badContent(`resource ${r.name} of ${descriptor.name}:${descriptor.version}: access type "${r.access.type}" not supported`);
@@ -146,16 +143,28 @@ export function registryHostOf(descriptor: ComponentDescriptor): string | undefi
   return baseUrl.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').split('/')[0]?.toLowerCase() || undefined;
 }
 
+/**
+ * The name the local blobs are stored under, by the effective repository context's componentNameMapping (upstream
+ * `getOCIRef`): the component name for `urlPath` (the default; undefined here), its SHA-256 hex for `sha256-digest`;
+ * others are refused.
+ */
+function layerBlobName(descriptor: ComponentDescriptor): string | undefined {
+  const mapping = descriptor.repositoryContexts.at(-1)?.componentNameMapping;
+  if (mapping === undefined || mapping === 'urlPath') return undefined;
+  if (mapping === 'sha256-digest') return createHash('sha256').update(descriptor.name, 'utf8').digest('hex');
+  throw badContent(`component ${descriptor.name}:${descriptor.version}: repository context componentNameMapping ${JSON.stringify(mapping.slice(0, 40))} is not supported (the lifecycle manager reads urlPath and sha256-digest)`);
+}
+
 /** `localBlob/v1` and `LocalBlob` name the same access type as `localBlob`. */
 const accessKind = (type: string) => type.replace(/\/v1$/, '').toLowerCase();
 
-function localLayer(descriptor: ComponentDescriptor, r: ComponentResource): ModuleLayer {
+function localLayer(descriptor: ComponentDescriptor, r: ComponentResource, blobName: string | undefined): ModuleLayer {
   const { localReference, mediaType } = r.access;
   if (typeof localReference !== 'string' || !/^sha256:[a-f0-9]{64}$/.test(localReference)) {
     throw badContent(`resource ${r.name} of ${descriptor.name}:${descriptor.version} has no sha256 localReference`);
   }
   const type = mediaType === 'application/x-tar' ? 'oci-dir' : 'oci-ref';
-  return { name: r.name, type, ref: localReference, componentName: descriptor.name };
+  return { name: r.name, type, ref: localReference, componentName: descriptor.name, ...(blobName === undefined ? {} : { blobName }) };
 }
 
 function imageReference(r: ComponentResource): string {

@@ -5,14 +5,21 @@ import { readFile } from 'node:fs/promises';
 const README = new URL('../../README.md', import.meta.url);
 
 /** The first ```bash block of the README section whose heading starts with `heading`. */
-export async function readmeBashBlock(heading: string): Promise<string> {
-  const text = await readFile(README, 'utf8');
+export function readmeBashBlock(heading: string): Promise<string> {
+  return docBashBlock(README, heading);
+}
+
+/** The first ```bash block of the section of a page of the docs (`docs/<page>`, or the README) whose heading starts
+ * with `heading`. */
+export async function docBashBlock(page: URL | string, heading: string): Promise<string> {
+  const file = typeof page === 'string' ? new URL(`../../docs/${page}`, import.meta.url) : page;
+  const text = await readFile(file, 'utf8');
   const start = text.split('\n').findIndex((line) => /^#{2,3} /.test(line) && line.replace(/^#+ /, '').startsWith(heading));
-  if (start < 0) throw new Error(`README has no section "${heading}"`);
+  if (start < 0) throw new Error(`${String(page)} has no section "${heading}"`);
   const section = text.split('\n').slice(start + 1);
   const end = section.findIndex((line) => /^#{2} /.test(line));
   const block = /```bash\n([\s\S]*?)\n```/.exec(section.slice(0, end < 0 ? undefined : end).join('\n'));
-  if (!block?.[1]) throw new Error(`README section "${heading}" has no bash block`);
+  if (!block?.[1]) throw new Error(`${String(page)} section "${heading}" has no bash block`);
   return block[1];
 }
 

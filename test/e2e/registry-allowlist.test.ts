@@ -2,12 +2,15 @@
 // with the host in the Kyma's module status, no Manifest is written, and the named host never hears from us (a real
 // HTTP server counting requests stands in for it). Allowed by LIFECYCLE_OCI_REGISTRY_ALLOWLIST, the same module
 // installs — from the configured registry, as upstream does for the raw manifest. A descriptor whose repository context
-// maps component names other than by urlPath is refused naming the mapping.
+// maps component names by sha256-digest has its layers read, as upstream, from component-descriptors/<sha256 hex>.
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
+import { componentRepository } from '../../shared/oci/reference.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
+import { sampleComponent } from '../../tools/module/sample.ts';
 import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
 
 const MODULE = 'uniform';
@@ -59,15 +62,29 @@ describe('registry allowlist', () => {
     await kymaGone(world, 'allow-b');
   });
 
-  it('refuses a descriptor with componentNameMapping sha256-digest, naming the mapping (not a 404 for a repository it never named)', async () => {
+  it('installs a module published with componentNameMapping sha256-digest from component-descriptors/<sha256 hex of its name>, as upstream', async () => {
     if (!world) throw new Error('no world');
-    await publishSampleModule(world.registry, world.kcp, { name: 'xray', version: '1.0.0', namespace: KCP_NAMESPACE, componentNameMapping: 'sha256-digest' });
+    const registry = world.registry;
+    await publishSampleModule(registry, world.kcp, { name: 'xray', version: '1.0.0', namespace: KCP_NAMESPACE, componentNameMapping: 'sha256-digest' });
     await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'xray', [{ channel: 'regular', version: '1.0.0' }]);
+    const component = sampleComponent('xray');
+    const hex = createHash('sha256').update(component).digest('hex');
+    // The local blobs of the component version (layers that are OCM resources), pushed with it to component-descriptors/<name>.
+    const { manifest: image } = await registry.getManifest(componentRepository(component), '1.0.0');
+    const localBlobs = (image.layers ?? []).filter((l) => l.annotations?.['software.ocm.artifact']);
+    const rawDigest = localBlobs.find((l) => l.annotations?.['software.ocm.artifact']?.includes('"name":"raw-manifest"'))?.digest;
+    if (!rawDigest) throw new Error('the pushed component has no raw-manifest layer');
     await connectRuntime(world, 'mapping', 0);
     await applyKyma(world, 'mapping', { channel: 'regular', modules: [{ name: 'xray' }] });
-    const kyma = await kymaInState(world, 'mapping', 'Error', (k) => k.status?.modules?.[0]?.state === 'Error');
-    expect(kyma.status?.modules?.[0]?.message).toContain('repository context componentNameMapping "sha256-digest" is not supported (only urlPath');
-    expect(await manifestsOf(world, 'mapping')).toEqual([]);
+    // Not there yet: the module fails pulling the raw manifest from component-descriptors/<hex>, not from the component's repository.
+    const failed = await kymaInState(world, 'mapping', 'Error', (k) => k.status?.modules?.[0]?.state === 'Error');
+    expect(failed.status?.modules?.[0]?.message).toContain(`${registry.host}/component-descriptors/${hex}@${rawDigest}`);
+    const [manifest] = await manifestsOf(world, 'mapping');
+    expect(manifest?.spec?.install?.source).toEqual({ repo: registry.host, name: hex, ref: rawDigest, type: 'oci-dir' });
+    for (const layer of localBlobs) await registry.pushBlob(`component-descriptors/${hex}`, await registry.getBlob(componentRepository(component), layer.digest));
+    await world.runner.resync();
+    await kymaInState(world, 'mapping', 'Ready', (k) => k.status?.modules?.[0]?.state === 'Ready');
+    expect((await manifestsOf(world, 'mapping'))[0]?.spec?.install?.source.name).toBe(hex);
     await deleteKyma(world, 'mapping');
     await kymaGone(world, 'mapping');
   });

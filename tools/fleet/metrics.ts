@@ -5,7 +5,7 @@ import { Gauge, Registry } from 'prom-client';
 import type { Kyma } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import type { ModuleReleaseMeta } from '../../shared/core/templates.ts';
-import { LABEL } from '../../shared/core/vocabulary.ts';
+import { ANNOTATION, LABEL } from '../../shared/core/vocabulary.ts';
 import { KYMA_STATES, MODULE_STATES } from './summary.ts';
 
 /** What a scrape reads: the current Kymas, Manifests and ModuleReleaseMetas. */
@@ -15,12 +15,9 @@ export interface FleetState {
   releaseMetas: readonly ModuleReleaseMeta[];
 }
 
-/** Upstream's Kyma annotation with the runtime's domain (shoot = its first DNS label) and instance-id label. */
-export const SKR_DOMAIN = 'skr-domain';
-export const INSTANCE_ID = 'kyma-project.io/instance-id';
-
+/** Upstream's metric labels from the Kyma: shoot (first DNS label of the skr-domain annotation) and instance id. */
 export function shootAndInstance(kyma: Kyma): { shoot: string; instance_id: string } {
-  return { shoot: (kyma.metadata.annotations?.[SKR_DOMAIN] ?? '').split('.')[0] ?? '', instance_id: kyma.metadata.labels?.[INSTANCE_ID] ?? '' };
+  return { shoot: (kyma.metadata.annotations?.[ANNOTATION.skrDomain] ?? '').split('.')[0] ?? '', instance_id: kyma.metadata.labels?.[LABEL.instanceId] ?? '' };
 }
 
 /** Gauges recomputed from `state()` at every scrape (one read per scrape, shared by the four gauges). */

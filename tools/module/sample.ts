@@ -18,6 +18,8 @@ export interface SampleModuleOptions {
   statefulSet?: boolean;
   /** Include a ClusterRole of this name whose rules name this module (two modules with the same name ship one object). */
   sharedClusterRole?: string;
+  /** Further objects appended to the raw manifest as they are (e.g. Secrets the module ships). */
+  extraObjects?: readonly object[];
 }
 
 const kindOf = (name: string) => name.split('-').map((p) => p[0]?.toUpperCase() + p.slice(1)).join('');
@@ -64,6 +66,7 @@ export function sampleRawManifest(opts: SampleModuleOptions): string {
       rules: [{ apiGroups: [group], resources: [`${opts.name}s`], verbs: ['get', 'list'] }],
     }] : []),
     ...(opts.extraConfigMap ? [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: opts.extraConfigMap, namespace: 'kyma-system' }, data: { only: opts.version } }] : []),
+    ...(opts.extraObjects ?? []),
   ];
   return docs.map((d) => stringify(d)).join('---\n');
 }

@@ -2,7 +2,7 @@
 // (the layer or the Helm charts, renderTarget: labels, images, pull Secret, namespaces), each dry-run applied on the runtime and compared
 // with what is there; what the Manifest synced and the new version drops is what apply-remote would prune. A module a
 // change removes: everything it synced goes, and the user CRs that would block the removal (apply-remote's check).
-import type { Manifest, SyncedResource } from '../../shared/core/manifest.ts';
+import { syncedText, type Manifest, type SyncedResource } from '../../shared/core/manifest.ts';
 import type { RuntimeScope } from '../../shared/core/runtime-scope.ts';
 import { isCurrent, type Annotated } from '../../shared/core/current.ts';
 import { canonicalJson } from '../../shared/core/canonical.ts';
@@ -92,4 +92,3 @@ async function verdictOf(runtime: KubeClient, object: RuntimeObject): Promise<'c
 }
 
 const textOf = (o: RuntimeObject) => syncedText(syncedOf(o));
-const syncedText = (r: SyncedResource) => `${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${r.name}`;
