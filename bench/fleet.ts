@@ -3,7 +3,7 @@
 // runtime namespace of its own (docs/adr/0013).
 import { startControlPlane, type ControlPlane } from '../local/controlplane/index.ts';
 import { RUNTIME_NAMESPACE_ANNOTATION } from '../shared/core/runtime-scope.ts';
-import { API_VERSION, KCP_NAMESPACE, LABEL } from '../shared/core/vocabulary.ts';
+import { ANNOTATION, API_VERSION, KCP_NAMESPACE, LABEL } from '../shared/core/vocabulary.ts';
 import { KubeClient } from '../shared/kube/client.ts';
 import { installCrds } from '../local/controlplane/crds.ts';
 import { publishSampleModule, setReleaseChannels } from '../tools/module/publish.ts';
@@ -70,7 +70,9 @@ export async function createKymas(fleet: Fleet, count: number, parallel: number,
         // runtime client is shared between Kymas (ADR 18) although they share the API server and its credentials.
         data: { config: Buffer.from(`# runtime of Kyma ${name}\n${runtime?.kubeconfig ?? ''}`).toString('base64') },
       }, 'bench');
-      await fleet.kcp.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace: KCP_NAMESPACE }, spec: { channel: 'regular', modules: fleet.modules.map((m) => ({ name: m })) } }, 'bench');
+      // As the provisioning broker makes them: the runtime's domain and instance id, which upstream's metrics need.
+      const metadata = { name, namespace: KCP_NAMESPACE, annotations: { [ANNOTATION.skrDomain]: `${name}.kyma.bench` }, labels: { [LABEL.instanceId]: name } };
+      await fleet.kcp.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata, spec: { channel: 'regular', modules: fleet.modules.map((m) => ({ name: m })) } }, 'bench');
       created(name, performance.now());
     }
   };

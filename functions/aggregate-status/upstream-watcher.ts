@@ -33,9 +33,18 @@ export const isUpstreams = (o: Found | undefined): boolean =>
 /** Runtime API servers whose watcher this instance has looked at (one read each per instance). */
 const checked = new Set<string>();
 
-/** Removes upstream's watcher from the runtime once per instance; answers what it removed (`kind/name`). */
+/** Removes upstream's watcher from the runtime once per instance; answers what it removed (`kind/name`). Never fails
+ * the sync it is part of: a runtime identity not allowed to read or delete it leaves it (checked), any other failure
+ * is tried again at the next sync. */
 export async function removeUpstreamWatcher(runtime: KubeClient): Promise<string[]> {
   if (checked.has(runtime.server)) return [];
+  return removeOnce(runtime).catch((error: unknown) => {
+    if ([401, 403].includes((error as { status?: number }).status ?? 0)) checked.add(runtime.server);
+    return [];
+  });
+}
+
+async function removeOnce(runtime: KubeClient): Promise<string[]> {
   const sentinel = UPSTREAM_WATCHER.at(-1);
   if (!sentinel || !isUpstreams(await runtime.get<Found>(sentinel))) {
     checked.add(runtime.server);

@@ -92,6 +92,9 @@ describe('fleet CLI and Events', () => {
     // Events: the Kyma's and the Manifest's state changes, each change once although many calls saw the same state.
     const kymaEvents = await eventsAbout(KYMA);
     expect(kymaEvents.some((e) => e.type === 'Warning' && e.reason === 'StateChanged' && e.message?.includes('→ Error: module broken: '))).toBe(true);
+    // Upstream's reasons (ADR 40): the runtime Kyma created from the KCP spec; metrics without shoot and instance id.
+    expect(kymaEvents.some((e) => e.type === 'Normal' && e.reason === 'RemoteInstallation')).toBe(true);
+    expect(kymaEvents.find((e) => e.reason === 'MetricsError')).toMatchObject({ type: 'Warning', message: "the Kyma's metrics have no shoot or instance_id: it lacks the annotation skr-domain and the label kyma-project.io/instance-id" });
     const manifestEvents = (await eventsAbout(broken?.metadata.name ?? '')).filter((e) => e.reason === 'StateChanged');
     const messages = manifestEvents.map((e) => e.message);
     expect(new Set(messages).size).toBe(messages.length);

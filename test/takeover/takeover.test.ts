@@ -169,4 +169,22 @@ describe('taking over a fleet upstream ran (ADR 40)', () => {
     const manifests = (await world.kcp.list<Manifest>(API_VERSION, 'Manifest', { namespace: KCP_NAMESPACE })).items.filter((m) => m.metadata.name.startsWith(kyma));
     expect(manifests.map((m) => m.metadata.name)).toEqual([`${kyma}-sample-1092497565`]);
   });
+
+  it('and a module added afterwards gets the Manifest upstream would have written: its name, labels, annotations, finalizers and spec', async () => {
+    const [kyma = ''] = fleet.kymas;
+    const runtime = fleet.runtimes.get(kyma)?.admin;
+    if (!runtime) throw new Error('no runtime');
+    const upstreams = fleet.kcpObjects.find((o) => o.kind === 'Manifest' && o.metadata.name === `${kyma}-connectivity-proxy-381734`);
+    if (!upstreams) throw new Error('no recorded Manifest');
+    await runtime.mergePatch(REMOTE_KYMA, { spec: { modules: ['sample', 'connectivity-proxy'].map((name) => ({ name, customResourcePolicy: 'CreateAndDelete', managed: true })) } });
+    await kymaInState(world, kyma, 'Ready', (k) => (k.status?.modules ?? []).filter((m) => m.state === 'Ready').length === 2);
+    const ours = await world.kcp.get<Manifest>({ apiVersion: API_VERSION, kind: 'Manifest', namespace: KCP_NAMESPACE, name: upstreams.metadata.name });
+    if (!ours) throw new Error(`no Manifest ${upstreams.metadata.name}`);
+    expect(ours.metadata.labels).toEqual(upstreams.metadata.labels);
+    expect(ours.metadata.annotations).toMatchObject(upstreams.metadata.annotations ?? {});
+    expect(ours.metadata.finalizers).toEqual(upstreams.metadata.finalizers);
+    const meaning = (spec: unknown) => JSON.parse(JSON.stringify(spec, (_, v: unknown) => (Array.isArray(v) && v.length === 0 ? undefined : v))) as unknown;
+    expect(meaning(ours.spec)).toEqual(meaning(upstreams.spec));
+    expect(ours.metadata.ownerReferences?.map((o) => `${o.kind}/${o.name} controller=${String(o.controller)}`)).toEqual([`Kyma/${kyma} controller=true`]);
+  });
 });
