@@ -39,8 +39,9 @@ export function startAuditedKcp(name: string): Promise<{ cluster: Cluster; audit
   return startAuditedCluster(name, { userGroups: ['system:serviceaccounts'] }, { garbageCollection: true });
 }
 
-/** A cluster whose audit log records what the given users or groups do (a runtime: `workloads: true`). */
-export async function startAuditedCluster(name: string, who: { users?: string[]; userGroups?: string[] }, kind: { garbageCollection?: boolean; workloads?: boolean }): Promise<{ cluster: Cluster; auditLog: string }> {
+/** A cluster whose audit log records what the given users or groups do (a runtime: `workloads: true`, or
+ * `'simulated'`: kwok marks a new Deployment generation rolled out). */
+export async function startAuditedCluster(name: string, who: { users?: string[]; userGroups?: string[] }, kind: { garbageCollection?: boolean; workloads?: boolean | 'simulated' }): Promise<{ cluster: Cluster; auditLog: string }> {
   const runDir = inject('controlPlane').runDir;
   const dir = join(runDir, `${name}-audit`);
   await mkdir(dir, { recursive: true });

@@ -27,7 +27,8 @@ describe('a control plane without LIFECYCLE_IN_CLUSTER', () => {
   it('refuses an in-cluster Kyma with an Error naming the setting, installs nothing, and lets it be deleted', async () => {
     await applyKyma(world, 'ic-off', { channel: 'regular', modules: [{ name: 'solo' }] }, IN_CLUSTER);
     const kyma = await kymaInState(world, 'ic-off', 'Error', (k) => Boolean(k.status?.lastOperation?.operation.includes('LIFECYCLE_IN_CLUSTER=true')));
-    expect(kyma.status?.conditions?.find((c) => c.type === 'CRDsSync')?.status).toBe('False');
+    // Not evaluated, as upstream's pass that stops early leaves it (ADR 40), and saying why.
+    expect(kyma.status?.conditions?.find((c) => c.type === 'CRDsSync')).toMatchObject({ status: 'Unknown', message: expect.stringContaining('LIFECYCLE_IN_CLUSTER=true') });
     const [manifest] = await eventually('the Manifest in Error', async () => {
       const all = await manifestsOf(world, 'ic-off');
       return all[0]?.status?.state === 'Error' ? all : undefined;

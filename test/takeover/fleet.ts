@@ -39,7 +39,9 @@ export async function startUpstreamClusters(name: string): Promise<Pick<Upstream
   const kymas = await fixtureKymas();
   const [kcp, ...started] = await Promise.all([
     startRbacKcp(`${name}-kcp`),
-    ...kymas.map((_, i) => startAuditedCluster(`${name}-runtime-${i + 1}`, { users: [RUNTIME_USER] }, {})),
+    // Simulated rollouts: what upstream left stays as it was (no ReplicaSets or Pods were recorded), a Deployment the
+    // functions apply later is marked rolled out by kwok, as its controller would.
+    ...kymas.map((_, i) => startAuditedCluster(`${name}-runtime-${i + 1}`, { users: [RUNTIME_USER] }, { workloads: 'simulated' })),
   ]) as [RbacKcp, ...{ cluster: Cluster; auditLog: string }[]];
   const runtimes = new Map<string, { cluster: Cluster; auditLog: string; admin: KubeClient }>();
   for (const [i, kyma] of kymas.entries()) {
