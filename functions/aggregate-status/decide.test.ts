@@ -110,6 +110,13 @@ describe('aggregate', () => {
     expect(aggregate(kyma([]), [], NOW, SYNCED).conditions?.find((c) => c.type === 'Modules')).toMatchObject({ status: 'True', message: 'all modules are in ready state' });
   });
 
+  it('never shows a module Ready while its Manifest is being deleted: Deleting, and the Kyma not Ready (issue 34)', () => {
+    const going = { ...manifest('sample', 'Ready', 'resources are ready'), metadata: { ...manifest('sample', 'Ready').metadata, deletionTimestamp: NOW } };
+    const status = aggregate(kyma([]), [going], NOW, SYNCED);
+    expect(status.modules?.[0]?.state).toBe('Deleting');
+    expect(status.state).toBe('Processing');
+  });
+
   it('reports unmanaged modules as Unmanaged without references', () => {
     expect(aggregate(kyma([{ name: 'sample', managed: false }]), [manifest('sample', 'Ready')], NOW).modules).toEqual([{ name: 'sample', state: 'Unmanaged' }]);
   });

@@ -24,7 +24,8 @@ function moduleEntry(name: string, wanted: KymaModule | undefined, resolution: M
   if (wanted && resolution?.state === 'Warning') return { name, state: 'Warning', ...(resolution.message ? { message: resolution.message } : {}), ...refs };
   if (!manifest) return { name, state: 'Processing', message: resolution ? 'waiting for the module Manifest to be created' : 'waiting for the module to be resolved' };
   if (isStale(manifest)) return { name, state: 'Processing', message: `waiting for version ${manifest.spec?.version ?? ''} to be applied`, ...refs };
-  const state = manifest.status?.state || 'Processing';
+  // A Manifest being deleted is Deleting whatever its last status said (its module is going, ADR 40 / issue 34).
+  const state = manifest.metadata.deletionTimestamp ? 'Deleting' : manifest.status?.state || 'Processing';
   const waiting = resolution?.maintenance ? { maintenance: true } : {};
   const message = state === 'Ready' ? (resolution?.maintenance ? resolution.message : undefined) : manifest.status?.lastOperation?.operation;
   return { name, state, ...(message ? { message } : {}), ...refs, ...waiting };

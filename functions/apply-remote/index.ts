@@ -83,9 +83,10 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
         access = 'kyma' in target ? await runtimes.forKyma(key.namespace, target.kyma) : 'inCluster' in target ? inClusterAccess(given.kcp) : { missing: target.refused };
       } catch (error) {
         const operation = `${where}: ${error instanceof Error ? error.message : String(error)}`;
-        // A deleting Manifest waits for a usable kubeconfig (or for the Secret to go: then it lets go of the runtime).
+        // A deleting Manifest waits for a usable kubeconfig (or for the Secret to go: then it lets go of the runtime),
+        // Deleting and saying why — never the state it had before its deletion.
+        await writeStatus(ctx, manifest, manifest.metadata.deletionTimestamp ? { state: 'Deleting', operation: `waiting to remove the module: ${operation}` } : { state: 'Error', operation });
         if (manifest.metadata.deletionTimestamp) throw new NotYetReadyError(operation, 'sync_context_retrieval');
-        await writeStatus(ctx, manifest, { state: 'Error', operation });
         return undefined;
       }
       const runtime = 'client' in access ? access.client : undefined;
@@ -102,7 +103,7 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
         if (isRuntimeUnreachable(error)) {
           forget();
           const message = `${where} unreachable: ${error instanceof Error ? error.message : String(error)}`;
-          if (!manifest.metadata.deletionTimestamp) await writeStatus(ctx, manifest, { state: 'Error', operation: message });
+          await writeStatus(ctx, manifest, manifest.metadata.deletionTimestamp ? { state: 'Deleting', operation: `waiting to remove the module: ${message}` } : { state: 'Error', operation: message });
           throw new TransientError(message, error);
         }
         if (error instanceof TransientError) {

@@ -19,10 +19,12 @@ const view = (k: Kyma, manifests: Manifest[], extra: Partial<DeletionView> = {})
 describe('nextDeletionStep (one step per call, upstream order)', () => {
   it.each([
     ['state first', view(kyma(undefined), [manifest('a', false)]), 'SetKymaStateDeleting'],
+    ['then the runtime Kyma Deleting (upstream\'s SetSkrKymaStateDeleting)', view(kyma('Deleting'), [manifest('a', false)], { runtime: { crds: [], remoteKyma: true, remoteKymaState: 'Ready' } }), 'SetRuntimeKymaStateDeleting'],
     ['then all Manifests', view(kyma('Deleting'), [manifest('a', false), manifest('b', true)]), 'DeleteManifests'],
+    ['then all Manifests, the runtime Kyma Deleting already', view(kyma('Deleting'), [manifest('a', false)], { runtime: { crds: [], remoteKyma: true, remoteKymaState: 'Deleting' } }), 'DeleteManifests'],
     ['then the catalog copies on the runtime', view(kyma('Deleting'), [manifest('a', true)], { runtime: { crds: ['moduletemplates.operator.kyma-project.io'], remoteKyma: false, copies: [{ kind: 'ModuleTemplate', name: 'x-1.0.0' }] } }), 'DeleteCatalogCopies'],
-    ['then the runtime catalog CRDs', view(kyma('Deleting'), [manifest('a', true)], { runtime: { crds: ['kymas.operator.kyma-project.io', 'moduletemplates.operator.kyma-project.io'], remoteKyma: true } }), 'DeleteRuntimeCrd'],
-    ['then the remote Kyma', view(kyma('Deleting'), [manifest('a', true)], { runtime: { crds: ['kymas.operator.kyma-project.io'], remoteKyma: true } }), 'DeleteRemoteKyma'],
+    ['then the runtime catalog CRDs', view(kyma('Deleting'), [manifest('a', true)], { runtime: { crds: ['kymas.operator.kyma-project.io', 'moduletemplates.operator.kyma-project.io'], remoteKyma: true, remoteKymaState: 'Deleting' } }), 'DeleteRuntimeCrd'],
+    ['then the remote Kyma', view(kyma('Deleting'), [manifest('a', true)], { runtime: { crds: ['kymas.operator.kyma-project.io'], remoteKyma: true, remoteKymaState: 'Deleting' } }), 'DeleteRemoteKyma'],
     ['then the Kyma CRD on the runtime', view(kyma('Deleting'), [manifest('a', true)], { runtime: { crds: ['kymas.operator.kyma-project.io'], remoteKyma: false } }), 'DeleteRuntimeCrd'],
     ['then wait for the Manifests', view(kyma('Deleting'), [manifest('a', true)], { runtime: { crds: [], remoteKyma: false } }), 'WaitForManifests'],
     ['purge once the grace period passed', view(kyma('Deleting'), [manifest('a', true)], { runtime: { crds: [], remoteKyma: false }, now: DELETED_AT + 300_000 }), 'PurgeModuleCrFinalizers'],

@@ -7,13 +7,14 @@ import type { RequeueReason } from '../../shared/core/upstream-names.ts';
 export interface DeletionView {
   kyma: Kyma;
   manifests: Manifest[];
-  runtime?: { crds: string[]; remoteKyma: boolean; copies?: { kind: string; name: string }[] };
+  runtime?: { crds: string[]; remoteKyma: boolean; remoteKymaState?: string | undefined; copies?: { kind: string; name: string }[] };
   now: number;
   gracePeriodMs: number;
 }
 
 export type DeletionStep =
   | { step: 'SetKymaStateDeleting' }
+  | { step: 'SetRuntimeKymaStateDeleting' }
   | { step: 'DeleteManifests'; names: string[] }
   | { step: 'DeleteCatalogCopies'; copies: { kind: string; name: string }[] }
   | { step: 'DeleteRuntimeCrd'; name: string }
@@ -27,13 +28,15 @@ export const RUNTIME_KYMA_CRD = 'kymas.operator.kyma-project.io';
 const OURS: string[] = [FINALIZER.kyma, FINALIZER.purge];
 
 /**
- * PURE. The first applicable step of the Kyma deletion chain, in upstream order: Deleting → delete all Manifests →
+ * PURE. The first applicable step of the Kyma deletion chain, in upstream order: Deleting → the runtime Kyma Deleting
+ * (when the runtime can be read) → delete all Manifests →
  * catalog copies, then the catalog CRDs (only when nothing but our copies lived in them) → remote Kyma → Kyma CRD → (after the grace period) strip finalizers of stuck
  * module CRs → wait for the Manifests, saying what blocks → drop our finalizers.
  */
 export function nextDeletionStep(view: DeletionView, purgeDone: boolean): DeletionStep | undefined {
   const { kyma, manifests, runtime } = view;
   if (kyma.status?.state !== 'Deleting') return { step: 'SetKymaStateDeleting' };
+  if (runtime?.remoteKyma && runtime.remoteKymaState !== 'Deleting') return { step: 'SetRuntimeKymaStateDeleting' };
   const undeleted = manifests.filter((m) => !m.metadata.deletionTimestamp).map((m) => m.metadata.name);
   if (undeleted.length) return { step: 'DeleteManifests', names: undeleted };
   if (runtime?.copies?.length) return { step: 'DeleteCatalogCopies', copies: runtime.copies };
@@ -68,7 +71,7 @@ export function blockingMessage(manifests: Manifest[]): string {
 /** PURE. Upstream's requeue reason for a retry after `step` (ADR 40). */
 export function requeueReasonOf(step: DeletionStep): RequeueReason {
   switch (step.step) {
-    case 'SetKymaStateDeleting': return 'kyma_status_update_to_deleting';
+    case 'SetKymaStateDeleting': case 'SetRuntimeKymaStateDeleting': return 'kyma_status_update_to_deleting';
     case 'DeleteCatalogCopies': return 'remote_module_catalog_deletion';
     case 'DeleteRuntimeCrd': return step.name === RUNTIME_KYMA_CRD ? 'remote_kyma_deletion' : 'remote_module_catalog_deletion';
     case 'DeleteRemoteKyma': return 'remote_kyma_deletion';

@@ -22,14 +22,14 @@ import { EventRecorder, involvedOf, recordEvent } from '../../shared/kube/events
 import { listAll } from '../../shared/kube/list.ts';
 import { inClusterAccess, RuntimeClients } from '../../shared/kube/runtime-clients.ts';
 import { isInClusterKyma } from '../../shared/core/in-cluster.ts';
-import { InvalidEventError, NotYetReadyError } from '../../shared/host/errors.ts';
+import { InvalidEventError, NotYetReadyError, isRuntimeUnreachable } from '../../shared/host/errors.ts';
 import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE } from '../../shared/host/events.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/deps.ts';
 import type { LifecycleFunction } from '../../shared/host/invoke.ts';
 import type { Logger } from '../../shared/host/logger.ts';
 import { nextDeletionStep, requeueReasonOf, type DeletionStep, type DeletionView } from './decide.ts';
 import { markStep } from '../../shared/host/steps.ts';
-import { deleteCopies, deleteRemoteKyma, deleteRuntimeCrd, observeRuntime } from './runtime-view.ts';
+import { deleteCopies, deleteRemoteKyma, deleteRuntimeCrd, observeRuntime, setRemoteKymaDeleting } from './runtime-view.ts';
 import { stripStuckFinalizers } from './strip.ts';
 import { kymaNameOf } from '../../shared/kube/kyma-of.ts';
 import { setKymaDeletionStatus } from './status.ts';
@@ -37,7 +37,7 @@ import { setKymaDeletionStatus } from './status.ts';
 export const NAME = 'purge';
 
 /** Deletion steps on the runtime that one call takes back to back. */
-const RUNTIME_STEPS = new Set<DeletionStep['step']>(['DeleteCatalogCopies', 'DeleteRuntimeCrd', 'DeleteRemoteKyma']);
+const RUNTIME_STEPS = new Set<DeletionStep['step']>(['SetRuntimeKymaStateDeleting', 'DeleteCatalogCopies', 'DeleteRuntimeCrd', 'DeleteRemoteKyma']);
 
 /** Deletion steps that need nothing from the runtime. */
 const KCP_STEPS = new Set<DeletionStep['step']>(['SetKymaStateDeleting', 'DeleteManifests']);
@@ -73,7 +73,23 @@ export function purge(given: FunctionDeps): LifecycleFunction {
         const observed = runtime && (inCluster ? { crds: [], remoteKyma: false } : await observeRuntime(runtime.client, runtime.scope));
         return { kyma, manifests, now: Date.now(), gracePeriodMs: deps.config.purgeGracePeriodMs, ...(observed ? { runtime: observed } : {}) };
       };
-      let view = await observe();
+      // The first step needs only the KCP: a deleting Kyma is Deleting whatever its runtime does.
+      const first = nextDeletionStep({ kyma, manifests, now: Date.now(), gracePeriodMs: deps.config.purgeGracePeriodMs }, false);
+      if (first?.step === 'SetKymaStateDeleting') {
+        await execute(deps.kcp, kyma, first, runtime);
+        await events.record(involvedOf(kyma), deletionStepEvent(first));
+        throw new NotYetReadyError(`Kyma deletion continues after ${first.step}`, requeueReasonOf(first));
+      }
+      let view = await observe().catch(async (error: unknown) => {
+        if (!isRuntimeUnreachable(error)) throw error;
+        // The runtime cannot be read: the KCP's part goes on (its Manifests are deleted, so their modules learn early),
+        // and the Kyma says what it waits for.
+        runtimes.evict(key.namespace, kymaName);
+        if (first?.step === 'DeleteManifests') await execute(deps.kcp, kyma, first, runtime);
+        const waiting = `waiting for the runtime to clean it up: runtime of Kyma ${kymaName} unreachable: ${error instanceof Error ? error.message : String(error)}`;
+        await setKymaDeletionStatus(deps.kcp, kyma, waiting);
+        throw new NotYetReadyError(waiting, 'sync_context_retrieval');
+      });
       let step = nextDeletionStep(view, false);
       if (unusable && step && !KCP_STEPS.has(step.step)) {
         await setKymaDeletionStatus(deps.kcp, kyma, unusable);
@@ -113,6 +129,7 @@ async function execute(kcp: KubeClient, kyma: Kyma, step: DeletionStep, runtime:
     case 'DeleteManifests': for (const m of step.names) await kcp.delete({ apiVersion: API_VERSION, kind: 'Manifest', namespace, name: m }); return;
     case 'DeleteCatalogCopies': if (runtime) await deleteCopies(runtime.client, runtime.scope, step.copies); return;
     case 'DeleteRuntimeCrd': if (runtime) await deleteRuntimeCrd(runtime.client, step.name); return;
+    case 'SetRuntimeKymaStateDeleting': if (runtime) await setRemoteKymaDeleting(runtime.client, runtime.scope); return;
     case 'DeleteRemoteKyma': if (runtime) await deleteRemoteKyma(runtime.client, runtime.scope); return;
     case 'WaitForManifests': return setKymaDeletionStatus(kcp, kyma, step.message);
     case 'DropKymaFinalizer':

@@ -9,7 +9,7 @@ const KIND_OF: Record<string, string> = {
   [RUNTIME_CRDS[0] ?? '']: 'ModuleTemplate', [RUNTIME_CRDS[1] ?? '']: 'ModuleReleaseMeta', [RUNTIME_KYMA_CRD]: 'Kyma',
 };
 
-interface Listed { metadata: { name: string; namespace?: string; deletionTimestamp?: string; managedFields?: { manager?: string }[] } }
+interface Listed { metadata: { name: string; namespace?: string; deletionTimestamp?: string; managedFields?: { manager?: string }[] }; status?: { state?: string } }
 
 export interface RuntimeView {
   /** Lifecycle CRDs that exist and hold nothing but our own objects (deleting them deletes nobody else's data). */
@@ -17,6 +17,8 @@ export interface RuntimeView {
   /** Catalog copies (field manager catalog-sync) still on the runtime. */
   copies: { kind: string; name: string }[];
   remoteKyma: boolean;
+  /** The runtime Kyma's state, while it exists. */
+  remoteKymaState?: string | undefined;
 }
 
 /**
@@ -33,7 +35,11 @@ export async function observeRuntime(runtime: KubeClient, scope: RuntimeScope): 
     const items = (await runtime.list<Listed>(API_VERSION, kind).catch(() => ({ items: [] as Listed[] }))).items;
     const ours = (i: Listed) => i.metadata.namespace === scope.namespace
       && (kind === 'Kyma' ? i.metadata.name === 'default' : Boolean(i.metadata.managedFields?.some((f) => f.manager === CATALOG_MANAGER)));
-    if (kind === 'Kyma') view.remoteKyma = items.some((i) => ours(i) && !i.metadata.deletionTimestamp);
+    if (kind === 'Kyma') {
+      const remote = items.find((i) => ours(i) && !i.metadata.deletionTimestamp);
+      view.remoteKyma = Boolean(remote);
+      view.remoteKymaState = remote?.status?.state;
+    }
     else view.copies.push(...items.filter(ours).map((i) => ({ kind, name: i.metadata.name })));
     if (items.every(ours)) view.crds.push(name);
   }
@@ -45,3 +51,7 @@ export const deleteRemoteKyma = (runtime: KubeClient, scope: RuntimeScope) => ru
 export async function deleteCopies(runtime: KubeClient, scope: RuntimeScope, copies: { kind: string; name: string }[]): Promise<void> {
   for (const c of copies) await runtime.delete({ apiVersion: API_VERSION, kind: c.kind, namespace: scope.namespace, name: c.name });
 }
+
+/** The runtime Kyma's state Deleting (upstream's SetSkrKymaStateDeleting): the user on the runtime sees the deletion. */
+export const setRemoteKymaDeleting = (runtime: KubeClient, scope: RuntimeScope) => runtime.mergePatch({ ...remoteKymaRef(scope), apiVersion: API_VERSION },
+  { status: { state: 'Deleting', lastOperation: { operation: 'the Kyma is being deleted: its modules are removed', lastUpdateTime: new Date().toISOString() } } }, 'status');

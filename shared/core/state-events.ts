@@ -43,6 +43,7 @@ const CRD_REASON: Record<string, string> = {
 export function deletionStepEvent(step: { step: string; names?: string[]; copies?: unknown[]; name?: string; message?: string }): EventWish {
   switch (step.step) {
     case 'SetKymaStateDeleting': return { type: 'Normal', reason: 'SetKcpKymaStateDeleting', message: 'Kyma deletion started' };
+    case 'SetRuntimeKymaStateDeleting': return { type: 'Normal', reason: 'SetSkrKymaStateDeleting', message: 'the runtime Kyma shows the deletion' };
     case 'DeleteManifests': return { type: 'Normal', reason: step.step, message: `deleting Manifests ${(step.names ?? []).join(', ')}` };
     case 'DeleteCatalogCopies': return { type: 'Normal', reason: step.step, message: `deleted ${step.copies?.length ?? 0} module catalog copies on the runtime` };
     case 'DeleteRuntimeCrd': return { type: 'Normal', reason: CRD_REASON[step.name ?? ''] ?? 'DeleteSkrCrd', message: `deleting CRD ${step.name ?? ''} on the runtime` };

@@ -14,7 +14,7 @@ export const UPSTREAM_EVENTS = {
   MetadataSynchronization: { emittedBy: 'resolve-template', when: 'the runtime Kyma\'s labels and owned-by annotation could not be written' },
   StatusSynchronization: { emittedBy: 'aggregate-status', when: 'the status could not be mirrored to the runtime Kyma' },
   SetKcpKymaStateDeleting: { emittedBy: 'purge', when: 'a Kyma\'s deletion started' },
-  SetSkrKymaStateDeleting: { notApplicable: 'purge deletes the runtime Kyma without setting its state first (issue 34 takes it on)' },
+  SetSkrKymaStateDeleting: { emittedBy: 'purge', when: 'the runtime Kyma was set Deleting, as soon as the runtime could be read' },
   DeleteManifests: { emittedBy: 'purge', when: 'it deleted the Kyma\'s Manifests' },
   DeleteCertificateSetup: { notApplicable: 'the functions make no certificates: the runtime watch needs none (ADR 9); upstream\'s are cleaned up by the migration guide' },
   DeleteSkrWebhookResources: { notApplicable: 'the functions install no webhook on runtimes; upstream\'s is removed at the takeover (Event UpstreamWatcherRemoved, ADR 40)' },
