@@ -3,6 +3,7 @@ import { ANNOTATION, API_VERSION } from '../../shared/core/vocabulary.ts';
 import { failedWriteEvent, isWorthAWarning } from '../../shared/core/state-events.ts';
 import { involvedOf } from '../../shared/kube/events.ts';
 import { markStep } from '../../shared/host/steps.ts';
+import { heldCrdMessage } from '../../shared/render/crd-holders.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import { isConflict, isNotFound } from '../../shared/kube/errors.ts';
 import { ConflictError, NotYetReadyError } from '../../shared/host/errors.ts';
@@ -37,14 +38,15 @@ export async function install(ctx: ApplyContext, manifest: Manifest, runtime: Ku
   const recalled = ctx.force ? undefined : await ctx.rollouts.refreshed(runtime, manifest);
   const done = recalled ?? await fullSync(ctx, manifest, runtime);
   if (!done) return;
-  const { applied, target, crMessage, kept, held = [] } = done;
+  const { applied, target, crMessage, kept, held = [], heldCrds = [] } = done;
   const readiness = moduleReadiness(applied, { pods: await podsToJudge(runtime, applied) });
   const installed = readiness.state === 'Ready';
   // Objects another module of the Kyma holds (ADR 33), or the same layer no longer renders (ADR 40): a module otherwise
   // Ready is Warning and says which.
-  const notes = [...kept, ...(held.length ? [`${SAME_LAYER_DIFF}: ${held.map(syncedText).join(', ')}`] : [])];
+  // A CRD the version dropped that custom resources still use is kept (issue 34): Warning naming them.
+  const notes = [...kept, ...(held.length ? [`${SAME_LAYER_DIFF}: ${held.map(syncedText).join(', ')}`] : []), ...heldCrds.map(heldCrdMessage)];
   const wish: StatusWish = {
-    state: installed && notes.length ? 'Warning' : readiness.state, synced: [...target, ...held],
+    state: installed && notes.length ? 'Warning' : readiness.state, synced: [...target, ...held, ...heldCrds.map((h) => h.crd)],
     operation: installed ? `resources are ready${notes.map((n) => `; ${n}`).join('')}` : readiness.state === 'Error' ? readiness.reason : `waiting for resources to become ready: ${readiness.reason}`,
     conditions: {
       [CONDITION.resources.type]: { ok: true, message: `${target.length} resources rendered and applied${kept.length ? `, ${kept.length} left as another module holds them` : ''}` },
@@ -92,12 +94,12 @@ async function fullSync(ctx: ApplyContext, manifest: Manifest, runtime: KubeClie
     await writeStatus(ctx, manifest, { state: 'Error', operation: synced.error, ...(synced.target ? { synced: synced.target } : {}), ...resources });
     return undefined;
   }
-  const { applied, target, kept, held } = synced;
+  const { applied, target, kept, held, heldCrds } = synced;
   // The default CR may not be creatable yet (its CRD still being established): the call ends with NotYetReady, and
   // when the Manifest was deleted meanwhile, its retry finds nothing to do — so withdraw before giving up.
   const crMessage = await ensureDefaultCr(runtime, manifest).catch(async (error: unknown) => {
     await withdrawIfDeleted(ctx, manifest, runtime, target).catch(() => false);
     throw error;
   });
-  return { at, applied, target, crMessage, kept, ...(held ? { held } : {}) };
+  return { at, applied, target, crMessage, kept, ...(held ? { held } : {}), ...(heldCrds ? { heldCrds } : {}) };
 }

@@ -1,5 +1,6 @@
 import type { Manifest, SyncedResource } from '../../shared/core/manifest.ts';
 import { refOf, type KubeClient } from '../../shared/kube/client.ts';
+import type { HeldCrd } from '../../shared/render/crd-holders.ts';
 import type { RuntimeObject } from '../../shared/render/render.ts';
 import { managerOf } from '../../shared/render/readiness.ts';
 
@@ -7,7 +8,7 @@ import { managerOf } from '../../shared/render/readiness.ts';
 const TRUST_MS = 60_000;
 
 /** A sync of a module still rolling out: when its objects were applied, as stored, and the default CR's message. */
-export interface Recalled { at: number; applied: RuntimeObject[]; target: SyncedResource[]; crMessage: string; kept: string[]; held?: SyncedResource[] }
+export interface Recalled { at: number; applied: RuntimeObject[]; target: SyncedResource[]; crMessage: string; kept: string[]; held?: SyncedResource[]; heldCrds?: HeldCrd[] }
 interface Pending extends Recalled { uid: string; generation: number }
 
 /**

@@ -8,11 +8,14 @@ import type { ApplyContext } from './context.ts';
 import { ensureRemoteNamespace, forgetRemoteNamespace } from '../../shared/kube/remote-namespace.ts';
 import { syncObjects } from '../../shared/render/sync.ts';
 import { apiVersionOf, type RuntimeObject } from '../../shared/render/render.ts';
+import type { HeldCrd } from '../../shared/render/crd-holders.ts';
+import { involvedOf } from '../../shared/kube/events.ts';
+import { crdPrunedEvent } from '../../shared/core/state-events.ts';
 import { renderTarget } from './target.ts';
 import { moduleOwnership } from './ownership.ts';
 
 export type SyncOutcome =
-  | { applied: RuntimeObject[]; target: SyncedResource[]; kept: string[]; held?: SyncedResource[] }
+  | { applied: RuntimeObject[]; target: SyncedResource[]; kept: string[]; held?: SyncedResource[]; heldCrds?: HeldCrd[] }
   | { error: string; stage: 'resources' | 'apply'; target?: SyncedResource[] };
 
 /**
@@ -32,15 +35,17 @@ export async function syncModule(ctx: ApplyContext, manifest: Manifest, runtime:
   const ownership = moduleOwnership(ctx.manifests, manifest);
   const sameLayer = inSyncedLayer(manifest);
   markStep('manifest_sync_resources');
-  const synced = await syncObjects(runtime, objects, manifest.status?.synced ?? [], { fieldManager: FIELD_MANAGER.applier, shared: ctx.scope.shared, newWithoutRead: !ctx.force, sameLayer, ...(ownership ? { ownership } : {}) })
+  const allowCrdPrune = (manifest.metadata.annotations?.[ANNOTATION.allowCrdPrune] ?? '').split(',').filter(Boolean);
+  const synced = await syncObjects(runtime, objects, manifest.status?.synced ?? [], { fieldManager: FIELD_MANAGER.applier, shared: ctx.scope.shared, newWithoutRead: !ctx.force, sameLayer, allowCrdPrune, ...(ownership ? { ownership } : {}) })
     .catch((error: unknown) => { forgetRemoteNamespace(runtime, ctx.scope.namespace); throw error; });
   if ('error' in synced) forgetRemoteNamespace(runtime, ctx.scope.namespace);
+  for (const lost of ('error' in synced ? [] : synced.prunedWithCrs) ?? []) await ctx.events.record(involvedOf(manifest), crdPrunedEvent(lost));
   if ('pruning' in synced) throw new NotYetReadyError(`pruning ${synced.pruning.length} resources dropped by version ${manifest.spec?.version ?? ''}: waiting until they are gone`, 'manifest_prune_diff_not_finished');
   if ('error' in synced) return { error: synced.error, stage: 'apply', target: synced.target };
   // Objects the same layer no longer renders are left (ADR 40); those someone removed since drop out of the record.
-  const { held: listed, ...rest } = synced;
-  const held = listed ? (await Promise.all(listed.map(async (r) => ((await existsOn(runtime, r)) ? [r] : [])))).flat() : [];
-  return { ...rest, ...(held.length ? { held } : {}) };
+  const listed = synced.held ?? [];
+  const held = (await Promise.all(listed.map(async (r) => ((await existsOn(runtime, r)) ? [r] : [])))).flat();
+  return { applied: synced.applied, target: synced.target, kept: synced.kept, ...(held.length ? { held } : {}), ...(synced.heldCrds ? { heldCrds: synced.heldCrds } : {}) };
 }
 
 const existsOn = (runtime: KubeClient, r: SyncedResource) => runtime.get({ apiVersion: apiVersionOf(r), kind: r.kind, name: r.name, namespace: r.namespace || undefined })

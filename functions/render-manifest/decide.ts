@@ -38,7 +38,10 @@ export function desiredManifest(kyma: Kyma, src: ModuleSource, name: string, syn
     apiVersion: API_VERSION, kind: 'Manifest',
     metadata: {
       name, namespace, labels,
-      annotations: { [ANNOTATION.ocmComponentName]: src.componentName, [ANNOTATION.fqdn]: src.componentName, ...(syncedRef ? { [ANNOTATION.syncOciRef]: syncedRef } : {}) },
+      annotations: {
+        [ANNOTATION.ocmComponentName]: src.componentName, [ANNOTATION.fqdn]: src.componentName, ...(syncedRef ? { [ANNOTATION.syncOciRef]: syncedRef } : {}),
+        ...(src.module.allowCrdPrune?.length ? { [ANNOTATION.allowCrdPrune]: src.module.allowCrdPrune.join(',') } : {}),
+      },
       ownerReferences: [{ apiVersion: API_VERSION, kind: 'Kyma', name: kyma.metadata.name, uid: kyma.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
     },
     spec: {
@@ -95,6 +98,8 @@ export function needsWrite(stored: Manifest | undefined, desired: Manifest): boo
     Object.entries(want ?? {}).every(([k, v]) => have?.[k] === v);
   return !subset(stored.metadata.labels, desired.metadata.labels)
     || !subset(stored.metadata.annotations, desired.metadata.annotations)
+    // An opt-in taken back goes too (the apply of a Manifest without it removes it).
+    || stored.metadata.annotations?.[ANNOTATION.allowCrdPrune] !== desired.metadata.annotations?.[ANNOTATION.allowCrdPrune]
     || canonicalJson(meaningOf(stored.spec)) !== canonicalJson(meaningOf(desired.spec))
     || !(stored.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === desired.metadata.ownerReferences?.[0]?.uid);
 }

@@ -20,6 +20,7 @@ function resolveModule(observed: Observed, module: KymaModule): ModuleStatus {
   const settings = {
     ...(module.customResourcePolicy && module.customResourcePolicy !== 'CreateAndDelete' ? { customResourcePolicy: module.customResourcePolicy } : {}),
     ...(module.managed === false ? { managed: false } : {}),
+    ...(module.allowCrdPrune?.length ? { allowCrdPrune: [...module.allowCrdPrune].sort() } : {}),
     ...(isPinned(module) ? { pinned: true } : {}),
     ...otherChannelFollowed(observed.kyma, module, entry),
   };

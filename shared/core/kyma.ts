@@ -10,6 +10,8 @@ export interface KymaModule {
   controller?: string;
   customResourcePolicy?: CustomResourcePolicy;
   managed?: boolean;
+  /** CRDs an upgrade may prune although custom resources of them exist (they go with them; issue 34). */
+  allowCrdPrune?: string[];
 }
 
 export interface KymaSpec {
@@ -32,6 +34,8 @@ export interface ModuleResolution {
   /** The module's settings from the effective spec (the runtime's Kyma once it exists). */
   customResourcePolicy?: 'CreateAndDelete' | 'Ignore';
   managed?: boolean;
+  /** spec.modules[].allowCrdPrune, as resolved. */
+  allowCrdPrune?: string[];
   /** The new version waits for the runtime's maintenance window; the installed one stays. */
   maintenance?: boolean;
   /** The module is pinned to `version` by `spec.modules[].version` (ADR 38); channel moves do not change it. */
@@ -83,6 +87,7 @@ export function effectiveModules(kyma: Kyma): KymaModule[] {
     name: m.name, ...(m.channel && !m.resolution.pinned ? { channel: m.channel } : {}),
     ...(m.resolution.customResourcePolicy ? { customResourcePolicy: m.resolution.customResourcePolicy } : {}),
     ...(m.resolution.managed === false ? { managed: false } : {}),
+    ...(m.resolution.allowCrdPrune?.length ? { allowCrdPrune: m.resolution.allowCrdPrune } : {}),
     ...(m.resolution.pinned && m.resolution.version ? { version: m.resolution.version } : {}),
   }] : []));
 }

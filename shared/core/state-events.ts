@@ -85,3 +85,9 @@ export function failedWriteEvent(reason: 'PatchStatus' | 'UpdateObject' | 'Patch
 
 /** Whether a failed write is worth upstream's Warning: not a conflict (409, retried at once) nor the object gone (404). */
 export const isWorthAWarning = (error: unknown): boolean => ![404, 409].includes((error as { status?: number }).status ?? 0);
+
+/** A CRD pruned with the custom resources that still used it, as the Kyma's module allowed (issue 34). */
+export function crdPrunedEvent(lost: { crd: { name: string }; crs: string[] }): EventWish {
+  const named = lost.crs.slice(0, 10).join(', ') + (lost.crs.length > 10 ? ` and ${lost.crs.length - 10} more` : '');
+  return { type: 'Warning', reason: 'CrdPrunedWithCustomResources', message: `CRD ${lost.crd.name} pruned with ${lost.crs.length} custom resources, as spec.modules[].allowCrdPrune allows: ${named}` };
+}

@@ -32,6 +32,9 @@ export const ANNOTATION = {
   ownedBy: `deprecated-${GROUP}/owned-by`,
   disclaimer: `${GROUP}/managed-by-reconciler-disclaimer`,
   syncOciRef: 'sync-oci-ref',
+  /** On a Manifest: the CRDs its upgrades may prune with their custom resources (the Kyma module's allowCrdPrune,
+   * comma-separated; issue 34). */
+  allowCrdPrune: `${GROUP}/allow-crd-prune`,
   /** The runtime's domain on a KCP Kyma (shoot = its first DNS label), set by the provisioning broker. */
   skrDomain: 'skr-domain',
   /** Hash of what the lifecycle manager last applied to an object: the same again is not re-applied (docs/adr/0014). */

@@ -15,6 +15,7 @@ import { moduleReadiness, type Readiness } from './readiness.ts';
 import { podsToJudge } from './pods.ts';
 import { parseModuleObjects, prepareForCluster, syncedOf, type RuntimeObject } from './render.ts';
 import { removeObjects, syncObjects } from './sync.ts';
+import { heldCrdMessage } from './crd-holders.ts';
 
 export type { Readiness, RuntimeObject, SyncedResource };
 export { parseModuleObjects };
@@ -56,8 +57,9 @@ export interface RenderedModule {
   fieldManager?: string;
 }
 
-/** Where a module stands; `synced` is what to pass to the next install (pruning) and to uninstall. */
-export interface ModuleState extends Readiness { synced: SyncedResource[] }
+/** Where a module stands; `synced` is what to pass to the next install (pruning) and to uninstall. Warning: installed,
+ * but a CRD it dropped is kept while custom resources use it (the reason names them). */
+export interface ModuleState { state: Readiness['state'] | 'Warning'; reason: string; synced: SyncedResource[] }
 
 /**
  * Installs or upgrades the module: objects of `previous` the module no longer has are removed first, then every
@@ -71,7 +73,11 @@ export async function installModule(cluster: TargetCluster, module: RenderedModu
     const synced = await syncObjects(cluster.client, objects, previous, { fieldManager: module.fieldManager ?? FIELD_MANAGER.applier });
     if ('pruning' in synced) return { state: 'Processing', reason: `removing ${synced.pruning.length} objects the module no longer has`, synced: [...previous] };
     if ('error' in synced) return { state: 'Error', reason: synced.error, synced: union(previous, synced.target) };
-    return { ...await judge(cluster, module, synced.applied), synced: synced.target };
+    const judged = await judge(cluster, module, synced.applied);
+    // A CRD the module dropped that custom resources still use is kept (issue 34): the module says so.
+    const heldCrds = synced.heldCrds ?? [];
+    if (heldCrds.length && judged.state === 'Ready') return { state: 'Warning', reason: heldCrds.map(heldCrdMessage).join('; '), synced: [...synced.target, ...heldCrds.map((h) => h.crd)] };
+    return { ...judged, synced: [...synced.target, ...heldCrds.map((h) => h.crd)] };
   } catch (error) {
     if (error instanceof NotYetReadyError) return { state: 'Processing', reason: error.message, synced: union(previous, objects.map(syncedOf)) };
     throw error;

@@ -65,7 +65,7 @@ describe('a Kyma deleted while its runtime cannot be reached', () => {
     await kymaGone(world, KYMA, 180_000);
     stop.abort();
     expect(states, 'the runtime Kyma showed the deletion before it went').toContain('Deleting');
-    const events = (await world.kcp.list<{ reason?: string }>('v1', 'Event', { namespace: KCP_NAMESPACE, fieldSelector: `involvedObject.name=${KYMA}` })).items;
+    const events = (await world.kcp.list<{ metadata: { name: string }; reason?: string }>('v1', 'Event', { namespace: KCP_NAMESPACE, fieldSelector: `involvedObject.name=${KYMA}` })).items;
     expect(events.map((e) => e.reason)).toEqual(expect.arrayContaining(['SetKcpKymaStateDeleting', 'SetSkrKymaStateDeleting', 'DropKymaFinalizer']));
   }, 400_000);
 });

@@ -196,7 +196,7 @@ describe('plan', () => {
     expect(await world.kcp.get({ apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', namespace: KCP_NAMESPACE, name: 'plom' })).toEqual(storedMeta);
   }, 300_000);
 
-  it('previews a chart module\'s release bump through the same code path (Helm renders the new chart version); a dropped CRD names the CRs it takes', async () => {
+  it('previews a chart module\'s release bump through the same code path (Helm renders the new chart version); a dropped CRD a CR uses is kept', async () => {
     await publishChart('0.1.0', GREETER, 'message: from-module\nextra: true\n', true, [WIDGET_CRD]);
     await connectRuntime(world, 'plan-c', 0);
     await applyKyma(world, 'plan-c', { channel: 'regular', modules: [{ name: CHART_MODULE }] });
@@ -215,8 +215,11 @@ describe('plan', () => {
     expect(row).toMatchObject({ module: CHART_MODULE, outcome: 'upgrade', from: '0.1.0', to: '0.2.0' });
     const diff = diffOf(row);
     expect(diff?.created).toEqual([]);
-    expect(diff?.pruned).toEqual([`ConfigMap kyma-system/${CHART_MODULE}-extra`, 'CustomResourceDefinition widgets.charts.example.com']);
-    expect(diff?.deletedWithCrds).toEqual(['Widget team-chart/mine']); // pruning the Widget CRD would take the user's Widget with it
+    // The Widget CRD the new version drops is kept while the user's Widget uses it (issue 34): pruning it would take
+    // the Widget with it, which only spec.modules[].allowCrdPrune allows.
+    expect(diff?.pruned).toEqual([`ConfigMap kyma-system/${CHART_MODULE}-extra`]);
+    expect(diff?.keptCrds).toEqual(['CustomResourceDefinition widgets.charts.example.com kept: used by Widget team-chart/mine']);
+    expect(diff?.deletedWithCrds).toEqual([]);
     expect(diff?.changed).toEqual(expect.arrayContaining([`Deployment kyma-system/${CHART_MODULE}-greeter`, `ConfigMap kyma-system/${CHART_MODULE}-greeting`]));
     expect((await readAudit(kcp.auditLog)).filter((r) => r.user === PLANNER && !READS.has(r.verb))).toEqual([]);
     expect((await getKyma(world, 'plan-c'))?.status?.modules?.find((m) => m.name === CHART_MODULE)?.version).toBe('0.1.0');

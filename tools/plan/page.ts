@@ -34,6 +34,6 @@ ${table}
 
 function objects(diff: PlanReport['rows'][number]['runtime']): string {
   if (!diff || 'sameAs' in diff || 'error' in diff) return '';
-  const items = [...diff.created.map((o) => `+ ${o}`), ...diff.changed.map((o) => `~ ${o}`), ...diff.pruned.map((o) => `- ${o}`), ...diff.blockedBy.map((o) => `! blocked by ${o}`), ...diff.deletedWithCrds.map((o) => `! ${o} deleted with its CRD`)];
+  const items = [...diff.created.map((o) => `+ ${o}`), ...diff.changed.map((o) => `~ ${o}`), ...diff.pruned.map((o) => `- ${o}`), ...diff.blockedBy.map((o) => `! blocked by ${o}`), ...diff.deletedWithCrds.map((o) => `! ${o} deleted with its CRD`), ...diff.keptCrds.map((o) => `! ${o}`)];
   return items.length ? `<ul>${items.map((i) => `<li>${escape(i)}</li>`).join('')}</ul>` : '';
 }

@@ -2,7 +2,7 @@
 // (the layer or the Helm charts, renderTarget: labels, images, pull Secret, namespaces), each dry-run applied on the runtime and compared
 // with what is there; what the Manifest synced and the new version drops is what apply-remote would prune. A module a
 // change removes: everything it synced goes, and the user CRs that would block the removal (apply-remote's check).
-import { syncedText, type Manifest, type SyncedResource } from '../../shared/core/manifest.ts';
+import { syncedText, type Manifest } from '../../shared/core/manifest.ts';
 import type { RuntimeScope } from '../../shared/core/runtime-scope.ts';
 import { isCurrent, type Annotated } from '../../shared/core/current.ts';
 import { canonicalJson } from '../../shared/core/canonical.ts';
@@ -11,6 +11,8 @@ import { withAppliedHash } from '../../shared/kube/apply-current.ts';
 import { isNotFound } from '../../shared/kube/errors.ts';
 import { syncedOf, type RuntimeObject } from '../../shared/render/render.ts';
 import { pruneWaves } from '../../shared/render/prune.ts';
+import { customResourcesOf } from '../../shared/render/crd-holders.ts';
+import { ANNOTATION } from '../../shared/core/vocabulary.ts';
 import { renderTarget } from '../../functions/apply-remote/target.ts';
 import { blockingCrs } from '../../functions/apply-remote/uninstall.ts';
 import { mapBounded } from './bounded.ts';
@@ -24,8 +26,11 @@ export interface RuntimeDiff {
   pruned: string[];
   /** User CRs that would hold a removal (apply-remote waits for them). */
   blockedBy: string[];
-  /** Custom resources on the runtime of a CRD the new version drops: pruning the CRD deletes them with it. */
+  /** Custom resources on the runtime of a CRD the new version drops that the Kyma's module allows to be pruned with
+   * them (allowCrdPrune): pruning the CRD deletes them with it. */
   deletedWithCrds: string[];
+  /** CRDs the new version drops that custom resources still use: kept, the module Warning until they are gone (issue 34). */
+  keptCrds: string[];
 }
 
 export interface Runtime { client: KubeClient; scope: RuntimeScope }
@@ -42,36 +47,27 @@ export async function upgradeDiff(runtime: Runtime, moduleYaml: ModuleYaml, next
   // One object at a time per Kyma: one kept-alive connection (one TLS handshake) per runtime client instead of one
   // per object in flight; the plan's --concurrency runs Kymas side by side (bench/plan.ts measured both).
   const verdicts = await mapBounded(objects, 1, (o) => verdictOf(runtime.client, o));
-  const pruned = pruneWaves(current?.status?.synced ?? [], objects.map(syncedOf), runtime.scope.shared).flat();
+  const dropped = pruneWaves(current?.status?.synced ?? [], objects.map(syncedOf), runtime.scope.shared).flat();
+  // Which way each dropped CRD goes, as apply-remote decides it (shared/render/sync.ts): kept while custom resources use
+  // it, unless the module allows it to go with them.
+  const allowed = (next.metadata.annotations?.[ANNOTATION.allowCrdPrune] ?? '').split(',').filter(Boolean);
+  const held = await mapBounded(dropped.filter((r) => r.kind === 'CustomResourceDefinition'), 1, async (crd) => ({ crd, crs: await customResourcesOf(runtime.client, crd.name) }));
+  const kept = held.filter((h) => h.crs.length && !allowed.includes(h.crd.name));
   return {
     created: objects.filter((_, i) => verdicts[i] === 'created').map(textOf),
     changed: objects.filter((_, i) => verdicts[i] === 'changed').map(textOf),
     unchanged: verdicts.filter((v) => v === 'unchanged').length,
-    pruned: pruned.map(syncedText),
+    pruned: dropped.filter((r) => !kept.some((k) => k.crd === r)).map(syncedText),
     blockedBy: [],
-    deletedWithCrds: await crsOfCrds(runtime, pruned.filter((r) => r.kind === 'CustomResourceDefinition')),
+    deletedWithCrds: held.filter((h) => allowed.includes(h.crd.name)).flatMap((h) => h.crs),
+    keptCrds: kept.map((k) => `${syncedText(k.crd)} kept: used by ${k.crs.join(', ')}`),
   };
 }
 
 /** The diff of removing the module of `current`: what it synced goes, once no user CR blocks it. */
 export async function removalDiff(runtime: Runtime, current: Manifest): Promise<RuntimeDiff> {
   const pruned = pruneWaves(current.status?.synced ?? [], [], runtime.scope.shared).flat();
-  return { created: [], changed: [], unchanged: 0, pruned: pruned.map(syncedText), blockedBy: await blockingCrs(runtime.client, current, runtime.scope), deletedWithCrds: [] };
-}
-
-interface Crd { metadata: { name: string }; spec?: { group?: string; names?: { kind?: string }; versions?: { name: string; storage?: boolean }[] } }
-
-/** The instances of each CRD (as the runtime has it), listed as apply-remote's removal check lists a module's CRs
- * (blockingCrs, given the kind as a Manifest without a default CR of its own). */
-async function crsOfCrds(runtime: Runtime, crds: SyncedResource[]): Promise<string[]> {
-  const found = await mapBounded(crds, 1, async (r) => {
-    const crd = await runtime.client.get<Crd>({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: r.name });
-    const version = crd?.spec?.versions?.find((v) => v.storage)?.name ?? crd?.spec?.versions?.[0]?.name;
-    if (!crd?.spec?.group || !crd.spec.names?.kind || !version) return [];
-    const asModule = { spec: { customResourcePolicy: 'Ignore', resource: { apiVersion: `${crd.spec.group}/${version}`, kind: crd.spec.names.kind, metadata: { name: '' } } } } as unknown as Manifest;
-    return blockingCrs(runtime.client, asModule, runtime.scope);
-  });
-  return found.flat();
+  return { created: [], changed: [], unchanged: 0, pruned: pruned.map(syncedText), blockedBy: await blockingCrs(runtime.client, current, runtime.scope), deletedWithCrds: [], keptCrds: [] };
 }
 
 async function verdictOf(runtime: KubeClient, object: RuntimeObject): Promise<'created' | 'changed' | 'unchanged'> {

@@ -25,7 +25,8 @@ export function runtimeText(row: PlanRow): string {
   if ('error' in diff) return `error: ${diff.error}`;
   const blocked = diff.blockedBy.length ? ` blocked by ${diff.blockedBy.length} CR${diff.blockedBy.length > 1 ? 's' : ''}` : '';
   const lost = diff.deletedWithCrds.length ? ` deletes ${diff.deletedWithCrds.length} CR${diff.deletedWithCrds.length > 1 ? 's' : ''}` : '';
-  return `+${diff.created.length} ~${diff.changed.length} -${diff.pruned.length}${blocked}${lost}`;
+  const kept = diff.keptCrds.length ? ` keeps ${diff.keptCrds.length} CRD${diff.keptCrds.length > 1 ? 's' : ''}` : '';
+  return `+${diff.created.length} ~${diff.changed.length} -${diff.pruned.length}${blocked}${lost}${kept}`;
 }
 
 /** The objects of each dry-run, below the table. */
@@ -36,7 +37,8 @@ function details(rows: readonly PlanRow[]): string[] {
     const part = (sign: string, names: readonly string[]) => names.map((n) => `    ${sign} ${n}`);
     const blocked = diff.blockedBy.map((cr) => `    ! removal blocked by ${cr}`);
     const lost = diff.deletedWithCrds.map((cr) => `    ! ${cr} deleted with its CRD`);
-    const all = [...part('+', diff.created), ...part('~', diff.changed), ...part('-', diff.pruned), ...blocked, ...lost];
+    const kept = diff.keptCrds.map((crd) => `    ! ${crd}`);
+    const all = [...part('+', diff.created), ...part('~', diff.changed), ...part('-', diff.pruned), ...blocked, ...lost, ...kept];
     return all.length ? ['', `${row.kyma} ${row.module}:`, ...all] : [];
   });
 }
