@@ -62,7 +62,8 @@ export async function install(ctx: ApplyContext, manifest: Manifest, runtime: Ku
     if (isConflict(error) || isNotFound(error)) await withdrawIfDeleted(ctx, manifest, runtime, target);
     throw error;
   });
-  if (installed) await recordSyncedLayer(ctx, manifest);
+  // The layer counts as fully synced only once nothing it dropped is still waiting to be pruned (a kept CRD).
+  if (installed && !heldCrds.length) await recordSyncedLayer(ctx, manifest);
   if (readiness.state !== 'Processing') return ctx.rollouts.forget(runtime, manifest);
   ctx.rollouts.remember(runtime, manifest, done);
   throw new NotYetReadyError(readiness.reason, 'manifest_sync_resources_enqueue_required');

@@ -38,7 +38,7 @@ export class Rollouts {
     const manager = managerOf(last.applied);
     const live = manager && await runtime.get<RuntimeObject>(refOf(manager)).catch(() => undefined);
     if (!manager || !live) return undefined;
-    return { at: last.at, applied: last.applied.map((o) => (o === manager ? live : o)), target: last.target, crMessage: last.crMessage, kept: last.kept };
+    return { ...last, applied: last.applied.map((o) => (o === manager ? live : o)) };
   }
 }
 
