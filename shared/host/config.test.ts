@@ -38,3 +38,21 @@ describe('registry configuration', () => {
     expect(() => readConfig({ LIFECYCLE_OCI_REGISTRY_ALLOWLIST: value })).toThrow(/LIFECYCLE_OCI_REGISTRY_ALLOWLIST must list registry hosts/);
   });
 });
+
+describe('exec credential plugins of kubeconfigs from other hands (ADR 31, issue 34)', () => {
+  it('reads commands with their exact arguments and the env names; none by default', () => {
+    expect(readConfig({}).kubeconfigExecCommands).toEqual({ plugins: [], env: [] });
+    expect(readConfig({
+      LIFECYCLE_KUBECONFIG_EXEC_COMMANDS: '/usr/local/bin/gke-gcloud-auth-plugin, kubelogin get-token --login azurecli,',
+      LIFECYCLE_KUBECONFIG_EXEC_ENV: ' AZURE_CONFIG_DIR ,HOME',
+    }).kubeconfigExecCommands).toEqual({
+      plugins: [{ command: '/usr/local/bin/gke-gcloud-auth-plugin', args: [] }, { command: 'kubelogin', args: ['get-token', '--login', 'azurecli'] }],
+      env: ['AZURE_CONFIG_DIR', 'HOME'],
+    });
+  });
+
+  it('refuses arguments not separated by single spaces and env entries that are no variable names, naming the variable', () => {
+    expect(() => readConfig({ LIFECYCLE_KUBECONFIG_EXEC_COMMANDS: 'kubelogin get-token  --login azurecli' })).toThrow(/LIFECYCLE_KUBECONFIG_EXEC_COMMANDS must list commands.*single spaces/);
+    expect(() => readConfig({ LIFECYCLE_KUBECONFIG_EXEC_ENV: 'BASH_ENV=x' })).toThrow(/LIFECYCLE_KUBECONFIG_EXEC_ENV must list environment variable names/);
+  });
+});

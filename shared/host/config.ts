@@ -1,3 +1,5 @@
+import { execAllowlist, isEnvName, type ExecAllowlist } from '../kube/exec-allowlist.ts';
+
 /** Configuration, read from the environment in this one place, validated and frozen. */
 export interface Config {
   /** A kubeconfig file for an existing KCP; absent = in-cluster config (functions) or the embedded control plane. */
@@ -28,9 +30,11 @@ export interface Config {
    * (LIFECYCLE_RELEASE_KYMAS_PER_MINUTE, default 1000) and per runtime API server
    * (LIFECYCLE_RELEASE_KYMAS_PER_RUNTIME_PER_MINUTE, default 100); 0 = no limit. */
   readonly releaseBudget: { readonly kymasPerMinute: number; readonly kymasPerRuntimePerMinute: number };
-  /** Exec credential plugins runtime kubeconfigs may run, by exact command (LIFECYCLE_KUBECONFIG_EXEC_COMMANDS,
-   * comma-separated; default none: exec, auth-provider, local files and proxy-url are refused). */
-  readonly kubeconfigExecCommands: readonly string[];
+  /** Exec credential plugins runtime kubeconfigs may run (ADR 31, issue 34): LIFECYCLE_KUBECONFIG_EXEC_COMMANDS,
+   * comma-separated entries of a command optionally followed by its exact arguments (single spaces), and
+   * LIFECYCLE_KUBECONFIG_EXEC_ENV, comma-separated names of variables `exec.env` may set. Default none: exec,
+   * auth-provider, local files and proxy-url are refused. */
+  readonly kubeconfigExecCommands: ExecAllowlist;
   /** A Kyma deleting longer than this gets the finalizers of its stuck module CRs stripped; 0 = never. */
   readonly purgeGracePeriodMs: number;
   /** A Manifest its Kyma's status has not referenced for this long is an orphan: Error, never installed (upstream: 5 min). */
@@ -89,7 +93,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       kymasPerMinute: integer(env, 'LIFECYCLE_RELEASE_KYMAS_PER_MINUTE', '1000', 0, 1_000_000),
       kymasPerRuntimePerMinute: integer(env, 'LIFECYCLE_RELEASE_KYMAS_PER_RUNTIME_PER_MINUTE', '100', 0, 1_000_000),
     }),
-    kubeconfigExecCommands: Object.freeze((env.LIFECYCLE_KUBECONFIG_EXEC_COMMANDS ?? '').split(',').map((c) => c.trim()).filter(Boolean)),
+    kubeconfigExecCommands: kubeconfigExec(env),
     purgeGracePeriodMs: integer(env, 'LIFECYCLE_PURGE_GRACE_SECONDS', '300', 0, 30 * 86400) * 1000,
     orphanGraceMs: integer(env, 'LIFECYCLE_ORPHAN_GRACE_SECONDS', '300', 1, 30 * 86400) * 1000,
     purgeSkip: Object.freeze((env.LIFECYCLE_PURGE_SKIP ?? '').split(',').map((s) => s.trim()).filter(Boolean)),
@@ -110,6 +114,19 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
 /** The module packaging CLI's registry login (tools/module/cli): MODULE_REGISTRY_USERNAME and MODULE_REGISTRY_PASSWORD. */
 export function readModuleRegistryLogin(env: NodeJS.ProcessEnv = process.env): { username: string | undefined; password: string | undefined } {
   return { username: env.MODULE_REGISTRY_USERNAME || undefined, password: env.MODULE_REGISTRY_PASSWORD || undefined };
+}
+
+/** LIFECYCLE_KUBECONFIG_EXEC_COMMANDS and LIFECYCLE_KUBECONFIG_EXEC_ENV, parsed (exec-allowlist.ts). */
+function kubeconfigExec(env: NodeJS.ProcessEnv): ExecAllowlist {
+  const list = (name: string) => (env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const names = list('LIFECYCLE_KUBECONFIG_EXEC_ENV');
+  const bad = names.find((name) => !isEnvName(name));
+  if (bad !== undefined) throw new Error(`LIFECYCLE_KUBECONFIG_EXEC_ENV must list environment variable names (letters, digits, _), comma-separated, got "${bad}"`);
+  try {
+    return execAllowlist(list('LIFECYCLE_KUBECONFIG_EXEC_COMMANDS'), names);
+  } catch (error) {
+    throw new Error(`LIFECYCLE_KUBECONFIG_EXEC_COMMANDS must list commands, each optionally followed by its exact arguments (single spaces), comma-separated: ${(error as Error).message}`, { cause: error });
+  }
 }
 
 const HOST = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(:[0-9]{1,5})?$/;

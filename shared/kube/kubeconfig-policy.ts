@@ -2,13 +2,19 @@
 // may ask of the process that loads it. Loading one runs its exec credential plugin and its auth-provider's commands,
 // and reads the local files it names (token-file, client-certificate, client-key, certificate-authority) — so whoever
 // can write such a Secret could run commands with our credentials or send our own service-account token to their
-// server. Those are refused before the kubeconfig is loaded, unless an exec command is allowed by name. A proxy
-// (proxy-url) is refused too: the clients here do not speak to proxies, and connecting around one is never right.
-// Messages name the field, never a value that could be a secret. Pure.
+// server. Those are refused before the kubeconfig is loaded, unless an exec plugin is allowed: its command with its
+// exact arguments, and only environment variables allowed by name (issue 34: an allowed `bash` given `-c …` or
+// BASH_ENV would run whatever the Secret says). A proxy (proxy-url) is refused too: the clients here do not speak to
+// proxies, and connecting around one is never right. Messages name the field (and the names of refused environment
+// variables), never a value that could be a secret: no argument, no environment value. Pure.
 import { parse } from 'yaml';
+import { asExecAllowlist, isEnvName, type ExecAllowed, type ExecAllowlist } from './exec-allowlist.ts';
 
-/** The setting that allows exec credential plugins by command (comma-separated, exact `exec.command` values). */
+/** The setting that allows exec credential plugins (comma-separated entries: the command, optionally followed by its
+ * exact arguments separated by single spaces). */
 export const EXEC_COMMANDS_SETTING = 'LIFECYCLE_KUBECONFIG_EXEC_COMMANDS';
+/** The setting that allows names of environment variables an allowed plugin's `exec.env` may set (comma-separated). */
+export const EXEC_ENV_SETTING = 'LIFECYCLE_KUBECONFIG_EXEC_ENV';
 
 export class KubeconfigRefusedError extends Error {
   override readonly name = 'KubeconfigRefusedError';
@@ -18,7 +24,8 @@ type Entry = Record<string, unknown>;
 const FILE_FIELDS = { user: ['token-file', 'client-certificate', 'client-key'], cluster: ['certificate-authority'] } as const;
 
 /** Why the kubeconfig `text` must not be loaded, or undefined (also for text that is no kubeconfig: loading it fails). */
-export function kubeconfigRefusal(text: string, allowedExecCommands: readonly string[]): string | undefined {
+export function kubeconfigRefusal(text: string, allowedExec: ExecAllowed): string | undefined {
+  const allowed = asExecAllowlist(allowedExec);
   let config: unknown;
   try {
     config = parse(text, { maxAliasCount: 10 });
@@ -30,10 +37,8 @@ export function kubeconfigRefusal(text: string, allowedExecCommands: readonly st
   for (const user of entries(users, 'user')) {
     const exec = user['exec'];
     if (exec !== undefined && exec !== null) {
-      const command = typeof exec === 'object' ? (exec as Entry)['command'] : undefined;
-      if (typeof command !== 'string' || !allowedExecCommands.includes(command)) {
-        return `its user runs an exec credential plugin${typeof command === 'string' ? ` (command ${JSON.stringify(short(command))})` : ''}, which is refused; allow the command by name with ${EXEC_COMMANDS_SETTING}`;
-      }
+      const refusal = execRefusal(exec, allowed);
+      if (refusal) return refusal;
     }
     if (user['auth-provider'] !== undefined && user['auth-provider'] !== null) return 'its user has an auth-provider, which is refused (it can run commands and read local files); use a token or a client certificate';
     const file = FILE_FIELDS.user.find((field) => typeof user[field] === 'string' && user[field] !== '');
@@ -48,9 +53,38 @@ export function kubeconfigRefusal(text: string, allowedExecCommands: readonly st
 }
 
 /** Throws KubeconfigRefusedError when `text` must not be loaded. */
-export function assertKubeconfigAllowed(text: string, allowedExecCommands: readonly string[]): void {
-  const refusal = kubeconfigRefusal(text, allowedExecCommands);
+export function assertKubeconfigAllowed(text: string, allowedExec: ExecAllowed): void {
+  const refusal = kubeconfigRefusal(text, allowedExec);
   if (refusal) throw new KubeconfigRefusedError(refusal);
+}
+
+/**
+ * Why a user's `exec` must not run: its command is not allowed, its `args` (absent = none) are not exactly those of an
+ * allowed entry for that command, or its `env` sets a variable whose name is not allowed. @kubernetes/client-node
+ * spawns `command` with `args` (an object there would even become the spawn options) and the process environment plus
+ * every `env` item, so anything but a list of strings, or a list of `{name, value}` with string names, is refused too.
+ */
+function execRefusal(exec: unknown, allowed: ExecAllowlist): string | undefined {
+  const command = exec && typeof exec === 'object' && !Array.isArray(exec) ? (exec as Entry)['command'] : undefined;
+  if (typeof command !== 'string' || !allowed.plugins.some((p) => p.command === command)) {
+    return `its user runs an exec credential plugin${typeof command === 'string' ? ` (command ${JSON.stringify(short(command))})` : ''}, which is refused; allow the command by name with ${EXEC_COMMANDS_SETTING}`;
+  }
+  const plugin = `its user's exec credential plugin (command ${JSON.stringify(short(command))})`;
+  const { args = [], env } = exec as Entry;
+  const given = args === null ? [] : args;
+  if (!Array.isArray(given) || !given.every((a): a is string => typeof a === 'string')
+    || !allowed.plugins.some((p) => p.command === command && p.args.length === given.length && p.args.every((a, i) => a === given[i]))) {
+    return `${plugin} passes arguments that are not allowed; allow command and arguments exactly with ${EXEC_COMMANDS_SETTING}`;
+  }
+  if (env === undefined || env === null) return undefined;
+  const items: unknown[] = Array.isArray(env) ? env : [env];
+  const names = items.map((item) => (item && typeof item === 'object' && !Array.isArray(item) ? (item as Entry)['name'] : undefined));
+  const refused = names.filter((name) => typeof name !== 'string' || !allowed.env.includes(name));
+  if (refused.length === 0 && Array.isArray(env)) return undefined;
+  // Names are shown (needed to allow them, and not credentials); only proper names, a few, shortened; never a value.
+  const shown = [...new Set(refused.filter((n): n is string => typeof n === 'string' && isEnvName(n)).map(short))];
+  const listed = shown.length === 0 ? '' : ` (${shown.slice(0, 5).join(', ')}${shown.length > 5 ? ', …' : ''})`;
+  return `${plugin} sets environment variables${listed} that are not allowed; allow names with ${EXEC_ENV_SETTING}`;
 }
 
 /** The `user:` or `cluster:` bodies of a kubeconfig's `users` or `clusters` list (anything else is skipped). */

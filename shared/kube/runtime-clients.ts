@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { OWN_RUNTIME, scopeOfSecret, type RuntimeScope } from '../core/runtime-scope.ts';
 import { LABEL, USER_AGENT } from '../core/vocabulary.ts';
 import { KubeClient, RUNTIME_CONNECTIONS } from './client.ts';
+import type { ExecAllowed } from './exec-allowlist.ts';
 import { assertKubeconfigAllowed, KubeconfigRefusedError } from './kubeconfig-policy.ts';
 
 interface Secret {
@@ -21,7 +22,7 @@ export type RuntimeAccess = { client: KubeClient; secret: string; scope: Runtime
 class KubeconfigClients {
   private readonly entries = new Map<string, { client: Promise<KubeClient>; users: Set<string> }>();
 
-  acquire(fingerprint: string, encoded: string, user: string, execCommands: readonly string[], userAgent: string): Promise<KubeClient> {
+  acquire(fingerprint: string, encoded: string, user: string, execCommands: ExecAllowed, userAgent: string): Promise<KubeClient> {
     let entry = this.entries.get(fingerprint);
     if (!entry) {
       const client = clientFrom(encoded, execCommands, userAgent);
@@ -56,13 +57,13 @@ export class RuntimeClients {
   /** Tells this instance's Kymas apart from other functions' in the process-wide clients. */
   private readonly id = `${++instances}`;
 
-  /** Exec credential plugins a runtime kubeconfig may run, by command (LIFECYCLE_KUBECONFIG_EXEC_COMMANDS). */
-  private readonly execCommands: readonly string[];
+  /** Exec credential plugins a runtime kubeconfig may run: command, exact arguments, env names (LIFECYCLE_KUBECONFIG_EXEC_COMMANDS, LIFECYCLE_KUBECONFIG_EXEC_ENV). */
+  private readonly execCommands: ExecAllowed;
 
   /** The user agent of its clients: the functions' by default; a tool's own (the plan's) keeps clients of its own. */
   private readonly userAgent: string;
 
-  constructor(kcp: KubeClient, execCommands: readonly string[] = [], userAgent = USER_AGENT) {
+  constructor(kcp: KubeClient, execCommands: ExecAllowed = [], userAgent = USER_AGENT) {
     this.kcp = kcp;
     this.execCommands = execCommands;
     this.userAgent = userAgent;
@@ -102,7 +103,7 @@ export class RuntimeClients {
  * layout (kyma-system), nothing shared with other Kymas. */
 export const inClusterAccess = (kcp: KubeClient): RuntimeAccess => ({ client: kcp, secret: '', scope: OWN_RUNTIME });
 
-async function clientFrom(encoded: string, execCommands: readonly string[], userAgent: string): Promise<KubeClient> {
+async function clientFrom(encoded: string, execCommands: ExecAllowed, userAgent: string): Promise<KubeClient> {
   const text = Buffer.from(encoded, 'base64').toString('utf8');
   assertKubeconfigAllowed(text, execCommands);
   const kc = new KubeConfig();

@@ -10,6 +10,7 @@ import { FIELD_MANAGER } from '../core/vocabulary.ts';
 import { withAppliedHash } from '../kube/apply-current.ts';
 import { KubeClient, refOf } from '../kube/client.ts';
 import { assertKubeconfigAllowed } from '../kube/kubeconfig-policy.ts';
+import { execAllowlist } from '../kube/exec-allowlist.ts';
 import { NotYetReadyError } from '../host/errors.ts';
 import { moduleReadiness, type Readiness } from './readiness.ts';
 import { podsToJudge } from './pods.ts';
@@ -26,10 +27,12 @@ export { renderChartModule, type ChartModuleInput } from './helm-module.ts';
 export interface TargetCluster { readonly client: KubeClient }
 
 /** The cluster of a kubeconfig (YAML text, current context). Errors never quote the kubeconfig. Exec credential
- * plugins run only when `options.execCommands` names their command; auth-providers, local files (token-file,
- * client-certificate, client-key, certificate-authority) and proxy-url are refused (ADR 31). */
-export async function connectCluster(kubeconfig: string, options: { execCommands?: readonly string[] } = {}): Promise<TargetCluster> {
-  assertKubeconfigAllowed(kubeconfig, options.execCommands ?? []);
+ * plugins run only when an entry of `options.execCommands` (`command arg …`, as LIFECYCLE_KUBECONFIG_EXEC_COMMANDS)
+ * names their command and exact arguments, and set only the environment variables `options.execEnv` names;
+ * auth-providers, local files (token-file, client-certificate, client-key, certificate-authority) and proxy-url are
+ * refused (ADR 31). */
+export async function connectCluster(kubeconfig: string, options: { execCommands?: readonly string[]; execEnv?: readonly string[] } = {}): Promise<TargetCluster> {
+  assertKubeconfigAllowed(kubeconfig, execAllowlist(options.execCommands ?? [], options.execEnv ?? []));
   const kc = new KubeConfig();
   try {
     kc.loadFromString(kubeconfig);

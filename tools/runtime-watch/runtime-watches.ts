@@ -5,6 +5,7 @@ import { API_VERSION, LABEL } from '../../shared/core/vocabulary.ts';
 import { specAsWeCreatedIt } from './spec-writer.ts';
 import { SYNC_CONTEXT_MANAGER } from '../../shared/kube/remote-namespace.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
+import type { ExecAllowed } from '../../shared/kube/exec-allowlist.ts';
 import { assertKubeconfigAllowed, KubeconfigRefusedError } from '../../shared/kube/kubeconfig-policy.ts';
 import { LocalApiServerSource } from '../../local/eventing/index.ts';
 import { CACHED } from '../../shared/host/deps.ts';
@@ -18,8 +19,8 @@ export interface RuntimeWatchesOptions {
   namespace: string;
   sink: (event: CloudEvent<unknown>) => Promise<void>;
   log: Logger;
-  /** Exec credential plugins a runtime kubeconfig may run, by command (LIFECYCLE_KUBECONFIG_EXEC_COMMANDS). */
-  execCommands?: readonly string[];
+  /** Exec credential plugins a runtime kubeconfig may run: command, exact arguments, env names (LIFECYCLE_KUBECONFIG_EXEC_COMMANDS, LIFECYCLE_KUBECONFIG_EXEC_ENV). */
+  execCommands?: ExecAllowed;
   /** How often the kubeconfig Secrets are re-read (default 5 s). */
   pollMs?: number;
 }
