@@ -2,7 +2,8 @@
 // shared/host/invoke.ts runs every call: the object key from the event, one call per object at a time in this instance,
 // cached reads no older than the event (shared/kube/README.md), a thrown error → the status the broker retries on.
 // A Manifest event (add, update, delete, resync.due):
-//   1. the Manifest (watch cache); gone or skip-reconciliation: done; the echo of our own status write: done    [here]
+//   1. the Manifest (watch cache); gone or skip-reconciliation: done — gone, the other Manifests of its Kyma that
+//      ship its objects get a resync.due [ownership.ts]; the echo of our own status write: done                  [here]
 //   2. where it goes: the Kyma's runtime (its kubeconfig Secret → a client shared per kubeconfig) or, labelled
 //      in-cluster, the KCP itself (ADR 21); none usable: Error status (a deleting Manifest: 503) [shared/kube/runtime-clients.ts]
 //   3. one of
@@ -42,6 +43,7 @@ import { uninstall } from './uninstall.ts';
 import { writeStatus } from './write-status.ts';
 import { orphanReason, parentKyma } from './orphan.ts';
 import { isUnmanaged, unmanage } from './unmanage.ts';
+import { handOver } from './ownership.ts';
 import type { ApplyContext } from './context.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import { EventRecorder } from '../../shared/kube/events.ts';
@@ -71,6 +73,12 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
     async handle({ event, key, log }) {
       if (key.kind !== 'Manifest') throw new InvalidEventError(`${NAME} handles Manifests, not ${key.kind}`);
       const manifest = await manifests.get<Manifest>({ apiVersion: API_VERSION, kind: 'Manifest', namespace: key.namespace, name: key.name });
+      // Gone: objects it held that another module of its Kyma ships go to that module now (ADR 33).
+      if (!manifest && event.type === APISERVER_DELETE) {
+        // A hand-over that cannot be sent is left to the resync (the heirs' next check): never a failed call.
+        const heirs = await handOver(manifests, given.sink, event).catch((error: unknown) => { log.warn({ err: String(error) }, 'hand-over not sent; the resync takes it'); return 0; });
+        if (heirs) log.info({ heirs }, 'Manifest gone: the modules that ship its objects too take them over');
+      }
       if (!manifest || manifest.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
       // The echo of our own guarded status write: nothing changed but what this instance wrote (ADR 25).
       if (written.isEcho(event, manifest)) return undefined;

@@ -4,7 +4,7 @@ import type { KubeClient } from '../kube/client.ts';
 import { KubeApiError } from '../kube/errors.ts';
 import { NotYetReadyError, TransientError, isConnectionError } from '../host/errors.ts';
 import { syncedOf, type RuntimeObject } from './render.ts';
-import type { Ownership } from './ownership.ts';
+import { sameAsHolder, type Ownership } from './ownership.ts';
 
 const FIRST_KINDS = new Set(['CustomResourceDefinition', 'Namespace']);
 const PARALLEL = 8;
@@ -13,7 +13,8 @@ const PARALLEL = 8;
  * Server-side applies every object that is not already so (force, one field manager; docs/adr/0014). CRDs and
  * Namespaces go first, then the rest, 8 at a time. Objects already as applied cost a read, not a write; objects
  * `absent` says were never applied (a first install) are applied without that read (ADR 27). With an `ownership`, an
- * object another installed module holds is left as it is (ADR 33): its reason is in `kept`. Returns the objects as
+ * object another installed module holds is left as it is (ADR 33): its reason is in `kept` unless it already is
+ * what this module ships. Returns the objects as
  * stored (with live status), or the first error that needs the user (invalid objects). Unknown kinds (a CRD not
  * yet established) → NotYetReady; authentication and connection failures → TransientError.
  */
@@ -58,7 +59,8 @@ async function applyOne(runtime: KubeClient, object: RuntimeObject, how: ApplyOp
   const live = unread ? null : await runtime.get<RuntimeObject>({ apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name, namespace: object.metadata.namespace })
     .then((found) => found ?? null, () => undefined);
   const reason = live && await how.ownership?.keptBy(live);
-  if (live && reason) return { kept: live, reason };
+  // Left to its holder; said only when it differs from what this module ships (identical content: nothing to say).
+  if (live && reason) return sameAsHolder(live, object) ? { applied: live } : { kept: live, reason };
   return { applied: await applyUnlessCurrent<RuntimeObject>(runtime, object, how.fieldManager, live) };
 }
 

@@ -2,9 +2,12 @@
 // manifests used to alternate between their contents at every drift re-apply, and removing one module deleted what the
 // other still shipped. The rule (ADR 33): the module that holds the object keeps it — another module that ships it
 // leaves it as it is and says so (its Manifest is Warning) — and no removal deletes an object another installed
-// module still ships. Who holds an object is its owned-by annotation (prepare, render.ts).
+// module still ships. Who holds an object is its owned-by annotation (prepare, render.ts). An object both ship alike
+// (but for what names the Manifest) differs in nothing: it is left without a warning.
 import type { SyncedResource } from '../core/manifest.ts';
-import { ANNOTATION } from '../core/vocabulary.ts';
+import { isCurrent } from '../core/current.ts';
+import { ANNOTATION, LABEL } from '../core/vocabulary.ts';
+import { withAppliedHash } from '../kube/apply-current.ts';
 import type { RuntimeObject } from './render.ts';
 
 export interface Ownership {
@@ -20,6 +23,26 @@ export const holderOf = (live: RuntimeObject): string | undefined => live.metada
 /** PURE. One object across versions: namespace, name, group and kind (a module may ship another version of it). */
 export const sameObject = (a: SyncedResource, b: SyncedResource) =>
   a.namespace === b.namespace && a.name === b.name && a.group === b.group && a.kind === b.kind;
+
+/** PURE. Whether `live`, which another module holds, already is what this module would apply (`desired`, prepared for
+ * it): its applied-hash is that of `desired` with the holder's owned-by annotation and component label — what `prepare`
+ * writes per Manifest —, and nobody changed it since. Then nothing differs and there is nothing to warn about. */
+export function sameAsHolder(live: RuntimeObject, desired: RuntimeObject): boolean {
+  const asHolder = {
+    ...desired,
+    metadata: {
+      ...desired.metadata,
+      labels: withValue(desired.metadata.labels, LABEL.appComponent, live.metadata.labels?.[LABEL.appComponent]),
+      annotations: withValue(desired.metadata.annotations, ANNOTATION.ownedBy, live.metadata.annotations?.[ANNOTATION.ownedBy]),
+    },
+  };
+  return isCurrent(live, withAppliedHash(asHolder));
+}
+
+function withValue(map: Record<string, string> | undefined, key: string, value: string | undefined): Record<string, string> {
+  const rest = Object.fromEntries(Object.entries(map ?? {}).filter(([k]) => k !== key));
+  return value === undefined ? rest : { ...rest, [key]: value };
+}
 
 /** PURE. The status message of an object another module keeps. */
 export function keptMessage(live: RuntimeObject, holder: { manifest: string; module: string }): string {

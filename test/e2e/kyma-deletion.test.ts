@@ -1,8 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cluster } from '../../local/controlplane/index.ts';
 import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { KubeClient } from '../../shared/kube/client.ts';
 import { crRef, deploymentOf, moduleCrOn, publishModule, userCr } from './removal-helpers.ts';
+import { checkedAgain, kymaKey, manifestKey } from './handled.ts';
 import { throwawayRuntime } from './throwaway.ts';
 import { applyKyma, connectRuntime, deleteKyma, eventually, getKyma, kymaGone, kymaInState, manifestsOf, REMOTE_KYMA, startWorld, type World } from './world.ts';
 
@@ -61,14 +63,21 @@ describe('Kyma deletion chain (purge function)', () => {
   it('background, runtime removed: user CRs are never deleted; once the kubeconfig Secret is deleted the Kyma disappears cleanly', async () => {
     const { cluster, runtime } = await kymaOnOwnRuntime('del-bg', 'hotel');
     await userCr(runtime, 'hotel', 'keep-me', 'team-x');
+    const deleted = Date.now();
     await deleteKyma(world, 'del-bg', 'Background');
     await eventually('Kyma says which CR blocks', async () => (await getKyma(world, 'del-bg'))?.status?.lastOperation?.operation.includes('Hotel team-x/keep-me'));
-    await new Promise((r) => setTimeout(r, 8000));
+    // Once the purge grace period (12 s, whole seconds) is over, a full check of the Kyma and of its deleting Manifest
+    // handled — purge's and apply-remote's calls waited (503) — and the user CR is still there.
+    await sleep(Math.max(0, deleted + 14_000 - Date.now()));
+    const manifest = manifestKey((await manifestsOf(world, 'del-bg'))[0]?.metadata.name ?? '');
+    const waited = [...await checkedAgain(world, kymaKey('del-bg'), { idle: false }), ...await checkedAgain(world, manifest, { idle: false })];
+    expect(waited.filter((c) => c.fn === 'purge' || c.fn === 'apply-remote').map((c) => [c.fn, c.status])).toEqual([['purge', 503], ['apply-remote', 503]]);
     expect(await runtime.get(crRef('hotel', 'keep-me', 'team-x'))).toBeDefined();
     expect((await getKyma(world, 'del-bg'))?.status?.state).toBe('Deleting');
+    // The runtime gone (its Secret still there): the same checks handled, the Kyma is still Deleting.
     await cluster.stop();
-    await world.runner.resync();
-    await new Promise((r) => setTimeout(r, 2000));
+    const unreachable = [...await checkedAgain(world, kymaKey('del-bg'), { idle: false }), ...await checkedAgain(world, manifest, { idle: false })];
+    expect(unreachable.filter((c) => c.fn === 'purge' || c.fn === 'apply-remote').map((c) => c.fn)).toEqual(['purge', 'apply-remote']);
     expect((await getKyma(world, 'del-bg'))?.status?.state).toBe('Deleting');
     await world.kcp.delete({ apiVersion: 'v1', kind: 'Secret', namespace: KCP_NAMESPACE, name: 'del-bg' });
     await world.runner.resync();

@@ -3,6 +3,7 @@ import type { Manifest } from '../../shared/core/manifest.ts';
 import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { publishSampleModule, setMandatoryVersion } from '../../tools/module/publish.ts';
 import { crRef, deploymentOf, moduleCrOn } from './removal-helpers.ts';
+import { checkedAgain, kymaKey } from './handled.ts';
 import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
 
 let world: World;
@@ -40,7 +41,9 @@ describe('mandatory modules', () => {
     expect(kyma.spec?.modules ?? []).toEqual([]);
     expect(kyma.status?.modules ?? []).toEqual([]);
     expect((await world.kcp.get<Manifest>(MRM))?.metadata.finalizers).toContain('operator.kyma-project.io/mandatory-module');
-    // The runtime's module catalog leaves mandatory modules out (upstream): neither its release meta nor its templates.
+    // The runtime's module catalog leaves mandatory modules out (upstream): neither its release meta nor its templates —
+    // also after a full check of the Kyma, in which aggregate-status pushes the catalog again.
+    await checkedAgain(world, kymaKey('mand-a'));
     const copy = (kind: string, name: string) => runtime.get({ apiVersion: API_VERSION, kind, namespace: 'kyma-system', name });
     expect(await copy('ModuleReleaseMeta', 'india')).toBeUndefined();
     expect(await copy('ModuleTemplate', 'india-1.0.0')).toBeUndefined();

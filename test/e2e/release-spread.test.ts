@@ -1,11 +1,14 @@
 // Spread releases (ADR 30): a ModuleReleaseMeta bump reaches the fleet within the release budget — here 3 Kymas per
 // minute fleet-wide and 2 per runtime API server — and the Kymas left out are upgraded by the next resync tick, with
 // nothing lost in between (they stay Ready on the old version). Five Kymas on two runtime API servers (three on the
-// first, two on the second, each in a runtime namespace of its own, ADR 13).
+// first, two on the second, each in a runtime namespace of its own, ADR 13). The release order (a hash of the names)
+// puts the first runtime's three first, so the fleet budget alone would pick all three there: only the per-runtime cap
+// keeps the third waiting and lets one of the second runtime go instead.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kyma } from '../../shared/core/kyma.ts';
 import { RUNTIME_NAMESPACE_ANNOTATION } from '../../shared/core/runtime-scope.ts';
+import { fnv1Hash32 } from '../../shared/core/names.ts';
 import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/core/vocabulary.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { publishModule } from './removal-helpers.ts';
@@ -13,7 +16,7 @@ import { applyKyma, deleteLeftoverKymas, eventually, getKyma, justAfterTheMinute
 
 const MODULE = 'uniform';
 /** Kyma → the runtime API server (index into the world's runtimes) it lives on. */
-const KYMAS: Record<string, number> = { 'rs-a1': 0, 'rs-a2': 0, 'rs-a3': 0, 'rs-b1': 1, 'rs-b2': 1 };
+const KYMAS: Record<string, number> = { 'spread-a1': 0, 'spread-a2': 0, 'spread-a3': 0, 'spread-b1': 1, 'spread-b2': 1 };
 let world: World;
 
 beforeAll(async () => {
@@ -51,6 +54,12 @@ describe('a release reaches the fleet within the release budget', () => {
     for (const kyma of Object.keys(KYMAS)) await kymaInState(world, kyma, 'Ready', readyAt('1.0.0'));
   });
 
+  it('the release order alone would pick the three Kymas of the first runtime (so the per-runtime cap decides)', () => {
+    // The order pickReleases follows (shared/core/release-spread.ts), computed here on its own.
+    const order = Object.keys(KYMAS).sort((a, b) => fnv1Hash32(`release/${a}`) - fnv1Hash32(`release/${b}`));
+    expect(order.slice(0, 3).map((k) => KYMAS[k]), order.join(' ')).toEqual([0, 0, 0]);
+  });
+
   it('a channel bump upgrades three Kymas at once, at most two per runtime API server; the other two stay Ready on 1.0.0', async () => {
     await world.runner.broker.idle();
     await justAfterTheMinute();
@@ -67,7 +76,8 @@ describe('a release reaches the fleet within the release budget', () => {
     const now = await versions();
     const upgraded = Object.keys(now).filter((k) => now[k] === '1.1.0');
     expect(upgraded, JSON.stringify(now)).toHaveLength(3);
-    for (const runtime of [0, 1]) expect(upgraded.filter((k) => KYMAS[k] === runtime).length, `upgraded on runtime ${runtime}`).toBeLessThanOrEqual(2);
+    // Two on the first runtime (its cap), one on the second: without the cap, all three would be on the first.
+    expect([0, 1].map((runtime) => upgraded.filter((k) => KYMAS[k] === runtime).length), `upgraded per runtime: ${upgraded.join(' ')}`).toEqual([2, 1]);
     for (const kyma of Object.keys(KYMAS).filter((k) => !upgraded.includes(k))) {
       const waiting = await getKyma(world, kyma);
       expect([waiting?.status?.state, versionOf(waiting)], `${kyma} waits for the budget, Ready on the old version`).toEqual(['Ready', '1.0.0']);

@@ -4,6 +4,7 @@ import type { Manifest } from '../../shared/core/manifest.ts';
 import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { crRef, deploymentOf, dropFinalizers, moduleCrOn, publishModule, userCr } from './removal-helpers.ts';
+import { checkedAgain, kymaKey, manifestKey } from './handled.ts';
 import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, getKyma, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
 
 let world: World;
@@ -215,9 +216,8 @@ describe('skip-reconciliation and foreign finalizers on a Manifest', () => {
     await world.kcp.mergePatch(ref, { metadata: { labels: { 'operator.kyma-project.io/skip-reconciliation': 'true' } } });
     await world.runner.broker.idle(); // no apply that read the Manifest before the label is still under way
     await runtime.delete({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'kyma-system', name: 'echo-manager' });
-    await world.runner.resync();
-    await world.runner.broker.idle();
-    await new Promise((r) => setTimeout(r, 3000));
+    // A full check of the Manifest (it would restore the Deployment) handled: apply-remote left it alone.
+    expect(await checkedAgain(world, manifestKey(ref.name))).toEqual([{ fn: 'apply-remote', status: 204, msg: 'done' }]);
     expect(await deploymentOf(runtime, 'echo')).toBeUndefined();
     await world.kcp.mergePatch(ref, { metadata: { labels: { 'operator.kyma-project.io/skip-reconciliation': null } } });
     await eventually('Deployment restored', async () => Boolean(await deploymentOf(runtime, 'echo')));
@@ -240,9 +240,8 @@ describe('skip-reconciliation on a Kyma, and orphaned Manifests', () => {
     if (!runtime) throw new Error('no runtime');
     await installed('rm-f', 0, 'alpha');
     await applyKyma(world, 'rm-f', { channel: 'regular', modules: [{ name: 'alpha' }, { name: 'echo' }] }, { 'operator.kyma-project.io/skip-reconciliation': 'true' });
-    await world.runner.resync();
-    await world.runner.broker.idle();
-    await new Promise((r) => setTimeout(r, 3000));
+    // A full check of the Kyma handled (resolve-template would have replied and render-manifest created echo's Manifest).
+    expect((await checkedAgain(world, kymaKey('rm-f'))).find((c) => c.fn === 'resolve-template')).toEqual({ fn: 'resolve-template', status: 204, msg: 'done' });
     expect((await manifestsOf(world, 'rm-f')).map((m) => m.metadata.labels?.['operator.kyma-project.io/module-name'])).toEqual(['alpha']);
     await removeAndCleanUp('rm-f');
     expect(await deploymentOf(runtime, 'alpha')).toBeUndefined();

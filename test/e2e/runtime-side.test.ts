@@ -4,6 +4,7 @@ import type { Kyma } from '../../shared/core/kyma.ts';
 import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/core/templates.ts';
 import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
+import { checkedAgain, kymaKey } from './handled.ts';
 import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, getKyma, kymaGone, kymaInState, manifestsOf, REMOTE_KYMA, startWorld, type World } from './world.ts';
 
 let world: World;
@@ -60,8 +61,8 @@ describe('runtime side: CRD sync and module catalog sync', () => {
     await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'indigo', [{ channel: 'regular', version: '1.0.0' }]);
     await applyKyma(world, 'rt-a', { channel: 'regular', modules: [{ name: 'mike' }] }, { 'operator.kyma-project.io/beta': 'false', 'e2e/step': 'internal-off' });
     await kymaInState(world, 'rt-a', 'Ready');
-    await touch();
-    await new Promise((r) => setTimeout(r, 3000));
+    // A full check of the Kyma handled: aggregate-status pushed the catalog again, without the internal module.
+    await checkedAgain(world, kymaKey('rt-a'));
     expect(await runtime.get(remote('ModuleReleaseMeta', 'indigo'))).toBeUndefined();
     expect(await runtime.get(remote('ModuleTemplate', 'indigo-1.0.0'))).toBeUndefined();
     await applyKyma(world, 'rt-a', { channel: 'regular', modules: [{ name: 'mike' }] }, { 'operator.kyma-project.io/beta': 'false', 'operator.kyma-project.io/internal': 'true' });

@@ -2,19 +2,24 @@
 // name in both manifests used to alternate between the two modules' rules at every drift re-apply, with both modules
 // Ready, and removing one deleted what the other still shipped. Now the module that holds it keeps it, the other is
 // Warning naming the conflict, nothing changes over several drift periods, and removing the holder leaves the object
-// to the other module, which takes it over — it is never deleted meanwhile.
+// to the other module, which takes it over at once (not at its next resync) — it is never deleted meanwhile. A second
+// ClusterRole both ship alike (but for what names the Manifest) is left to its holder without a warning.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kyma } from '../../shared/core/kyma.ts';
 import { ANNOTATION, LABEL } from '../../shared/core/vocabulary.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import { removeModuleLeftovers } from '../faults/conflicts-helpers.ts';
 import { publishModule } from './removal-helpers.ts';
-import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, getKyma, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
+import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, getKyma, justAfterTheMinute, kymaGone, kymaInState, manifestsOf, resyncTicks, startWorld, type World } from './world.ts';
 
 const KYMA = 'shared-role';
 const MODULES = ['share-one', 'share-two'];
 const ROLE = 'kyma-e2e-shared-reader';
 const ROLE_REF = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', name: ROLE };
+/** Shipped alike by both modules. */
+const SAME = 'kyma-e2e-same-reader';
+const SAME_REF = { ...ROLE_REF, name: SAME };
+const SAME_ROLE = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: SAME }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }] };
 const RUNTIME = 0;
 let world: World;
 let runtime: KubeClient;
@@ -24,7 +29,7 @@ interface Role { metadata: { resourceVersion: string; labels?: Record<string, st
 beforeAll(async () => {
   // A drift period of one minute: the window below spans two of them.
   world = await startWorld({ LIFECYCLE_DRIFT_PERIOD_MINUTES: '1' });
-  for (const module of MODULES) await publishModule(world, module, ['1.0.0'], { sharedClusterRole: ROLE });
+  for (const module of MODULES) await publishModule(world, module, ['1.0.0'], { sharedClusterRole: ROLE, extraObjects: [SAME_ROLE] });
   const found = world.runtimes[RUNTIME];
   if (!found) throw new Error('no runtime');
   runtime = found;
@@ -34,7 +39,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (world) await deleteLeftoverKymas(world);
   if (runtime) for (const module of MODULES) await removeModuleLeftovers(runtime, module);
-  await runtime?.delete(ROLE_REF).catch(() => undefined);
+  for (const ref of [ROLE_REF, SAME_REF]) await runtime?.delete(ref).catch(() => undefined);
   await world?.runner.stop();
 });
 
@@ -60,28 +65,38 @@ describe('two modules of one Kyma ship the same ClusterRole', () => {
     expect(stateOf(settled, other)).toBe('Warning');
     const warning = settled.status?.modules?.find((m) => m.name === other)?.message ?? '';
     expect(warning).toContain(`ClusterRole ${ROLE} is shipped by module ${holder} too`);
+    expect(warning, 'the ClusterRole both ship alike is no reason to warn').not.toContain(SAME);
 
     // Two drift periods: the holder's drift checks and the other's pending resyncs each read the ClusterRole; neither writes it.
     const before = role?.metadata.resourceVersion;
+    const sameBefore = (await runtime.get<Role>(SAME_REF))?.metadata.resourceVersion;
     await new Promise((resolve) => setTimeout(resolve, 125_000));
     const after = await runtime.get<Role>(ROLE_REF);
     expect(after?.metadata.resourceVersion, 'the ClusterRole was not written again').toBe(before);
+    expect((await runtime.get<Role>(SAME_REF))?.metadata.resourceVersion, 'nor the one both ship alike').toBe(sameBefore);
     const steady = await kymaInState(world, KYMA, 'Warning');
     expect([stateOf(steady, holder), stateOf(steady, other)]).toEqual(['Ready', 'Warning']);
 
-    // The holder goes: the ClusterRole stays throughout and the other module takes it over.
+    // The holder goes: the ClusterRoles stay throughout and the other module takes them over as soon as the holder's
+    // Manifest is gone (its deletion sends the other a resync.due), not at the next resync tick.
+    const otherManifest = manifests.find((m) => m.metadata.labels?.[LABEL.moduleName] === other)?.metadata.name ?? '';
+    await world.runner.broker.idle();
+    await justAfterTheMinute();
+    const ticksBefore = resyncTicks(world);
     await applyKyma(world, KYMA, { channel: 'regular', modules: [{ name: other }] });
-    const taken = await eventually(`${other} holds the ClusterRole and the Kyma is Ready`, async () => {
-      const live = await runtime.get<Role>(ROLE_REF);
+    const taken = await eventually(`${other} holds the ClusterRoles and the Kyma is Ready`, async () => {
+      const [live, same] = [await runtime.get<Role>(ROLE_REF), await runtime.get<Role>(SAME_REF)];
       expect(live, 'the ClusterRole is never deleted while a module ships it').toBeDefined();
+      expect(same, 'nor the one both ship alike').toBeDefined();
       const kyma = await getKyma(world, KYMA);
       const ready = kyma?.status?.state === 'Ready' && stateOf(kyma, other) === 'Ready' && (await manifestsOf(world, KYMA)).length === 1;
-      return ready && live?.metadata.labels?.['shipped-by'] === other && live;
-    }, 180_000);
+      return ready && live?.metadata.labels?.['shipped-by'] === other && same?.metadata.annotations?.[ANNOTATION.ownedBy]?.endsWith(`/${otherManifest}`) && live;
+    }, 40_000);
+    expect(resyncTicks(world), 'taken over without a resync tick').toBe(ticksBefore);
     expect(taken.rules[0]?.resources).toEqual([`${other}s`]);
 
     await deleteKyma(world, KYMA);
     await kymaGone(world, KYMA);
     expect(await runtime.get(ROLE_REF), 'with the last module that ships it, the ClusterRole goes').toBeUndefined();
-  }, 480_000);
+  }, 600_000);
 });

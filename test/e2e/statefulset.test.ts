@@ -1,6 +1,7 @@
 // A module whose manager is a StatefulSet (issue 21; upstream's "module status decoupling with StatefulSet"): Ready
 // when its pod runs; a StatefulSet whose pod cannot start turns the module and the Kyma Error naming the pod (it used
-// to stay Processing forever); removing that module brings the Kyma back to Ready. Real controllers on the runtime
+// to stay Processing forever); removing that module brings the Kyma back to Ready. So is one whose StatefulSet selects
+// its pods by matchExpressions only (its pods were never listed: Processing forever). Real controllers on the runtime
 // (controller-manager, scheduler, kwok's node) run the pods.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kyma } from '../../shared/core/kyma.ts';
@@ -16,13 +17,14 @@ beforeAll(async () => {
   world = await startWorld();
   await publishModule(world, 'stateful-good', ['1.0.0'], { statefulSet: true });
   await publishModule(world, 'stateful-stuck', ['1.0.0'], { statefulSet: true, unschedulable: true });
+  await publishModule(world, 'stateful-picky', ['1.0.0'], { statefulSet: true, unschedulable: true, selectorByExpressions: true });
   await connectRuntime(world, KYMA, RUNTIME);
 });
 
 afterAll(async () => {
   if (world) await deleteLeftoverKymas(world);
   const runtime = world?.runtimes[RUNTIME];
-  if (runtime) for (const module of ['stateful-good', 'stateful-stuck']) await removeModuleLeftovers(runtime, module);
+  if (runtime) for (const module of ['stateful-good', 'stateful-stuck', 'stateful-picky']) await removeModuleLeftovers(runtime, module);
   await world?.runner.stop();
 });
 
@@ -33,13 +35,17 @@ describe('a module whose manager is a StatefulSet', () => {
     await applyKyma(world, KYMA, { channel: 'regular', modules: [{ name: 'stateful-good' }] });
     await kymaInState(world, KYMA, 'Ready', (k) => entry(k, 'stateful-good')?.state === 'Ready');
 
-    await applyKyma(world, KYMA, { channel: 'regular', modules: [{ name: 'stateful-good' }, { name: 'stateful-stuck' }] });
-    // Its pod stays Pending (no node matches): Processing for the first minute, then Error.
-    const failed = await eventually('the stuck StatefulSet module Error', async () => {
+    await applyKyma(world, KYMA, { channel: 'regular', modules: [{ name: 'stateful-good' }, { name: 'stateful-stuck' }, { name: 'stateful-picky' }] });
+    // Their pods stay Pending (no node matches): Processing for the first minute, then Error.
+    let seen = '';
+    const failed = await eventually(() => `the stuck StatefulSet modules Error (last seen: ${seen})`, async () => {
       const kyma = await getKyma(world, KYMA);
-      return kyma?.status?.state === 'Error' && entry(kyma, 'stateful-stuck')?.state === 'Error' && kyma;
+      seen = JSON.stringify(kyma?.status?.modules?.map((m) => [m.name, m.state, m.message]));
+      return kyma?.status?.state === 'Error' && entry(kyma, 'stateful-stuck')?.state === 'Error' && entry(kyma, 'stateful-picky')?.state === 'Error' && kyma;
     }, 180_000);
-    expect(entry(failed, 'stateful-stuck')?.message).toMatch(/^StatefulSet kyma-system\/stateful-stuck-manager has 0\/1 ready replicas; pod stateful-stuck-manager-0 is not started \(Pending\) after \d+ s$/);
+    for (const module of ['stateful-stuck', 'stateful-picky']) {
+      expect(entry(failed, module)?.message).toMatch(new RegExp(`^StatefulSet kyma-system/${module}-manager has 0/1 ready replicas; pod ${module}-manager-0 is not started \\(Pending\\) after \\d+ s$`));
+    }
     expect(entry(failed, 'stateful-good')?.state).toBe('Ready');
     const stuck = (await manifestsOf(world, KYMA)).find((m) => m.metadata.labels?.['operator.kyma-project.io/module-name'] === 'stateful-stuck');
     expect(stuck?.status?.state).toBe('Error');

@@ -3,7 +3,6 @@
 // controller and webhook — built from knative.dev/eventing by local/knative/build.sh and run by local/knative/
 // runner.ts with manifests/ applied as they are. Runs inside local/knative/cluster-network.sh (`./dev test:knative`,
 // and as part of `./dev test`); its control plane is its own (KCP + one runtime + registry).
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadKubeConfig, startControlPlane, type ControlPlane } from '../../local/controlplane/index.ts';
 import { startKnativeRunner, type KnativeRunner } from '../../local/knative/runner.ts';
@@ -18,6 +17,15 @@ import { crRef, deploymentOf, dropFinalizers, userCr } from '../e2e/removal-help
 import { applyKyma, connectRuntime, eventually, getKyma, kymaGone, kymaInState, manifestsOf, REMOTE_KYMA, type World } from '../e2e/world.ts';
 
 const KYMA = 'kn-a';
+/** The functions' calls as they logged them ('done' or an error: one line per call), to see what was delivered. */
+interface Call { fn?: string; ceId?: string; ceType?: string; object?: string; status?: number; replyType?: string }
+const calls: Call[] = [];
+/** Info lines are kept as calls (not printed), warnings and errors printed as before. */
+const callLog = { write(line: string) {
+  const entry = JSON.parse(line) as Call & { level: number };
+  if (entry.status !== undefined) calls.push(entry);
+  if (entry.level >= 40) process.stdout.write(line);
+} };
 const hostsFile = process.env.KNATIVE_HOSTS_FILE ?? '';
 const knativeDir = process.env.KNATIVE_EVENTING_DIR ?? '';
 let cp: ControlPlane | undefined;
@@ -34,7 +42,7 @@ beforeAll(async () => {
     kcp: kcpConfig, kubeconfigPath: cp.kcp.kubeconfigPath, kubeconfigFor: (u, g) => cp?.kcp.kubeconfigFor(u, g) ?? Promise.reject(new Error('stopped')),
     kubectl: binaries.kubectl, knativeDir, runDir: cp.runDir, hostsFile,
     config: readConfig({ LIFECYCLE_OCI_REGISTRY: `http://${cp.registry?.host ?? ''}`, LIFECYCLE_HELM_BINARY: binaries.helm, PATH: '/usr/bin:/bin' }),
-    log: createLogger('knative-e2e', 'warn'), progress: (l) => console.log(`[knative] ${l}`),
+    log: createLogger('knative-e2e', 'info', callLog), progress: (l) => console.log(`[knative] ${l}`),
   });
   console.log(`[knative] Knative Eventing and the functions up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const kcp = await KubeClient.from(kcpConfig);
@@ -71,15 +79,27 @@ describe('with Knative Eventing routing the events', () => {
 
   it('takes a replayed event (posted to the Broker again) without changing anything', async () => {
     const before = await getKyma(world, KYMA);
+    const manifestBefore = (await manifestsOf(world, KYMA))[0]?.metadata.resourceVersion;
+    const from = calls.length;
+    const id = `replay-${Date.now()}`;
     const answer = await fetch(runner?.ingress ?? '', {
       method: 'POST', body: JSON.stringify(before),
-      headers: { 'content-type': 'application/json', 'ce-specversion': '1.0', 'ce-id': `replay-${Date.now()}`, 'ce-source': 'https://127.0.0.1/replay', 'ce-type': 'dev.knative.apiserver.resource.update', 'ce-subject': `/apis/${API_VERSION}/namespaces/${KCP_NAMESPACE}/kymas/${KYMA}`, 'ce-kind': 'Kyma', 'ce-name': KYMA, 'ce-namespace': KCP_NAMESPACE, 'ce-apiversion': API_VERSION },
+      headers: { 'content-type': 'application/json', 'ce-specversion': '1.0', 'ce-id': id, 'ce-source': 'https://127.0.0.1/replay', 'ce-type': 'dev.knative.apiserver.resource.update', 'ce-subject': `/apis/${API_VERSION}/namespaces/${KCP_NAMESPACE}/kymas/${KYMA}`, 'ce-kind': 'Kyma', 'ce-name': KYMA, 'ce-namespace': KCP_NAMESPACE, 'ce-apiversion': API_VERSION },
     });
     expect(answer.status, 'Knative\'s Broker ingress accepts it').toBe(202);
-    await sleep(3_000);
+    // Delivered: each function whose Trigger takes Kyma updates finished a call about this very event, and
+    // render-manifest the modules.resolved that resolve-template answered with.
+    const handled = (fn: string) => calls.find((c) => c.fn === fn && c.ceId === id && (c.status ?? 500) < 300);
+    const done = await eventually('the replayed event handled by resolve-template, aggregate-status and purge, its reply by render-manifest', async () => {
+      const answered = ['resolve-template', 'aggregate-status', 'purge'].map(handled);
+      const reply = answered[0]?.replyType && calls.slice(from).find((c) => c.fn === 'render-manifest' && c.ceType === answered[0]?.replyType && c.object === `Kyma ${KCP_NAMESPACE}/${KYMA}`);
+      return answered.every(Boolean) && (!answered[0]?.replyType || reply) ? answered : undefined;
+    }, 60_000);
+    expect(done.map((c) => [c?.fn, c?.status]), 'resolve-template answered with its reply, the others with 204').toEqual([['resolve-template', 200], ['aggregate-status', 204], ['purge', 204]]);
     const after = await getKyma(world, KYMA);
     expect(after?.status?.state).toBe('Ready');
     expect(after?.metadata.resourceVersion, 'nothing was written for it').toBe(before?.metadata.resourceVersion);
+    expect((await manifestsOf(world, KYMA))[0]?.metadata.resourceVersion, 'nor to its Manifest').toBe(manifestBefore);
   });
 
   it('rides out a runtime outage: Error naming the runtime while its kube-apiserver is down, Ready once it is back', async () => {

@@ -16,6 +16,8 @@ export interface SampleModuleOptions {
   apiVersions?: string[];
   /** The manager is a StatefulSet instead of a Deployment (readiness then follows its pods, upstream §4.6). */
   statefulSet?: boolean;
+  /** The manager selects its pods by matchExpressions only (`app In (<name>-manager)`), no matchLabels. */
+  selectorByExpressions?: boolean;
   /** Include a ClusterRole of this name whose rules name this module (two modules with the same name ship one object). */
   sharedClusterRole?: string;
   /** Further objects appended to the raw manifest as they are (e.g. Secrets the module ships). */
@@ -48,7 +50,7 @@ export function sampleRawManifest(opts: SampleModuleOptions): string {
     {
       apiVersion: 'apps/v1', kind: opts.statefulSet ? 'StatefulSet' : 'Deployment', metadata: { name: `${opts.name}-manager`, namespace: 'kyma-system', labels },
       spec: {
-        replicas: 1, selector: { matchLabels: labels },
+        replicas: 1, selector: opts.selectorByExpressions ? { matchExpressions: [{ key: 'app', operator: 'In', values: [labels.app] }] } : { matchLabels: labels },
         ...(opts.statefulSet ? { serviceName: `${opts.name}-manager` } : opts.unschedulable ? { progressDeadlineSeconds: 5 } : {}),
         template: {
           metadata: { labels },

@@ -15,7 +15,8 @@ import { planText } from './text.ts';
 export async function runPlanCommand(argv: readonly string[], io: FleetIo): Promise<number> {
   const args = parsePlanArgs(argv);
   const change = await changeRequest(args);
-  const source = await locateKcp({ kubeconfig: args.kubeconfig, fleet: undefined }, io.kubeconfigEnv);
+  // Like status and why: --kubeconfig, else $KUBECONFIG, else the KCP a running `./dev start` announced.
+  const source = await locateKcp({ kubeconfig: args.kubeconfig, fleet: undefined }, io.kubeconfigEnv, 'kcp');
   if (!('kubeconfig' in source)) throw new InputError('plan reads the KCP itself: pass --kubeconfig or set KUBECONFIG');
   const [{ KubeClient }, { loadKubeConfig }, policy, { planDeps }, { plan }] = await Promise.all([
     import('../../shared/kube/client.ts'), import('../../local/controlplane/kubeconfig.ts'), import('../../shared/kube/kubeconfig-policy.ts'), import('./deps.ts'), import('./plan.ts')]);
