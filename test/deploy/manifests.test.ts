@@ -90,7 +90,7 @@ describe('the rendered manifests', () => {
     expect(accounts).toContain((named('ApiServerSource', 'lifecycle-kcp')?.spec as { serviceAccountName: string }).serviceAccountName);
     const selector = ((named('SinkBinding', 'lifecycle-functions')?.spec?.subject as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels);
     const bound = ofKind('Service').filter((s) => Object.entries(selector).every(([k, v]) => s.metadata.labels?.[k] === v)).map((s) => s.metadata.name);
-    expect(bound.sort(), 'the functions that send events of their own get K_SINK').toEqual(['resolve-template', 'resync']);
+    expect(bound.sort(), 'the functions that send events of their own get K_SINK').toEqual(['apply-remote', 'resolve-template', 'resync']);
     expect((named('SinkBinding', 'lifecycle-runtime-watch')?.spec?.subject as { name: string }).name).toBe(named('Deployment', 'lifecycle-runtime-watch')?.metadata.name);
   });
 
