@@ -24,7 +24,7 @@ export interface BenchSettings {
    * --runtimes is then the number of Kymas). Default: Kymas share runtime API servers, each in a namespace of its own. */
   runtimePerKyma: boolean;
   /** How module workloads become ready on the runtimes: 'real' (controller-manager, scheduler, kwok's fake node: real
-   * ReplicaSets and Pods, the default) or 'simulated' (kwok alone marks them rolled out; much cheaper, see README). */
+   * ReplicaSets and Pods, the default) or 'simulated' (kwok alone marks them rolled out; much cheaper, see docs/performance.md). */
   rollouts: 'real' | 'simulated';
   /** After the idle window, move the first module's regular channel to a new version and time the fleet's upgrade and
    * its API rate (--release; spread releases, ADR 30). */
@@ -77,6 +77,6 @@ export function parseBenchArgs(argv: readonly string[]): BenchSettings {
   return settings;
 }
 
-/** The LIFECYCLE_* settings the bench runs with (configuration the README names; none is a secret), stated in the result. */
+/** The LIFECYCLE_* settings the bench runs with (configuration docs/operating.md names; none is a secret), stated in the result. */
 export const lifecycleEnvironment = (env: NodeJS.ProcessEnv = process.env): Record<string, string> =>
   Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[0].startsWith('LIFECYCLE_') && e[1] !== undefined));

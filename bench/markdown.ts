@@ -1,4 +1,4 @@
-// The markdown table of one run (what the README shows). Pure.
+// The markdown table of one run (what docs/performance.md and the README show). Pure.
 import type { BenchResult } from './result.ts';
 
 const round2 = (n: number) => Number(n.toFixed(2));

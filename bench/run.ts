@@ -1,5 +1,5 @@
 // `npm run bench -- --kymas N --modules M --runtimes K [--edits E]`: one run on real API servers; writes
-// <out>/<timestamp>.json and .md and prints the table. See README "Scale benchmark".
+// <out>/<timestamp>.json and .md and prints the table. See docs/performance.md "Scale benchmark".
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseBenchArgs, USAGE } from './args.ts';

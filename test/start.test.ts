@@ -8,7 +8,7 @@ import { loadKubeConfig } from '../local/controlplane/index.ts';
 import { KubeClient } from '../shared/kube/client.ts';
 import type { Kyma } from '../shared/core/kyma.ts';
 import { API_VERSION, KCP_NAMESPACE } from '../shared/core/vocabulary.ts';
-import { readmeBashBlock } from './e2e/readme.ts';
+import { docBashBlock } from './e2e/readme.ts';
 import { eventually } from './e2e/world.ts';
 
 const run = promisify(execFile);
@@ -54,9 +54,9 @@ describe('npm start (the embedded default)', () => {
     // `./dev kubectl` talks to the running KCP without a path or a kubeconfig
     const { stdout } = await run(join(import.meta.dirname, '../dev'), ['kubectl', '-n', 'kcp-system', 'get', 'kymas', '-o', 'name'], { env: { ...process.env, KUBECONFIG: '' } });
     expect(stdout).toContain('kyma.operator.kyma-project.io/local-kyma');
-    // the README's hand-made CloudEvent, sent to the printed resolve-template URL, is taken (2xx)
+    // the hand-made CloudEvent of docs/contributing.md, sent to the printed resolve-template URL, is taken (2xx)
     const functionUrl = /resolve-template (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1] ?? '';
-    const curl = (await readmeBashBlock('The embedded control plane')).replace('http://127.0.0.1:PORT/', `${functionUrl}/`);
+    const curl = (await docBashBlock('contributing.md', 'The embedded control plane')).replace('http://127.0.0.1:PORT/', `${functionUrl}/`);
     expect((await run('bash', ['-c', curl])).stdout).toMatch(/^HTTP\/1\.1 20[04]/);
     // the printed `try:` line for the runtime's Kyma, run as printed with the printed PATH: sample moves to 2.0.0
     const path = /kubectl:\s+export PATH=(\S+?):\$PATH/.exec(text)?.[1] ?? '';

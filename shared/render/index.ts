@@ -2,7 +2,7 @@
 // cluster, for operators other than ours — the same code apply-remote runs (render.ts, sync.ts, apply.ts, prune.ts,
 // readiness.ts, and for charts helm-charts.ts + helm-template.ts), not a copy. `import { connectCluster,
 // installModule, checkModule, uninstallModule, renderChartModule } from 'kyma-lifecycle-functions/library'`; see
-// README "The manifest library".
+// docs/modules.md "The manifest library".
 import { KubeConfig } from '@kubernetes/client-node';
 import { syncedId, type SyncedResource } from '../core/manifest.ts';
 import { isCurrent, type Annotated } from '../core/current.ts';

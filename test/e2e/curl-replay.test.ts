@@ -1,4 +1,4 @@
-// Replaying one step by hand: the README's curl command (binary-mode CloudEvent) sent to a running function of the
+// Replaying one step by hand: the curl command of docs/operating.md (binary-mode CloudEvent) sent to a running function of the
 // local runner, with the real curl binary. The replay repairs drift; a second replay writes nothing.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { deploymentOf } from './removal-helpers.ts';
-import { readmeBashBlock, shellFunction } from './readme.ts';
+import { docBashBlock, shellFunction } from './readme.ts';
 import { converged } from './replay.ts';
 import { writeRequestsDuring, writeSnapshot } from './snapshot.ts';
 import { applyKyma, connectRuntime, deleteLeftoverKymas, justAfterTheMinute, kymaInState, manifestsOf, resyncTicks, startWorld, type World } from './world.ts';
@@ -14,18 +14,18 @@ import { applyKyma, connectRuntime, deleteLeftoverKymas, justAfterTheMinute, kym
 let world: World;
 const run = promisify(execFile);
 
-/** Runs the README's `ce <type> <kind> <name>` (its shell function, read from the README) against a function's URL. */
+/** Runs the documented `ce <type> <kind> <name>` (its shell function, read from docs/operating.md) against a function's URL. */
 async function ce(url: string, type: string, kind: string, name: string): Promise<{ status: number; headers: string }> {
-  const define = shellFunction(await readmeBashBlock('Replaying a step with curl'), 'ce');
+  const define = shellFunction(await docBashBlock('operating.md', 'Replaying a step with curl'), 'ce');
   const { stdout } = await run('bash', ['-c', `${define}\nce "$@"`, 'ce', type, kind, name], { env: { ...process.env, URL: url } });
   return answer(stdout);
 }
 
-/** Runs the README's resync tick (the `curl … dev.knative.sources.ping` command) against the resync function. */
+/** Runs the documented resync tick (the `curl … dev.knative.sources.ping` command) against the resync function. */
 async function resyncTick(url: string): Promise<{ status: number; headers: string }> {
-  const block = await readmeBashBlock('Replaying a step with curl');
+  const block = await docBashBlock('operating.md', 'Replaying a step with curl');
   const tick = /^curl -si "\$URL"[^\n]*\\\n[^\n]*dev\.knative\.sources\.ping[^#\n]*/m.exec(block)?.[0];
-  if (!tick) throw new Error('the README has no resync tick command');
+  if (!tick) throw new Error('docs/operating.md has no resync tick command');
   const { stdout } = await run('bash', ['-c', tick], { env: { ...process.env, URL: url } });
   return answer(stdout);
 }
@@ -51,7 +51,7 @@ afterAll(async () => {
 });
 
 describe('replaying a step with curl', () => {
-  it('the README commands: apply-remote repairs a deleted Deployment on replay (503: call again until rolled out); resolve-template answers with its reply event, which render-manifest takes on; a second replay writes nothing', async () => {
+  it('the documented commands: apply-remote repairs a deleted Deployment on replay (503: call again until rolled out); resolve-template answers with its reply event, which render-manifest takes on; a second replay writes nothing', async () => {
     const runtime = world.runtimes[1];
     if (!runtime) throw new Error('no runtime');
     await connectRuntime(world, 'cr-a', 1);
@@ -66,7 +66,7 @@ describe('replaying a step with curl', () => {
     expect(await deploymentOf(runtime, 'romeo')).toBeUndefined();
     // 503 = progress made, call again (the re-created Deployment is not rolled out yet). A replay is not a broker
     // delivery: nobody retries it, and the function ignores the echoes of its own status writes (ADR 25), so the
-    // caller calls again until 204, as the README says.
+    // caller calls again until 204, as docs/operating.md says.
     const statuses: number[] = [];
     for (let i = 0; i < 30 && statuses.at(-1) !== 204; i++) {
       if (i > 0) await new Promise((r) => setTimeout(r, 1_000));
@@ -93,7 +93,7 @@ describe('replaying a step with curl', () => {
     expect(resyncTicks(world)).toBe(ticks);
     expect(writes).toEqual([]);
     expect(await writeSnapshot(world.kcp, world.runtimes)).toEqual(before);
-    // the README's resync tick: the resync function takes it and fans out what is due
+    // the documented resync tick: the resync function takes it and fans out what is due
     expect((await resyncTick(urlOf('resync'))).status).toBe(204);
   });
 });

@@ -1,6 +1,6 @@
 // Helm modules end to end (issue 25, ADR 37): the module CLI (a real child process) packages the greeter fixture chart
 // with values, CRDs and a default CR and pushes it to the real registry; its printed ModuleTemplate and
-// ModuleReleaseMeta go to the KCP (the README's command, with local paths); a Kyma asks for the module; render-manifest writes a chart Manifest from the
+// ModuleReleaseMeta go to the KCP (the command of docs/modules.md, with local paths); a Kyma asks for the module; render-manifest writes a chart Manifest from the
 // descriptor and apply-remote renders it with the real helm onto a real runtime. A release bump upgrades the chart
 // (0.1.0 → 0.2.0, values changed, an object pruned); removing the module from the Kyma removes everything.
 import { execFile } from 'node:child_process';
@@ -15,7 +15,7 @@ import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import { packageModule, pushModule } from '../../tools/module/package.ts';
 import { moduleTemplate, releaseMeta } from '../../tools/module/cli/render.ts';
-import { readmeBashBlock } from './readme.ts';
+import { docBashBlock } from './readme.ts';
 import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
 
 const CLI = join(import.meta.dirname, '../../tools/module/cli/main.ts');
@@ -34,20 +34,20 @@ const onRuntime = (kind: string, name: string, apiVersion = 'v1', namespace: str
   runtime.get<Seen>({ apiVersion, kind, name, ...(namespace ? { namespace } : {}) }).catch(() => undefined);
 const moduleOf = (k: Kyma) => k.status?.modules?.find((m) => m.name === MODULE);
 
-/** The README's chart command ("A chart module from a ModuleTemplate"): its flags, with the values named in `local` replaced. */
-async function readmeChartCommand(local: Record<string, string>): Promise<string[]> {
-  const block = await readmeBashBlock('Modules made of Helm charts');
+/** The chart command of docs/modules.md ("A chart module from a ModuleTemplate"): its flags, with the values named in `local` replaced. */
+async function documentedChartCommand(local: Record<string, string>): Promise<string[]> {
+  const block = await docBashBlock('modules.md', 'A chart module from a ModuleTemplate');
   const command = /npm run module -- ([^>]*)>/.exec(block.replace(/\\\n/g, ' '))?.[1];
-  if (!command) throw new Error('the README section "Modules made of Helm charts" has no `npm run module -- …` example');
+  if (!command) throw new Error('the section "A chart module from a ModuleTemplate" of docs/modules.md has no `npm run module -- …` example');
   const args = command.trim().split(/\s+/);
   return args.map((arg, i) => local[args[i - 1] ?? ''] ?? arg);
 }
 
-/** `npm run module -- …` (the README's command) as a child process; its printed objects applied to the KCP. */
+/** `npm run module -- …` (the command of docs/modules.md) as a child process; its printed objects applied to the KCP. */
 async function publish(version: string, chartDir: string, values: string): Promise<string> {
   const valuesFile = join(dir, `values-${version}.yaml`);
   await writeFile(valuesFile, values);
-  const args = [...await readmeChartCommand({
+  const args = [...await documentedChartCommand({
     '--name': MODULE, '--version': version, '--chart': chartDir, '--values': valuesFile, '--crds': WIDGET_CRD,
     '--default-cr': join(dir, 'default-cr.yaml'), '--registry': `http://${inject('controlPlane').registryHost}`,
   }), '--overwrite'];
@@ -88,7 +88,7 @@ describe('a module made of a Helm chart, packaged with the module CLI', () => {
     const packaged = await publish('0.1.0', GREETER, 'message: from-module\nextra: true\nwidget: true\n');
     expect(packaged).toContain(`packaged kyma-project.io/module/${MODULE}:0.1.0: chart greeter 0.1.0 from ${GREETER} as release ${MODULE}`);
     expect(packaged).toMatch(/\(manifest sha256:[a-f0-9]{64}, helm-chart sha256:[a-f0-9]{64}\)/);
-    // The layers in the registry carry the media types the README documents.
+    // The layers in the registry carry the media types docs/modules.md documents.
     const { manifest: pushed } = await world.registry.getManifest(`component-descriptors/kyma-project.io/module/${MODULE}`, '0.1.0');
     expect(pushed.layers?.map((l) => [l.mediaType, l.annotations?.['org.opencontainers.image.title']])).toEqual([
       ['application/vnd.ocm.software.component-descriptor.v2+yaml+tar', undefined],

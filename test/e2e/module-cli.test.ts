@@ -11,7 +11,7 @@ import { parseAllDocuments } from 'yaml';
 import { locateBinaries, startRegistry, type Registry } from '../../local/controlplane/index.ts';
 import { freePort } from '../../local/controlplane/ports.ts';
 import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
-import { readmeBashBlock } from './readme.ts';
+import { docBashBlock } from './readme.ts';
 import { applyKyma, connectRuntime, deleteLeftoverKymas, kymaInState, startWorld, type World } from './world.ts';
 import { MODULE_AUTHOR_LOGIN } from '../secrets.ts';
 
@@ -76,11 +76,11 @@ const registryState = async () => {
   const tags = await (await fetch(`http://${registryHost}/v2/${REPOSITORY}/tags/list`)).json() as { tags?: string[] };
   return { repositories: catalog.repositories, tags: tags.tags };
 };
-/** The README's `npm run module -- …` example: its flags, with the values named in `local` replaced. */
-async function readmeModuleCommand(local: Record<string, string>): Promise<string[]> {
-  const block = await readmeBashBlock('Packaging a module');
+/** The `npm run module -- …` example of docs/modules.md: its flags, with the values named in `local` replaced. */
+async function documentedModuleCommand(local: Record<string, string>): Promise<string[]> {
+  const block = await docBashBlock('modules.md', 'Packaging a module');
   const command = /npm run module -- ([^>]*)>/.exec(block.replace(/\\\n/g, ' '))?.[1];
-  if (!command) throw new Error('the README has no `npm run module -- …` example');
+  if (!command) throw new Error('docs/modules.md has no `npm run module -- …` example');
   const args = command.trim().split(/\s+/);
   return args.map((arg, i) => local[args[i - 1] ?? ''] ?? arg);
 }
@@ -118,8 +118,8 @@ afterAll(async () => {
 describe('module packaging CLI (npm run module)', () => {
   let published: CliRun;
 
-  it("pushes a module version and prints its ModuleTemplate and ModuleReleaseMeta (the README's command, with local paths)", async () => {
-    published = await cli(await readmeModuleCommand({ '--version': '1.0.0', '--manifest': join(dir, 'module'), '--default-cr': join(dir, 'default-cr.yaml'), '--registry': `http://${registryHost}` }));
+  it("pushes a module version and prints its ModuleTemplate and ModuleReleaseMeta (the documented command, with local paths)", async () => {
+    published = await cli(await documentedModuleCommand({ '--version': '1.0.0', '--manifest': join(dir, 'module'), '--default-cr': join(dir, 'default-cr.yaml'), '--registry': `http://${registryHost}` }));
     expect(published.stderr).not.toMatch(/error/i);
     expect(published.code).toBe(0);
     expect(published.stderr).toContain(`packaged kyma-project.io/module/${MODULE}:1.0.0: 3 objects from ${join(dir, 'module', '10-crd.yaml')}, ${join(dir, 'module', '20-manager.yml')}, default CR Sample`);

@@ -1,5 +1,5 @@
-// The README's commands, read from the README itself, so a test that runs them fails when a section is deleted or
-// its command changes.
+// The documented commands, read from the page that documents them (the README or a page of docs/), so a test that
+// runs them fails when a section is deleted or moved, or its command changes.
 import { readFile } from 'node:fs/promises';
 
 const README = new URL('../../README.md', import.meta.url);
@@ -23,9 +23,9 @@ export async function docBashBlock(page: URL | string, heading: string): Promise
   return block[1];
 }
 
-/** A shell function defined in a README block (`name() { … }`, possibly over several lines). */
+/** A shell function defined in a documented block (`name() { … }`, possibly over several lines). */
 export function shellFunction(block: string, name: string): string {
   const match = new RegExp(`^${name}\\(\\) \\{[\\s\\S]*?; \\}`, 'm').exec(block);
-  if (!match) throw new Error(`README block defines no shell function ${name}()`);
+  if (!match) throw new Error(`the documented block defines no shell function ${name}()`);
   return match[0];
 }
