@@ -1,13 +1,11 @@
 // `npm start`: the lifecycle manager on the embedded local control plane (KCP + runtime + OCI registry, real
 // processes, a sample module and a Kyma), or — with KUBECONFIG set — the same runner against that cluster.
-import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runFleetCommand } from '../tools/fleet/cli/command.ts';
 import { announceEmbeddedKcp } from '../tools/fleet/cli/kubeconfig.ts';
-import { loadKubeConfig } from './controlplane/index.ts';
-import { followKyma, SAMPLE_KYMA, startEmbedded } from './embedded.ts';
 import { readConfig } from '../shared/host/config.ts';
+import { KubeConfig } from '../shared/kube/kubeconfig.ts';
 import { locateBinaries } from './controlplane/binaries.ts';
 import { createLogger } from '../shared/host/logger.ts';
 import { startLocalRunner } from './runner/local-runner.ts';
@@ -17,7 +15,9 @@ const config = readConfig();
 let stop: () => Promise<void>;
 
 if (config.kubeconfigPath) {
-  const kcp = loadKubeConfig(await readFile(config.kubeconfigPath, 'utf8'));
+  // The functions' own kubeconfig reader: the embedded control plane's tooling (client-node) stays unloaded (ADR 42).
+  const kcp = new KubeConfig();
+  kcp.loadFromFile(config.kubeconfigPath);
   say(`running the functions against the cluster of KUBECONFIG (context ${kcp.getCurrentContext()}, namespace ${config.kcpNamespace})`);
   // Charts (ADR 22) render with the helm built next to the test binaries unless LIFECYCLE_HELM_BINARY names one.
   const helmBinary = config.helmBinary ?? (await locateBinaries()).helm;
@@ -27,6 +27,7 @@ if (config.kubeconfigPath) {
   stop = () => runner.stop();
 } else {
   say('starting the embedded control plane (the first run builds the Kubernetes binaries: about 8 minutes)');
+  const { followKyma, SAMPLE_KYMA, startEmbedded } = await import('./embedded.ts');
   const { plane, runner, kcp } = await startEmbedded(config, say);
   const runtime = plane.runtimes[0];
   await announceEmbeddedKcp({ kubeconfig: plane.kcp.kubeconfigPath, fleet: runner.fleet.url });
@@ -48,7 +49,7 @@ if (config.kubeconfigPath) {
     say(`cannot follow Kyma ${SAMPLE_KYMA} any more: ${error instanceof Error ? error.message : String(error)}`);
     return false;
   });
-  if (!await Promise.race([ready, sleep(config.embeddedWhySeconds * 1000).then(() => false)])) await explainSampleKyma(runner.fleet.url);
+  if (!await Promise.race([ready, sleep(config.embeddedWhySeconds * 1000).then(() => false)])) await explainSampleKyma(runner.fleet.url, SAMPLE_KYMA);
   say('running; Ctrl-C stops everything and removes the clusters');
   stop = async () => {
     await announceEmbeddedKcp(undefined);
@@ -58,7 +59,7 @@ if (config.kubeconfigPath) {
 }
 
 /** The sample Kyma is not Ready in time: what blocks it, as `why` tells it (following goes on). */
-async function explainSampleKyma(fleet: string): Promise<void> {
+async function explainSampleKyma(fleet: string, SAMPLE_KYMA: string): Promise<void> {
   say(`Kyma ${SAMPLE_KYMA} is not Ready after ${config.embeddedWhySeconds} s; what blocks it (npx kyma-lifecycle-functions why ${SAMPLE_KYMA}):`);
   const print = (text: string) => { for (const line of text.trimEnd().split('\n')) say(`  ${line}`); };
   await runFleetCommand(['why', SAMPLE_KYMA, '--fleet', fleet], { stdout: print, stderr: print, kubeconfigEnv: undefined });

@@ -1,6 +1,6 @@
 // The local ApiServerSource (Resource mode): watches resources of a cluster and sends Knative's
 // `dev.knative.apiserver.resource.{add,update,delete}` CloudEvents to a sink, e.g. the local broker.
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { ClusterConfig } from '../../shared/kube/kubeconfig.ts';
 import { KubeClient } from '../../shared/kube/client.ts';
 import type { WatchedResource } from './apiserver-source-spec.ts';
 import { defaultLog, type EventingLog } from './log.ts';
@@ -10,7 +10,7 @@ import type { EventSink } from './sink.ts';
 export { labelSelectorText, loadApiServerSources, parseApiServerSources, type WatchedResource } from './apiserver-source-spec.ts';
 
 export interface LocalApiServerSourceOptions {
-  readonly kubeConfig: KubeConfig;
+  readonly kubeConfig: ClusterConfig;
   readonly resources: readonly WatchedResource[];
   readonly sink: EventSink;
   readonly log?: EventingLog;
@@ -41,7 +41,7 @@ export class LocalApiServerSource {
     const source = kubeConfig.getCurrentCluster()?.server;
     if (!source) throw new Error('the kubeconfig has no current cluster');
     const client = await KubeClient.from(kubeConfig);
-    this.watches = resources.map((resource) => new ResourceWatch({ kubeConfig, client, resource, source, sink, log: this.log, announceExisting: this.options.announceExisting ?? false }));
+    this.watches = resources.map((resource) => new ResourceWatch({ client, resource, source, sink, log: this.log, announceExisting: this.options.announceExisting ?? false }));
     for (const watch of this.watches) watch.start();
     this.markStarted(this.watches);
   }

@@ -1,15 +1,14 @@
 // One watched resource of the local ApiServerSource, behaving like Knative's reflector-based adapter: a silent LIST
 // for the resourceVersion, then WATCH with bookmarks; 410 → silent re-list; errors → reconnect with backoff.
-import { Watch, type KubeConfig } from '@kubernetes/client-node';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { KubeClient } from '../../shared/kube/client.ts';
+import { KubeApiError } from '../../shared/kube/errors.ts';
 import { apiServerEvent, type ResourceChange, type WatchedObject } from './apiserver-events.ts';
 import type { WatchedResource } from './apiserver-source-spec.ts';
 import type { EventingLog } from './log.ts';
 import { sendToSink, type EventSink } from './sink.ts';
 
 export interface ResourceWatchOptions {
-  readonly kubeConfig: KubeConfig;
   readonly client: KubeClient;
   readonly resource: WatchedResource;
   /** The API server URL, the `source` of every event. */
@@ -72,7 +71,7 @@ export class ResourceWatch {
       } catch (e) {
         if (this.stopped) return;
         // A kind that is not served (yet) is expected, e.g. a runtime whose Kyma CRD is not synced yet: debug only.
-        const absent = (e as { statusCode?: number }).statusCode === 404 || /no resource for kind/.test(String(e));
+        const absent = (e instanceof KubeApiError && e.status === 404) || /no resource for kind/.test(String(e));
         this.options.log[absent ? 'debug' : 'warn']({ ...this.describe(), err: e, retryInMs: backoff }, 'watch failed; reconnecting');
         await delay(backoff, undefined, { signal: this.stopping.signal }).catch(() => undefined);
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
@@ -91,34 +90,34 @@ export class ResourceWatch {
     return list.metadata?.resourceVersion ?? '';
   }
 
-  /** One WATCH until the server ends it ('closed'), the resourceVersion expired, or an error (rejects). */
-  private watchOnce(path: string, onOpen: () => void): Promise<WatchEnd> {
+  /** One WATCH until the server ends it ('closed'), the resourceVersion expired, or an error (rejects). The server
+   * ends it after 5–10 minutes, as client-go's reflector asks; bookmarks keep it from looking idle before that. */
+  private async watchOnce(path: string, onOpen: () => void): Promise<WatchEnd> {
     const timeoutSeconds = 300 + Math.floor(Math.random() * 300);
-    const watch = new Watch(this.options.kubeConfig);
-    // client-node aborts a watch after 30 s without data; a server-side timeout like client-go's (5-10 min) needs more.
-    Reflect.set(watch, 'requestTimeoutMs', (timeoutSeconds + 60) * 1000);
-    return new Promise<WatchEnd>((resolve, reject) => {
-      let ended = false;
-      let result: WatchEventResult = 'ok';
-      const done = (err: unknown) => {
-        ended = true;
-        if (result === 'expired' || statusOf(err) === 410) resolve('expired');
-        else if (result === 'failed') reject(new Error('the API server ended the watch with an error'));
-        else if (!err || this.stopped || isTimeout(err)) resolve('closed');
-        else reject(err instanceof Error ? err : new Error(String(err)));
-      };
-      const query = { resourceVersion: this.resourceVersion, allowWatchBookmarks: true, timeoutSeconds, labelSelector: this.options.resource.labelSelector };
-      watch.watch(path, query, (phase: string, object: unknown) => {
-        const outcome = this.onWatchEvent(phase, object as WatchObject);
+    const query = new URLSearchParams({ watch: '1', allowWatchBookmarks: 'true', resourceVersion: this.resourceVersion, timeoutSeconds: String(timeoutSeconds) });
+    if (this.options.resource.labelSelector) query.set('labelSelector', this.options.resource.labelSelector);
+    const controller = new AbortController();
+    this.current = controller;
+    if (this.stopped) controller.abort();
+    let result = 'ok' as WatchEventResult;
+    const opened = () => {
+      onOpen();
+      this.markEstablished();
+    };
+    try {
+      await this.options.client.watch(`${path}?${query}`, (event) => {
+        const { type, object } = event as { type: string; object: WatchObject };
+        const outcome = this.onWatchEvent(type, object);
         if (outcome !== 'ok') result = outcome;
-      }, done).then((controller) => {
-        this.current = controller;
-        if (this.stopped) controller.abort();
-        if (ended) return;
-        onOpen();
-        this.markEstablished();
-      }, done);
-    });
+      }, controller.signal, (timeoutSeconds + 60) * 1000, opened);
+    } catch (e) {
+      if (e instanceof KubeApiError && e.status === 410) return 'expired';
+      if (this.stopped) return 'closed';
+      throw e;
+    }
+    if (result === 'expired') return 'expired';
+    if (result === 'failed') throw new Error('the API server ended the watch with an error');
+    return 'closed';
   }
 
   private onWatchEvent(phase: string, object: WatchObject): WatchEventResult {
@@ -144,13 +143,4 @@ export class ResourceWatch {
     const { apiVersion, kind, namespace } = this.options.resource;
     return { apiVersion, kind, namespace: namespace ?? '(all)' };
   }
-}
-
-function statusOf(err: unknown): number | undefined {
-  const code = (err as { statusCode?: unknown } | null)?.statusCode;
-  return typeof code === 'number' ? code : undefined;
-}
-
-function isTimeout(err: unknown): boolean {
-  return err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
 }

@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { ClusterConfig } from '../../shared/kube/kubeconfig.ts';
 import type { CloudEvent } from 'cloudevents';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +30,7 @@ export interface LocalRunner {
 }
 
 export interface LocalRunnerOptions {
-  kcp: KubeConfig;
+  kcp: ClusterConfig;
   config: Config;
   log: Logger;
   /** Fire the resync once at start (ApiServerSource sends nothing for objects that already exist). Default true. */
@@ -41,7 +41,7 @@ export interface LocalRunnerOptions {
    * The KCP identity each component acts as — a function's name, `apiserver-source`, `runtime-watch` or `fleet` — as on
    * Knative, where each runs under its own ServiceAccount. Default: `kcp` for all.
    */
-  identity?: (component: string) => Promise<KubeConfig>;
+  identity?: (component: string) => Promise<ClusterConfig>;
 }
 
 /**

@@ -153,3 +153,14 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: string, min: nu
   }
   return value;
 }
+
+/** Where KubeConfig.loadFromDefault looks: KUBECONFIG's first file, else the pod's API server (Kubernetes sets
+ * KUBERNETES_SERVICE_HOST/PORT in every pod). */
+export function kubeconfigLocation(env: NodeJS.ProcessEnv = process.env): { file: string | undefined; serviceHost: string | undefined; servicePort: string } {
+  return { file: (env.KUBECONFIG ?? '').split(':').find(Boolean), serviceHost: env.KUBERNETES_SERVICE_HOST || undefined, servicePort: env.KUBERNETES_SERVICE_PORT || '443' };
+}
+
+/** The environment an exec credential plugin starts from: this process's own, as kubectl passes it. */
+export function pluginEnvironment(env: NodeJS.ProcessEnv = process.env): Record<string, string | undefined> {
+  return { ...env };
+}

@@ -1,4 +1,4 @@
-import { KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig } from '../kube/kubeconfig.ts';
 import { composeDeps } from './compose.ts';
 import { readConfig } from './config.ts';
 import type { FunctionDeps } from './deps.ts';

@@ -1,8 +1,8 @@
-import type { KubeConfig } from '@kubernetes/client-node';
 import { Agent, request, type RequestOptions } from 'node:https';
 import { createSecureContext } from 'node:tls';
 import { USER_AGENT } from '../core/vocabulary.ts';
 import { apiErrorFrom, isNotFound } from './errors.ts';
+import type { ClusterConfig, TlsOptions } from './kubeconfig.ts';
 import { Discovery, type ResourceInfo } from './discovery.ts';
 import { currentFreshness, kindKey } from './freshness.ts';
 import { ReadCache } from './read-cache.ts';
@@ -68,10 +68,10 @@ export class KubeClient {
   /** `connections`: at most this many requests at once (kept-alive sockets); more wait for one. A runtime's client keeps
    * few (RUNTIME_CONNECTIONS): every extra socket is a TLS handshake and its memory, times thousands of runtimes.
    * `userAgent` tells a tool's requests apart from the functions' in audit logs (the plan's, ADR 39). */
-  static async from(kc: KubeConfig, connections = 32, userAgent = USER_AGENT): Promise<KubeClient> {
+  static async from(kc: ClusterConfig, connections = 32, userAgent = USER_AGENT): Promise<KubeClient> {
     const server = kc.getCurrentCluster()?.server;
     if (!server) throw new Error('kubeconfig has no current cluster');
-    const tls: RequestOptions = {};
+    const tls: TlsOptions = {};
     await kc.applyToHTTPSOptions(tls);
     const { ca, cert, key, headers, rejectUnauthorized } = tls;
     // One TLS context per client, shared by every connection of both agents: a new connection then neither parses the
@@ -181,9 +181,9 @@ export class KubeClient {
   /**
    * A WATCH (`path` with its query): every newline-delimited JSON event goes to `onEvent`. Resolves when the server
    * ends the stream or `signal` aborts; rejects on an error answer or a broken connection, and after `idleMs` without
-   * data (the server sends bookmarks).
+   * data (the server sends bookmarks). `onOpen` runs when the server accepted the watch.
    */
-  watch(path: string, onEvent: (event: unknown) => void, signal: AbortSignal, idleMs: number): Promise<void> {
+  watch(path: string, onEvent: (event: unknown) => void, signal: AbortSignal, idleMs: number, onOpen?: () => void): Promise<void> {
     const headers = { ...(this.watchOptions.headers as Record<string, string>), accept: 'application/json' };
     tally(this.server, 'GET', path, '');
     return new Promise<void>((resolve, reject) => {
@@ -191,6 +191,7 @@ export class KubeClient {
         const status = res.statusCode ?? 0;
         const chunks: string[] = [];
         let pending = '';
+        if (status >= 200 && status < 300) onOpen?.();
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => {
           if (status < 200 || status >= 300) return void chunks.push(chunk);

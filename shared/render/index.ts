@@ -3,7 +3,7 @@
 // readiness.ts, and for charts helm-charts.ts + helm-template.ts), not a copy. `import { connectCluster,
 // installModule, checkModule, uninstallModule, renderChartModule } from 'kyma-lifecycle-functions/library'`; see
 // docs/modules.md "The manifest library".
-import { KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig } from '../kube/kubeconfig.ts';
 import { syncedId, type SyncedResource } from '../core/manifest.ts';
 import { isCurrent, type Annotated } from '../core/current.ts';
 import { FIELD_MANAGER } from '../core/vocabulary.ts';

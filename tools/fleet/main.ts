@@ -1,6 +1,6 @@
 // `npm run fleet`: the fleet component as its own long-lived process (ADR 19). On Knative it runs as a Service with
 // min-scale = max-scale = 1 (manifests/fleet): Prometheus scrapes /metrics; the page is at /, `why` and the summary under /api.
-import { KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig } from '../../shared/kube/kubeconfig.ts';
 import { KubeClient } from '../../shared/kube/client.ts';
 import { readConfig } from '../../shared/host/config.ts';
 import { createLogger } from '../../shared/host/logger.ts';

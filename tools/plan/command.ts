@@ -18,14 +18,14 @@ export async function runPlanCommand(argv: readonly string[], io: FleetIo): Prom
   // Like status and why: --kubeconfig, else $KUBECONFIG, else the KCP a running `./dev start` announced.
   const source = await locateKcp({ kubeconfig: args.kubeconfig, fleet: undefined }, io.kubeconfigEnv, 'kcp');
   if (!('kubeconfig' in source)) throw new InputError('plan reads the KCP itself: pass --kubeconfig or set KUBECONFIG');
-  const [{ KubeClient }, { loadKubeConfig }, policy, { planDeps }, { plan }] = await Promise.all([
-    import('../../shared/kube/client.ts'), import('../../local/controlplane/kubeconfig.ts'), import('../../shared/kube/kubeconfig-policy.ts'), import('./deps.ts'), import('./plan.ts')]);
+  const [{ KubeClient }, { kubeConfigOf }, policy, { planDeps }, { plan }] = await Promise.all([
+    import('../../shared/kube/client.ts'), import('../../shared/kube/kubeconfig.ts'), import('../../shared/kube/kubeconfig-policy.ts'), import('./deps.ts'), import('./plan.ts')]);
   const config = configFor(args);
   const refusal = policy.kubeconfigRefusal(source.kubeconfig, config.kubeconfigExecCommands);
   if (refusal) throw new InputError(`the kubeconfig ${source.kubeconfigPath} is refused: ${refusal}`);
   let kcp: Awaited<ReturnType<typeof KubeClient.from>>;
   try {
-    kcp = await KubeClient.from(loadKubeConfig(source.kubeconfig), 32, PLAN_USER_AGENT);
+    kcp = await KubeClient.from(kubeConfigOf(source.kubeconfig), 32, PLAN_USER_AGENT);
   } catch {
     throw new InputError(`the kubeconfig ${source.kubeconfigPath} is not usable (not a kubeconfig, or no current cluster)`);
   }

@@ -1,7 +1,7 @@
 // `npm run runtime-watch`: the runtime → KCP notifier as its own long-lived process. On Knative it runs as one
 // Deployment next to the ApiServerSource adapter (KCP kubeconfig: in-cluster or KUBECONFIG; read access to the
 // kubeconfig Secrets in LIFECYCLE_KCP_NAMESPACE; K_SINK = the broker ingress). See docs/adr/0009-runtime-side.md.
-import { KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig } from '../../shared/kube/kubeconfig.ts';
 import { KubeClient } from '../../shared/kube/client.ts';
 import { readConfig } from '../../shared/host/config.ts';
 import { createLogger } from '../../shared/host/logger.ts';

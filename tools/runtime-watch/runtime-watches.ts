@@ -1,4 +1,4 @@
-import { KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig } from '../../shared/kube/kubeconfig.ts';
 import type { CloudEvent } from 'cloudevents';
 import { scopeOfSecret, type RuntimeScope } from '../../shared/core/runtime-scope.ts';
 import { API_VERSION, LABEL } from '../../shared/core/vocabulary.ts';

@@ -72,14 +72,14 @@ async function readerOf(source: KcpSource, namespace: string): Promise<FleetRead
     };
   }
   // Loaded only for the KCP path: the Kubernetes client library is most of the CLI's start-up time.
-  const [{ KubeClient }, { loadKubeConfig }, policy] = await Promise.all([import('../../../shared/kube/client.ts'), import('../../../local/controlplane/kubeconfig.ts'), import('../../../shared/kube/kubeconfig-policy.ts')]);
+  const [{ KubeClient }, { kubeConfigOf }, policy] = await Promise.all([import('../../../shared/kube/client.ts'), import('../../../shared/kube/kubeconfig.ts'), import('../../../shared/kube/kubeconfig-policy.ts')]);
   // Exec plugins, auth-providers, local files and proxies only when allowed (ADR 31): as for runtime kubeconfigs.
   const refusal = policy.kubeconfigRefusal(source.kubeconfig, readConfig().kubeconfigExecCommands);
   if (refusal) throw new InputError(`the kubeconfig ${source.kubeconfigPath} is refused: ${refusal}`);
   // A parse error would quote the file (credentials included): say only which file is not usable.
   let kcp: Awaited<ReturnType<typeof KubeClient.from>>;
   try {
-    kcp = await KubeClient.from(loadKubeConfig(source.kubeconfig));
+    kcp = await KubeClient.from(kubeConfigOf(source.kubeconfig));
   } catch {
     throw new InputError(`the kubeconfig ${source.kubeconfigPath} is not usable (not a kubeconfig, or no current cluster)`);
   }
