@@ -3,7 +3,7 @@
 import type { CloudEvent } from 'cloudevents';
 import { setTimeout as delay } from 'node:timers/promises';
 import { DeadLetterList, type DeadLetter } from './dead-letters.ts';
-import { backoffMs, deliverOnce, type DeliveryOutcome } from './delivery.ts';
+import { backoffMs, deliverInProcess, deliverOnce, type DeliveryOutcome, type InProcessSubscriber } from './delivery.ts';
 import { attributesOf, withExtension, withoutExtension } from './event-message.ts';
 import { matchesAll } from './filters.ts';
 import { startIngress, type Ingress } from './ingress.ts';
@@ -31,6 +31,8 @@ export interface LocalBrokerOptions {
   readonly triggers: readonly Trigger[];
   /** The subscriber URL of a Trigger (what Knative resolves from `spec.subscriber`). */
   readonly resolveSubscriber: (trigger: Trigger) => string;
+  /** A Trigger's subscriber when it runs in this process: called directly instead of over HTTP (the local runner). */
+  readonly inProcess?: (trigger: Trigger) => InProcessSubscriber | undefined;
   readonly log?: EventingLog;
   /** HTTP requests in flight at once per Trigger (default 32; a Trigger's max-in-flight annotation wins); the rest wait. */
   readonly maxConcurrentDeliveries?: number;
@@ -167,16 +169,17 @@ export class LocalBroker {
   }
 
   private async attempt(trigger: Trigger, latest: Waiting, started: () => void): Promise<void> {
-    const url = this.subscriberUrl(trigger);
-    let outcome: DeliveryOutcome = typeof url === 'string' ? { kind: 'failed', retryable: false, error: 'not attempted' } : url;
+    const url = this.options.inProcess?.(trigger) ?? this.subscriberUrl(trigger);
+    let outcome: DeliveryOutcome = typeof url === 'object' ? url : { kind: 'failed', retryable: false, error: 'not attempted' };
     let attempts = 0;
-    while (typeof url === 'string' && attempts <= trigger.delivery.retry && this.running()) {
+    while (typeof url !== 'object' && attempts <= trigger.delivery.retry && this.running()) {
       if (attempts > 0) await this.waitForRetry(backoffMs(trigger.delivery, attempts));
       if (!this.running()) break;
       attempts++;
       const once = () => {
         started();
-        return deliverOnce(url, latest.event, trigger.delivery.timeoutMs, this.stopping.signal);
+        return typeof url === 'string' ? deliverOnce(url, latest.event, trigger.delivery.timeoutMs, this.stopping.signal)
+          : deliverInProcess(url, latest.event, trigger.delivery.timeoutMs, this.stopping.signal);
       };
       outcome = await this.limiterOf(trigger).run(() => (this.total ? this.total.run(once, latest.rank) : once()), latest.rank);
       if (outcome.kind !== 'failed') break;

@@ -20,6 +20,24 @@ export function backoffMs(delivery: DeliveryOptions, retryNumber: number): numbe
   return delivery.backoffDelayMs * factor;
 }
 
+/** A subscriber in this process (the local runner's functions): called with the event, no HTTP in between. */
+export type InProcessSubscriber = (event: CloudEvent<unknown>) => Promise<DeliveryOutcome>;
+
+/** One call of an in-process subscriber, with the Trigger's timeout and the broker's stop as an HTTP delivery has them. */
+export async function deliverInProcess(subscriber: InProcessSubscriber, event: CloudEvent<unknown>, timeoutMs: number | undefined, signal: AbortSignal): Promise<DeliveryOutcome> {
+  let timer: NodeJS.Timeout | undefined;
+  const cut = new Promise<DeliveryOutcome>((resolve) => {
+    const fail = (error: string) => resolve({ kind: 'failed', retryable: true, error });
+    if (timeoutMs !== undefined) timer = setTimeout(() => fail(`no answer within ${timeoutMs} ms`), timeoutMs);
+    signal.addEventListener('abort', () => fail('the broker stopped'), { once: true });
+  });
+  try {
+    return await Promise.race([subscriber(event).catch((e: unknown): DeliveryOutcome => ({ kind: 'failed', retryable: true, error: `the subscriber failed: ${(e as Error).message}` })), cut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** POSTs the event in binary mode (with `Prefer: reply`, as Knative's dispatcher does) and classifies the answer. */
 export async function deliverOnce(url: string, event: CloudEvent<unknown>, timeoutMs: number | undefined, signal: AbortSignal): Promise<DeliveryOutcome> {
   try {

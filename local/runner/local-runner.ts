@@ -9,9 +9,10 @@ import { composeDeps } from '../../shared/host/compose.ts';
 import type { Config } from '../../shared/host/config.ts';
 import { startFunctionHost, type FunctionHost } from '../../shared/host/host.ts';
 import type { Logger } from '../../shared/host/logger.ts';
-import { httpSink } from '../../shared/host/sink.ts';
 import { FUNCTIONS } from './functions.ts';
 import { DeliveryOrder } from './delivery-order.ts';
+import { brokerSink, inProcessSubscriber } from './in-process.ts';
+import type { InProcessSubscriber } from '../eventing/delivery.ts';
 import { RuntimeWatches } from '../../tools/runtime-watch/runtime-watches.ts';
 
 export const MANIFESTS_DIR = fileURLToPath(new URL('../../manifests', import.meta.url));
@@ -51,23 +52,27 @@ export interface LocalRunnerOptions {
  */
 export async function startLocalRunner(opts: LocalRunnerOptions): Promise<LocalRunner> {
   const urls = new Map<string, string>();
+  const inProcess = new Map<string, InProcessSubscriber>();
   const triggers = await loadTriggers(join(MANIFESTS_DIR, 'triggers'));
   const broker = new LocalBroker({
     triggers, log: opts.log.child({ component: 'broker' }), coalesce: opts.config.localBrokerCoalesce, rankOf: new DeliveryOrder().rankOf,
     ...(opts.config.localBrokerMaxInFlight ? { maxDeliveriesInFlight: opts.config.localBrokerMaxInFlight } : {}),
     resolveSubscriber: (t) => urls.get(t.subscriber.ref?.name ?? '') ?? t.subscriber.uri ?? '',
+    inProcess: (t) => (t.subscriber.ref ? inProcess.get(t.subscriber.ref.name) : undefined),
   });
-  const brokerUrl = await broker.start();
+  await broker.start();
+  const sinkOfFunctions = brokerSink(broker);
   const kubeConfigOf = (component: string) => opts.identity?.(component) ?? Promise.resolve(opts.kcp);
-  const shared = opts.identity ? undefined : await composeDeps(opts.kcp, opts.config, httpSink(brokerUrl));
+  const shared = opts.identity ? undefined : await composeDeps(opts.kcp, opts.config, sinkOfFunctions);
   const hosts: FunctionHost[] = [];
   const clients = new Set<KubeClient>();
   for (const [name, factory] of Object.entries(FUNCTIONS)) {
-    const deps = shared ?? await composeDeps(await kubeConfigOf(name), opts.config, httpSink(brokerUrl));
+    const deps = shared ?? await composeDeps(await kubeConfigOf(name), opts.config, sinkOfFunctions);
     clients.add(deps.kcp);
     const host = await startFunctionHost(factory(deps), opts.log.child({ fn: name }));
     hosts.push(host);
     urls.set(name, host.url);
+    inProcess.set(name, inProcessSubscriber(host));
   }
   const sink = (event: CloudEvent<unknown>) => {
     opts.onSourceEvent?.(event);

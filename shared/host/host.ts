@@ -11,6 +11,8 @@ import { functionMetrics } from './metrics.ts';
 export interface FunctionHost {
   readonly url: string;
   readonly server: FastifyInstance;
+  /** One call with an event already parsed, as a POST makes it (the local runner's broker calls in process). */
+  call(event: EventAttributes): Promise<Outcome>;
   close(): Promise<void>;
 }
 
@@ -27,13 +29,16 @@ Promise<FunctionHost> {
   server.removeAllContentTypeParsers();
   server.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
   const inFlight = new Set<Promise<Outcome>>();
-  server.post('/', async (request, reply) => {
+  const call = async (parsed: EventAttributes | InvalidEventError): Promise<Outcome> => {
     const started = performance.now();
-    const parsed = parseEvent(request.headers, request.body);
-    const call = parsed instanceof InvalidEventError ? invokeInvalid(fn, parsed, log) : invoke(fn, parsed, log);
-    inFlight.add(call);
-    const outcome = await call.finally(() => inFlight.delete(call));
+    const running = parsed instanceof InvalidEventError ? invokeInvalid(fn, parsed, log) : invoke(fn, parsed, log);
+    inFlight.add(running);
+    const outcome = await running.finally(() => inFlight.delete(running));
     metrics.observe(outcome, (performance.now() - started) / 1000, parsed instanceof InvalidEventError ? undefined : parsed);
+    return outcome;
+  };
+  server.post('/', async (request, reply) => {
+    const outcome = await call(parseEvent(request.headers, request.body));
     if ('reply' in outcome) {
       const message = HTTP.binary(outcome.reply);
       return reply.code(200).headers(message.headers).send(message.body);
@@ -55,7 +60,7 @@ Promise<FunctionHost> {
     const drained = Promise.allSettled([...inFlight]).finally(() => settled.abort());
     await Promise.race([drained, sleep(DRAIN_MS, undefined, { signal: settled.signal }).catch(() => undefined)]);
   };
-  return { url: address, server, close };
+  return { url: address, server, call, close };
 }
 
 /** How long closing waits for running calls at most. */
