@@ -3,25 +3,37 @@ import { isDue, reasonOf, selectDue } from './decide.ts';
 
 describe('isDue', () => {
   it.each([['Processing'], ['Error'], ['Warning'], [undefined]])('a %s object is due every minute', (state) => {
-    expect([0, 1, 2, 3, 4].every((minute) => isDue({ name: 'k', state, deleting: false }, minute, 5))).toBe(true);
+    expect([0, 1, 2, 3, 4].every((minute) => isDue({ name: 'k', state, deleting: false, lastOwnWrite: 0 }, minute, 5))).toBe(true);
   });
 
   it('a deleting object is due every minute', () => {
-    expect(isDue({ name: 'k', state: 'Ready', deleting: true }, 7, 5)).toBe(true);
+    expect(isDue({ name: 'k', state: 'Ready', deleting: true, lastOwnWrite: 7 * 60_000 }, 7, 5)).toBe(true);
   });
 
   it('a Ready object is due exactly once per drift period, and Ready objects spread over the period', () => {
-    const hits = [0, 1, 2, 3, 4].filter((minute) => isDue({ name: 'kyma-42', state: 'Ready', deleting: false }, minute, 5));
+    const hits = [0, 1, 2, 3, 4].filter((minute) => isDue({ name: 'kyma-42', state: 'Ready', deleting: false, lastOwnWrite: 0 }, 100 + minute, 5));
     expect(hits).toHaveLength(1);
-    const buckets = new Set(Array.from({ length: 200 }, (_, i) => [0, 1, 2, 3, 4].find((m) => isDue({ name: `kyma-${i}`, state: 'Ready', deleting: false }, m, 5))));
+    const buckets = new Set(Array.from({ length: 200 }, (_, i) => [0, 1, 2, 3, 4].find((m) => isDue({ name: `kyma-${i}`, state: 'Ready', deleting: false, lastOwnWrite: 0 }, 100 + m, 5))));
     expect(buckets.size).toBe(5);
+  });
+
+  it('a Ready object the functions wrote within the last drift period is not due: its first check comes a period after the write at the earliest', () => {
+    const writtenAt = 1000 * 60_000 + 30_000;
+    const due = Array.from({ length: 20 }, (_, i) => 1000 + i).filter((minute) => isDue({ name: 'kyma-42', state: 'Ready', deleting: false, lastOwnWrite: writtenAt }, minute, 5));
+    expect(due.length).toBeGreaterThan(0);
+    expect(Math.min(...due) * 60_000 - writtenAt).toBeGreaterThanOrEqual(5 * 60_000);
+    expect(Math.min(...due) * 60_000 - writtenAt).toBeLessThan(10 * 60_000);
+    const [first = 0, second = 0] = due;
+    expect(second - first, 'then once per period').toBe(5);
+    const others = Array.from({ length: 5 }, (_, i) => 1000 + i).filter((minute) => isDue({ name: 'kyma-42', state: 'Ready', deleting: false }, minute, 5, minute * 60_000));
+    expect(others, 'written by others only (upstream before a takeover): checked in its slot').toHaveLength(1);
   });
 });
 
 describe('selectDue', () => {
   const minute = 29_000_000;
   const now = minute * 60_000;
-  const candidate = (name: string, state: string | undefined, secondsAgo: number, deleting = false) => ({ kind: 'Manifest', name, state, deleting, lastWrite: now - secondsAgo * 1000 });
+  const candidate = (name: string, state: string | undefined, secondsAgo: number, deleting = false) => ({ kind: 'Manifest', name, state, deleting, lastWrite: now - secondsAgo * 1000, lastOwnWrite: now - secondsAgo * 1000 });
 
   it('sends everything due while the objects not Ready fit in the budget, in listing order', () => {
     const all = [candidate('a', 'Processing', 0), candidate('b', 'Error', 300), candidate('c', undefined, 90)];

@@ -8,18 +8,23 @@ export interface Candidate {
   deleting: boolean;
   /** When the object was last written (its newest managedFields time, else its creation), ms since the epoch. */
   lastWrite: number;
+  /** When the functions last wrote it (the newest managedFields time of our field managers; 0 = never). */
+  lastOwnWrite?: number;
   /** A Kyma whose module channels moved since its last resolution: it waits for a release (ADR 30). */
   awaitsRelease?: boolean;
 }
 
 /**
- * PURE. Whether an object is due for a resync at `minute` (minutes since the epoch): everything not Ready (or
- * being deleted) every minute; Ready objects once per drift period, spread evenly over the period by name hash
- * so that 25,000 Manifests do not all come due in the same minute.
+ * PURE. Whether an object is due for a resync at `minute` (minutes since the epoch; `now` in ms): everything not
+ * Ready (or being deleted) every minute; Ready objects once per drift period, spread evenly over the period by name
+ * hash so that 25,000 Manifests do not all come due in the same minute — but not within a drift period of the
+ * functions' last write: they have just reconciled it, as upstream requeues a success after its interval (ADR 42).
+ * What others wrote (upstream before a takeover, a user) is checked in its slot.
  */
-export function isDue(candidate: Pick<Candidate, 'name' | 'state' | 'deleting'>, minute: number, driftPeriodMinutes: number): boolean {
+export function isDue(candidate: Pick<Candidate, 'name' | 'state' | 'deleting' | 'lastOwnWrite'>, minute: number, driftPeriodMinutes: number, now = minute * 60_000): boolean {
   if (candidate.deleting || candidate.state !== 'Ready') return true;
   const period = Math.max(1, driftPeriodMinutes);
+  if (now - (candidate.lastOwnWrite ?? 0) < period * 60_000) return false;
   return fnv1Hash32(candidate.name) % period === minute % period;
 }
 
@@ -40,7 +45,7 @@ export const BUSY_MS = 60_000;
  * write first.
  */
 export function selectDue(candidates: readonly Candidate[], minute: number, driftPeriodMinutes: number, budget: number, now = minute * 60_000): Candidate[] {
-  const due = candidates.filter((c) => isDue(c, minute, driftPeriodMinutes));
+  const due = candidates.filter((c) => isDue(c, minute, driftPeriodMinutes, now));
   const waiting = due.filter((c) => !c.deleting && c.state !== 'Ready');
   if (waiting.length <= budget) return due;
   // Sort keys computed once per object, not per comparison (30,000 waiting objects: 900,000 hashes otherwise).

@@ -8,7 +8,7 @@
 //   3. one background resync.due per due object, to the broker ingress                                   [here]
 //   4. Kymas a release has not reached: one `release` event for resolve-template (ADR 30)                [here]
 import type { Resource } from '../../shared/core/objects.ts';
-import { API_VERSION } from '../../shared/core/vocabulary.ts';
+import { API_VERSION, OUR_MANAGERS } from '../../shared/core/vocabulary.ts';
 import { eventAbout, LANE, LANE_BACKGROUND, PING, RESYNC_DUE, RESYNC_REASON, RESYNC_RELEASE } from '../../shared/host/events.ts';
 import type { Kyma } from '../../shared/core/kyma.ts';
 import { awaitedReleases, channelVersionsOf, type ChannelVersions } from '../../shared/core/release-spread.ts';
@@ -55,13 +55,20 @@ export function resync(given: FunctionDeps): LifecycleFunction {
   };
 }
 
-type Listed = Resource & { metadata: { managedFields?: { time?: string }[] } };
+type Listed = Resource & { metadata: { managedFields?: { manager?: string; time?: string }[] } };
 
 function candidateOf(object: Listed, kind: string, versions: ChannelVersions): Candidate {
-  const times = [object.metadata.creationTimestamp, ...(object.metadata.managedFields ?? []).map((f) => f.time)].map((t) => (t ? Date.parse(t) : NaN)).filter((t) => !Number.isNaN(t));
+  const fields = object.metadata.managedFields ?? [];
   return {
     kind, name: object.metadata.name, state: (object.status as { state?: string } | undefined)?.state,
-    deleting: Boolean(object.metadata.deletionTimestamp), lastWrite: times.length ? Math.max(...times) : 0,
+    deleting: Boolean(object.metadata.deletionTimestamp), lastWrite: newest([object.metadata.creationTimestamp, ...fields.map((f) => f.time)]),
+    lastOwnWrite: newest(fields.filter((f) => OUR_MANAGERS.includes(f.manager ?? '')).map((f) => f.time)),
     ...(kind === 'Kyma' && awaitedReleases(object as Kyma, versions).length ? { awaitsRelease: true } : {}),
   };
+}
+
+/** The newest of some API server times, ms since the epoch (0 when none). */
+function newest(times: readonly (string | undefined)[]): number {
+  const parsed = times.map((t) => (t ? Date.parse(t) : NaN)).filter((t) => !Number.isNaN(t));
+  return parsed.length ? Math.max(...parsed) : 0;
 }

@@ -18,7 +18,7 @@ describe('an in-process delivery', () => {
 
   it('gives the subscribers data nobody else has and none can change', () => {
     const given = event();
-    const copy = deliveredCopy(given) as { data: { metadata: { labels: Record<string, string> } } };
+    const copy = deliveredCopy(given) as unknown as { data: { metadata: { labels: Record<string, string> } } };
     expect(() => (copy.data.metadata.labels['a'] = 'changed')).toThrow(TypeError);
     (given.data as { metadata: { labels: Record<string, string> } }).metadata.labels['a'] = 'the producer\'s own';
     expect(copy.data.metadata.labels['a']).toBe('b');

@@ -114,12 +114,18 @@ describe('taking over a fleet upstream ran (ADR 40)', () => {
   });
 
   it('writes nothing over two more drift periods', async () => {
+    // A Ready object's drift check comes a drift period (1 minute here) after its last write at the earliest (ADR 42).
+    const newest = Math.max(...[...await manifestsIn(world.kcp), ...(await world.kcp.list<Kyma>(API_VERSION, 'Kyma', { namespace: KCP_NAMESPACE })).items]
+      .flatMap((o) => ((o.metadata as { managedFields?: { time?: string }[] }).managedFields ?? []).map((f) => Date.parse(f.time ?? '') || 0)));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, newest + 61_000 - Date.now())));
     const count = (await writesSoFar(fleet)).length;
+    const received = world.runner.broker.stats().received;
     for (let period = 0; period < 2; period++) {
       await world.runner.resync();
       await world.runner.broker.idle();
     }
     await settled(world, fleet);
+    expect(world.runner.broker.stats().received - received, 'drift checks of every Kyma and Manifest, twice').toBeGreaterThanOrEqual(2 * 3 * fleet.kymas.length);
     expect((await writesSoFar(fleet)).slice(count)).toEqual([]);
   });
 
