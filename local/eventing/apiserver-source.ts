@@ -10,7 +10,9 @@ import type { EventSink } from './sink.ts';
 export { labelSelectorText, loadApiServerSources, parseApiServerSources, type WatchedResource } from './apiserver-source-spec.ts';
 
 export interface LocalApiServerSourceOptions {
-  readonly kubeConfig: ClusterConfig;
+  /** The cluster to watch: its kubeconfig, or a client made already (shared with others of this process). */
+  readonly kubeConfig?: ClusterConfig;
+  readonly client?: KubeClient;
   readonly resources: readonly WatchedResource[];
   readonly sink: EventSink;
   readonly log?: EventingLog;
@@ -38,9 +40,9 @@ export class LocalApiServerSource {
   async start(): Promise<void> {
     if (this.watches.length > 0) throw new Error('the ApiServerSource is already started');
     const { kubeConfig, sink, resources } = this.options;
-    const source = kubeConfig.getCurrentCluster()?.server;
-    if (!source) throw new Error('the kubeconfig has no current cluster');
-    const client = await KubeClient.from(kubeConfig);
+    const client = this.options.client ?? (kubeConfig ? await KubeClient.from(kubeConfig) : undefined);
+    if (!client) throw new Error('the ApiServerSource has neither a kubeconfig nor a client');
+    const source = client.server;
     this.watches = resources.map((resource) => new ResourceWatch({ client, resource, source, sink, log: this.log, announceExisting: this.options.announceExisting ?? false }));
     for (const watch of this.watches) watch.start();
     this.markStarted(this.watches);

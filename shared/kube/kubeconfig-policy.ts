@@ -23,12 +23,13 @@ export class KubeconfigRefusedError extends Error {
 type Entry = Record<string, unknown>;
 const FILE_FIELDS = { user: ['token-file', 'client-certificate', 'client-key'], cluster: ['certificate-authority'] } as const;
 
-/** Why the kubeconfig `text` must not be loaded, or undefined (also for text that is no kubeconfig: loading it fails). */
-export function kubeconfigRefusal(text: string, allowedExec: ExecAllowed): string | undefined {
+/** Why the kubeconfig (its YAML `text`, or the document parsed from it) must not be loaded, or undefined (also for
+ * text that is no kubeconfig: loading it fails). */
+export function kubeconfigRefusal(text: string | object, allowedExec: ExecAllowed): string | undefined {
   const allowed = asExecAllowlist(allowedExec);
-  let config: unknown;
+  let config: unknown = text;
   try {
-    config = parse(text, { maxAliasCount: 10 });
+    if (typeof text === 'string') config = parse(text, { maxAliasCount: 10 });
   } catch {
     return undefined;
   }
@@ -53,7 +54,7 @@ export function kubeconfigRefusal(text: string, allowedExec: ExecAllowed): strin
 }
 
 /** Throws KubeconfigRefusedError when `text` must not be loaded. */
-export function assertKubeconfigAllowed(text: string, allowedExec: ExecAllowed): void {
+export function assertKubeconfigAllowed(text: string | object, allowedExec: ExecAllowed): void {
   const refusal = kubeconfigRefusal(text, allowedExec);
   if (refusal) throw new KubeconfigRefusedError(refusal);
 }

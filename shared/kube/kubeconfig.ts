@@ -39,13 +39,11 @@ export class KubeConfig implements ClusterConfig {
 
   /** A kubeconfig's YAML text; relative file names in it are read from `dir` (a file's own directory). */
   loadFromString(text: string, dir = process.cwd()): void {
-    let doc: unknown;
-    try {
-      doc = parse(text, { maxAliasCount: 10 });
-    } catch {
-      throw new Error('the kubeconfig is not YAML');
-    }
-    if (!doc || typeof doc !== 'object') throw new Error('the kubeconfig is empty');
+    this.loadFromDocument(parseKubeconfig(text), dir);
+  }
+
+  /** A kubeconfig already parsed (parseKubeconfig): read once for the policy check and for loading. */
+  loadFromDocument(doc: object, dir = process.cwd()): void {
     const config = doc as Entry;
     const context = typeof config['current-context'] === 'string' ? config['current-context'] : '';
     const contexts = named(config['contexts'], 'context');
@@ -102,6 +100,18 @@ export class KubeConfig implements ClusterConfig {
     const authorization = user.token ? `Bearer ${user.token}` : user.basic ? `Basic ${user.basic}` : undefined;
     if (authorization) options.headers = { ...options.headers, authorization };
   }
+}
+
+/** The document of a kubeconfig's YAML text; errors never quote it. */
+export function parseKubeconfig(text: string): object {
+  let doc: unknown;
+  try {
+    doc = parse(text, { maxAliasCount: 10 });
+  } catch {
+    throw new Error('the kubeconfig is not YAML');
+  }
+  if (!doc || typeof doc !== 'object') throw new Error('the kubeconfig is empty');
+  return doc;
 }
 
 /** A KubeConfig of the YAML `text` (see loadFromString). */

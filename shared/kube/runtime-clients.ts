@@ -1,4 +1,4 @@
-import { KubeConfig } from './kubeconfig.ts';
+import { KubeConfig, parseKubeconfig } from './kubeconfig.ts';
 import { createHash } from 'node:crypto';
 import { OWN_RUNTIME, scopeOfSecret, type RuntimeScope } from '../core/runtime-scope.ts';
 import { LABEL, USER_AGENT } from '../core/vocabulary.ts';
@@ -80,7 +80,7 @@ export class RuntimeClients {
     if (cached?.version === version) return { client: cached.client, secret: secret.metadata.name, scope };
     const encoded = secret.data?.config;
     if (!encoded) throw new Error(`kubeconfig Secret ${secret.metadata.name} of Kyma ${kymaName} has no key "config"`);
-    const fingerprint = createHash('sha256').update(this.userAgent).update('\n').update(encoded).digest('hex');
+    const fingerprint = fingerprintOf(encoded, this.userAgent);
     const user = `${this.id}/${namespace}/${kymaName}`;
     if (cached && cached.fingerprint !== fingerprint) byKubeconfig.release(cached.fingerprint, user, false);
     const client = await byKubeconfig.acquire(fingerprint, encoded, user, this.execCommands, this.userAgent).catch((error: unknown) => {
@@ -103,10 +103,23 @@ export class RuntimeClients {
  * layout (kyma-system), nothing shared with other Kymas. */
 export const inClusterAccess = (kcp: KubeClient): RuntimeAccess => ({ client: kcp, secret: '', scope: OWN_RUNTIME });
 
+/**
+ * The process-wide client of a runtime kubeconfig (`encoded` as a kubeconfig Secret holds it) for `user`, and how to
+ * let it go: the runtime watch and the functions of one process reach a runtime over one client (ADR 18, ADR 42).
+ * Rejects with KubeconfigRefusedError when the policy refuses it, with an error that quotes nothing when unusable.
+ */
+export async function sharedRuntimeClient(encoded: string, user: string, execCommands: ExecAllowed, userAgent = USER_AGENT): Promise<{ client: KubeClient; release: () => void }> {
+  const fingerprint = fingerprintOf(encoded, userAgent);
+  const client = await byKubeconfig.acquire(fingerprint, encoded, user, execCommands, userAgent);
+  return { client, release: () => byKubeconfig.release(fingerprint, user, false) };
+}
+
+const fingerprintOf = (encoded: string, userAgent: string) => createHash('sha256').update(userAgent).update('\n').update(encoded).digest('hex');
+
 async function clientFrom(encoded: string, execCommands: ExecAllowed, userAgent: string): Promise<KubeClient> {
-  const text = Buffer.from(encoded, 'base64').toString('utf8');
-  assertKubeconfigAllowed(text, execCommands);
+  const doc = parseKubeconfig(Buffer.from(encoded, 'base64').toString('utf8'));
+  assertKubeconfigAllowed(doc, execCommands);
   const kc = new KubeConfig();
-  kc.loadFromString(text);
+  kc.loadFromDocument(doc);
   return KubeClient.from(kc, RUNTIME_CONNECTIONS, userAgent);
 }

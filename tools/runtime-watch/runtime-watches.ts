@@ -1,4 +1,3 @@
-import { KubeConfig } from '../../shared/kube/kubeconfig.ts';
 import type { CloudEvent } from 'cloudevents';
 import { scopeOfSecret, type RuntimeScope } from '../../shared/core/runtime-scope.ts';
 import { API_VERSION, LABEL } from '../../shared/core/vocabulary.ts';
@@ -6,7 +5,8 @@ import { specAsWeCreatedIt } from './spec-writer.ts';
 import { SYNC_CONTEXT_MANAGER } from '../../shared/kube/remote-namespace.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import type { ExecAllowed } from '../../shared/kube/exec-allowlist.ts';
-import { assertKubeconfigAllowed, KubeconfigRefusedError } from '../../shared/kube/kubeconfig-policy.ts';
+import { KubeconfigRefusedError } from '../../shared/kube/kubeconfig-policy.ts';
+import { sharedRuntimeClient } from '../../shared/kube/runtime-clients.ts';
 import { LocalApiServerSource } from '../../local/eventing/index.ts';
 import { CACHED } from '../../shared/host/deps.ts';
 import { eventAbout, LANE, LANE_USER, RESYNC_DUE } from '../../shared/host/events.ts';
@@ -35,7 +35,7 @@ export interface RuntimeWatchesOptions {
  */
 export class RuntimeWatches {
   private readonly options: RuntimeWatchesOptions;
-  private readonly watches = new Map<string, { version: string; source: LocalApiServerSource }>();
+  private readonly watches = new Map<string, { version: string; source: LocalApiServerSource; release: () => void }>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   /** The Secret cache's resourceVersion at the last refresh. */
@@ -66,12 +66,20 @@ export class RuntimeWatches {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    await Promise.all([...this.watches.values()].map((w) => w.source.stop()));
+    await Promise.all([...this.watches.values()].map((w) => w.source.stop().finally(w.release)));
     this.watches.clear();
     this.options.kcp.stopCaches();
   }
 
-  private async refresh(): Promise<void> {
+  /** One refresh at a time: a slow one (clients being made) is not overtaken by the next tick. */
+  private refreshing: Promise<void> | undefined;
+
+  private refresh(): Promise<void> {
+    this.refreshing ??= this.refreshNow().finally(() => (this.refreshing = undefined));
+    return this.refreshing;
+  }
+
+  private async refreshNow(): Promise<void> {
     const { namespace } = this.options;
     // Unchanged Secrets (the cache has not moved): nothing to do, and no copy of thousands of kubeconfigs.
     const revision = this.kcp.cachedRevision('v1', 'Secret', namespace);
@@ -82,13 +90,14 @@ export class RuntimeWatches {
     for (const [kyma, watch] of this.watches) {
       if (current.get(kyma)?.metadata.resourceVersion !== watch.version) {
         this.watches.delete(kyma);
-        await watch.source.stop();
+        await watch.source.stop().finally(watch.release);
       }
     }
     for (const [kyma, secret] of current) {
       if (this.stopped || !kyma || this.watches.has(kyma) || !secret.data?.config) continue;
-      const source = this.watchRuntime(kyma, secret);
-      if (source) this.watches.set(kyma, { version: secret.metadata.resourceVersion ?? '', source });
+      const watch = await this.watchRuntime(kyma, secret);
+      if (watch && this.stopped) await watch.source.stop().finally(watch.release);
+      else if (watch) this.watches.set(kyma, { version: secret.metadata.resourceVersion ?? '', ...watch });
     }
     this.refreshedAt = revision;
   }
@@ -128,14 +137,14 @@ export class RuntimeWatches {
     return waiting;
   }
 
-  private watchRuntime(kyma: string, secret: Secret): LocalApiServerSource | undefined {
-    const kc = new KubeConfig();
+  /** The watch of `kyma`'s runtime, over the process's client of its kubeconfig (shared with the functions when they
+   * run in this process), and how to let that client go. */
+  private async watchRuntime(kyma: string, secret: Secret): Promise<{ source: LocalApiServerSource; release: () => void } | undefined> {
     let scope: RuntimeScope;
+    let shared: Awaited<ReturnType<typeof sharedRuntimeClient>>;
     try {
       scope = scopeOfSecret(secret.metadata.name, secret.metadata.annotations);
-      const text = Buffer.from(secret.data?.config ?? '', 'base64').toString('utf8');
-      assertKubeconfigAllowed(text, this.options.execCommands ?? []);
-      kc.loadFromString(text);
+      shared = await sharedRuntimeClient(secret.data?.config ?? '', `runtime-watch/${kyma}`, this.options.execCommands ?? []);
     } catch (error) {
       const why = error instanceof KubeconfigRefusedError ? `is refused: ${error.message}` : 'is not usable';
       this.options.log.warn({ kyma }, `runtime watches: the kubeconfig Secret of Kyma ${kyma} ${why}`);
@@ -144,7 +153,7 @@ export class RuntimeWatches {
     const key = { kind: 'Kyma', apiVersion: API_VERSION, namespace: this.options.namespace, name: kyma };
     let generation = -1;
     const source = new LocalApiServerSource({
-      kubeConfig: kc, log: this.options.log, announceExisting: true,
+      client: shared.client, log: this.options.log, announceExisting: true,
       resources: [{ apiVersion: API_VERSION, kind: 'Kyma', namespace: scope.namespace }],
       sink: async (event) => {
         const seen = (event.data as { metadata?: { generation?: number; name?: string } } | undefined)?.metadata;
@@ -156,6 +165,6 @@ export class RuntimeWatches {
       },
     });
     void source.start().catch((e: unknown) => this.options.log.warn({ kyma, err: String(e) }, 'runtime watch failed to start'));
-    return source;
+    return { source, release: shared.release };
   }
 }
