@@ -13,13 +13,28 @@ export interface KcpSecrets {
   restrictedModules: readonly string[];
 }
 
+/** Parsed raw manifests by their text, the most recent first: a fleet installs the same few module versions
+ * thousands of times, and parsing YAML costs ten times a copy. */
+const parsedByText = new Map<string, RuntimeObject[]>();
+const PARSED_KEPT = 64;
+
+/** The objects of a raw manifest, parsed once per text in this process; each call gets its own copy. */
+export function moduleObjectsOf(yaml: string): RuntimeObject[] {
+  let parsed = parsedByText.get(yaml);
+  if (parsed) parsedByText.delete(yaml);
+  else parsed = parseModuleObjects(yaml);
+  parsedByText.set(yaml, parsed);
+  if (parsedByText.size > PARSED_KEPT) parsedByText.delete(parsedByText.keys().next().value ?? '');
+  return structuredClone(parsed);
+}
+
 /** The module's objects as they will be applied: parsed, transformed (labels, localized images, KCP Secret data of
  * the restricted `deployer`, pull Secret), namespaces normalised against the runtime. Without `kcpSecrets` (the plan)
  * nothing is injected. */
 export async function renderTarget(runtime: KubeClient, manifest: Manifest, yaml: string, pullSecret: string | undefined, scope: RuntimeScope, kcpSecrets?: KcpSecrets): Promise<RuntimeObject[] | { error: string }> {
   let parsed: RuntimeObject[];
   try {
-    parsed = parseModuleObjects(yaml);
+    parsed = moduleObjectsOf(yaml);
   } catch (error) {
     return { error: `rendering the module failed: ${error instanceof Error ? error.message : String(error)}` };
   }
