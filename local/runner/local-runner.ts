@@ -48,7 +48,8 @@ export interface LocalRunnerOptions {
 /**
  * The single-machine deployment: every function on its own HTTP port, a local broker routing by the Trigger
  * files in manifests/triggers, the ApiServerSource and PingSource of manifests/eventing — the same wiring as on
- * Knative, so the functions cannot tell the difference.
+ * Knative, so the functions cannot tell the difference; the broker calls the functions of this process instead of
+ * posting to their ports (ADR 42).
  */
 export async function startLocalRunner(opts: LocalRunnerOptions): Promise<LocalRunner> {
   const urls = new Map<string, string>();
