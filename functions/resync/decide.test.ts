@@ -27,6 +27,8 @@ describe('isDue', () => {
     expect(second - first, 'then once per period').toBe(5);
     const others = Array.from({ length: 5 }, (_, i) => 1000 + i).filter((minute) => isDue({ name: 'kyma-42', state: 'Ready', deleting: false }, minute, 5, minute * 60_000));
     expect(others, 'written by others only (upstream before a takeover): checked in its slot').toHaveLength(1);
+    const waiting = Array.from({ length: 5 }, (_, i) => 1000 + i).filter((minute) => isDue({ name: 'kyma-42', state: 'Ready', deleting: false, lastOwnWrite: writtenAt, awaitsMaintenance: true }, minute, 5));
+    expect(waiting, 'an upgrade waiting for its maintenance window: checked in its slot, written or not').toHaveLength(1);
   });
 });
 

@@ -12,6 +12,8 @@ export interface Candidate {
   lastOwnWrite?: number;
   /** A Kyma whose module channels moved since its last resolution: it waits for a release (ADR 30). */
   awaitsRelease?: boolean;
+  /** A Ready Kyma with an upgrade waiting for its maintenance window: only a check notices the window opening. */
+  awaitsMaintenance?: boolean;
 }
 
 /**
@@ -19,12 +21,13 @@ export interface Candidate {
  * Ready (or being deleted) every minute; Ready objects once per drift period, spread evenly over the period by name
  * hash so that 25,000 Manifests do not all come due in the same minute — but not within a drift period of the
  * functions' last write: they have just reconciled it, as upstream requeues a success after its interval (ADR 42).
- * What others wrote (upstream before a takeover, a user) is checked in its slot.
+ * What others wrote (upstream before a takeover, a user), and a Kyma waiting for a maintenance window, are checked in
+ * their slot.
  */
-export function isDue(candidate: Pick<Candidate, 'name' | 'state' | 'deleting' | 'lastOwnWrite'>, minute: number, driftPeriodMinutes: number, now = minute * 60_000): boolean {
+export function isDue(candidate: Pick<Candidate, 'name' | 'state' | 'deleting' | 'lastOwnWrite' | 'awaitsMaintenance'>, minute: number, driftPeriodMinutes: number, now = minute * 60_000): boolean {
   if (candidate.deleting || candidate.state !== 'Ready') return true;
   const period = Math.max(1, driftPeriodMinutes);
-  if (now - (candidate.lastOwnWrite ?? 0) < period * 60_000) return false;
+  if (!candidate.awaitsMaintenance && now - (candidate.lastOwnWrite ?? 0) < period * 60_000) return false;
   return fnv1Hash32(candidate.name) % period === minute % period;
 }
 

@@ -64,6 +64,7 @@ function candidateOf(object: Listed, kind: string, versions: ChannelVersions): C
     deleting: Boolean(object.metadata.deletionTimestamp), lastWrite: newest([object.metadata.creationTimestamp, ...fields.map((f) => f.time)]),
     lastOwnWrite: newest(fields.filter((f) => OUR_MANAGERS.includes(f.manager ?? '')).map((f) => f.time)),
     ...(kind === 'Kyma' && awaitedReleases(object as Kyma, versions).length ? { awaitsRelease: true } : {}),
+    ...(kind === 'Kyma' && (object as Kyma).status?.modules?.some((m) => m.maintenance === true) ? { awaitsMaintenance: true } : {}),
   };
 }
 
