@@ -145,10 +145,11 @@ export class LocalKubelet {
     const n = ++this.started;
     const ip = `10.244.${Math.floor(n / 200)}.${(n % 200) + 2}`;
     const ready = join(this.options.runDir, `pod-${n}.network-ready`);
-    // The process waits in its new network namespace until the network is there, then becomes the command.
+    // The process waits in its new network namespace until the network is there, then becomes the command; it gives
+    // up after 60 s (a pod whose network was never set up must not poll forever after its run ended).
     const proc = await startProcess({
       name: `knative-${namespace}-${d.metadata.name}`.slice(0, 100), bin: 'unshare', runDir: this.options.runDir, env,
-      args: ['--net', 'bash', '-c', 'while [ ! -e "$0" ]; do sleep 0.05; done; exec "$@"', ready, join(this.options.binDir, command), ...(container.args ?? [])],
+      args: ['--net', 'bash', '-c', 'i=0; while [ ! -e "$0" ]; do i=$((i+1)); [ "$i" -le 1200 ] || exit 1; sleep 0.05; done; exec "$@"', ready, join(this.options.binDir, command), ...(container.args ?? [])],
     });
     await podNetwork(proc.pid, `kpod${n}`, ip);
     await writeFile(ready, '');
