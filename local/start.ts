@@ -59,10 +59,10 @@ if (config.kubeconfigPath) {
 }
 
 /** The sample Kyma is not Ready in time: what blocks it, as `why` tells it (following goes on). */
-async function explainSampleKyma(fleet: string, SAMPLE_KYMA: string): Promise<void> {
-  say(`Kyma ${SAMPLE_KYMA} is not Ready after ${config.embeddedWhySeconds} s; what blocks it (npx kyma-lifecycle-functions why ${SAMPLE_KYMA}):`);
+async function explainSampleKyma(fleet: string, kyma: string): Promise<void> {
+  say(`Kyma ${kyma} is not Ready after ${config.embeddedWhySeconds} s; what blocks it (npx kyma-lifecycle-functions why ${kyma}):`);
   const print = (text: string) => { for (const line of text.trimEnd().split('\n')) say(`  ${line}`); };
-  await runFleetCommand(['why', SAMPLE_KYMA, '--fleet', fleet], { stdout: print, stderr: print, kubeconfigEnv: undefined });
+  await runFleetCommand(['why', kyma, '--fleet', fleet], { stdout: print, stderr: print, kubeconfigEnv: undefined });
 }
 
 let stopping = false;

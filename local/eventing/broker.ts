@@ -169,17 +169,18 @@ export class LocalBroker {
   }
 
   private async attempt(trigger: Trigger, latest: Waiting, started: () => void): Promise<void> {
-    const url = this.options.inProcess?.(trigger) ?? this.subscriberUrl(trigger);
-    let outcome: DeliveryOutcome = typeof url === 'object' ? url : { kind: 'failed', retryable: false, error: 'not attempted' };
+    // The subscriber: a function of this process, its URL, or why there is none.
+    const target = this.options.inProcess?.(trigger) ?? this.subscriberUrl(trigger);
+    let outcome: DeliveryOutcome = typeof target === 'object' ? target : { kind: 'failed', retryable: false, error: 'not attempted' };
     let attempts = 0;
-    while (typeof url !== 'object' && attempts <= trigger.delivery.retry && this.running()) {
+    while (typeof target !== 'object' && attempts <= trigger.delivery.retry && this.running()) {
       if (attempts > 0) await this.waitForRetry(backoffMs(trigger.delivery, attempts));
       if (!this.running()) break;
       attempts++;
       const once = () => {
         started();
-        return typeof url === 'string' ? deliverOnce(url, latest.event, trigger.delivery.timeoutMs, this.stopping.signal)
-          : deliverInProcess(url, latest.event, trigger.delivery.timeoutMs, this.stopping.signal);
+        return typeof target === 'string' ? deliverOnce(target, latest.event, trigger.delivery.timeoutMs, this.stopping.signal)
+          : deliverInProcess(target, latest.event, trigger.delivery.timeoutMs, this.stopping.signal);
       };
       outcome = await this.limiterOf(trigger).run(() => (this.total ? this.total.run(once, latest.rank) : once()), latest.rank);
       if (outcome.kind !== 'failed') break;

@@ -27,13 +27,12 @@ const FILE_FIELDS = { user: ['token-file', 'client-certificate', 'client-key'], 
  * text that is no kubeconfig: loading it fails). */
 export function kubeconfigRefusal(text: string | object, allowedExec: ExecAllowed): string | undefined {
   const allowed = asExecAllowlist(allowedExec);
-  let config: unknown = text;
+  let config: object;
   try {
-    if (typeof text === 'string') config = parse(text, { maxAliasCount: 10 });
+    config = typeof text === 'string' ? parseKubeconfig(text) : text;
   } catch {
     return undefined;
   }
-  if (!config || typeof config !== 'object') return undefined;
   const { users, clusters } = config as { users?: unknown; clusters?: unknown };
   for (const user of entries(users, 'user')) {
     const exec = user['exec'];
@@ -51,6 +50,18 @@ export function kubeconfigRefusal(text: string | object, allowedExec: ExecAllowe
     if (file) return `its cluster names a local file (${file}), which is refused: the CA must be inline (certificate-authority-data)`;
   }
   return undefined;
+}
+
+/** The document of a kubeconfig's YAML text; errors never quote it. */
+export function parseKubeconfig(text: string): object {
+  let doc: unknown;
+  try {
+    doc = parse(text, { maxAliasCount: 10 });
+  } catch {
+    throw new Error('the kubeconfig is not YAML');
+  }
+  if (!doc || typeof doc !== 'object') throw new Error('the kubeconfig is empty');
+  return doc;
 }
 
 /** Throws KubeconfigRefusedError when `text` must not be loaded. */

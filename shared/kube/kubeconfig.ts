@@ -6,9 +6,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
-import { parse } from 'yaml';
 import { kubeconfigLocation } from '../host/config.ts';
 import { runExecCredential, type ExecConfig } from './exec-credential.ts';
+import { parseKubeconfig } from './kubeconfig-policy.ts';
 
 /** What a connection needs, as `https.request` options take it. */
 export interface TlsOptions {
@@ -100,18 +100,6 @@ export class KubeConfig implements ClusterConfig {
     const authorization = user.token ? `Bearer ${user.token}` : user.basic ? `Basic ${user.basic}` : undefined;
     if (authorization) options.headers = { ...options.headers, authorization };
   }
-}
-
-/** The document of a kubeconfig's YAML text; errors never quote it. */
-export function parseKubeconfig(text: string): object {
-  let doc: unknown;
-  try {
-    doc = parse(text, { maxAliasCount: 10 });
-  } catch {
-    throw new Error('the kubeconfig is not YAML');
-  }
-  if (!doc || typeof doc !== 'object') throw new Error('the kubeconfig is empty');
-  return doc;
 }
 
 /** A KubeConfig of the YAML `text` (see loadFromString). */

@@ -1,10 +1,10 @@
-import { KubeConfig, parseKubeconfig } from './kubeconfig.ts';
+import { KubeConfig } from './kubeconfig.ts';
 import { createHash } from 'node:crypto';
 import { OWN_RUNTIME, scopeOfSecret, type RuntimeScope } from '../core/runtime-scope.ts';
 import { LABEL, USER_AGENT } from '../core/vocabulary.ts';
 import { KubeClient, RUNTIME_CONNECTIONS } from './client.ts';
 import type { ExecAllowed } from './exec-allowlist.ts';
-import { assertKubeconfigAllowed, KubeconfigRefusedError } from './kubeconfig-policy.ts';
+import { assertKubeconfigAllowed, KubeconfigRefusedError, parseKubeconfig } from './kubeconfig-policy.ts';
 
 interface Secret {
   metadata: { name: string; namespace?: string; resourceVersion?: string; annotations?: Record<string, string> };
