@@ -12,6 +12,14 @@ describe('bench arguments', () => {
     expect(parseBenchArgs(['--rollouts', 'simulated'])).toMatchObject({ rollouts: 'simulated' });
     expect(() => parseBenchArgs(['--rollouts', 'fake'])).toThrow('--rollouts "fake": expected real or simulated');
   });
+  it('routes the events through Knative on request, with 1 to 5 processes per function', () => {
+    expect(parseBenchArgs([])).toMatchObject({ engine: 'local', instances: 1 });
+    expect(parseBenchArgs(['--engine', 'knative', '--instances', '3'])).toMatchObject({ engine: 'knative', instances: 3 });
+    expect(() => parseBenchArgs(['--engine', 'kafka'])).toThrow('--engine "kafka": expected local or knative');
+    expect(() => parseBenchArgs(['--instances', '3'])).toThrow(/only with --engine knative/);
+    expect(() => parseBenchArgs(['--engine', 'knative', '--instances', '6'])).toThrow('--instances "6": expected a whole number from 1 to 5');
+    expect(() => parseBenchArgs(['--engine', 'knative', '--plan'])).toThrow(/not with --engine knative/);
+  });
   it('runs the release phase only on request', () => {
     expect(parseBenchArgs([]).release).toBe(false);
     expect(parseBenchArgs(['--release']).release).toBe(true);

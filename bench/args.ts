@@ -32,32 +32,41 @@ export interface BenchSettings {
   /** Instead of a convergence run: create the Kymas with a synthesized installed status and time a `plan` of a channel
    * bump (bench/plan.ts; issue 25). */
   plan: boolean;
+  /** What routes the events: 'local' (the local runner: broker, sources and all functions in this process, the default)
+   * or 'knative' (Knative Eventing's own Broker, channel and sources; each function in processes of its own, as its image
+   * runs it; issue 35). */
+  engine: 'local' | 'knative';
+  /** Processes per function with --engine knative (what Knative's autoscaler would run), connections spread over them. */
+  instances: number;
 }
 
 export const DEFAULTS: BenchSettings = {
-  kymas: 40, modules: 3, runtimes: 2, edits: 10, busyEdits: 0, idleSeconds: 30, ceilingSeconds: 10, timeoutSeconds: 1800, out: 'bench/results', runtimePerKyma: false, rollouts: 'real', release: false, plan: false,
+  kymas: 40, modules: 3, runtimes: 2, edits: 10, busyEdits: 0, idleSeconds: 30, ceilingSeconds: 10, timeoutSeconds: 1800, out: 'bench/results', runtimePerKyma: false, rollouts: 'real', release: false, plan: false, engine: 'local', instances: 1,
 };
 
-const LIMITS: Record<Exclude<keyof BenchSettings, 'out' | 'runtimePerKyma' | 'rollouts' | 'release' | 'plan'>, [number, number]> = {
-  kymas: [1, 20_000], modules: [1, 20], runtimes: [1, 40], edits: [0, 20_000], busyEdits: [0, 20_000], idleSeconds: [1, 3600], ceilingSeconds: [1, 600], timeoutSeconds: [10, 86_400],
+const LIMITS: Record<Exclude<keyof BenchSettings, 'out' | 'runtimePerKyma' | 'rollouts' | 'release' | 'plan' | 'engine'>, [number, number]> = {
+  kymas: [1, 20_000], instances: [1, 5], modules: [1, 20], runtimes: [1, 40], edits: [0, 20_000], busyEdits: [0, 20_000], idleSeconds: [1, 3600], ceilingSeconds: [1, 600], timeoutSeconds: [10, 86_400],
 };
 
-const FLAGS: Record<string, Exclude<keyof BenchSettings, 'runtimePerKyma' | 'rollouts' | 'release' | 'plan'>> = {
+const FLAGS: Record<string, Exclude<keyof BenchSettings, 'runtimePerKyma' | 'rollouts' | 'release' | 'plan' | 'engine'>> = {
   kymas: 'kymas', modules: 'modules', runtimes: 'runtimes', edits: 'edits', 'busy-edits': 'busyEdits', 'idle-seconds': 'idleSeconds',
-  'ceiling-seconds': 'ceilingSeconds', 'timeout-seconds': 'timeoutSeconds', out: 'out',
+  'ceiling-seconds': 'ceilingSeconds', 'timeout-seconds': 'timeoutSeconds', out: 'out', instances: 'instances',
 };
 
-export const USAGE = `npm run bench -- [--kymas N] [--modules M] [--runtimes K] [--edits E] [--busy-edits B] [--idle-seconds S] [--ceiling-seconds S] [--timeout-seconds S] [--out DIR] [--runtime-per-kyma] [--rollouts real|simulated] [--release] [--plan]
+export const USAGE = `npm run bench -- [--kymas N] [--modules M] [--runtimes K] [--edits E] [--busy-edits B] [--idle-seconds S] [--ceiling-seconds S] [--timeout-seconds S] [--out DIR] [--runtime-per-kyma] [--rollouts real|simulated] [--release] [--plan] [--engine local|knative] [--instances N]
 defaults: ${Object.entries(FLAGS).map(([flag, key]) => `--${flag} ${String(DEFAULTS[key])}`).join(' ')}`;
 
 /** The settings of a command line; throws a one-line error naming the flag and the accepted range. */
 export function parseBenchArgs(argv: readonly string[]): BenchSettings {
-  const options = { ...Object.fromEntries(Object.keys(FLAGS).map((f) => [f, { type: 'string' as const }])), 'runtime-per-kyma': { type: 'boolean' as const }, release: { type: 'boolean' as const }, plan: { type: 'boolean' as const }, rollouts: { type: 'string' as const } };
+  const options = { ...Object.fromEntries(Object.keys(FLAGS).map((f) => [f, { type: 'string' as const }])), 'runtime-per-kyma': { type: 'boolean' as const }, release: { type: 'boolean' as const }, plan: { type: 'boolean' as const }, rollouts: { type: 'string' as const }, engine: { type: 'string' as const } };
   const { values } = parseArgs({ args: [...argv], options, strict: true });
   const settings: BenchSettings = { ...DEFAULTS, runtimePerKyma: values['runtime-per-kyma'] === true, release: values.release === true, plan: values.plan === true };
   const rollouts = values.rollouts ?? DEFAULTS.rollouts;
   if (rollouts !== 'real' && rollouts !== 'simulated') throw new Error(`--rollouts ${JSON.stringify(rollouts)}: expected real or simulated`);
   settings.rollouts = rollouts;
+  const engine = values.engine ?? DEFAULTS.engine;
+  if (engine !== 'local' && engine !== 'knative') throw new Error(`--engine ${JSON.stringify(engine)}: expected local or knative`);
+  settings.engine = engine;
   for (const [flag, key] of Object.entries(FLAGS)) {
     const raw = (values as Record<string, string | undefined>)[flag];
     if (raw === undefined) continue;
@@ -72,6 +81,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchSettings {
     settings.runtimes = settings.kymas;
     if (settings.kymas > LIMITS.runtimes[1]) throw new Error(`--runtime-per-kyma: at most ${LIMITS.runtimes[1]} Kymas (one runtime API server each)`);
   }
+  if (settings.instances > 1 && settings.engine !== 'knative') throw new Error('--instances: only with --engine knative (the local runner runs each function once, in process)');
+  if (settings.engine === 'knative' && settings.plan) throw new Error('--plan: not with --engine knative (a plan routes no events)');
   if (settings.edits > settings.kymas) throw new Error(`--edits ${settings.edits}: at most one edit per Kyma (--kymas ${settings.kymas})`);
   if (settings.edits + settings.busyEdits > settings.kymas) throw new Error(`--busy-edits ${settings.busyEdits}: at most one edit per Kyma (--kymas ${settings.kymas}, --edits ${settings.edits})`);
   return settings;

@@ -6,10 +6,11 @@ import { API_VERSION, KCP_NAMESPACE } from '../shared/core/vocabulary.ts';
 import { LocalApiServerSource } from '../local/eventing/index.ts';
 import { readConfig } from '../shared/host/config.ts';
 import { createLogger } from '../shared/host/logger.ts';
-import { startLocalRunner } from '../local/runner/local-runner.ts';
 import { countRequests, requestTally } from '../shared/kube/request-tally.ts';
 import { lifecycleEnvironment, type BenchSettings } from './args.ts';
-import { costSnapshot, costBetween, type CostSnapshot } from './cost.ts';
+import { costSnapshot as snapshotOf, costBetween, type CostSnapshot } from './cost.ts';
+import { readEndState } from './end-state.ts';
+import { startEngine } from './engine.ts';
 import { busyEdits, editKymas, idleEditTargets } from './edits.ts';
 import { createKymas, EDIT_MODULE, startFleet, type Fleet } from './fleet.ts';
 import { ReadinessTracker } from './readiness.ts';
@@ -35,9 +36,12 @@ export async function runBench(settings: BenchSettings, say: (line: string) => v
 
 async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string) => void): Promise<BenchResult> {
   const code = await currentCommit();
-  const config = readConfig({ ...lifecycleEnvironment(), LIFECYCLE_OCI_REGISTRY: `http://${fleet.registryHost}`, LOG_LEVEL: process.env.LOG_LEVEL ?? 'error' });
+  const settingsEnv = { ...lifecycleEnvironment(), LIFECYCLE_OCI_REGISTRY: `http://${fleet.registryHost}`, LOG_LEVEL: process.env.LOG_LEVEL ?? 'error' };
+  const config = readConfig(settingsEnv);
   const log = createLogger('bench', config.logLevel);
-  const runner = await startLocalRunner({ kcp: fleet.plane.kcp.kubeConfig(), config, log, resyncAtStart: false });
+  const processEnv = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+  const engine = await startEngine(settings, fleet, config, { ...processEnv, ...settingsEnv }, log, say);
+  const costSnapshot = (f: Fleet) => snapshotOf(f, engine.processes());
   const edited = new Set<string>();
   const tracker = new ReadinessTracker((name) => (edited.has(name) ? [...fleet.modules, EDIT_MODULE] : fleet.modules));
   const watch = new LocalApiServerSource({
@@ -66,30 +70,31 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
     const footprint = await selfFootprint();
     if (!complete) {
       const ceiling = await measureWriteCeiling(fleet.kcp, 'bench-ceiling', { seconds: settings.ceilingSeconds, concurrency: 32 });
-      return await resultOf({ code, settings, fleet, config, created, tracker, started, converged, edits: [], busyEdits: [], ceiling, convergenceCost, requests, footprint, timedOut: true, broker: runner.broker.stats() });
+      return await resultOf({ code, settings, fleet, config, created, tracker, started, converged, edits: [], busyEdits: [], ceiling, convergenceCost, requests, footprint, timedOut: true, ...await engine.events() });
     }
     const duringConvergence = await busy;
     if (settings.edits) say(`${settings.edits} runtime-Kyma edits (add ${EDIT_MODULE})`);
     const edits = await editKymas(fleet, idleEditTargets(settings), edited, tracker, settings.timeoutSeconds, say);
     // At thousands of Kymas the drift checks never let the broker run dry: wait a bounded time, then measure anyway.
-    const settled = await Promise.race([runner.broker.idle().then(() => true), sleep(SETTLE_LIMIT_MS, false)]);
+    const settled = await engine.settled(SETTLE_LIMIT_MS);
     if (!settled) say(`the broker still had work ${SETTLE_LIMIT_MS / 1000} s after the edits (background drift checks): the idle window starts anyway`);
     const quiet = await resourceVersions(fleet.kcp, fleet.runtimes, [...fleet.modules, ...(settings.edits + settings.busyEdits ? [EDIT_MODULE] : [])]);
     const idleFrom = await costSnapshot(fleet);
     say(`idle window: ${settings.idleSeconds} s`);
     await sleep(settings.idleSeconds * 1000);
     const idleTo = await costSnapshot(fleet);
+    const endState = await readEndState(fleet.kcp);
     const flapped = changedBetween(quiet, await resourceVersions(fleet.kcp, fleet.runtimes, [...fleet.modules, ...(settings.edits + settings.busyEdits ? [EDIT_MODULE] : [])]));
     const release = settings.release ? await measureRelease(fleet, settings.kymas, tracker, config, settings.timeoutSeconds, say) : undefined;
     say(`measuring the KCP write ceiling for ${settings.ceilingSeconds} s`);
     const ceiling = await measureWriteCeiling(fleet.kcp, 'bench-ceiling', { seconds: settings.ceilingSeconds, concurrency: 32 });
     return await resultOf({
       code, settings, fleet, config, created, tracker, started, converged, edits, busyEdits: duringConvergence, flapped, ceiling,
-      convergenceCost, requests, footprint, idleCost: costBetween(idleFrom, idleTo), idleSettled: settled, release, timedOut: false, broker: runner.broker.stats(),
+      convergenceCost, requests, footprint, idleCost: costBetween(idleFrom, idleTo), idleSettled: settled, release, timedOut: false, endState, ...await engine.events(),
     });
   } finally {
     await watch.stop();
-    await runner.stop();
+    await engine.stop();
   }
 }
 

@@ -24,14 +24,13 @@ export interface Cost {
   self: ProcessUsage;
 }
 
-export async function costSnapshot(fleet: Fleet): Promise<CostSnapshot> {
+/** `more`: processes besides the clusters' (Knative's pods, the function processes; bench/engine.ts). */
+export async function costSnapshot(fleet: Fleet, more: readonly { name: string; pid: number }[] = []): Promise<CostSnapshot> {
   const clusters: Cluster[] = [fleet.plane.kcp, ...fleet.plane.runtimes];
   const processes: Record<string, ProcessUsage> = {};
-  for (const cluster of clusters) {
-    for (const p of cluster.processes) {
-      const usage = await readProcessUsage(p.pid);
-      if (usage) processes[p.name] = usage;
-    }
+  for (const p of [...clusters.flatMap((c) => c.processes), ...more]) {
+    const usage = await readProcessUsage(p.pid);
+    if (usage) processes[p.name] = usage;
   }
   return {
     at: performance.now(),

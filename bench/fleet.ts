@@ -34,7 +34,8 @@ export interface Fleet {
 export const kymaName = (i: number) => `kyma-${String(i).padStart(5, '0')}`;
 
 export async function startFleet(settings: BenchSettings, say: (line: string) => void): Promise<Fleet> {
-  const plane = await startControlPlane({ runtimes: settings.runtimes, runtimeWorkloads: settings.rollouts === 'simulated' ? 'simulated' : true, apiServerFlags: LOAD_FLAGS, progress: say });
+  // Knative's pods (--engine knative) run on the KCP as workloads do on a real one.
+  const plane = await startControlPlane({ runtimes: settings.runtimes, kcpWorkloads: settings.engine === 'knative', runtimeWorkloads: settings.rollouts === 'simulated' ? 'simulated' : true, apiServerFlags: LOAD_FLAGS, progress: say });
   const kcp = await KubeClient.from(plane.kcp.kubeConfig());
   await installCrds(plane.kcp.kubeConfig());
   await kcp.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: KCP_NAMESPACE } }).catch(() => undefined);

@@ -4,9 +4,10 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BenchResult } from './result.ts';
 
-type Shape = Pick<BenchResult['settings'], 'modules' | 'rollouts' | 'runtimePerKyma'>;
+type Shape = Pick<BenchResult['settings'], 'modules' | 'rollouts' | 'runtimePerKyma'> & Partial<Pick<BenchResult['settings'], 'engine' | 'instances'>>;
 
-const sameShape = (a: Shape, b: Shape) => a.modules === b.modules && (a.rollouts ?? 'real') === (b.rollouts ?? 'real') && Boolean(a.runtimePerKyma) === Boolean(b.runtimePerKyma);
+const sameShape = (a: Shape, b: Shape) => a.modules === b.modules && (a.rollouts ?? 'real') === (b.rollouts ?? 'real') && Boolean(a.runtimePerKyma) === Boolean(b.runtimePerKyma)
+  && (a.engine ?? 'local') === (b.engine ?? 'local') && (a.instances ?? 1) === (b.instances ?? 1);
 
 /** The newest result per Kyma count of the given shape, smallest fleet first. */
 export function growthRows(results: readonly BenchResult[], shape: Shape): BenchResult[] {

@@ -6,6 +6,10 @@
 /** Resources only the runtime's controllers write or read per request (they watch everything else). */
 export const RUNTIME_CONTROLLERS = /^(pods|replicasets\.apps|events|events\.events\.k8s\.io|leases\.coordination\.k8s\.io|nodes|endpointslices\.discovery\.k8s\.io|controllerrevisions\.apps)(\/.*)?$|^deployments\.apps\/status$/;
 export const KCP_CONTROLLERS = /^leases\.coordination\.k8s\.io(\/.*)?$/;
+/** With Knative Eventing on the KCP (bench --engine knative): also its own resources (Brokers, Triggers, sources,
+ * channels) and what the local kubelet and Service proxy read (Deployments, Services, ConfigMaps; the functions read none
+ * of these on the KCP). */
+export const KNATIVE_KCP_CONTROLLERS = /^(leases\.coordination\.k8s\.io|[a-z]+\.[a-z.]*knative\.dev|deployments\.apps|services|configmaps)(\/.*)?$/;
 const WRITES = new Set(['post', 'put', 'patch', 'apply', 'delete', 'deletecollection']);
 
 /** Writes (by `<verb> <resource>` counts, as RequestSummary.byVerbResource) that the lifecycle manager made. */

@@ -9,11 +9,14 @@ import { lifecycleEnvironment, type BenchSettings } from './args.ts';
 import type { Cost } from './cost.ts';
 import { LOAD_FLAGS, type Fleet } from './fleet.ts';
 import type { ReadinessTracker } from './readiness.ts';
-import { KCP_CONTROLLERS, ownRequests, ownWrites, RUNTIME_CONTROLLERS } from './own-writes.ts';
+import { KCP_CONTROLLERS, KNATIVE_KCP_CONTROLLERS, ownRequests, ownWrites, RUNTIME_CONTROLLERS } from './own-writes.ts';
 import type { ReleaseOutcome } from './release.ts';
 import type { TalliedRequest } from '../shared/kube/request-tally.ts';
 import type { Footprint } from './process-usage.ts';
 import { costByFunction } from './by-function.ts';
+import type { InstanceCalls } from './engine.ts';
+import type { EndState } from './end-state.ts';
+import { usageByRole } from './roles.ts';
 
 import { percentile, type WriteCeiling } from './write-ceiling.ts';
 
@@ -56,8 +59,12 @@ export interface RunInputs {
   release?: ReleaseOutcome | undefined;
   /** Convergence did not finish within --timeout-seconds: the numbers are of what was Ready by then. */
   timedOut: boolean;
-  /** The local broker's counters at the end of the run. */
-  broker: BrokerStats;
+  /** The local broker's counters at the end of the run (--engine local). */
+  broker?: BrokerStats | undefined;
+  /** Each function instance's calls by status at the end of the run (--engine knative). */
+  calls?: InstanceCalls | undefined;
+  /** What the fleet converged to (compared between runs, e.g. 1 and 3 instances per function). */
+  endState?: EndState | undefined;
 }
 
 export type BenchResult = Awaited<ReturnType<typeof resultOf>>;
@@ -75,7 +82,8 @@ export async function resultOf(r: RunInputs) {
   const allowedKymasPerSecond = r.ceiling.writesPerSecond / (r.convergenceCost.kcp.writes / Math.max(1, readyKymas));
   const idle = r.idleCost;
   /** The lifecycle manager's own requests per second on each side during the idle window. */
-  const idleOwn = idle ? { kcp: ownRequests(idle.kcp.byVerbResource, KCP_CONTROLLERS) / idle.seconds, runtimes: ownRequests(idle.runtimes.byVerbResource) / idle.seconds } : { kcp: 0, runtimes: 0 };
+  const kcpControllers = r.settings.engine === 'knative' ? KNATIVE_KCP_CONTROLLERS : KCP_CONTROLLERS;
+  const idleOwn = idle ? { kcp: ownRequests(idle.kcp.byVerbResource, kcpControllers) / idle.seconds, runtimes: ownRequests(idle.runtimes.byVerbResource) / idle.seconds } : { kcp: 0, runtimes: 0 };
   return {
     when: new Date().toISOString(),
     code: r.code,
@@ -85,7 +93,8 @@ export async function resultOf(r: RunInputs) {
     setup: {
       isolation: r.settings.runtimePerKyma ? 'one runtime API server per Kyma, each Kyma in its runtime\'s kyma-system (--runtime-per-kyma)' : 'each Kyma in its own runtime namespace (docs/adr/0013); Kymas per runtime API server: ' + Math.ceil(r.settings.kymas / r.settings.runtimes),
       shared: 'per runtime API server: the lifecycle CRDs and each module\'s CRD (cluster-scoped); everything namespaced is per Kyma',
-      functions: `all six in this process (local runner), local broker with 32 concurrent deliveries per Trigger (8 per background Trigger), the user lane first, then the oldest Kyma's work first (ADR 25)${r.config.localBrokerCoalesce ? ', coalescing waiting deliveries about one object (ADR 17)' : ''}, one ApiServerSource watch on the KCP, one watch per runtime Kyma`,
+      engine: { name: r.settings.engine, instancesPerFunction: r.settings.instances },
+      functions: r.settings.engine === 'knative' ? KNATIVE_SETUP(r.settings.instances) : `all six in this process (local runner), local broker with 32 concurrent deliveries per Trigger (8 per background Trigger), the user lane first, then the oldest Kyma's work first (ADR 25)${r.config.localBrokerCoalesce ? ', coalescing waiting deliveries about one object (ADR 17)' : ''}, one ApiServerSource watch on the KCP, one watch per runtime Kyma`,
       rollouts: r.settings.rollouts === 'simulated' ? 'simulated: kwok marks each new Deployment generation rolled out after 1 s (no controller-manager, ReplicaSets or Pods)' : 'real: kube-controller-manager, kube-scheduler and kwok (fake node) on every runtime API server',
       driftPeriodMinutes: r.config.driftPeriodMinutes, resyncEverySeconds: 60,
       // Settings given to this run as LIFECYCLE_* variables (the rest are the defaults).
@@ -100,7 +109,7 @@ export async function resultOf(r: RunInputs) {
     },
     apiCost: {
       // The bench itself wrote each Kyma and its kubeconfig Secret on the KCP, and the busy edits on the runtimes.
-      kcp: costPer(r.convergenceCost.kcp, installs, KCP_CONTROLLERS, 2 * r.settings.kymas),
+      kcp: costPer(r.convergenceCost.kcp, installs, kcpControllers, 2 * r.settings.kymas),
       runtimes: costPer(r.convergenceCost.runtimes, installs, RUNTIME_CONTROLLERS, r.busyEdits.length),
       designMinimum: designMinimum(r.fleet.modules.length),
       // Per function, per install, as counted in this process (`other`: the sources, watches and the bench itself).
@@ -124,6 +133,7 @@ export async function resultOf(r: RunInputs) {
     resources: {
       functions: { cpuSeconds: round(r.convergenceCost.self.cpuSeconds, 1), cpuSecondsPerInstall: round(r.convergenceCost.self.cpuSeconds / Math.max(1, installs), 3), peakRssMiB: round((idle ?? r.convergenceCost).self.peakRssBytes / MIB, 0),
         atConvergence: { ...r.footprint, rssMiB: round(r.convergenceCost.self.rssBytes / MIB, 0) } },
+      byRole: Object.fromEntries(Object.entries(usageByRole(r.convergenceCost.processes)).map(([role, u]) => [role, { processes: u.processes, cpuSeconds: round(u.cpuSeconds, 1), cpuSecondsPerInstall: round(u.cpuSeconds / Math.max(1, installs), 3), peakRssMiB: round(u.peakRssBytes / MIB, 0) }])),
       processes: Object.fromEntries(Object.entries(r.convergenceCost.processes).map(([name, u]) => [name, { cpuSeconds: round(u.cpuSeconds, 1), peakRssMiB: round((idle?.processes[name]?.peakRssBytes ?? u.peakRssBytes) / MIB, 0) }])),
     },
     ceiling: {
@@ -131,11 +141,15 @@ export async function resultOf(r: RunInputs) {
       kcpWritesPerSecondDuringConvergence: round(kcpWritesPerSecond, 1),
       convergenceFractionOfCeiling: round((r.settings.kymas / seconds) / allowedKymasPerSecond, 3),
     },
-    broker: r.broker,
+    broker: r.broker ?? null,
+    calls: r.calls ?? null,
+    endState: r.endState ?? null,
     release: r.release ?? null,
     flapping: r.flapped ? { changedObjects: r.flapped.length, examples: r.flapped.slice(0, 10) } : null,
   };
 }
+
+const KNATIVE_SETUP = (instances: number) => `each function in ${instances === 1 ? 'a process' : `${instances} processes`} of its own (its image's entry point, functions/<name>/start.ts, with manifests/config.yaml's settings)${instances > 1 ? ', connections spread round-robin over them' : ''}; Knative Eventing's own ApiServerSource and PingSource adapters, multi-tenant channel-based Broker (ingress, filter) on the in-memory channel; the runtime watch, the cluster DNS and Service proxy in the bench's process`;
 
 const latencies = (ms: number[]) => [...ms].sort((a, b) => a - b).map((t) => t / 1000);
 const summary = (seconds: number[]) => ({ count: seconds.length, p50Seconds: round(percentile(seconds, 50)), p99Seconds: round(percentile(seconds, 99)), maxSeconds: round(seconds.at(-1) ?? Number.NaN) });
@@ -164,7 +178,7 @@ function costPer(summary: Cost['kcp'], installs: number, controllers: RegExp, be
   const own = ownWrites(summary.byVerbResource, controllers) - benchWrites;
   const ownAll = ownRequests(summary.byVerbResource, controllers) - benchWrites;
   return {
-    requests: summary.total, writes: summary.writes, ownWrites: own, ownRequests: ownAll,
+    requests: summary.total, writes: summary.writes, ownWrites: own, ownRequests: ownAll, conflicts: summary.byCode['409'] ?? 0,
     perModuleInstall: { requests: round(summary.total / installs), writes: round(summary.writes / installs), ownWrites: round(own / installs), ownRequests: round(ownAll / installs) },
     byVerb: summary.byVerb, topByVerbResource: top(summary.byVerbResource, 12),
   };

@@ -4,6 +4,7 @@
 // status.address.url is the address of its function's host (no Serving controller runs). Events go source → Broker
 // ingress → channel → filter → Trigger subscriber → reply → ingress, all Knative's code.
 import type { KubeConfig } from '@kubernetes/client-node';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { composeDeps } from '../../shared/host/compose.ts';
 import type { Config } from '../../shared/host/config.ts';
@@ -11,10 +12,12 @@ import { startFunctionHost, type FunctionHost } from '../../shared/host/host.ts'
 import type { Logger } from '../../shared/host/logger.ts';
 import { httpSink } from '../../shared/host/sink.ts';
 import { KubeClient } from '../../shared/kube/client.ts';
+import type { KubeObject } from '../../shared/kube/types.ts';
 import { RuntimeWatches } from '../../tools/runtime-watch/runtime-watches.ts';
 import { FUNCTIONS } from '../runner/functions.ts';
 import { MANIFESTS_DIR } from '../runner/local-runner.ts';
 import { kubectlApply, startKnativeEventing, type KnativeEventing } from './eventing.ts';
+import { startFunctionPods, type FunctionPods } from './function-pods.ts';
 import { CLUSTER_SIDE_IP } from './pods.ts';
 
 export interface KnativeRunnerOptions {
@@ -28,6 +31,9 @@ export interface KnativeRunnerOptions {
   config: Config;
   log: Logger;
   progress?: (line: string) => void;
+  /** Run each function as its image does, in `instances` processes of its own with this environment (the bench, issue
+   * 35). Default: every function in this process (the scenarios read their calls from the logger). */
+  functionPods?: { instances: number; env: Record<string, string> };
 }
 
 export interface KnativeRunner {
@@ -35,8 +41,14 @@ export interface KnativeRunner {
   /** The Broker's address (Knative's ingress). */
   readonly ingress: string;
   readonly functions: Map<string, string>;
+  /** Knative's pods and the function processes (none when the functions run in this process): name → pid. */
+  processes(): { name: string; pid: number }[];
+  /** Calls per function instance by outcome status (empty when the functions run in this process). */
+  calls(): Promise<Record<string, Record<string, number>[]>>;
   stop(): Promise<void>;
 }
+
+interface ServedFunctions { urls: Map<string, string>; pods: Map<string, FunctionPods>; close(): Promise<void> }
 
 interface Conditioned { metadata?: { name?: string }; status?: { conditions?: { type: string; status: string; message?: string }[]; address?: { url?: string } } }
 const ready = (o: Conditioned | undefined) => o?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
@@ -87,15 +99,35 @@ async function routeThroughKnative(opts: KnativeRunnerOptions, kcp: KubeClient, 
   await allReady(kcp, 'eventing.knative.dev/v1', 'Broker', namespace);
   const broker = await kcp.get<Conditioned>({ apiVersion: 'eventing.knative.dev/v1', kind: 'Broker', namespace, name: 'lifecycle' });
   const ingress = broker?.status?.address?.url ?? '';
-  const deps = await composeDeps(opts.kcp, opts.config, httpSink(ingress));
-  const hosts: FunctionHost[] = [];
-  const functions = new Map<string, string>();
-  for (const [name, factory] of Object.entries(FUNCTIONS)) {
-    // Reachable from the pods' network namespaces (the broker filter calls it) at the cluster side's address.
-    const host = await startFunctionHost(factory(deps), opts.log.child({ fn: name }), 0, '0.0.0.0');
-    hosts.push(host);
-    const url = `http://${CLUSTER_SIDE_IP}:${new URL(host.url).port}`;
-    functions.set(name, url);
+  const served = opts.functionPods ? await functionsInProcesses(opts, kcp, opts.functionPods, ingress) : await functionsInProcess(opts, ingress);
+  const functions = served.urls;
+  let watches: RuntimeWatches;
+  try {
+    watches = await routeToFunctions(opts, kcp, functions, ingress, say);
+  } catch (error) {
+    await served.close();
+    throw error;
+  }
+  say(`Knative routes the events: Broker ${ingress}, Triggers, ApiServerSource and PingSource Ready`);
+  return {
+    eventing, ingress, functions,
+    processes: () => [
+      ...eventing.kubelet.running().map((p) => ({ name: p.process.name, pid: p.process.pid })),
+      ...[...served.pods.values()].flatMap((p) => p.processes),
+    ],
+    calls: async () => Object.fromEntries(await Promise.all([...served.pods].map(async ([name, p]) => [name, await p.calls()] as const))),
+    stop: async () => {
+      await watches.stop();
+      await eventing.stop();
+      await served.close();
+    },
+  };
+}
+
+/** Points each serving Service at its function, waits for Knative's routing to be Ready, then starts the runtime watch. */
+async function routeToFunctions(opts: KnativeRunnerOptions, kcp: KubeClient, functions: Map<string, string>, ingress: string, say: (line: string) => void): Promise<RuntimeWatches> {
+  const namespace = opts.config.kcpNamespace;
+  for (const [name, url] of functions) {
     await kcp.mergePatch({ apiVersion: 'serving.knative.dev/v1', kind: 'Service', namespace, name }, {
       status: { url, address: { url }, conditions: [{ type: 'Ready', status: 'True' }] },
     }, 'status');
@@ -106,14 +138,36 @@ async function routeThroughKnative(opts: KnativeRunnerOptions, kcp: KubeClient, 
   await allReady(kcp, 'sources.knative.dev/v1', 'PingSource', namespace);
   const watches = new RuntimeWatches({ kcp, namespace, sink: httpSink(ingress), log: opts.log.child({ component: 'runtime-watch' }), execCommands: opts.config.kubeconfigExecCommands });
   await watches.start();
-  say(`Knative routes the events: Broker ${ingress}, Triggers, ApiServerSource and PingSource Ready`);
-  return {
-    eventing, ingress, functions,
-    stop: async () => {
-      await watches.stop();
-      await eventing.stop();
-      await Promise.all(hosts.map((h) => h.close()));
-      deps.kcp.stopCaches();
-    },
-  };
+  return watches;
+}
+
+/** Every function on a host in this process, reachable from the pods' network namespaces at the cluster side's address. */
+async function functionsInProcess(opts: KnativeRunnerOptions, ingress: string): Promise<ServedFunctions> {
+  const deps = await composeDeps(opts.kcp, opts.config, httpSink(ingress));
+  const hosts: FunctionHost[] = [];
+  const urls = new Map<string, string>();
+  for (const [name, factory] of Object.entries(FUNCTIONS)) {
+    const host = await startFunctionHost(factory(deps), opts.log.child({ fn: name }), 0, '0.0.0.0');
+    hosts.push(host);
+    urls.set(name, `http://${CLUSTER_SIDE_IP}:${new URL(host.url).port}`);
+  }
+  return { urls, pods: new Map(), close: async () => { await Promise.all(hosts.map((h) => h.close())); deps.kcp.stopCaches(); } };
+}
+
+/** Every function in processes of its own (function-pods.ts), configured as its Knative Service configures it
+ * (containerConcurrency is not enforced: no queue-proxy runs). */
+async function functionsInProcesses(opts: KnativeRunnerOptions, kcp: KubeClient, pods: { instances: number; env: Record<string, string> }, ingress: string): Promise<ServedFunctions> {
+  // The Services' envFrom: manifests/config.yaml as applied, then what the caller sets over it (the registry, log level).
+  const configMap = await kcp.get<KubeObject & { data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'ConfigMap', namespace: opts.config.kcpNamespace, name: 'lifecycle-config' });
+  const env = { ...configMap?.data, ...pods.env, K_SINK: ingress, KUBECONFIG: opts.kubeconfigPath };
+  const started = new Map<string, FunctionPods>();
+  const close = () => Promise.all([...started.values()].map((p) => p.close())).then(() => undefined);
+  try {
+    for (const name of Object.keys(FUNCTIONS)) started.set(name, await startFunctionPods({ name, instances: pods.instances, env, logDir: join(opts.runDir, 'logs') }));
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const urls = new Map([...started].map(([name, p]) => [name, `http://${CLUSTER_SIDE_IP}:${p.port}`]));
+  return { urls, pods: started, close };
 }

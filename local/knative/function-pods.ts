@@ -1,0 +1,110 @@
+// The functions as Knative Serving runs them (issue 35): each function's own entry point (functions/<name>/start.ts,
+// what its image runs) in processes of its own, `instances` of each, configured by environment as its Service
+// configures it (PORT, K_SINK, KUBECONFIG, LIFECYCLE_*). With more than one instance, one address spreads connections
+// over them round-robin, as Serving spreads requests over a Service's pods. No Serving controller runs.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { openSync, readFileSync } from 'node:fs';
+import { createConnection, createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+
+export interface FunctionPodsOptions {
+  name: string;
+  instances: number;
+  /** The functions' environment (PORT is set per instance). */
+  env: Record<string, string>;
+  logDir: string;
+}
+
+export interface FunctionPods {
+  /** The port the function is reached at on every address of this network namespace. */
+  readonly port: number;
+  /** `<function>-<n>` → pid, for the bench's CPU and memory figures. */
+  readonly processes: { name: string; pid: number }[];
+  /** Each instance's calls so far, by outcome status (from its /metrics). */
+  calls(): Promise<Record<string, number>[]>;
+  close(): Promise<void>;
+}
+
+const entryOf = (name: string) => fileURLToPath(new URL(`../../functions/${name}/start.ts`, import.meta.url));
+const READY_MS = 60_000;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Waits until an instance answers its readiness probe; fails with its log's tail when it exits or never answers. */
+async function ready(child: ChildProcess, port: number, log: string): Promise<void> {
+  const deadline = Date.now() + READY_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) break;
+    const ok = await fetch(`http://127.0.0.1:${port}/health/readiness`).then((r) => r.ok, () => false);
+    if (ok) return;
+    await sleep(200);
+  }
+  child.kill('SIGKILL');
+  throw new Error(`function process ${log} did not become ready: ${readFileSync(log, 'utf8').slice(-2_000)}`);
+}
+
+/** PURE. An instance's invocations by status, from its Prometheus text. */
+export function callsOf(metrics: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const m of metrics.matchAll(/^lifecycle_function_invocations_total\{([^}]*)\} (\S+)$/gm)) {
+    const status = /status="([^"]*)"/.exec(m[1] ?? '')?.[1] ?? 'unknown';
+    out[status] = (out[status] ?? 0) + Number(m[2]);
+  }
+  return out;
+}
+
+/** Spreads connections over ports round-robin (a TCP splice: HTTP is not parsed). */
+async function spread(ports: number[]): Promise<{ port: number; server: Server }> {
+  let next = 0;
+  const server = createServer((client) => {
+    const upstream = createConnection({ host: '127.0.0.1', port: ports[next++ % ports.length] ?? 0 });
+    client.pipe(upstream).pipe(client);
+    const end = () => { client.destroy(); upstream.destroy(); };
+    client.on('error', end);
+    upstream.on('error', end);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
+  return { port: (server.address() as { port: number }).port, server };
+}
+
+export async function startFunctionPods(opts: FunctionPodsOptions): Promise<FunctionPods> {
+  const children: { child: ChildProcess; port: number; name: string }[] = [];
+  const stopAll = () => children.forEach(({ child }) => child.kill('SIGTERM'));
+  try {
+    for (let i = 1; i <= opts.instances; i++) {
+      const port = await freePort();
+      const name = `${opts.name}-${i}`;
+      const log = join(opts.logDir, `fn-${name}.log`);
+      const out = openSync(log, 'a');
+      const child = spawn(process.execPath, [entryOf(opts.name)], { env: { ...opts.env, PORT: String(port) }, stdio: ['ignore', out, out] });
+      children.push({ child, port, name });
+      await ready(child, port, log);
+    }
+  } catch (error) {
+    stopAll();
+    throw error;
+  }
+  const spreader = children.length > 1 ? await spread(children.map((c) => c.port)) : undefined;
+  return {
+    port: spreader?.port ?? children[0]?.port ?? 0,
+    processes: children.map(({ child, name }) => ({ name, pid: child.pid ?? 0 })),
+    calls: () => Promise.all(children.map(({ port }) => fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text()).then(callsOf, () => ({})))),
+    close: async () => {
+      spreader?.server.close();
+      await Promise.all(children.map(({ child }) => new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 35_000).unref();
+      })));
+    },
+  };
+}
