@@ -2,6 +2,7 @@
 // Knative Eventing's own Broker, channel and sources with each function in processes of its own (issue 35).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrokerStats } from '../local/eventing/index.ts';
+import type { InstanceCalls as InstanceCall } from '../local/knative/function-pods.ts';
 import { startKnativeRunner } from '../local/knative/runner.ts';
 import { startLocalRunner } from '../local/runner/local-runner.ts';
 import type { Config } from '../shared/host/config.ts';
@@ -9,8 +10,8 @@ import type { Logger } from '../shared/host/logger.ts';
 import type { BenchSettings } from './args.ts';
 import type { Fleet } from './fleet.ts';
 
-/** Calls per function instance by outcome status (Knative: from each instance's /metrics). */
-export type InstanceCalls = Record<string, Record<string, number>[]>;
+/** Function → each instance's calls (Knative: from each instance's /metrics). */
+export type InstanceCalls = Record<string, InstanceCall[]>;
 
 export interface Engine {
   /** Resolves true once no event is being worked on, false when `limitMs` passed first. */
@@ -44,7 +45,7 @@ export async function startEngine(settings: BenchSettings, fleet: Fleet, config:
     kubectl: plane.binaries.kubectl, knativeDir, runDir: plane.runDir, hostsFile, config, log, progress: say,
     functionPods: { instances: settings.instances, env },
   });
-  const total = async () => Object.values(await runner.calls()).flat().reduce((sum, byStatus) => sum + Object.values(byStatus).reduce((a, b) => a + b, 0), 0);
+  const total = async () => Object.values(await runner.calls()).flat().reduce((sum, calls) => sum + Object.values(calls.byStatus).reduce((a, b) => a + b, 0), 0);
   return {
     settled: async (limitMs) => {
       const deadline = Date.now() + limitMs;

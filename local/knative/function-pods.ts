@@ -22,8 +22,8 @@ export interface FunctionPods {
   readonly port: number;
   /** `<function>-<n>` → pid, for the bench's CPU and memory figures. */
   readonly processes: { name: string; pid: number }[];
-  /** Each instance's calls so far, by outcome status (from its /metrics). */
-  calls(): Promise<Record<string, number>[]>;
+  /** Each instance's calls so far (from its /metrics). */
+  calls(): Promise<InstanceCalls[]>;
   close(): Promise<void>;
 }
 
@@ -51,14 +51,18 @@ async function ready(child: ChildProcess, port: number, log: string): Promise<vo
   throw new Error(`function process ${log} did not become ready: ${readFileSync(log, 'utf8').slice(-2_000)}`);
 }
 
-/** PURE. An instance's invocations by status, from its Prometheus text. */
-export function callsOf(metrics: string): Record<string, number> {
-  const out: Record<string, number> = {};
+/** One instance's calls: how many by outcome status, and the seconds they took together (time in the function). */
+export interface InstanceCalls { byStatus: Record<string, number>; busySeconds: number }
+
+/** PURE. An instance's calls, from its Prometheus text. */
+export function callsOf(metrics: string): InstanceCalls {
+  const byStatus: Record<string, number> = {};
   for (const m of metrics.matchAll(/^lifecycle_function_invocations_total\{([^}]*)\} (\S+)$/gm)) {
     const status = /status="([^"]*)"/.exec(m[1] ?? '')?.[1] ?? 'unknown';
-    out[status] = (out[status] ?? 0) + Number(m[2]);
+    byStatus[status] = (byStatus[status] ?? 0) + Number(m[2]);
   }
-  return out;
+  const busySeconds = [...metrics.matchAll(/^lifecycle_function_duration_seconds_sum(?:\{[^}]*\})? (\S+)$/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+  return { byStatus, busySeconds };
 }
 
 /** Spreads connections over ports round-robin (a TCP splice: HTTP is not parsed). */
@@ -96,7 +100,7 @@ export async function startFunctionPods(opts: FunctionPodsOptions): Promise<Func
   return {
     port: spreader?.port ?? children[0]?.port ?? 0,
     processes: children.map(({ child, name }) => ({ name, pid: child.pid ?? 0 })),
-    calls: () => Promise.all(children.map(({ port }) => fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text()).then(callsOf, () => ({})))),
+    calls: () => Promise.all(children.map(({ port }) => fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text()).then(callsOf, () => ({ byStatus: {}, busySeconds: 0 })))),
     close: async () => {
       spreader?.server.close();
       await Promise.all(children.map(({ child }) => new Promise<void>((resolve) => {

@@ -43,7 +43,9 @@ describe('npm run bench -- --engine knative (smoke size)', () => {
     expect(result.endState?.kymas).toEqual({ Ready: 3 });
     // Every function answered calls as a process of its own, and Knative's pods are in the cost table.
     for (const fn of FUNCTIONS) expect(result.resources.processes[`${fn}-1`]?.peakRssMiB, fn).toBeGreaterThan(0);
-    expect(Object.values(result.calls?.['apply-remote']?.[0] ?? {}).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    const applied = result.calls?.['apply-remote']?.[0];
+    expect(Object.values(applied?.byStatus ?? {}).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    expect(applied?.busySeconds).toBeGreaterThan(0);
     expect(result.resources.byRole).toMatchObject({ functions: { processes: 6 }, knative: expect.objectContaining({ cpuSeconds: expect.any(Number) }) });
     expect(Object.keys(result.resources.processes).some((p) => p.endsWith('mt-broker-filter'))).toBe(true);
     expect(output).toContain('| functions (6 processes) |');
