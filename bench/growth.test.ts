@@ -26,6 +26,11 @@ describe('growth table', () => {
     expect(growthRows(results, { ...shape, engine: 'knative', instances: 3 }).map((r) => r.when)).toEqual(['2026-11-25T12:00:00Z']);
   });
 
+  it('skips result files that are not bench runs (the side-by-side JSONs)', () => {
+    const sideBySide = { mode: 'project', kymas: 20 } as unknown as BenchResult;
+    expect(growthRows([sideBySide, run(300, '2026-11-25T10:00:00Z')], { modules: 5, rollouts: 'simulated', runtimePerKyma: false })).toHaveLength(1);
+  });
+
   it('says how far a bounded run got', () => {
     const table = growthTable([run(300, '2026-11-25T11:00:00Z'), run(5000, '2026-11-25T13:00:00Z', { timedOut: true })]).split('\n');
     expect(table).toHaveLength(4);

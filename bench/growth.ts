@@ -12,7 +12,8 @@ const sameShape = (a: Shape, b: Shape) => a.modules === b.modules && (a.rollouts
 /** The newest result per Kyma count of the given shape, smallest fleet first. */
 export function growthRows(results: readonly BenchResult[], shape: Shape): BenchResult[] {
   const newest = new Map<number, BenchResult>();
-  for (const r of results.filter((x) => sameShape(x.settings, shape))) {
+  // Other result files (the side-by-side runs' sbs-*.json) have no bench settings: they are not rows.
+  for (const r of results.filter((x) => x.settings && x.convergence && sameShape(x.settings, shape))) {
     const seen = newest.get(r.settings.kymas);
     if (!seen || seen.when < r.when) newest.set(r.settings.kymas, r);
   }
@@ -33,7 +34,9 @@ export function growthTable(rows: readonly BenchResult[]): string {
       String(c.moduleInstallsPerSecond), `${c.perKymaSeconds.p50} s (${c.fairness.perKymaP50ShareOfRun})`,
       c.fairness.firstTenthReadyAtShareOfRun === null ? 'not yet' : `${c.fairness.firstTenthReadyAtShareOfRun} of the run`,
       own(r.apiCost.kcp.perModuleInstall), own(r.apiCost.runtimes.perModuleInstall),
-      String(r.resources.functions.cpuSecondsPerInstall), `${r.resources.functions.peakRssMiB} MiB`,
+      // Through Knative the functions are processes of their own (summed); locally they are the bench's process.
+      String(r.resources.byRole?.['functions']?.cpuSecondsPerInstall ?? r.resources.functions.cpuSecondsPerInstall),
+      `${r.resources.byRole?.['functions']?.peakRssMiB ?? r.resources.functions.peakRssMiB} MiB`,
     ];
   });
   return [header, header.map(() => '---'), ...lines].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
