@@ -24,6 +24,8 @@ import { measureWriteCeiling } from './write-ceiling.ts';
 const CREATE_PARALLEL = 16;
 /** How long the idle window waits for the broker to have no work left after the edits. */
 const SETTLE_LIMIT_MS = 120_000;
+/** How long the bench waits for the functions to stop before it stops the control plane under them. */
+const STOP_LIMIT_MS = 30_000;
 
 export async function runBench(settings: BenchSettings, say: (line: string) => void): Promise<BenchResult> {
   const fleet = await startFleet(settings, say);
@@ -94,7 +96,9 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
     });
   } finally {
     await watch.stop();
-    await engine.stop();
+    // Stopping lets the calls in flight finish and, at thousands of Kymas, the queued drift checks too: bounded, as
+    // the control plane's stop then ends whatever is left.
+    await Promise.race([engine.stop(), sleep(STOP_LIMIT_MS)]);
   }
 }
 
