@@ -2,7 +2,7 @@
 // Knative Eventing's own Broker, channel and sources with each function in processes of its own (issue 35).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrokerStats } from '../local/eventing/index.ts';
-import type { InstanceCalls as InstanceCall } from '../local/knative/function-pods.ts';
+import type { CallsOfInstance } from '../local/knative/function-pods.ts';
 import { startKnativeRunner } from '../local/knative/runner.ts';
 import { startLocalRunner } from '../local/runner/local-runner.ts';
 import type { Config } from '../shared/host/config.ts';
@@ -11,7 +11,7 @@ import type { BenchSettings } from './args.ts';
 import type { Fleet } from './fleet.ts';
 
 /** Function → each instance's calls (Knative: from each instance's /metrics). */
-export type InstanceCalls = Record<string, InstanceCall[]>;
+export type InstanceCalls = Record<string, CallsOfInstance[]>;
 
 export interface Engine {
   /** Resolves true once no event is being worked on, false when `limitMs` passed first. */

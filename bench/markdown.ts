@@ -1,5 +1,6 @@
 // The markdown table of one run (what docs/performance.md and the README show). Pure.
 import type { BenchResult } from './result.ts';
+import { roleOf } from './roles.ts';
 
 const round2 = (n: number) => Number(n.toFixed(2));
 
@@ -29,7 +30,7 @@ export function toMarkdown(r: BenchResult): string {
     ['release spread (--release)', r.release ? `${r.release.module} → ${r.release.version} on ${r.release.kymas} Kymas in ${r.release.seconds} s (upgraded per minute: ${r.release.upgradedPerMinute.join(', ')}; budget ${r.release.budget.kymasPerMinute} Kymas/min, ${r.release.budget.kymasPerRuntimePerMinute} per runtime API server); ours meanwhile: KCP ${r.release.kcpRequestsPerSecond} req/s (${r.release.kcpWritesPerSecond} writes/s), runtimes ${r.release.runtimeRequestsPerSecond} req/s` : 'not measured (no --release)'],
     ...Object.entries(r.resources.byRole ?? {}).map(([role, u]): [string, string] => [role === 'functions' ? `functions (${u.processes} processes)` : `Knative Eventing (${u.processes} pods)`, `${u.cpuSeconds} CPU s during convergence (${u.cpuSecondsPerInstall} per module install), peak RSS ${u.peakRssMiB} MiB summed over the processes`]),
     [r.settings.engine === 'knative' ? 'this process (bench, runtime watch, cluster DNS and Service proxy)' : 'functions (this process)', `${r.resources.functions.cpuSeconds} CPU s during convergence (${r.resources.functions.cpuSecondsPerInstall} per module install), peak RSS ${r.resources.functions.peakRssMiB} MiB; at convergence ${footprint(r.resources.functions.atConvergence)}`],
-    ...Object.entries(r.resources.processes).filter(([name]) => /kube-apiserver|etcd|^knative-|-\d+$/.test(name)).map(([name, u]): [string, string] => [name, `${u.cpuSeconds} CPU s during convergence, peak RSS ${u.peakRssMiB} MiB`]),
+    ...Object.entries(r.resources.processes).filter(([name]) => /kube-apiserver|etcd/.test(name) || roleOf(name)).map(([name, u]): [string, string] => [name, `${u.cpuSeconds} CPU s during convergence, peak RSS ${u.peakRssMiB} MiB`]),
     ['KCP write ceiling', `${r.ceiling.kcpCreatesPerSecond} small creates/s sustained (p50 ${r.ceiling.p50Ms} ms, p99 ${r.ceiling.p99Ms} ms); convergence wrote ${r.ceiling.kcpWritesPerSecondDuringConvergence}/s = ${r.ceiling.convergenceFractionOfCeiling} of what the ceiling allows`],
     r.broker ? ['events (local broker)', `${r.broker.received} received, ${r.broker.delivered} delivered, ${r.broker.coalesced} coalesced, ${r.broker.retries} retries, ${r.broker.deadLettered} dead-lettered`]
       : ['calls per function instance (by status; seconds spent in the function)', Object.entries(r.calls ?? {}).map(([fn, instances]) => `${fn} ${instances.map((c) => `${Object.entries(c.byStatus).map(([status, n]) => `${n}×${status}`).join('+') || '0'} (${round2(c.busySeconds)} s)`).join(' / ')}`).join('; ') || 'not counted'],

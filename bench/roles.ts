@@ -1,12 +1,14 @@
 // Where the CPU and memory of a --engine knative run go, by role: the function processes (`<function>-<n>`),
 // Knative Eventing's pods (`knative-<namespace>-<deployment>`), each summed. Pure.
+import { FUNCTIONS } from '../local/runner/functions.ts';
 import type { ProcessUsage } from './process-usage.ts';
 
-const FUNCTION_PROCESS = /^(aggregate-status|apply-remote|purge|render-manifest|resolve-template|resync)-\d+$/;
+/** `<function>-<n>`, as local/knative/function-pods.ts names each instance. */
+const isFunctionProcess = (name: string) => Object.hasOwn(FUNCTIONS, /^(.+)-\d+$/.exec(name)?.[1] ?? '');
 
 /** PURE. The role a process of the run has, or undefined for the clusters' own (apiservers, etcds, kwok). */
 export function roleOf(name: string): 'functions' | 'knative' | undefined {
-  if (FUNCTION_PROCESS.test(name)) return 'functions';
+  if (isFunctionProcess(name)) return 'functions';
   if (name.startsWith('knative-')) return 'knative';
   return undefined;
 }

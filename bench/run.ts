@@ -44,7 +44,7 @@ say(`results: ${file}.json, ${file}.md`);
 // The growth table over every committed run of this shape (issue 20), regenerated with each run.
 const shape = { modules: settings.modules, rollouts: settings.rollouts, runtimePerKyma: settings.runtimePerKyma, engine: settings.engine, instances: settings.instances };
 const growth = growthTable(growthRows(await readResults(settings.out), shape));
-const growthFile = join(settings.out, `growth-${settings.modules}-modules-rollouts-${settings.rollouts}${settings.runtimePerKyma ? '-runtime-per-kyma' : ''}${settings.engine === 'knative' ? `-knative-${settings.instances}` : ''}.md`);
+const growthFile = join(settings.out, `growth-${settings.modules}-modules-rollouts-${settings.rollouts}${settings.runtimePerKyma ? '-runtime-per-kyma' : ''}${engine}.md`);
 await writeFile(growthFile, `${growth}\n`);
 console.log(`\n${growth}`);
 say(`growth table: ${growthFile}`);

@@ -8,6 +8,7 @@ import { createConnection, createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../controlplane/ports.ts';
 
 export interface FunctionPodsOptions {
   name: string;
@@ -23,20 +24,12 @@ export interface FunctionPods {
   /** `<function>-<n>` → pid, for the bench's CPU and memory figures. */
   readonly processes: { name: string; pid: number }[];
   /** Each instance's calls so far (from its /metrics). */
-  calls(): Promise<InstanceCalls[]>;
+  calls(): Promise<CallsOfInstance[]>;
   close(): Promise<void>;
 }
 
 const entryOf = (name: string) => fileURLToPath(new URL(`../../functions/${name}/start.ts`, import.meta.url));
 const READY_MS = 60_000;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Waits until an instance answers its readiness probe; fails with its log's tail when it exits or never answers. */
 async function ready(child: ChildProcess, port: number, log: string): Promise<void> {
@@ -52,10 +45,10 @@ async function ready(child: ChildProcess, port: number, log: string): Promise<vo
 }
 
 /** One instance's calls: how many by outcome status, and the seconds they took together (time in the function). */
-export interface InstanceCalls { byStatus: Record<string, number>; busySeconds: number }
+export interface CallsOfInstance { byStatus: Record<string, number>; busySeconds: number }
 
 /** PURE. An instance's calls, from its Prometheus text. */
-export function callsOf(metrics: string): InstanceCalls {
+export function callsOf(metrics: string): CallsOfInstance {
   const byStatus: Record<string, number> = {};
   for (const m of metrics.matchAll(/^lifecycle_function_invocations_total\{([^}]*)\} (\S+)$/gm)) {
     const status = /status="([^"]*)"/.exec(m[1] ?? '')?.[1] ?? 'unknown';

@@ -17,7 +17,7 @@ import { RuntimeWatches } from '../../tools/runtime-watch/runtime-watches.ts';
 import { FUNCTIONS } from '../runner/functions.ts';
 import { MANIFESTS_DIR } from '../runner/local-runner.ts';
 import { kubectlApply, startKnativeEventing, type KnativeEventing } from './eventing.ts';
-import { startFunctionPods, type FunctionPods, type InstanceCalls } from './function-pods.ts';
+import { startFunctionPods, type CallsOfInstance, type FunctionPods } from './function-pods.ts';
 import { CLUSTER_SIDE_IP } from './pods.ts';
 
 export interface KnativeRunnerOptions {
@@ -44,7 +44,7 @@ export interface KnativeRunner {
   /** Knative's pods and the function processes (none when the functions run in this process): name → pid. */
   processes(): { name: string; pid: number }[];
   /** Calls per function instance by outcome status (empty when the functions run in this process). */
-  calls(): Promise<Record<string, InstanceCalls[]>>;
+  calls(): Promise<Record<string, CallsOfInstance[]>>;
   stop(): Promise<void>;
 }
 

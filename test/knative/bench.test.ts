@@ -7,8 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BenchResult } from '../../bench/result.ts';
+import { FUNCTIONS } from '../../local/runner/functions.ts';
 
-const FUNCTIONS = ['resolve-template', 'render-manifest', 'apply-remote', 'aggregate-status', 'purge', 'resync'];
+const FUNCTION_NAMES = Object.keys(FUNCTIONS);
 
 function bench(instances: number): Promise<{ result: BenchResult; files: string[]; output: string }> {
   return new Promise((resolve, reject) => {
@@ -42,7 +43,7 @@ describe('npm run bench -- --engine knative (smoke size)', () => {
     expect(result.flapping?.changedObjects).toBe(0);
     expect(result.endState?.kymas).toEqual({ Ready: 3 });
     // Every function answered calls as a process of its own, and Knative's pods are in the cost table.
-    for (const fn of FUNCTIONS) expect(result.resources.processes[`${fn}-1`]?.peakRssMiB, fn).toBeGreaterThan(0);
+    for (const fn of FUNCTION_NAMES) expect(result.resources.processes[`${fn}-1`]?.peakRssMiB, fn).toBeGreaterThan(0);
     const applied = result.calls?.['apply-remote']?.[0];
     expect(Object.values(applied?.byStatus ?? {}).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     expect(applied?.busySeconds).toBeGreaterThan(0);
@@ -56,7 +57,7 @@ describe('npm run bench -- --engine knative (smoke size)', () => {
     expect(result.convergence).toMatchObject({ timedOut: false, ready: 3 });
     expect(result.flapping?.changedObjects).toBe(0);
     expect(result.endState?.digest).toBe(one.endState?.digest);
-    for (const fn of FUNCTIONS) expect(result.calls?.[fn], fn).toHaveLength(3);
+    for (const fn of FUNCTION_NAMES) expect(result.calls?.[fn], fn).toHaveLength(3);
     expect(result.resources.byRole?.['functions']?.processes).toBe(18);
   }, 400_000);
 });
