@@ -19,7 +19,7 @@
 //                                                                                       [resolve.ts, decide.ts]
 //   7. status.modules[] resolution and specSource written when they changed; an allowed downgrade that starts:
 //      Event ModuleDowngrade on the Kyma (ADR 38); reply modules.resolved                     [here, downgrade.ts]
-import type { Kyma } from '../../shared/core/kyma.ts';
+import type { Kyma, SpecSource } from '../../shared/core/kyma.ts';
 import { API_VERSION, FIELD_MANAGER, LABEL } from '../../shared/core/vocabulary.ts';
 import { InvalidEventError, NotYetReadyError, isRuntimeUnreachable } from '../../shared/host/errors.ts';
 import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, MODULES_RESOLVED, RESYNC_DUE, checksDrift, eventAbout } from '../../shared/host/events.ts';
@@ -65,10 +65,10 @@ export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
         return undefined;
       }
       if (key.kind !== 'Kyma') throw new InvalidEventError(`${NAME} handles Kyma, ModuleTemplate and ModuleReleaseMeta, not ${key.kind}`);
-      const kyma = await deps.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name: key.name });
-      if (!kyma || kyma.metadata.deletionTimestamp) return undefined;
-      if (kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
-      await ensureKymaMetadata(deps.kcp, kyma, events);
+      const read = await deps.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name: key.name });
+      if (!read || read.metadata.deletionTimestamp) return undefined;
+      if (read.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
+      const kyma = await ensureKymaMetadata(deps.kcp, read, events);
       // Live reads (not the watch cache) of this Kyma and of another a runtime Kyma names as its owner.
       const live = (namespace: string, name: string) => given.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace, name });
       const stillWanted = async () => {
@@ -82,10 +82,14 @@ export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
       markStep('manifest_reconciliation');
       const observed = await observe(deps.kcp, deps.artifacts, { ...kyma, spec: effective.spec });
       const modules = resolveModules({ ...observed, maintenance: await maintenance.windowOf(kyma), restrictedModules: deps.config.restrictedModules });
-      const specSource = { from: effective.from, channel: effective.spec.channel };
+      const specSource = specSourceOf(effective);
       let stored = kyma;
       if (!sameResolution(kyma, modules) || canonicalJson(kyma.status?.specSource) !== canonicalJson(specSource)) {
-        stored = await deps.kcp.apply<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: key.name, namespace: key.namespace }, status: { modules, specSource, lastTrace: currentTraceparent() } },
+        // A list taken from memory is written only onto the Kyma version read: a call that worked from an older Kyma
+        // (and so perhaps from a stale memo) cannot overwrite a newer resolution; it gets 409 and is retried (ADR 43).
+        const { resourceVersion } = kyma.metadata;
+        const metadata = { name: key.name, namespace: key.namespace, ...(effective.remembered && resourceVersion ? { resourceVersion } : {}) };
+        stored = await deps.kcp.apply<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', metadata, status: { modules, specSource, lastTrace: currentTraceparent() } },
           FIELD_MANAGER.resolution, 'status');
         for (const downgrade of startedDowngrades(kyma, modules)) {
           log.info({ kyma: key.name, ...downgrade }, 'explicit downgrade allowed by spec.modules[].allowDowngradeTo');
@@ -97,6 +101,12 @@ export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
       });
     },
   };
+}
+
+/** PURE. Where the module list came from, with the runtime Kyma's generation it was taken from (ADR 43). */
+export function specSourceOf(effective: EffectiveSpec): SpecSource {
+  const generation = effective.from === 'runtime' ? effective.remote?.metadata.generation : undefined;
+  return { from: effective.from, channel: effective.spec.channel, ...(generation === undefined ? {} : { generation }) };
 }
 
 /** A runtime Kyma this call created: logged, and upstream's RemoteInstallation Event on the Kyma (not when the Kyma
@@ -122,9 +132,10 @@ async function effectiveSpecOf(runtimes: RuntimeClients, kyma: Kyma, memo: Remot
   if ('missing' in access) throw new NotYetReadyError(`runtime of Kyma ${name}: ${access.missing}`, 'sync_context_retrieval');
   const key = `${namespace}/${name}`;
   try {
-    const effective = await effectiveSpec(access.client, kyma, access.scope, stillWanted, reuse ? memo.recall(access.client, key) : undefined, exists, events);
+    const recalled = reuse ? memo.recall(access.client, key, kyma.status?.specSource) : undefined;
+    const effective = await effectiveSpec(access.client, kyma, access.scope, stillWanted, recalled, exists, events);
     memo.remember(access.client, key, effective.remote);
-    return effective;
+    return recalled ? { ...effective, remembered: true } : effective;
   } catch (error) {
     if (!isRuntimeUnreachable(error)) throw error;
     runtimes.evict(namespace, name);

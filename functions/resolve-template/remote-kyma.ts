@@ -22,6 +22,8 @@ export interface EffectiveSpec {
   gone?: true;
   /** This call created the runtime Kyma (and, when `gone`, deleted it again). */
   created?: true;
+  /** The runtime Kyma was not read: it came from this instance's memory (remote-memo.ts, ADR 43). */
+  remembered?: true;
 }
 
 /** Whether the KCP Kyma still exists and is not being deleted, read live (not from a watch cache). */
@@ -55,14 +57,14 @@ export async function effectiveSpec(runtime: KubeClient, kyma: Kyma, scope: Runt
   if (!remote) {
     if (!(await runtime.get(KYMA_CRD))) return kcpSpec;
     if (!(await stillWanted())) return { ...kcpSpec, gone: true };
-    const created = await createRemote(runtime, kyma, scope) ? { created: true as const } : {};
+    const made = await createRemote(runtime, kyma, scope);
     // Confirmed again after the create: a deletion that finished in between (purge found no runtime Kyma to delete)
     // would otherwise leave this one behind; whoever sees the deletion first removes it.
     if (!(await stillWanted())) {
       await runtime.delete(remoteKymaRef(scope));
-      return { ...kcpSpec, ...created, gone: true };
+      return { ...kcpSpec, ...(made ? { created: true as const } : {}), gone: true };
     }
-    return { ...kcpSpec, ...created, from: 'runtime' };
+    return { ...kcpSpec, ...(made ? { created: true as const, remote: made } : {}), from: 'runtime' };
   }
   const current = await syncMetadata(runtime, kyma, remote, scope).catch(async (error: unknown) => {
     if (!isRuntimeUnreachable(error)) await events?.record(involvedOf(kyma), failedWriteEvent('MetadataSynchronization', error));
@@ -84,14 +86,14 @@ function metadataOf(kyma: Kyma): { labels: Record<string, string>; annotations: 
   return { labels, annotations: { [ANNOTATION.ownedBy]: `${kyma.metadata.namespace ?? ''}/${kyma.metadata.name}` } };
 }
 
-/** True when created, false when it existed already. */
-async function createRemote(runtime: KubeClient, kyma: Kyma, scope: RuntimeScope): Promise<boolean> {
+/** The runtime Kyma as created; undefined when it existed already. */
+async function createRemote(runtime: KubeClient, kyma: Kyma, scope: RuntimeScope): Promise<Kyma | undefined> {
   await ensureRemoteNamespace(runtime, scope.namespace);
   const spec = { channel: kyma.spec?.channel ?? '', modules: kyma.spec?.modules ?? [] };
   const { name, namespace } = remoteKymaRef(scope);
   // Created as kyma-sync-context: the runtime watch tells this creation from a user's edit by that field manager (ADR 28).
-  return runtime.create({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace, ...metadataOf(kyma) }, spec } as never, false, SYNC_CONTEXT_MANAGER)
-    .then(() => true, (e: unknown) => { if ((e as { status?: number }).status !== 409) throw e; return false; });
+  return runtime.create<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace, ...metadataOf(kyma) }, spec } as Kyma, false, SYNC_CONTEXT_MANAGER)
+    .catch((e: unknown) => { if ((e as { status?: number }).status !== 409) throw e; return undefined; });
 }
 
 /** Labels and the owned-by annotation, applied as kyma-sync-context only when they differ; the runtime Kyma as it is

@@ -1,4 +1,4 @@
-import type { Kyma } from '../../shared/core/kyma.ts';
+import type { Kyma, SpecSource } from '../../shared/core/kyma.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import { PerClientMemo } from '../../shared/kube/per-client.ts';
 
@@ -15,8 +15,11 @@ export class RemoteKymaMemo {
     this.read = new PerClientMemo(ttlMs);
   }
 
-  recall(client: KubeClient, key: string, now = Date.now()): Kyma | undefined {
-    return this.read.get(client, key, now);
+  /** What was read, only while it is the generation the Kyma's status records as resolved (`recorded`): another
+   * instance that read a newer runtime Kyma since has recorded its generation, and this memo is stale (ADR 43). */
+  recall(client: KubeClient, key: string, recorded: SpecSource | undefined, now = Date.now()): Kyma | undefined {
+    const kept = this.read.get(client, key, now);
+    return kept && recordsAsResolved(kept, recorded) ? kept : undefined;
   }
 
   /** What was read (or written) just now; undefined = the runtime has none (it is read again next time). */
@@ -24,4 +27,9 @@ export class RemoteKymaMemo {
     if (kyma) this.read.set(client, key, kyma, now);
     else this.read.delete(client, key);
   }
+}
+
+/** PURE. The Kyma's status records `remote`'s generation as the one its module list was resolved from. */
+export function recordsAsResolved(remote: Kyma, recorded: SpecSource | undefined): boolean {
+  return recorded?.from === 'runtime' && recorded.generation !== undefined && recorded.generation === remote.metadata.generation;
 }

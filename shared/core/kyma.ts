@@ -63,6 +63,9 @@ export interface ModuleStatus {
 export interface SpecSource {
   from: 'runtime' | 'kcp';
   channel: string;
+  /** The runtime Kyma's metadata.generation the list was taken from: an instance whose memo of the runtime Kyma has
+   * another generation reads it again (several instances of resolve-template, ADR 43). */
+  generation?: number;
 }
 
 export interface KymaStatus {

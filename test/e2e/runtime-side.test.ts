@@ -125,7 +125,9 @@ describe('runtime side: CRD sync and module catalog sync', () => {
     await runtime.mergePatch(REMOTE_KYMA, { spec: { modules: [{ name: 'mike' }] } });
     const ready = await kymaInState(world, 'rt-b', 'Ready', (k) => k.status?.modules?.[0]?.state === 'Ready');
     console.log(`[latency] runtime Kyma edit → module Ready on KCP: ${Date.now() - edited} ms`);
-    expect(ready.status?.specSource).toEqual({ from: 'runtime', channel: 'regular' });
+    // The list came from the runtime Kyma as edited: its generation is recorded (ADR 43).
+    const editedGeneration = (await runtime.get<Kyma>(REMOTE_KYMA))?.metadata.generation;
+    expect(ready.status?.specSource).toEqual({ from: 'runtime', channel: 'regular', generation: editedGeneration });
     expect(world.events.some((e) => e.source === '/lifecycle-manager/runtime-watch' && e.name === 'rt-b')).toBe(true);
     const mirrored = await eventually('module mirrored to the runtime Kyma', async () => {
       const k = await runtime.get<Kyma>(REMOTE_KYMA);
