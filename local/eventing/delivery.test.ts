@@ -13,6 +13,15 @@ describe('an in-process delivery', () => {
     expect(getEventListeners(stopping.signal, 'abort')).toHaveLength(0);
   });
 
+  it('does not call the subscriber once the broker has stopped', async () => {
+    const stopping = new AbortController();
+    stopping.abort();
+    let called = 0;
+    const outcome = await deliverInProcess(async () => { called++; return { kind: 'acked', status: 204 }; }, event, 1_000, stopping.signal);
+    expect(outcome).toEqual({ kind: 'failed', retryable: true, error: 'the broker stopped' });
+    expect(called).toBe(0);
+  });
+
   it('fails retryably when the broker stops while the subscriber still runs', async () => {
     const stopping = new AbortController();
     const running = deliverInProcess(() => new Promise(() => undefined), event, undefined, stopping.signal);

@@ -23,8 +23,10 @@ export function backoffMs(delivery: DeliveryOptions, retryNumber: number): numbe
 /** A subscriber in this process (the local runner's functions): called with the event, no HTTP in between. */
 export type InProcessSubscriber = (event: CloudEvent<unknown>) => Promise<DeliveryOutcome>;
 
-/** One call of an in-process subscriber, with the Trigger's timeout and the broker's stop as an HTTP delivery has them. */
+/** One call of an in-process subscriber, with the Trigger's timeout and the broker's stop as an HTTP delivery has them;
+ * none once the broker has stopped (a delivery that waited for a slot meanwhile). */
 export async function deliverInProcess(subscriber: InProcessSubscriber, event: CloudEvent<unknown>, timeoutMs: number | undefined, signal: AbortSignal): Promise<DeliveryOutcome> {
+  if (signal.aborted) return { kind: 'failed', retryable: true, error: 'the broker stopped' };
   let timer: NodeJS.Timeout | undefined;
   let stopped: (() => void) | undefined;
   const cut = new Promise<DeliveryOutcome>((resolve) => {
