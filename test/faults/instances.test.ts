@@ -4,8 +4,7 @@
 // Kyma; a user adds a module there; the runtime watch's event reaches instance A. B's next event must not resolve the
 // Kyma from what it remembers of the runtime Kyma from before the edit (ADR 43): that would drop the user's module.
 import { HTTP, type CloudEvent } from 'cloudevents';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadKubeConfig } from '../../local/controlplane/index.ts';
 import { lifecycleCrds, installCrds } from '../../local/controlplane/crds.ts';
 import { apiServerEvent } from '../../local/eventing/apiserver-events.ts';
@@ -62,7 +61,7 @@ afterAll(async () => {
 /** Posts `event` to an instance as the broker does (binary mode) and answers the HTTP status. */
 async function deliver(instance: number, event: CloudEvent<unknown>): Promise<number> {
   const { headers, body } = HTTP.binary(event);
-  const response = await fetch(instance === 0 ? instances[0]?.host.url ?? '' : instances[1]?.host.url ?? '', { method: 'POST', headers: headers as Record<string, string>, body: body as string });
+  const response = await fetch(instances[instance]?.host.url ?? '', { method: 'POST', headers: headers as Record<string, string>, body: body as string });
   await response.text();
   return response.status;
 }
