@@ -1,6 +1,6 @@
 // The bundle step: each function folder (and the runtime watch) becomes self-contained for `func build` / `pack
 // build` — one ESM file with every dependency inlined, so the image needs only Node ≥ 22 and this folder.
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 import { chmod, copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,14 +25,17 @@ export const BUNDLE_FILE = 'dist/index.mjs';
 // Dependencies written in CommonJS call require() at run time; an ESM bundle has none unless it is created here.
 const REQUIRE_SHIM = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
+/** How every bundle is built: the images' and the local runner's (local/launch.ts). */
+export const BUILD_OPTIONS = {
+  bundle: true, platform: 'node', target: 'node22', format: 'esm', banner: { js: REQUIRE_SHIM },
+  external: ['bufferutil', 'utf-8-validate'], legalComments: 'none', metafile: true, logLevel: 'silent',
+} as const satisfies BuildOptions;
+
 /** Bundles `target` into `dir` (dir/dist/index.mjs) and, when `standalone`, copies its project files there too.
  * `sources`: the repository files (not dependencies) the bundle is made of, repository-relative. */
 export async function bundleTarget(target: BundleTarget, dir: string, standalone: boolean): Promise<{ bytes: number; sources: string[] }> {
   const outfile = join(dir, BUNDLE_FILE);
-  const result = await build({
-    entryPoints: [join(REPO_ROOT, target.entry)], outfile, bundle: true, platform: 'node', target: 'node22', format: 'esm',
-    banner: { js: REQUIRE_SHIM }, external: ['bufferutil', 'utf-8-validate'], legalComments: 'none', metafile: true, logLevel: 'silent',
-  });
+  const result = await build({ ...BUILD_OPTIONS, entryPoints: [join(REPO_ROOT, target.entry)], outfile });
   if (standalone) {
     await mkdir(dir, { recursive: true });
     for (const file of target.projectFiles) await copyFile(join(REPO_ROOT, file), join(dir, file.split('/').pop() ?? file));

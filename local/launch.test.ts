@@ -1,0 +1,43 @@
+import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { bundleOf, type BundlePlace } from './launch.ts';
+
+let place: BundlePlace;
+beforeEach(async () => {
+  const root = await mkdtemp(join(tmpdir(), 'launch-'));
+  place = { root, into: join(root, '.run', 'bundle') };
+  await mkdir(join(root, 'lib'));
+  await writeFile(join(root, 'main.ts'), "import { where } from './lib/where.ts';\nexport const found: string = where();\n");
+  await writeFile(join(root, 'lib', 'where.ts'), "export const where = (): string => new URL('./data.txt', import.meta.url).pathname;\n");
+});
+afterEach(async () => rm(place.root, { recursive: true, force: true }));
+
+describe('launch: npm start runs a bundle of the sources (ADR 44)', () => {
+  it('makes the bundle once, reuses it while no input changed, and makes it again when one did', async () => {
+    expect((await bundleOf('main.ts', place)).made).toBe(true);
+    expect((await bundleOf('main.ts', place)).made).toBe(false);
+    const lib = join(place.root, 'lib', 'where.ts');
+    await writeFile(lib, "export const where = (): string => 'changed';\n");
+    await utimes(lib, new Date(), new Date(Date.now() + 5000)); // a different time even on a coarse clock
+    const again = await bundleOf('main.ts', place);
+    expect(again.made).toBe(true);
+    expect(await readFile(again.file, 'utf8')).toContain('changed');
+  });
+
+  it("keeps each source file's own location: a path it resolves next to itself is the same as from source", async () => {
+    const { file } = await bundleOf('main.ts', place);
+    const bundled = (await import(pathToFileURL(file).href)) as { found: string };
+    expect(bundled.found).toBe(join(place.root, 'lib', 'data.txt'));
+    expect(file.startsWith(place.into)).toBe(true);
+  });
+
+  it('makes it again for another Node version', async () => {
+    const { file } = await bundleOf('main.ts', place);
+    const stamp = JSON.parse(await readFile(`${file}.stamp.json`, 'utf8')) as { node: string };
+    await writeFile(`${file}.stamp.json`, JSON.stringify({ ...stamp, node: 'v0.0.0' }));
+    expect((await bundleOf('main.ts', place)).made).toBe(true);
+  });
+});
