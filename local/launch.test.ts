@@ -10,7 +10,8 @@ beforeEach(async () => {
   const root = await mkdtemp(join(tmpdir(), 'launch-'));
   place = { root, into: join(root, '.run', 'bundle') };
   await mkdir(join(root, 'lib'));
-  await writeFile(join(root, 'main.ts'), "import { where } from './lib/where.ts';\nexport const found: string = where();\n");
+  await writeFile(join(root, 'main.ts'), "import { where } from './lib/where.ts';\nexport const found: string = where();\nexport const later = () => import('./lib/later.ts');\n");
+  await writeFile(join(root, 'lib', 'later.ts'), "export const mark = 'only-when-imported';\n");
   await writeFile(join(root, 'lib', 'where.ts'), "export const where = (): string => new URL('./data.txt', import.meta.url).pathname;\n");
 });
 afterEach(async () => rm(place.root, { recursive: true, force: true }));
@@ -34,10 +35,18 @@ describe('launch: npm start runs a bundle of the sources (ADR 44)', () => {
     expect(file.startsWith(place.into)).toBe(true);
   });
 
-  it('makes it again for another Node version', async () => {
+  it('leaves what is imported dynamically out of the entry file, in a chunk read only when imported', async () => {
     const { file } = await bundleOf('main.ts', place);
-    const stamp = JSON.parse(await readFile(`${file}.stamp.json`, 'utf8')) as { node: string };
-    await writeFile(`${file}.stamp.json`, JSON.stringify({ ...stamp, node: 'v0.0.0' }));
+    expect(await readFile(file, 'utf8')).not.toContain('only-when-imported');
+    const bundled = (await import(pathToFileURL(file).href)) as { later: () => Promise<{ mark: string }> };
+    expect((await bundled.later()).mark).toBe('only-when-imported');
+  });
+
+  it('makes it again for another Node version', async () => {
+    await bundleOf('main.ts', place);
+    const stampFile = join(place.into, 'main.stamp.json');
+    const stamp = JSON.parse(await readFile(stampFile, 'utf8')) as { node: string };
+    await writeFile(stampFile, JSON.stringify({ ...stamp, node: 'v0.0.0' }));
     expect((await bundleOf('main.ts', place)).made).toBe(true);
   });
 });

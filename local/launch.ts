@@ -1,6 +1,6 @@
-// `npm start` runs the local runner from one bundle, as every image runs its function (ADR 44). The bundle is made
+// `npm start` runs the local runner from a bundle, as every image runs its function (ADR 44). The bundle is made
 // again when a file it was built from changed; `node local/main.ts` runs the sources as they are.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -13,20 +13,24 @@ export interface BundlePlace { root: string; into: string }
 
 const HERE: BundlePlace = { root: REPO_ROOT, into: join(REPO_ROOT, '.run', 'bundle') };
 
-/** What a bundle was made from: Node's version and every input file's modification time and size. */
-interface Stamp { node: string; inputs: Record<string, string> }
+/** What a bundle was made from: Node's version and every input file's modification time and size; and where it is. */
+interface Stamp { node: string; dir: string; inputs: Record<string, string> }
 
 /** Runs `entry` (repository-relative) from its bundle, made first when missing or out of date. */
 export async function launch(entry: string): Promise<void> {
   await import(pathToFileURL((await bundleOf(entry, HERE)).file).href);
 }
 
-/** The bundle of `entry` (relative to `place.root`), and whether this call had to make it. */
+/** The bundle of `entry` (relative to `place.root`), and whether this call had to make it. The bundle is split at
+ * dynamic imports: what a start does not take (the embedded control plane's tooling with KUBECONFIG set) stays
+ * unread. */
 export async function bundleOf(entry: string, place: BundlePlace): Promise<{ file: string; made: boolean }> {
-  const file = join(place.into, `${basename(entry, '.ts')}.mjs`);
-  if (await isCurrent(file, place.root)) return { file, made: false };
-  await make(entry, file, place);
-  return { file, made: true };
+  const name = basename(entry, '.ts');
+  const stampFile = join(place.into, `${name}.stamp.json`);
+  const stamp = await readFile(stampFile, 'utf8').then((text) => JSON.parse(text) as Stamp, () => undefined);
+  if (stamp && isCurrent(stamp, place.root)) return { file: join(place.into, stamp.dir, `${name}.js`), made: false };
+  const dir = await make(entry, name, place);
+  return { file: join(place.into, dir, `${name}.js`), made: true };
 }
 
 const stampOf = (file: string): string => {
@@ -38,27 +42,33 @@ const stampOf = (file: string): string => {
   }
 };
 
-async function isCurrent(file: string, root: string): Promise<boolean> {
-  const stamp = await readFile(`${file}.stamp.json`, 'utf8').then((text) => JSON.parse(text) as Stamp, () => undefined);
-  if (stamp?.node !== process.version) return false;
-  return Object.entries(stamp.inputs).every(([input, was]) => stampOf(resolve(root, input)) === was);
-}
+const isCurrent = (stamp: Stamp, root: string): boolean =>
+  stamp.node === process.version && Object.entries(stamp.inputs).every(([input, was]) => stampOf(resolve(root, input)) === was);
 
-async function make(entry: string, file: string, place: BundlePlace): Promise<void> {
+/** Makes the bundle in a folder of its own, then points the stamp at it: a start running an older bundle keeps its
+ * files (older folders go after an hour), and two starts at once each run a whole one. */
+async function make(entry: string, name: string, place: BundlePlace): Promise<string> {
   // Loaded only here: a start with a current bundle loads nothing of the build.
   const { build } = await import('esbuild');
   const { BUILD_OPTIONS } = await import('../tools/build/bundle.ts');
-  await mkdir(place.into, { recursive: true });
-  // Written aside and renamed: two starts at once each make a whole bundle, and either one is the one run.
-  const made = `${file}.${process.pid}.tmp`;
-  const result = await build({ ...BUILD_OPTIONS, absWorkingDir: place.root, entryPoints: [entry], outfile: made, plugins: [SOURCE_LOCATIONS] });
+  const dir = `${name}-${Date.now()}-${process.pid}`;
+  const result = await build({
+    ...BUILD_OPTIONS, absWorkingDir: place.root, entryPoints: [entry], outdir: join(place.into, dir), splitting: true,
+    entryNames: '[name]', chunkNames: 'chunk-[hash]', plugins: [SOURCE_LOCATIONS],
+  });
   const stamp: Stamp = {
-    node: process.version,
+    node: process.version, dir,
     inputs: Object.fromEntries(Object.keys(result.metafile.inputs).map((input) => [input, stampOf(resolve(place.root, input))])),
   };
-  await rename(made, file);
-  await writeFile(`${made}.stamp`, JSON.stringify(stamp));
-  await rename(`${made}.stamp`, `${file}.stamp.json`);
+  const stampFile = join(place.into, `${name}.stamp.json`);
+  await writeFile(`${stampFile}.${process.pid}`, JSON.stringify(stamp));
+  await rename(`${stampFile}.${process.pid}`, stampFile);
+  for (const older of await readdir(place.into, { withFileTypes: true })) {
+    if (!older.isDirectory() || !older.name.startsWith(`${name}-`) || older.name === dir) continue;
+    const folder = join(place.into, older.name);
+    if (Date.now() - statSync(folder).mtimeMs > 3600_000) await rm(folder, { recursive: true, force: true });
+  }
+  return dir;
 }
 
 /** Each of our files keeps its own location in the bundle: what it finds next to itself (manifests, CRDs, the control
