@@ -1,13 +1,11 @@
 import type { Manifest } from '../../shared/core/manifest.ts';
-import { ANNOTATION, API_VERSION, FINALIZER, LABEL } from '../../shared/core/vocabulary.ts';
+import { API_VERSION, FINALIZER, LABEL } from '../../shared/core/vocabulary.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import { isNotFound } from '../../shared/kube/errors.ts';
 import type { ApplyContext } from './context.ts';
 import { setFinalizers } from './finalizers.ts';
 import { apiVersionOf } from '../../shared/render/render.ts';
 import { markStep } from '../../shared/host/steps.ts';
-
-export const isUnmanaged = (m: Manifest) => m.metadata.annotations?.[ANNOTATION.isUnmanaged] === 'true';
 
 /**
  * `managed: false`: take the managed-by label off every synced resource (they stay, now the user's), drop the

@@ -1,7 +1,7 @@
 import { canonicalJson } from '../../shared/core/canonical.ts';
 import { CHART_RESOURCE, chartReleaseName, type ModuleInstall } from '../../shared/core/descriptors.ts';
 import { effectiveModules, type Kyma, type KymaModule, type ModuleStatus } from '../../shared/core/kyma.ts';
-import type { ImageSpec, Manifest, ManifestSpec } from '../../shared/core/manifest.ts';
+import { isUnmanaged, type ImageSpec, type Manifest, type ManifestSpec } from '../../shared/core/manifest.ts';
 import { isInClusterKyma } from '../../shared/core/in-cluster.ts';
 import { chooseManifestName } from '../../shared/core/names.ts';
 import type { ModuleTemplate } from '../../shared/core/templates.ts';
@@ -134,7 +134,6 @@ export function ownManifest(existing: Manifest[], module: string): Manifest | un
   return candidates.sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') || a.metadata.name.localeCompare(b.metadata.name))[0];
 }
 
-const isUnmanaged = (m: Manifest) => m.metadata.annotations?.[ANNOTATION.isUnmanaged] === 'true';
 const isMandatory = (m: Manifest) => m.metadata.labels?.[LABEL.mandatoryModule] === 'true';
 
 /** PURE. Manifests of this Kyma whose module is no longer wanted, was refused for it (visibility), or is a mandatory

@@ -1,4 +1,5 @@
 import type { Condition, CustomResourcePolicy, LastOperation, ManagerRef, Resource, State } from './objects.ts';
+import { ANNOTATION } from './vocabulary.ts';
 
 export interface ImageSpec {
   repo: string;
@@ -59,3 +60,6 @@ export const syncedId = (r: SyncedResource) => `${r.namespace}/${r.name}/${r.gro
 
 /** A synced resource as people read it: `<Kind> <namespace>/<name>`. */
 export const syncedText = (r: SyncedResource) => `${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${r.name}`;
+
+/** `managed: false` in the Kyma: render-manifest marks the Manifest, apply-remote lets go of the module's objects. */
+export const isUnmanaged = (m: Pick<Manifest, 'metadata'>): boolean => m.metadata.annotations?.[ANNOTATION.isUnmanaged] === 'true';
