@@ -3,7 +3,7 @@ import type { Kyma } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import type { ModuleTemplate } from '../../shared/core/templates.ts';
 import { upstreamManifestName } from '../../shared/core/names.ts';
-import { desiredManifest, namedManifests, needsWrite, toUnmanage, unwantedManifests } from './decide.ts';
+import { desiredManifest, ignoreReason, namedManifests, needsWrite, renderSteps, toUnmanage, unwantedManifests } from './decide.ts';
 
 const kyma = (modules: { name: string; managed?: boolean }[], refused: string[] = []): Kyma => ({
   apiVersion: 'v', kind: 'Kyma', metadata: { name: 'k1' }, spec: { channel: 'regular' },
@@ -122,5 +122,30 @@ describe('namedManifests (ADR 40)', () => {
       expect(names[0]).toBe(upstreamManifestName(long.metadata.name, 'kyma-project.io/module/plain-octet', 'plain-octet'));
       for (const name of names) expect(name.length).toBeLessThanOrEqual(62);
     }
+  });
+});
+
+describe('the steps of render-manifest, in order', () => {
+  it.each([
+    ['a Kyma gone', undefined, 'gone'],
+    ['a Kyma being deleted (purge takes its Manifests)', { ...kyma([]), metadata: { name: 'k1', deletionTimestamp: 'x' } }, 'deleting'],
+    ['a Kyma that skips reconciliation', { ...kyma([]), metadata: { name: 'k1', labels: { 'operator.kyma-project.io/skip-reconciliation': 'true' } } }, 'skip-reconciliation'],
+    ['a Kyma not resolved yet: nothing is known to be wanted', { ...kyma([]), status: {} }, 'not resolved yet'],
+  ])('renders nothing for %s', (_, k, why) => {
+    expect(ignoreReason(k)).toEqual({ step: 'Ignore', why });
+  });
+
+  it('renders a resolved Kyma', () => {
+    expect(ignoreReason(kyma([{ name: 'a' }]))).toBeUndefined();
+  });
+
+  it('writes the Manifests that differ first, then marks unmanaged ones, then deletes the unwanted', () => {
+    const k = kyma([{ name: 'new' }, { name: 'same' }, { name: 'mine', managed: false }]);
+    const plain = manifest('same');
+    const same = { ...plain, metadata: { ...plain.metadata, ownerReferences: [{ apiVersion: 'v', kind: 'Kyma', name: 'k1', uid: 'u1', controller: true }] } };
+    const steps = renderSteps({ kyma: k, existing: [manifest('gone'), manifest('mine'), same], wanted: [manifest('new'), same], mandatory: new Set() });
+    expect(steps.map((s) => [s.step, 'name' in s ? s.name : s.step === 'WriteManifest' ? s.manifest.metadata.name : ''])).toEqual([
+      ['WriteManifest', 'k1-new'], ['MarkUnmanaged', 'k1-mine'], ['DeleteManifest', 'k1-gone'],
+    ]);
   });
 });

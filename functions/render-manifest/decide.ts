@@ -167,3 +167,38 @@ export function renderable(kyma: Kyma): { module: KymaModule; entry: ModuleStatu
     return usable ? [{ module, entry }] : [];
   });
 }
+
+/** What render-manifest saw of a resolved Kyma: its Manifests, the Manifest each wanted module should have (named),
+ * and the mandatory modules that still exist. */
+export interface RenderView {
+  kyma: Kyma;
+  existing: Manifest[];
+  wanted: Manifest[];
+  mandatory: ReadonlySet<string>;
+}
+
+export type RenderStep =
+  | { step: 'Ignore'; why: 'gone' | 'deleting' | 'skip-reconciliation' | 'not resolved yet' }
+  | { step: 'WriteManifest'; manifest: Manifest; stored: Manifest | undefined }
+  | { step: 'MarkUnmanaged'; name: string }
+  | { step: 'DeleteManifest'; name: string };
+
+/** PURE. Why a Kyma's Manifests are left as they are: gone, being deleted (purge's), skipping reconciliation, or not
+ * resolved yet (nothing is known to be wanted or not). */
+export function ignoreReason(kyma: Kyma | undefined): Extract<RenderStep, { step: 'Ignore' }> | undefined {
+  if (!kyma) return { step: 'Ignore', why: 'gone' };
+  if (kyma.metadata.deletionTimestamp) return { step: 'Ignore', why: 'deleting' };
+  if (kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true') return { step: 'Ignore', why: 'skip-reconciliation' };
+  return kyma.status?.specSource ? undefined : { step: 'Ignore', why: 'not resolved yet' };
+}
+
+/** PURE. The steps of a call, in order: each wanted Manifest that differs written (module order), then Manifests of
+ * modules set to `managed: false` marked unmanaged, then Manifests no longer wanted (or refused) deleted. */
+export function renderSteps(view: RenderView): RenderStep[] {
+  const stored = (name: string) => view.existing.find((m) => m.metadata.name === name);
+  return [
+    ...view.wanted.filter((m) => needsWrite(stored(m.metadata.name), m)).map((manifest) => ({ step: 'WriteManifest' as const, manifest, stored: stored(manifest.metadata.name) })),
+    ...toUnmanage(view.kyma, view.existing).map((m) => ({ step: 'MarkUnmanaged' as const, name: m.metadata.name })),
+    ...unwantedManifests(view.kyma, view.existing, view.mandatory).map((m) => ({ step: 'DeleteManifest' as const, name: m.metadata.name })),
+  ];
+}

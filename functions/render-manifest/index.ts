@@ -1,15 +1,7 @@
-// render-manifest: the steps of a call, in order, [the file that takes each].
-// shared/host/invoke.ts runs every call: the object key from the event, one call per object at a time in this instance,
-// cached reads no older than the event (shared/kube/README.md), a thrown error → the status the broker retries on.
-// modules.resolved (or resync.due) for a Kyma:
-//   1. the Kyma (watch cache); gone, deleting, skip-reconciliation or never resolved: done               [here]
-//   2. its Manifests (watch cache, by the kyma-name label)                                                [here]
-//   3. the module sources: resolved modules with their template and descriptor [here: sources], mandatory modules
-//      [mandatory.ts], modules removed from the spec whose Manifest is still being deleted [removing.ts]
-//   4. PURE: each source's Manifest, named as it is already (by labels) or upstream's name where free (ADR 40);
-//      written (a new one with its finalizers) only when it differs                [decide.ts, here: write]
-//   5. Manifests of modules set to managed: false annotated unmanaged                          [decide.ts, here]
-//   6. Manifests of modules no longer wanted or refused deleted                                [decide.ts, here]
+// render-manifest: a resolved Kyma → one Manifest per wanted module. Which steps a call takes, in which order, is
+// decide.ts (ignoreReason, renderSteps; pinned by decide.test.ts); here the Kyma and its Manifests are read (watch
+// cache), the module sources gathered (resolved [here: sources], mandatory [mandatory.ts], removed but still being
+// deleted [removing.ts]), and the steps taken. shared/host/invoke.ts runs every call.
 import type { Kyma } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import type { ModuleTemplate } from '../../shared/core/templates.ts';
@@ -19,7 +11,7 @@ import { MODULES_RESOLVED, RESYNC_DUE } from '../../shared/host/events.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/deps.ts';
 import type { LifecycleFunction } from '../../shared/host/invoke.ts';
 import type { Logger } from '../../shared/host/logger.ts';
-import { installSources, namedManifests, needsWrite, ownManifest, renderable, toUnmanage, unwantedManifests, type ModuleSource } from './decide.ts';
+import { ignoreReason, installSources, namedManifests, ownManifest, renderable, renderSteps, type ModuleSource, type RenderStep, type RenderView } from './decide.ts';
 import { upstreamManifestName } from '../../shared/core/names.ts';
 import { mandatorySources } from './mandatory.ts';
 import { removedModuleSources } from './removing.ts';
@@ -37,26 +29,40 @@ export function renderManifest(given: FunctionDeps): LifecycleFunction {
     accepts: [MODULES_RESOLVED, RESYNC_DUE],
     async handle({ key, log }) {
       const kyma = await deps.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name: key.name });
-      if (!kyma || kyma.metadata.deletionTimestamp || kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
-      if (!kyma.status?.specSource) return undefined; // not resolved yet: nothing is known to be (un)wanted
-      const existing = await listAll<Manifest>(deps.kcp, API_VERSION, 'Manifest',
-        { namespace: key.namespace, labelSelector: `${LABEL.kymaName}=${key.name}` });
-      const mandatory = await mandatorySources(deps, kyma);
-      const removing = await removedModuleSources(deps, kyma, existing);
-      const all = [...await sources(deps, kyma), ...mandatory, ...removing];
-      const elsewhere = await namesHeldElsewhere(deps, kyma, all, existing);
-      for (const desired of namedManifests(kyma, all, existing, (name) => elsewhere.has(name))) await write(deps, desired, existing, log);
-      for (const manifest of toUnmanage(kyma, existing)) {
-        await deps.kcp.mergePatch({ apiVersion: API_VERSION, kind: 'Manifest', namespace: key.namespace, name: manifest.metadata.name }, { metadata: { annotations: { [ANNOTATION.isUnmanaged]: 'true' } } });
-        log.info({ manifest: manifest.metadata.name }, 'module set to managed: false: Manifest marked unmanaged');
+      const ignored = ignoreReason(kyma);
+      if (ignored || !kyma) {
+        log.debug({ step: 'Ignore', why: ignored?.why }, `${NAME}: nothing to render`);
+        return undefined;
       }
-      for (const manifest of unwantedManifests(kyma, existing, new Set(mandatory.map((m) => m.module.name)))) {
-        await deps.kcp.delete({ apiVersion: API_VERSION, kind: 'Manifest', namespace: key.namespace, name: manifest.metadata.name });
-        log.info({ manifest: manifest.metadata.name }, 'module no longer wanted: Manifest deleted');
-      }
+      for (const step of renderSteps(await observe(deps, kyma))) await take(deps, kyma, step, log.child({ step: step.step }));
       return undefined;
     },
   };
+}
+
+/** The Kyma's Manifests and the Manifest each of its modules should have. */
+async function observe(deps: FunctionDeps, kyma: Kyma): Promise<RenderView> {
+  const existing = await listAll<Manifest>(deps.kcp, API_VERSION, 'Manifest',
+    { namespace: kyma.metadata.namespace ?? '', labelSelector: `${LABEL.kymaName}=${kyma.metadata.name}` });
+  const mandatory = await mandatorySources(deps, kyma);
+  const all = [...await sources(deps, kyma), ...mandatory, ...await removedModuleSources(deps, kyma, existing)];
+  const elsewhere = await namesHeldElsewhere(deps, kyma, all, existing);
+  const wanted = namedManifests(kyma, all, existing, (name) => elsewhere.has(name));
+  return { kyma, existing, wanted, mandatory: new Set(mandatory.map((m) => m.module.name)) };
+}
+
+async function take(deps: FunctionDeps, kyma: Kyma, step: RenderStep, log: Logger): Promise<void> {
+  const ref = { apiVersion: API_VERSION, kind: 'Manifest', namespace: kyma.metadata.namespace };
+  switch (step.step) {
+    case 'WriteManifest': return write(deps, step.manifest, step.stored, log);
+    case 'MarkUnmanaged':
+      await deps.kcp.mergePatch({ ...ref, name: step.name }, { metadata: { annotations: { [ANNOTATION.isUnmanaged]: 'true' } } });
+      return log.info({ manifest: step.name }, 'module set to managed: false: Manifest marked unmanaged');
+    case 'DeleteManifest':
+      await deps.kcp.delete({ ...ref, name: step.name });
+      return log.info({ manifest: step.name }, 'module no longer wanted: Manifest deleted');
+    case 'Ignore': return undefined;
+  }
 }
 
 export async function sources(deps: FunctionDeps, kyma: Kyma): Promise<ModuleSource[]> {
@@ -85,11 +91,9 @@ async function namesHeldElsewhere(deps: FunctionDeps, kyma: Kyma, all: ModuleSou
   return held;
 }
 
-async function write(deps: FunctionDeps, desired: Manifest, existing: Manifest[], log: Logger): Promise<void> {
-  const stored = existing.find((m) => m.metadata.name === desired.metadata.name);
-  if (!needsWrite(stored, desired)) return;
-  // The write records this call's trace (ADR 20); the comparison above ignores it, so it never causes a write. It
-  // carries the install finalizers: a new Manifest is created with them (ADR 26), an update keeps those stored.
+async function write(deps: FunctionDeps, desired: Manifest, stored: Manifest | undefined, log: Logger): Promise<void> {
+  // The write records this call's trace (ADR 20); the decision ignores it, so it never causes a write. It carries the
+  // install finalizers: a new Manifest is created with them (ADR 26), an update keeps those stored.
   const finalizers = renderedFinalizers(stored, desired);
   const metadata = { ...desired.metadata, ...(finalizers.length ? { finalizers } : {}),
     annotations: { ...desired.metadata.annotations, [ANNOTATION.lastTrace]: currentTraceparent() } };
