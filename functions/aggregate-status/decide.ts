@@ -114,3 +114,47 @@ export function ownedPart(status: KymaStatus | undefined): string {
   const conditions = (status?.conditions ?? []).map((c) => ({ ...c, lastTransitionTime: undefined }));
   return canonicalJson({ state: status?.state, activeChannel: status?.activeChannel, operation: status?.lastOperation?.operation, conditions, modules });
 }
+
+/** What aggregate-status saw of a Kyma in a call. */
+export interface AggregateView {
+  kyma: Kyma;
+  manifests: Manifest[];
+  /** Kyma events (and resyncs) sync the runtime side first: what that found. Absent on Manifest events. */
+  runtimeSide?: { sync: RuntimeSync; runtime: boolean; pending?: string | undefined; watcherRemoved: boolean } | undefined;
+  inCluster: boolean;
+  now: string;
+}
+
+export type AggregateStep =
+  | { step: 'Ignore'; why: 'gone' | 'deleting' | 'skip-reconciliation' | 'own status write' }
+  | { step: 'ReportWatcherRemoved' }
+  | { step: 'WriteStatus'; status: KymaStatus }
+  | { step: 'MirrorStatus'; lookUpRuntime: boolean }
+  | { step: 'RetryPending'; message: string };
+
+/** PURE. Why a call leaves a Kyma's status alone: gone, being deleted (purge's), skipping reconciliation, or the event
+ * is the echo of this instance's own status write (its runtime side and mirror were done by the call that wrote it). */
+export function ignoreReason(kyma: Kyma | undefined, echo: boolean): Extract<AggregateStep, { step: 'Ignore' }> | undefined {
+  if (!kyma) return { step: 'Ignore', why: 'gone' };
+  if (kyma.metadata.deletionTimestamp) return { step: 'Ignore', why: 'deleting' };
+  if (kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true') return { step: 'Ignore', why: 'skip-reconciliation' };
+  return echo ? { step: 'Ignore', why: 'own status write' } : undefined;
+}
+
+/**
+ * PURE. The steps of a call, in order: upstream's SKR watcher reported removed; the status written when it changed;
+ * the status mirrored to the runtime Kyma (after a runtime sync that finished, or at once when it changed on a
+ * Manifest event: the runtime's client is looked up then); a runtime side still pending retried.
+ */
+export function aggregateSteps(view: AggregateView): AggregateStep[] {
+  const { kyma, runtimeSide } = view;
+  const status = aggregate(kyma, view.manifests, view.now, runtimeSide?.sync);
+  const changed = ownedPart(status) !== ownedPart(kyma.status);
+  const mirror = runtimeSide ? runtimeSide.runtime && !runtimeSide.pending : changed && !view.inCluster;
+  return [
+    ...(runtimeSide?.watcherRemoved ? [{ step: 'ReportWatcherRemoved' as const }] : []),
+    ...(changed ? [{ step: 'WriteStatus' as const, status }] : []),
+    ...(mirror ? [{ step: 'MirrorStatus' as const, lookUpRuntime: !runtimeSide }] : []),
+    ...(runtimeSide?.pending ? [{ step: 'RetryPending' as const, message: `runtime of Kyma ${kyma.metadata.name}: ${runtimeSide.pending}` }] : []),
+  ];
+}

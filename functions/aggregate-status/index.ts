@@ -1,21 +1,8 @@
-// aggregate-status: the steps of a call, in order, [the file that takes each].
-// shared/host/invoke.ts runs every call: the object key from the event, one call per object at a time in this instance,
-// cached reads no older than the event (shared/kube/README.md), a thrown error → the status the broker retries on.
-// The Manifest events of one Kyma are one batch: calls arriving while one runs share one follow-up, an idle batch
-// waits 1 s for more (ADR 26)                                                  [here: batchOf, shared/host/batches.ts]
-// A Kyma or Manifest event (add, update, delete), resync.due for a Kyma:
-//   1. the Kyma (the event's, or the Manifest's by its kyma-name label; watch cache); gone, deleting or
-//      skip-reconciliation: done; the echo of our own status write: done                [shared/kube/kyma-of.ts, here]
-//   2. its Manifests (watch cache)                                                                         [here]
-//   3. Kyma events only: the runtime side — lifecycle CRDs, module catalog copies, image pull Secret — skipped
-//      when the same went to that runtime within the drift period, unless the event checks drift; upstream's SKR
-//      watcher removed once per runtime and instance (ADR 40)      [runtime-sync.ts, catalog.ts, upstream-watcher.ts]
-//   4. PURE: the status — module entries, state, conditions, lastOperation                            [decide.ts]
-//   5. written when it changed, guarded by the Kyma's resourceVersion; StateChanged and MetricsError Events when the
-//      state moved, PatchStatus when the write failed                                                [report.ts]
-//   6. the status mirrored to the runtime Kyma (Kyma events, or when it changed); StatusSynchronization when that
-//      failed                                                                               [report.ts, mirror.ts]
-//   7. the runtime side still pending: 503, retried                                                        [here]
+// aggregate-status: a Kyma's Manifests (and, on Kyma events, its runtime side) → the Kyma's status, mirrored to the
+// runtime Kyma. Which steps a call takes, in which order, is decide.ts (ignoreReason, aggregateSteps; pinned by
+// decide.test.ts); the runtime side is runtime-sync.ts, catalog.ts and upstream-watcher.ts, the writes report.ts and
+// mirror.ts. The Manifest events of one Kyma are one batch (ADR 26: batchOf, shared/host/batches.ts).
+// shared/host/invoke.ts runs every call.
 import type { Kyma } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import { API_VERSION, LABEL } from '../../shared/core/vocabulary.ts';
@@ -25,7 +12,7 @@ import { InvalidEventError, NotYetReadyError } from '../../shared/host/errors.ts
 import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE, checksDrift, type EventAttributes } from '../../shared/host/events.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/deps.ts';
 import type { LifecycleFunction } from '../../shared/host/invoke.ts';
-import { aggregate, ownedPart } from './decide.ts';
+import { aggregateSteps, ignoreReason, type AggregateStep } from './decide.ts';
 import { carriedKymaName, kymaNameOf } from '../../shared/kube/kyma-of.ts';
 import { inClusterSync, syncRuntime } from './runtime-sync.ts';
 import { isInClusterKyma } from '../../shared/core/in-cluster.ts';
@@ -35,7 +22,9 @@ import { OwnWrites } from '../../shared/kube/own-writes.ts';
 import type { RuntimeScope } from '../../shared/core/runtime-scope.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import { currentStep } from '../../shared/host/steps.ts';
-import { mirrorStatus, reportWatcherRemoved, writeKymaStatus } from './report.ts';
+import { mirrorStatus, reportWatcherRemoved, writeKymaStatus, type Reporting } from './report.ts';
+import type { Logger } from '../../shared/host/logger.ts';
+import type { RequeueReason } from '../../shared/core/upstream-names.ts';
 
 export const NAME = 'aggregate-status';
 /** How long a Kyma's status waits for more changes of its Manifests (ADR 26). */
@@ -68,29 +57,57 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
     async handle({ event, key, log }) {
       if (key.kind !== 'Kyma' && key.kind !== 'Manifest') throw new InvalidEventError(`${NAME} handles Kyma and Manifest events, not ${key.kind}`);
       const kymaName = await kymaNameOf(deps.kcp, key, event);
-      if (!kymaName) return undefined;
-      const kyma = await deps.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name: kymaName });
-      if (!kyma || kyma.metadata.deletionTimestamp || kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true') return undefined;
-      // The echo of our own guarded status write: its runtime side and mirror were done by the call that wrote it (ADR 25).
-      if (key.kind === 'Kyma' && written.isEcho(event, kyma)) return undefined;
-      const manifests = await listAll<Manifest>(deps.kcp, API_VERSION, 'Manifest', { namespace: key.namespace, labelSelector: `${LABEL.kymaName}=${kymaName}` });
+      const kyma = kymaName ? await deps.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name: kymaName }) : undefined;
+      const ignored = ignoreReason(kyma, Boolean(kyma && key.kind === 'Kyma' && written.isEcho(event, kyma)));
+      if (ignored || !kyma) {
+        log.debug({ step: 'Ignore', why: ignored?.why }, `${NAME}: status left alone`);
+        return undefined;
+      }
+      const manifests = await listAll<Manifest>(deps.kcp, API_VERSION, 'Manifest', { namespace: key.namespace, labelSelector: `${LABEL.kymaName}=${kyma.metadata.name}` });
       const inCluster = isInClusterKyma(kyma);
-      const runtimeSide = key.kind !== 'Kyma' ? undefined : inCluster ? inClusterSync(deps.config.inCluster)
+      const side = key.kind !== 'Kyma' ? undefined : inCluster ? inClusterSync(deps.config.inCluster)
         : await syncRuntime(deps.kcp, runtimes, kyma, pushed, checksDrift(event), deps.config);
-      const to = { kcp: deps.kcp, events, written, log };
-      if (runtimeSide?.upstreamWatcher) await reportWatcherRemoved(to, kyma, runtimeSide.upstreamWatcher);
-      const pendingStep = runtimeSide?.pending ? currentStep() : undefined;
-      const status = aggregate(kyma, manifests, new Date().toISOString(), runtimeSide?.sync);
-      const changed = ownedPart(status) !== ownedPart(kyma.status);
-      const stored = changed ? await writeKymaStatus(to, kyma, status) : kyma;
-      // The runtime Kyma mirrors every status change at once (also one caused by a Manifest event); Kyma events and
-      // the resync repair a mirror that failed.
-      const runtime = runtimeSide ? runtimeSide.runtime : changed && !inCluster ? await runtimeClient(runtimes, kyma) : undefined;
-      if (runtime && stored.status && !runtimeSide?.pending) await mirrorStatus(to, kyma, runtime, stored.status, pushed, checksDrift(event), Boolean(runtimeSide));
-      if (runtimeSide?.pending) throw new NotYetReadyError(`runtime of Kyma ${kymaName}: ${runtimeSide.pending}`, pendingStep);
+      const call: AggregateCall = { to: { kcp: deps.kcp, events, written, log }, kyma, stored: kyma, side, pendingStep: side?.pending ? currentStep() : undefined, force: checksDrift(event), runtimes, pushed };
+      const runtimeSide = side && { sync: side.sync, runtime: Boolean(side.runtime), pending: side.pending, watcherRemoved: Boolean(side.upstreamWatcher) };
+      for (const step of aggregateSteps({ kyma, manifests, runtimeSide, inCluster, now: new Date().toISOString() })) {
+        await take(call, step, log.child({ step: step.step }));
+      }
       return undefined;
     },
   };
+}
+
+/** One call's Kyma, what it wrote, and what the runtime side found. */
+interface AggregateCall {
+  to: Reporting;
+  kyma: Kyma;
+  /** The Kyma as stored after the status step. */
+  stored: Kyma;
+  side: Awaited<ReturnType<typeof syncRuntime>> | ReturnType<typeof inClusterSync> | undefined;
+  pendingStep: RequeueReason | undefined;
+  force: boolean;
+  runtimes: RuntimeClients;
+  /** What this instance pushed to runtimes (ADR 25). */
+  pushed: SyncMemo;
+}
+
+async function take(call: AggregateCall, step: AggregateStep, log: Logger): Promise<void> {
+  const to = { ...call.to, log };
+  switch (step.step) {
+    case 'Ignore': return;
+    case 'ReportWatcherRemoved': return reportWatcherRemoved(to, call.kyma, call.side?.upstreamWatcher ?? []);
+    case 'WriteStatus':
+      call.stored = await writeKymaStatus(to, call.kyma, step.status);
+      return;
+    case 'MirrorStatus': {
+      // The runtime Kyma mirrors every status change at once (also one caused by a Manifest event); Kyma events and
+      // the resync repair a mirror that failed.
+      const runtime = step.lookUpRuntime ? await runtimeClient(call.runtimes, call.kyma) : call.side?.runtime;
+      if (runtime && call.stored.status) await mirrorStatus(to, call.kyma, runtime, call.stored.status, call.pushed, call.force, !step.lookUpRuntime);
+      return;
+    }
+    case 'RetryPending': throw new NotYetReadyError(step.message, call.pendingStep);
+  }
 }
 
 async function runtimeClient(runtimes: RuntimeClients, kyma: Kyma): Promise<{ client: KubeClient; scope: RuntimeScope } | undefined> {
