@@ -1,4 +1,5 @@
-import type { Kyma, KymaModule } from '../../shared/core/kyma.ts';
+import type { Kyma, KymaModule, SpecSource } from '../../shared/core/kyma.ts';
+import type { EffectiveSpec } from './remote-kyma.ts';
 import type { ArtifactLookup } from '../../shared/core/descriptors.ts';
 import { templateName, type ModuleReleaseMeta, type ModuleReleaseMetaSpec, type ModuleTemplate } from '../../shared/core/templates.ts';
 import { API_VERSION, DEFAULT_CHANNEL, LABEL } from '../../shared/core/vocabulary.ts';
@@ -96,3 +97,62 @@ export const trackingOf = (template: ModuleTemplate) => ({
   apiVersion: API_VERSION, kind: 'ModuleTemplate',
   metadata: { name: template.metadata.name, namespace: template.metadata.namespace ?? '', generation: template.metadata.generation ?? 0 },
 });
+
+/** PURE. Where the module list came from, with the runtime Kyma's generation it was taken from (ADR 43). */
+export function specSourceOf(effective: Pick<EffectiveSpec, 'from' | 'spec' | 'remote'>): SpecSource {
+  const generation = effective.from === 'runtime' ? effective.remote?.metadata.generation : undefined;
+  return { from: effective.from, channel: effective.spec.channel, ...(generation === undefined ? {} : { generation }) };
+}
+
+/** What resolve-template knows in a call; each step adds what it did or saw. */
+export interface ResolveView {
+  kind: string;
+  /** A ModuleReleaseMeta event: whether a deleted mandatory module's release took the call (ReleaseMandatory). */
+  mandatoryReleased?: boolean | undefined;
+  /** The Kyma as read (watch cache), on Kyma events. */
+  kyma?: Kyma | undefined;
+  metadataEnsured?: boolean | undefined;
+  /** The module list, once taken: whether this call created the runtime Kyma, and whether the Kyma went meanwhile. */
+  list?: { created: boolean; gone: boolean } | undefined;
+  createdReported?: boolean | undefined;
+  /** The resolution, once made: whether it (or where the list came from) differs from the status. */
+  resolution?: { changed: boolean } | undefined;
+  written?: boolean | undefined;
+}
+
+export type ResolveStep =
+  | { step: 'ReleaseMandatory' }
+  | { step: 'FanOut' }
+  | { step: 'Ignore'; why: 'gone' | 'deleting' | 'skip-reconciliation' | 'gone meanwhile' | 'mandatory module released' }
+  | { step: 'EnsureMetadata' }
+  | { step: 'TakeModuleList' }
+  | { step: 'ReportRuntimeKymaCreated' }
+  | { step: 'Resolve' }
+  | { step: 'WriteResolution' }
+  | { step: 'ReplyResolved' };
+
+/** Steps after which a call is over. */
+export const FINAL: ReadonlySet<ResolveStep['step']> = new Set(['FanOut', 'Ignore', 'ReplyResolved']);
+
+/**
+ * PURE. The next step, in order. A ModuleTemplate or ModuleReleaseMeta event: a deleted mandatory module's release
+ * (its Manifests, then its finalizer), else the fan-out to the Kymas that use it. A Kyma event: nothing for a Kyma
+ * gone, deleting or skipping reconciliation; its finalizer and label; the module list that counts (creating the
+ * runtime Kyma, reported); nothing when the Kyma went meanwhile; the resolution, written when it changed; the reply.
+ */
+export function nextResolveStep(view: ResolveView): ResolveStep {
+  if (view.kind === 'ModuleTemplate' || view.kind === 'ModuleReleaseMeta') {
+    if (view.kind === 'ModuleReleaseMeta' && view.mandatoryReleased === undefined) return { step: 'ReleaseMandatory' };
+    return view.mandatoryReleased ? { step: 'Ignore', why: 'mandatory module released' } : { step: 'FanOut' };
+  }
+  const { kyma, list } = view;
+  if (!kyma) return { step: 'Ignore', why: 'gone' };
+  if (kyma.metadata.deletionTimestamp) return { step: 'Ignore', why: 'deleting' };
+  if (kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true') return { step: 'Ignore', why: 'skip-reconciliation' };
+  if (!view.metadataEnsured) return { step: 'EnsureMetadata' };
+  if (!list) return { step: 'TakeModuleList' };
+  if (list.created && !view.createdReported) return { step: 'ReportRuntimeKymaCreated' };
+  if (list.gone) return { step: 'Ignore', why: 'gone meanwhile' };
+  if (!view.resolution) return { step: 'Resolve' };
+  return view.resolution.changed && !view.written ? { step: 'WriteResolution' } : { step: 'ReplyResolved' };
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Kyma } from '../../shared/core/kyma.ts';
-import { specSourceOf } from './index.ts';
+import { specSourceOf } from './decide.ts';
 import { recordsAsResolved } from './remote-memo.ts';
 
 const runtimeKyma = (generation: number): Kyma => ({ apiVersion: 'operator.kyma-project.io/v1beta2', kind: 'Kyma', metadata: { name: 'default', namespace: 'kyma-system', generation }, spec: { channel: 'regular', modules: [] } });
