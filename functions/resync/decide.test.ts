@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDue, reasonOf, selectDue } from './decide.ts';
+import { isDue, reasonOf, resyncSteps, selectDue, type Candidate } from './decide.ts';
 
 describe('isDue', () => {
   it.each([['Processing'], ['Error'], ['Warning'], [undefined]])('a %s object is due every minute', (state) => {
@@ -69,5 +69,29 @@ describe('reasonOf', () => {
     expect(reasonOf({ state: 'Ready', deleting: false })).toBe('drift');
     expect([reasonOf({ state: 'Processing', deleting: false }), reasonOf({ state: 'Error', deleting: false }), reasonOf({ state: undefined, deleting: false }), reasonOf({ state: 'Ready', deleting: true })])
       .toEqual(['pending', 'pending', 'pending', 'pending']);
+  });
+});
+
+describe('resyncSteps (the events of a tick, in order)', () => {
+  const candidate = (name: string, extra: Partial<Candidate> = {}): Candidate => ({ kind: 'Kyma', name, state: 'Processing', deleting: false, lastWrite: 0, ...extra });
+  const metas = [{ name: 'mandatory', channels: 1, mandatory: true }, { name: 'none', channels: 0, mandatory: false }, { name: 'sample', channels: 2, mandatory: false }];
+  const view = (candidates: Candidate[]) => ({ candidates, metas, minute: 100, now: 100 * 60_000, driftPeriodMinutes: 5, budget: 10 });
+
+  it('sends the due objects first, with why, then one release tick naming a meta with channels that is not mandatory', () => {
+    const steps = resyncSteps(view([candidate('k1', { awaitsRelease: true }), candidate('k1-sample', { kind: 'Manifest', deleting: true })]));
+    expect(steps).toEqual([
+      { step: 'SendResyncDue', kind: 'Kyma', name: 'k1', reason: 'pending' },
+      { step: 'SendResyncDue', kind: 'Manifest', name: 'k1-sample', reason: 'pending' },
+      { step: 'SendReleaseTick', kind: 'ModuleReleaseMeta', name: 'sample', reason: 'release' },
+    ]);
+  });
+
+  it('sends no release tick when no Kyma waits for a release, or only a deleting one does', () => {
+    expect(resyncSteps(view([candidate('k1')])).map((s) => s.step)).toEqual(['SendResyncDue']);
+    expect(resyncSteps(view([candidate('k1', { awaitsRelease: true, deleting: true })])).map((s) => s.step)).toEqual(['SendResyncDue']);
+  });
+
+  it('keeps to the budget', () => {
+    expect(resyncSteps({ ...view(Array.from({ length: 30 }, (_, i) => candidate(`k${i}`))), budget: 7 })).toHaveLength(7);
   });
 });

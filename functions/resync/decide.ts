@@ -1,5 +1,5 @@
 import { fnv1Hash32 } from '../../shared/core/names.ts';
-import { RESYNC_DRIFT, RESYNC_PENDING } from '../../shared/core/resync-reasons.ts';
+import { RESYNC_DRIFT, RESYNC_PENDING, RESYNC_RELEASE } from '../../shared/core/resync-reasons.ts';
 
 export interface Candidate {
   kind: string;
@@ -64,4 +64,29 @@ function mix32(value: number): number {
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
   return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** One event a tick sends: a resync.due for a due object, or the release tick for resolve-template (ADR 30). */
+export interface ResyncStep { step: 'SendResyncDue' | 'SendReleaseTick'; kind: string; name: string; reason: string }
+
+/** What a tick saw: the Kymas' and Manifests' candidates, and the release metas (name, channels, mandatory). */
+export interface ResyncView {
+  candidates: readonly Candidate[];
+  metas: readonly { name: string; channels: number; mandatory: boolean }[];
+  minute: number;
+  now: number;
+  driftPeriodMinutes: number;
+  budget: number;
+}
+
+/** PURE. The events of a tick, in order: one resync.due per due object (selectDue's order, at most `budget`), then,
+ * when Kymas wait for a release, one release tick naming a ModuleReleaseMeta with channels (ADR 30). */
+export function resyncSteps(view: ResyncView): ResyncStep[] {
+  const due = selectDue(view.candidates, view.minute, view.driftPeriodMinutes, view.budget, view.now);
+  const awaiting = view.candidates.some((c) => c.awaitsRelease && !c.deleting);
+  const meta = awaiting ? view.metas.find((m) => m.channels > 0 && !m.mandatory) : undefined;
+  return [
+    ...due.map((c): ResyncStep => ({ step: 'SendResyncDue', kind: c.kind, name: c.name, reason: reasonOf(c) })),
+    ...(meta ? [{ step: 'SendReleaseTick' as const, kind: 'ModuleReleaseMeta', name: meta.name, reason: RESYNC_RELEASE }] : []),
+  ];
 }
