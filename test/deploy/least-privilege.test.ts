@@ -7,7 +7,7 @@ import type { Cluster } from '../../local/controlplane/index.ts';
 import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { publishSampleModule, setMandatoryVersion, setReleaseChannels } from '../../tools/module/publish.ts';
 import { crRef, dropFinalizers, userCr } from '../e2e/removal-helpers.ts';
-import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, getKyma, kymaGone, kymaInState, manifestsOf, REMOTE_KYMA, startWorld, type World } from '../e2e/world.ts';
+import { applyKyma, connectRuntime, deleteKyma, eventually, getKyma, kymaGone, kymaInState, manifestsOf, REMOTE_KYMA, startWorld, stopWorld, type World } from '../e2e/world.ts';
 import { readAudit, type AuditedRequest } from './audited-kcp.ts';
 import { covers, grantsOf, grantText, type Grant } from './grants.ts';
 import { COMPONENTS, serviceAccountOf, usernameOf } from './identities.ts';
@@ -65,8 +65,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // The runtime is shared with the other test files: nothing of this KCP's Kyma may stay on it.
-  if (world) await deleteLeftoverKymas(world);
-  await world?.runner.stop();
+  await stopWorld(world);
   const runtime = world?.runtimes[0];
   if (runtime) {
     await dropFinalizers(runtime, crRef('papa', 'mine', 'team-lp')).catch(() => undefined);

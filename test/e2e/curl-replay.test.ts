@@ -9,7 +9,7 @@ import { deploymentOf } from './removal-helpers.ts';
 import { docBashBlock, shellFunction } from './readme.ts';
 import { converged } from './replay.ts';
 import { writeRequestsDuring, writeSnapshot } from './snapshot.ts';
-import { applyKyma, connectRuntime, deleteLeftoverKymas, justAfterTheMinute, kymaInState, manifestsOf, resyncTicks, startWorld, type World } from './world.ts';
+import { applyKyma, connectRuntime, justAfterTheMinute, kymaInState, manifestsOf, resyncTicks, startWorld, stopWorld, type World } from './world.ts';
 
 let world: World;
 const run = promisify(execFile);
@@ -46,8 +46,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (world) await deleteLeftoverKymas(world);
-  await world?.runner.stop();
+  await stopWorld(world);
 });
 
 describe('replaying a step with curl', () => {

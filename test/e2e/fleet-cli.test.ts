@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { crRef, dropFinalizers, publishModule, userCr } from './removal-helpers.ts';
-import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
+import { applyKyma, connectRuntime, deleteKyma, eventually, kymaGone, kymaInState, manifestsOf, startWorld, stopWorld, type World } from './world.ts';
 
 const CLI = join(import.meta.dirname, '..', '..', 'tools', 'fleet', 'cli', 'main.ts');
 const KYMA = 'fleet-a';
@@ -42,8 +42,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // Kymas left behind would hold their runtime's kyma-system/default against later test files.
-  if (world) await deleteLeftoverKymas(world);
-  await world?.runner.stop();
+  await stopWorld(world);
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChartInstall, ImageSpec, Manifest } from '../../shared/core/manifest.ts';
 import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/core/vocabulary.ts';
 import { componentRepository } from '../../shared/oci/reference.ts';
-import { applyKyma, connectRuntime, deleteLeftoverKymas, eventually, kymaInState, startWorld, type World } from './world.ts';
+import { applyKyma, connectRuntime, eventually, kymaInState, startWorld, stopWorld, type World } from './world.ts';
 
 const CHART_DIR = fileURLToPath(new URL('../fixtures/charts/greeter', import.meta.url));
 const COMPONENT = 'charts.example.com/greeter';
@@ -69,8 +69,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const name of ['chart-repo', 'chart-oci', 'chart-bad', 'chart-remote']) await world?.kcp.delete(ref(name)).catch(() => undefined);
-  if (world) await deleteLeftoverKymas(world);
-  await world?.runner.stop();
+  await stopWorld(world);
   server?.close();
   if (work) await rm(work, { recursive: true, force: true });
 });

@@ -5,7 +5,7 @@ import { publishSampleModule, setReleaseChannels } from '../../tools/module/publ
 import { sampleComponent, sampleGroup } from '../../tools/module/sample.ts';
 import { converged } from './replay.ts';
 import { writeRequestsDuring, writeSnapshot } from './snapshot.ts';
-import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, kymaGone, eventually, getKyma, justAfterTheMinute, kymaInState, manifestsOf, resyncTicks, startWorld, type World } from './world.ts';
+import { applyKyma, connectRuntime, deleteKyma, kymaGone, eventually, getKyma, justAfterTheMinute, kymaInState, manifestsOf, resyncTicks, startWorld, stopWorld, type World } from './world.ts';
 
 let world: World;
 const module = (k: { status?: { modules?: ModuleStatus[] } } | undefined, name: string) => k?.status?.modules?.find((m) => m.name === name);
@@ -31,8 +31,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // Every Kyma this file made, also one a failed test left: the runtimes' Kymas outlive this file (world.ts).
-  if (world) await deleteLeftoverKymas(world);
-  await world?.runner.stop();
+  await stopWorld(world);
 });
 
 const [RUNTIME_1, RUNTIME_2] = [0, 1];

@@ -9,7 +9,7 @@ import { ANNOTATION, KCP_NAMESPACE, LABEL } from '../../shared/core/vocabulary.t
 import { KubeClient } from '../../shared/kube/client.ts';
 import { publishModule } from './removal-helpers.ts';
 import { throwawayRuntime } from './throwaway.ts';
-import { applyKyma, deleteKyma, deleteLeftoverKymas, eventually, kymaGone, kymaInState, REMOTE_KYMA, startWorld, type World } from './world.ts';
+import { applyKyma, deleteKyma, eventually, kymaGone, kymaInState, REMOTE_KYMA, startWorld, stopWorld, type World } from './world.ts';
 
 let world: World;
 let cluster: Cluster;
@@ -21,8 +21,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (world) await deleteLeftoverKymas(world);
-  await world?.runner.stop();
+  await stopWorld(world);
   await cluster?.stop();
 });
 

@@ -7,7 +7,7 @@ import type { Kyma } from '../../shared/core/kyma.ts';
 import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { deploymentOf } from './removal-helpers.ts';
-import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
+import { applyKyma, connectRuntime, deleteKyma, kymaGone, kymaInState, manifestsOf, startWorld, stopWorld, type World } from './world.ts';
 
 let world: World;
 let policyPath: string;
@@ -32,8 +32,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (world) await deleteLeftoverKymas(world);
-  await world?.runner.stop();
+  await stopWorld(world);
 });
 
 describe('maintenance windows', () => {

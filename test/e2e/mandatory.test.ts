@@ -4,7 +4,7 @@ import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { publishSampleModule, setMandatoryVersion } from '../../tools/module/publish.ts';
 import { crRef, deploymentOf, moduleCrOn } from './removal-helpers.ts';
 import { checkedAgain, kymaKey } from './handled.ts';
-import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
+import { applyKyma, connectRuntime, deleteKyma, eventually, kymaGone, kymaInState, manifestsOf, startWorld, stopWorld, type World } from './world.ts';
 
 let world: World;
 const MRM = { apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', namespace: KCP_NAMESPACE, name: 'india' };
@@ -15,8 +15,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (world) await deleteLeftoverKymas(world);
-  await world?.runner.stop();
+  await stopWorld(world);
 });
 
 describe('mandatory modules', () => {

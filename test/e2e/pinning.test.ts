@@ -6,7 +6,7 @@ import type { KubeClient } from '../../shared/kube/client.ts';
 import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { crRef, deploymentOf, moduleCrOn, publishModule, userCr } from './removal-helpers.ts';
-import { applyKyma, connectRuntime, deleteLeftoverKymas, eventually, justAfterTheMinute, kymaInState, manifestsOf, REMOTE_KYMA, resyncTicks, startWorld, type World } from './world.ts';
+import { applyKyma, connectRuntime, eventually, justAfterTheMinute, kymaInState, manifestsOf, REMOTE_KYMA, resyncTicks, startWorld, stopWorld, type World } from './world.ts';
 
 let world: World;
 let runtime: KubeClient;
@@ -40,8 +40,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (world) await deleteLeftoverKymas(world);
-  await world?.runner.stop();
+  await stopWorld(world);
 });
 
 describe('version pinning and the explicit downgrade', () => {

@@ -11,7 +11,7 @@ import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { componentRepository } from '../../shared/oci/reference.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { sampleComponent } from '../../tools/module/sample.ts';
-import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
+import { applyKyma, connectRuntime, deleteKyma, kymaGone, kymaInState, manifestsOf, startWorld, stopWorld, type World } from './world.ts';
 
 const MODULE = 'uniform';
 let decoy: Server;
@@ -26,8 +26,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (world) await deleteLeftoverKymas(world);
-  await world?.runner.stop();
+  await stopWorld(world);
   await new Promise((resolve) => decoy.close(resolve));
 });
 

@@ -5,7 +5,7 @@ import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { crRef, deploymentOf, dropFinalizers, moduleCrOn, publishModule, userCr } from './removal-helpers.ts';
 import { checkedAgain, kymaKey, manifestKey } from './handled.ts';
-import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, getKyma, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
+import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, getKyma, kymaGone, kymaInState, manifestsOf, startWorld, stopWorld, type World } from './world.ts';
 
 let world: World;
 const entry = async (kyma: string, module: string): Promise<ModuleStatus | undefined> => (await getKyma(world, kyma))?.status?.modules?.find((m) => m.name === module);
@@ -30,8 +30,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  if (world) await deleteLeftoverKymas(world);
-  await world?.runner.stop();
+  await stopWorld(world);
 });
 
 async function installed(kyma: string, runtime: number, module: string, extra: object = {}): Promise<void> {

@@ -14,7 +14,7 @@ import { KubeClient } from '../../shared/kube/client.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { throwawayRuntime } from './throwaway.ts';
 import { serviceAccountToken, tokenKubeconfig, withForeignCa } from './tokens.ts';
-import { applyKyma, deleteKyma, deleteLeftoverKymas, eventually, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
+import { applyKyma, deleteKyma, eventually, kymaGone, kymaInState, manifestsOf, startWorld, stopWorld, type World } from './world.ts';
 
 let world: World;
 let cluster: Cluster;
@@ -47,8 +47,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (world) await deleteLeftoverKymas(world);
-  await world?.runner.stop();
+  await stopWorld(world);
   await cluster?.stop();
 });
 

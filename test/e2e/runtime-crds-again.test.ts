@@ -11,7 +11,7 @@ import { KubeClient } from '../../shared/kube/client.ts';
 import { KCP_NAMESPACE, LABEL } from '../../shared/core/vocabulary.ts';
 import { publishModule } from './removal-helpers.ts';
 import { throwawayRuntime } from './throwaway.ts';
-import { applyKyma, deleteKyma, deleteLeftoverKymas, eventually, kymaGone, kymaInState, startWorld, type World } from './world.ts';
+import { applyKyma, deleteKyma, eventually, kymaGone, kymaInState, startWorld, stopWorld, type World } from './world.ts';
 
 const CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: 'moduletemplates.operator.kyma-project.io' };
 let world: World;
@@ -31,8 +31,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (world) await deleteLeftoverKymas(world);
-  await world?.runner.stop();
+  await stopWorld(world);
   await cluster?.stop();
 });
 

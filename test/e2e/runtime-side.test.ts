@@ -5,7 +5,7 @@ import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/core/templa
 import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { checkedAgain, kymaKey } from './handled.ts';
-import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, getKyma, kymaGone, kymaInState, manifestsOf, REMOTE_KYMA, startWorld, type World } from './world.ts';
+import { applyKyma, connectRuntime, deleteKyma, eventually, getKyma, kymaGone, kymaInState, manifestsOf, REMOTE_KYMA, startWorld, stopWorld, type World } from './world.ts';
 
 let world: World;
 const remote = (kind: string, name: string) => ({ apiVersion: API_VERSION, kind, namespace: 'kyma-system', name });
@@ -20,8 +20,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (world) await deleteLeftoverKymas(world);
-  await world?.runner.stop();
+  await stopWorld(world);
 });
 
 /** A Kyma event (Ready Kymas are otherwise re-checked only once per drift period). */

@@ -154,6 +154,17 @@ export async function deleteLeftoverKymas(world: World): Promise<void> {
   if (leaked.length) throw new Error(`runtime Kymas outlived their deleted Kymas (purge should have removed them): ${leaked.join(', ')}`);
 }
 
+/** The end of a test file: every Kyma it left deleted (the runtimes' Kymas outlive a file otherwise), then its
+ * runner stopped, also when the clean-up failed; nothing when the world never started. */
+export async function stopWorld(world: World | undefined): Promise<void> {
+  if (!world) return;
+  try {
+    await deleteLeftoverKymas(world);
+  } finally {
+    await world.runner.stop();
+  }
+}
+
 /**
  * Deletes runtime Kymas on the shared runtimes whose KCP Kyma is gone while its kubeconfig Secret is still there — so
  * the next test file's Kyma on that runtime does not inherit their module list — and returns their owners.

@@ -20,7 +20,7 @@ import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { KubeClient } from '../../shared/kube/client.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { APISERVER_UPDATE } from '../../shared/host/events.ts';
-import { applyKyma, connectRuntime, deleteLeftoverKymas, eventually, kymaInState, manifestsOf, startWorld, type World } from '../e2e/world.ts';
+import { applyKyma, connectRuntime, eventually, kymaInState, manifestsOf, startWorld, stopWorld, type World } from '../e2e/world.ts';
 import { brokerIdle, kymaWhen, modulesReady, ownKcp, secondsSince } from './restart-helpers.ts';
 
 const KYMA = 'gap';
@@ -37,8 +37,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (kcp?.apiServer.exit()) await kcp.restartApiServer();
-  if (world) await deleteLeftoverKymas(world);
-  await world?.runner.stop();
+  await stopWorld(world);
   await kcp?.stop();
 });
 

@@ -12,7 +12,7 @@ import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { RegistryClient } from '../../shared/oci/registry.ts';
 import { testBinaries } from '../deploy/audited-kcp.ts';
-import { applyKyma, connectRuntime, deleteLeftoverKymas, getKyma, manifestsOf, startWorld, type World } from '../e2e/world.ts';
+import { applyKyma, connectRuntime, getKyma, manifestsOf, startWorld, stopWorld, type World } from '../e2e/world.ts';
 import { brokerIdle, kymaWhen, modulesReady, secondsSince } from './restart-helpers.ts';
 
 const KYMA = 'regdown';
@@ -32,8 +32,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (registry?.process.exit()) await registry.start();
-  if (world) await deleteLeftoverKymas(world);
-  await world?.runner.stop();
+  await stopWorld(world);
   await registry?.stop();
 });
 

@@ -15,7 +15,7 @@ import { readAudit, startAuditedCluster } from '../deploy/audited-kcp.ts';
 import { COMPONENTS, usernameOf } from '../deploy/identities.ts';
 import { startRbacKcp, type RbacKcp } from '../deploy/rbac-kcp.ts';
 import { writeSnapshot } from '../e2e/snapshot.ts';
-import { deleteLeftoverKymas, getKyma, kymaInState, startWorld, type World } from '../e2e/world.ts';
+import { getKyma, kymaInState, startWorld, stopWorld, type World } from '../e2e/world.ts';
 
 const EVENTS = 10_000;
 const KYMAS = ['replay-a', 'replay-b', 'replay-c'];
@@ -49,8 +49,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  if (world) await deleteLeftoverKymas(world);
-  await world?.runner.stop();
+  await stopWorld(world);
   await runtime?.cluster.stop();
   await kcp?.cluster.stop();
 });

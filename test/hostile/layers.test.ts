@@ -9,7 +9,7 @@ import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { sampleComponent } from '../../tools/module/sample.ts';
 import { deploymentOf } from '../e2e/removal-helpers.ts';
-import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, getKyma, kymaGone, manifestsOf, startWorld, type World } from '../e2e/world.ts';
+import { applyKyma, connectRuntime, deleteKyma, eventually, getKyma, kymaGone, manifestsOf, startWorld, stopWorld, type World } from '../e2e/world.ts';
 import { HOSTILE_LAYERS, publishHostileModule } from './hostile-modules.ts';
 import { startTamperProxy, type TamperProxy } from './tamper-proxy.ts';
 
@@ -40,8 +40,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  if (world) await deleteLeftoverKymas(world);
-  await world?.runner.stop();
+  await stopWorld(world);
   await proxy?.close();
 });
 

@@ -21,7 +21,7 @@ import type { PlanReport, PlanRow } from '../../tools/plan/report.ts';
 import { readAudit, startAuditedCluster } from '../deploy/audited-kcp.ts';
 import { crRef, userCr } from '../e2e/removal-helpers.ts';
 import { writeSnapshot } from '../e2e/snapshot.ts';
-import { applyKyma, connectRuntime, deleteLeftoverKymas, getKyma, kymaInState, startWorld, type World } from '../e2e/world.ts';
+import { applyKyma, connectRuntime, getKyma, kymaInState, startWorld, stopWorld, type World } from '../e2e/world.ts';
 
 const CLI = join(import.meta.dirname, '..', '..', 'tools', 'fleet', 'cli', 'main.ts');
 const MODULE_CLI = join(import.meta.dirname, '..', '..', 'tools', 'module', 'cli', 'main.ts');
@@ -101,8 +101,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await runtimeClient?.delete(crRef('plom', 'mine', 'team-plan')).catch(() => undefined); // it would hold the deletion
-  if (world) await deleteLeftoverKymas(world);
-  await world?.runner.stop();
+  await stopWorld(world);
   await runtime?.cluster.stop();
   await kcp?.cluster.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
