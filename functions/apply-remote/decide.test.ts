@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Manifest } from '../../shared/core/manifest.ts';
+import { aManifest } from '../../test/builders.ts';
 import { nextApplyStep, OBSERVING, type ApplyView } from './decide.ts';
 
-const manifest = (extra: { labels?: Record<string, string>; annotations?: Record<string, string>; deleting?: boolean } = {}): Manifest => ({
-  apiVersion: 'operator.kyma-project.io/v1beta2', kind: 'Manifest',
-  metadata: {
-    name: 'k1-sample', namespace: 'kcp-system', labels: { 'operator.kyma-project.io/kyma-name': 'k1', ...extra.labels },
-    ...(extra.annotations ? { annotations: extra.annotations } : {}), ...(extra.deleting ? { deletionTimestamp: '2026-11-27T00:00:00Z' } : {}),
-  },
-  spec: { version: '1.0.0', install: { name: 'raw-manifest', source: { type: 'oci-ref', repo: 'registry/modules', name: 'sample', ref: 'sha256:0' } } },
-});
+const manifest = aManifest;
 const view = (extra: Partial<ApplyView> = {}): ApplyView =>
   ({ manifest: manifest(), deleted: false, echo: false, target: { kyma: 'k1' }, access: 'usable', orphan: '', ...extra });
 const unmanaged = manifest({ annotations: { 'operator.kyma-project.io/is-unmanaged': 'true' } });
@@ -30,7 +23,7 @@ describe('nextApplyStep (the order of apply-remote)', () => {
     ['then its Kyma is checked', view({ orphan: undefined }), 'CheckOrphan'],
     ['an orphan is reported, not installed', view({ orphan: 'orphaned manifest detected: Kyma k1 does not exist' }), 'ReportOrphan'],
     ['else install', view(), 'Install'],
-    ['a Manifest of its own (no Kyma label) is installed without an orphan check', view({ manifest: { ...manifest(), metadata: { name: 'own', namespace: 'kcp-system' } }, orphan: undefined, target: { inCluster: true } }), 'Install'],
+    ['a Manifest of its own (no Kyma label) is installed without an orphan check', view({ manifest: aManifest({ name: 'own', labels: { 'operator.kyma-project.io/kyma-name': '' } }), orphan: undefined, target: { inCluster: true } }), 'Install'],
   ])('%s', (_, v, step) => {
     expect(nextApplyStep(v).step).toBe(step);
   });

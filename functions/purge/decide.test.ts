@@ -1,20 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { Kyma } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
+import { aKyma, aManifest, DELETED_AT } from '../../test/builders.ts';
 import { blockingMessage, nextDeletionStep, requeueReasonOf, RUNTIME_KYMA_CRD, type DeletionView } from './decide.ts';
 
-const DELETED_AT = Date.parse('2026-11-22T12:00:00Z');
-const kyma = (state: string | undefined, finalizers = ['operator.kyma-project.io/Kyma']): Kyma => ({
-  apiVersion: 'v', kind: 'Kyma', metadata: { name: 'k1', namespace: 'kcp-system', finalizers, deletionTimestamp: new Date(DELETED_AT).toISOString() },
-  spec: { channel: 'regular' }, ...(state ? { status: { state: state as 'Deleting' } } : {}),
-});
-const manifest = (name: string, deleting: boolean, operation?: string): Manifest => ({
-  apiVersion: 'v', kind: 'Manifest',
-  metadata: { name, labels: { 'operator.kyma-project.io/module-name': name }, ...(deleting ? { deletionTimestamp: 'x' } : {}) },
-  ...(operation ? { status: { state: 'Deleting', lastOperation: { operation } } } : {}),
-});
+const DELETED = Date.parse(DELETED_AT);
+const kyma = (state: 'Deleting' | undefined, finalizers = ['operator.kyma-project.io/Kyma']): Kyma =>
+  aKyma({ finalizers, deleting: true, ...(state ? { status: { state } } : {}) });
+const manifest = (module: string, deleting: boolean, operation?: string): Manifest =>
+  aManifest({ module, deleting, ...(operation ? { state: 'Deleting' as const, operation } : {}) });
 const view = (k: Kyma, manifests: Manifest[], extra: Partial<DeletionView> = {}): DeletionView =>
-  ({ kyma: k, manifests, now: DELETED_AT + 1000, gracePeriodMs: 300_000, ...extra });
+  ({ kyma: k, manifests, now: DELETED + 1000, gracePeriodMs: 300_000, ...extra });
 
 describe('nextDeletionStep (one step per call, upstream order)', () => {
   it.each([
@@ -27,9 +23,9 @@ describe('nextDeletionStep (one step per call, upstream order)', () => {
     ['then the remote Kyma', view(kyma('Deleting'), [manifest('a', true)], { runtime: { crds: ['kymas.operator.kyma-project.io'], remoteKyma: true, remoteKymaState: 'Deleting' } }), 'DeleteRemoteKyma'],
     ['then the Kyma CRD on the runtime', view(kyma('Deleting'), [manifest('a', true)], { runtime: { crds: ['kymas.operator.kyma-project.io'], remoteKyma: false } }), 'DeleteRuntimeCrd'],
     ['then wait for the Manifests', view(kyma('Deleting'), [manifest('a', true)], { runtime: { crds: [], remoteKyma: false } }), 'WaitForManifests'],
-    ['purge once the grace period passed', view(kyma('Deleting'), [manifest('a', true)], { runtime: { crds: [], remoteKyma: false }, now: DELETED_AT + 300_000 }), 'PurgeModuleCrFinalizers'],
-    ['no purge without a runtime', view(kyma('Deleting'), [manifest('a', true)], { now: DELETED_AT + 300_000 }), 'WaitForManifests'],
-    ['no purge with grace period 0', view(kyma('Deleting'), [manifest('a', true)], { runtime: { crds: [], remoteKyma: false }, now: DELETED_AT + 10e9, gracePeriodMs: 0 }), 'WaitForManifests'],
+    ['purge once the grace period passed', view(kyma('Deleting'), [manifest('a', true)], { runtime: { crds: [], remoteKyma: false }, now: DELETED + 300_000 }), 'PurgeModuleCrFinalizers'],
+    ['no purge without a runtime', view(kyma('Deleting'), [manifest('a', true)], { now: DELETED + 300_000 }), 'WaitForManifests'],
+    ['no purge with grace period 0', view(kyma('Deleting'), [manifest('a', true)], { runtime: { crds: [], remoteKyma: false }, now: DELETED + 10e9, gracePeriodMs: 0 }), 'WaitForManifests'],
     ['finally drop the finalizer', view(kyma('Deleting'), []), 'DropKymaFinalizer'],
   ])('%s', (_, v, step) => {
     expect(nextDeletionStep(v, false)?.step).toBe(step);
@@ -42,7 +38,7 @@ describe('nextDeletionStep (one step per call, upstream order)', () => {
   });
 
   it('after a purge that found nothing to strip, waits', () => {
-    expect(nextDeletionStep(view(kyma('Deleting'), [manifest('a', true)], { runtime: { crds: [], remoteKyma: false }, now: DELETED_AT + 300_000 }), true)?.step).toBe('WaitForManifests');
+    expect(nextDeletionStep(view(kyma('Deleting'), [manifest('a', true)], { runtime: { crds: [], remoteKyma: false }, now: DELETED + 300_000 }), true)?.step).toBe('WaitForManifests');
   });
 
   it('says exactly what blocks', () => {

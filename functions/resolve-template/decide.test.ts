@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Kyma } from '../../shared/core/kyma.ts';
+import { aKyma } from '../../test/builders.ts';
 import { FINAL, nextResolveStep, type ResolveView } from './decide.ts';
 
-const kyma = (extra: Partial<Kyma['metadata']> = {}): Kyma =>
-  ({ apiVersion: 'operator.kyma-project.io/v1beta2', kind: 'Kyma', metadata: { name: 'k1', namespace: 'kcp-system', ...extra }, spec: { channel: 'regular' } });
+const kyma = aKyma;
 const kymaView = (extra: Partial<ResolveView> = {}): ResolveView => ({ kind: 'Kyma', kyma: kyma(), ...extra });
 const listed = { metadataEnsured: true, list: { created: false, gone: false } };
 
@@ -14,7 +13,7 @@ describe('nextResolveStep (the order of resolve-template)', () => {
     ['then nothing else, when that took the call', { kind: 'ModuleReleaseMeta', mandatoryReleased: true }, 'Ignore'],
     ['else it fans out', { kind: 'ModuleReleaseMeta', mandatoryReleased: false }, 'FanOut'],
     ['a Kyma gone: nothing', kymaView({ kyma: undefined }), 'Ignore'],
-    ['a Kyma being deleted: nothing (purge)', kymaView({ kyma: kyma({ deletionTimestamp: 'x' }) }), 'Ignore'],
+    ['a Kyma being deleted: nothing (purge)', kymaView({ kyma: kyma({ deleting: true }) }), 'Ignore'],
     ['a Kyma that skips reconciliation: nothing', kymaView({ kyma: kyma({ labels: { 'operator.kyma-project.io/skip-reconciliation': 'true' } }) }), 'Ignore'],
     ['first its finalizer and label', kymaView(), 'EnsureMetadata'],
     ['then the module list that counts', kymaView({ metadataEnsured: true }), 'TakeModuleList'],
