@@ -3,16 +3,17 @@ import type { Kyma, ModuleStatus } from '../../shared/core/kyma.ts';
 import type { ArtifactLookup } from '../../shared/core/descriptors.ts';
 import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/core/templates.ts';
 import { resolveModules, sameResolution } from './resolve.ts';
+import { aKyma, aTemplate } from '../../test/builders.ts';
 import { awaitedReleases, channelVersionsOf } from '../../shared/core/release-spread.ts';
 import type { Observed } from './decide.ts';
 
 const COMPONENT = 'kyma-project.io/module/sample';
 const kyma = (spec: NonNullable<Kyma['spec']>, labels: Record<string, string> = {}, modules: ModuleStatus[] = []): Kyma =>
-  ({ apiVersion: 'operator.kyma-project.io/v1beta2', kind: 'Kyma', metadata: { name: 'k1', namespace: 'kcp-system', labels }, spec, status: { modules } });
+  ({ ...aKyma({ labels, status: { modules } }), spec });
 const mrm = (channels: { channel: string; version: string }[]): ModuleReleaseMeta =>
   ({ apiVersion: '', kind: 'ModuleReleaseMeta', metadata: { name: 'sample' }, spec: { moduleName: 'sample', ocmComponentName: COMPONENT, channels } });
 const template = (version: string, labels: Record<string, string> = {}, extra: Record<string, unknown> = {}): ModuleTemplate =>
-  ({ apiVersion: '', kind: 'ModuleTemplate', metadata: { name: `sample-${version}`, namespace: 'kcp-system', generation: 3, labels }, spec: { moduleName: 'sample', version, ...extra } });
+  aTemplate({ version, labels, generation: 3, spec: extra });
 const artifact = (version: string): [string, ArtifactLookup] =>
   [`${COMPONENT}:${version}`, { artifact: { componentName: COMPONENT, version, install: { name: 'raw-manifest', type: 'oci-dir', ref: 'sha256:aa', componentName: COMPONENT }, layers: [], localizedImages: [], registryHost: undefined } }];
 
