@@ -20,8 +20,12 @@ const REMOTE = { apiVersion: API_VERSION, kind: 'Kyma', namespace: 'kyma-system'
 let cluster: Cluster;
 let runtime: KubeClient;
 const received: Record<string, string>[] = [];
+/** What was posted about the runtime of Kyma `name`, and when each arrived (ms since the epoch, in `at`). */
+const about = (name: string) => received.filter((h) => h['ce-name'] === name);
+let kcp: KubeClient;
+const kymaIn = (name: string) => ({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace: NAMESPACE }, spec: { channel: 'regular' } });
 const sink = createServer((req: IncomingMessage, res) => {
-  received.push(Object.fromEntries(Object.entries(req.headers).filter(([k]) => k.startsWith('ce-')).map(([k, v]) => [k, String(v)])));
+  received.push({ ...Object.fromEntries(Object.entries(req.headers).filter(([k]) => k.startsWith('ce-')).map(([k, v]) => [k, String(v)])), at: String(Date.now()) });
   req.resume();
   res.writeHead(202).end();
 });
@@ -32,20 +36,25 @@ beforeAll(async () => {
   await installCrds(cluster.kubeConfig());
   await runtime.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kyma-system' } });
   await runtime.create({ ...REMOTE, metadata: { name: 'default', namespace: 'kyma-system' }, spec: { channel: 'regular', modules: [] } } as never);
-  const kcp = await KubeClient.from(loadKubeConfig(inject('controlPlane').kcp));
+  kcp = await KubeClient.from(loadKubeConfig(inject('controlPlane').kcp));
   await kcp.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } }).catch(() => undefined);
-  await kcp.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'wt', namespace: NAMESPACE, labels: { [LABEL.kymaName]: 'wt' } },
-    data: { config: Buffer.from(cluster.kubeconfig).toString('base64') } }, 'e2e-user');
+  // Two Kymas on the same runtime: wt exists from the start, wt2 only has its kubeconfig Secret until the test makes it.
+  for (const name of ['wt', 'wt2']) {
+    await kcp.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: NAMESPACE, labels: { [LABEL.kymaName]: name } },
+      data: { config: Buffer.from(cluster.kubeconfig).toString('base64') } }, 'e2e-user');
+  }
+  await kcp.create(kymaIn('wt') as never);
   await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
 });
 
 afterAll(async () => {
+  for (const name of ['wt', 'wt2']) await kcp?.delete({ apiVersion: API_VERSION, kind: 'Kyma', namespace: NAMESPACE, name }).catch(() => undefined);
   sink.close();
   await cluster?.stop();
 });
 
 describe('npm run runtime-watch', () => {
-  it('announces the runtime Kyma it finds, posts a resync.due per spec change, and stops on SIGTERM', async () => {
+  it('announces the runtime Kyma it finds once its Kyma exists, posts a resync.due per spec change, and stops on SIGTERM', async () => {
     const kubeconfigPath = join(await mkdtemp(join(tmpdir(), 'runtime-watch-')), 'kcp.kubeconfig');
     await writeFile(kubeconfigPath, inject('controlPlane').kcp);
     const child = spawn(process.execPath, [join(import.meta.dirname, '../tools/runtime-watch/main.ts')], {
@@ -54,20 +63,25 @@ describe('npm run runtime-watch', () => {
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     try {
-      await eventually('the existing runtime Kyma announced', async () => received.length >= 1, 30_000);
-      expect(received[0]).toMatchObject({ 'ce-type': RESYNC_DUE, 'ce-source': '/lifecycle-manager/runtime-watch', 'ce-kind': 'Kyma', 'ce-name': 'wt', 'ce-namespace': NAMESPACE });
+      await eventually('the existing runtime Kyma announced', async () => about('wt').length >= 1, 30_000);
+      expect(about('wt')[0]).toMatchObject({ 'ce-type': RESYNC_DUE, 'ce-source': '/lifecycle-manager/runtime-watch', 'ce-kind': 'Kyma', 'ce-name': 'wt', 'ce-namespace': NAMESPACE });
+      // A runtime is watched only once its Kyma exists (ADR 46): wt2's is announced after wt2 is made, not at start.
+      const made = Date.now();
+      await kcp.create(kymaIn('wt2') as never);
+      await eventually('the runtime of the new Kyma announced', async () => about('wt2').length >= 1, 30_000);
+      expect(Number(about('wt2')[0]?.at)).toBeGreaterThanOrEqual(made);
       await runtime.mergePatch(REMOTE, { spec: { modules: [{ name: 'added-on-the-runtime' }] } });
-      await eventually('the spec change posted', async () => received.length >= 2, 30_000);
+      await eventually('the spec change posted', async () => about('wt').length >= 2, 30_000);
       await runtime.mergePatch(REMOTE, { metadata: { labels: { 'not-a-spec-change': 'true' } } });
       await new Promise((r) => setTimeout(r, 1500));
-      expect(received).toHaveLength(2);
+      expect(about('wt')).toHaveLength(2);
       // A deletion is always sent; the runtime Kyma created again as resolve-template creates it (field manager
       // kyma-sync-context, spec untouched since) is no user's change and is not sent (ADR 28).
       await runtime.delete(REMOTE);
-      await eventually('the deletion posted', async () => received.length >= 3, 30_000);
+      await eventually('the deletion posted', async () => about('wt').length >= 3, 30_000);
       await runtime.create({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: 'default', namespace: 'kyma-system' }, spec: { channel: 'regular', modules: [] } }, false, 'kyma-sync-context');
       await new Promise((r) => setTimeout(r, 1500));
-      expect(received).toHaveLength(3);
+      expect(about('wt')).toHaveLength(3);
       expect(await runtime.get(REMOTE)).toBeDefined();
     } finally {
       child.kill('SIGTERM');

@@ -85,10 +85,14 @@ export async function startLocalRunner(opts: LocalRunnerOptions): Promise<LocalR
   const pingSources = await loadPingSources(join(MANIFESTS_DIR, 'eventing'));
   const ping = new LocalPingSource({ sources: pingSources, sink, log: opts.log.child({ component: 'ping-source' }) });
   ping.start();
-  const runtimeWatches = new RuntimeWatches({ kcp: await KubeClient.from(await kubeConfigOf('runtime-watch')), namespace: opts.config.kcpNamespace, sink, log: opts.log.child({ component: 'runtime-watch' }), execCommands: opts.config.kubeconfigExecCommands });
+  // Without per-component identities the runtime watch, as the fleet below, shares the functions' client and so their
+  // watch caches of the Kymas and the kubeconfig Secrets.
+  const runtimeWatches = new RuntimeWatches({
+    kcp: shared?.kcp ?? await KubeClient.from(await kubeConfigOf('runtime-watch')), sharedCaches: Boolean(shared),
+    namespace: opts.config.kcpNamespace, sink, log: opts.log.child({ component: 'runtime-watch' }), execCommands: opts.config.kubeconfigExecCommands,
+  });
   await runtimeWatches.start();
-  // Without per-component identities the fleet shares the functions' client and so their watch caches (one copy of
-  // the Kymas and Manifests in this process, not two).
+  // The fleet too (one copy of the Kymas and Manifests in this process, not two).
   const fleetClient = shared?.kcp ?? await KubeClient.from(await kubeConfigOf('fleet'));
   const fleet = await startFleetService(fleetClient, opts.config.kcpNamespace, opts.log.child({ component: 'fleet' }), opts.config.fleetPort, '127.0.0.1', opts.config);
   const resync = () => Promise.all(pingSources.map((p) => ping.fireNow(p.name))).then(() => undefined);

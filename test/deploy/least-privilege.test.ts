@@ -24,6 +24,8 @@ const UNUSED_BY_DESIGN: Record<string, string[]> = {
   'resolve-template': ['get moduletemplates.operator.kyma-project.io in kcp-system', 'get modulereleasemetas.operator.kyma-project.io in kcp-system'],
   'render-manifest': ['get moduletemplates.operator.kyma-project.io in kcp-system', 'get modulereleasemetas.operator.kyma-project.io in kcp-system',
     'get kymas.operator.kyma-project.io in kcp-system'],
+  // The runtime watch reads the Kymas from its watch cache too (ADR 46).
+  'runtime-watch': ['get kymas.operator.kyma-project.io in kcp-system'],
   // Kymas too (ADR 17); apply-remote confirms an orphan verdict live, and records a Manifest Event only when a module
   // goes into or out of Error/Warning (ADR 26) — neither happens in this chain.
   'aggregate-status': ['get kymas.operator.kyma-project.io in kcp-system'],

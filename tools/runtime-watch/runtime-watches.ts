@@ -23,6 +23,8 @@ export interface RuntimeWatchesOptions {
   execCommands?: ExecAllowed;
   /** How often the kubeconfig Secrets are re-read (default 5 s). */
   pollMs?: number;
+  /** The client's watch caches are shared with others in the process (the functions'): `stop` leaves them running. */
+  sharedCaches?: boolean;
 }
 
 /**
@@ -42,13 +44,17 @@ export class RuntimeWatches {
   private refreshedAt = '';
   /** Kyma → its kubeconfig Secret's resourceVersion at the last refresh (undefined before the first). */
   private secretVersions: Map<string, string> | undefined;
+  /** Kubeconfig Secrets whose Kyma does not exist (yet): their runtime is watched once it does (ADR 46). */
+  private readonly awaiting = new Map<string, Secret>();
+  /** The Kyma cache's resourceVersion when `awaiting` was last checked. */
+  private kymasCheckedAt = '';
 
-  /** The kubeconfig Secrets come from a watch cache (ADR 15): polling them is a read of memory, not a LIST. */
+  /** The kubeconfig Secrets and the Kymas come from watch caches (ADR 15): polling them is a read of memory. */
   private readonly kcp: KubeClient;
 
   constructor(options: RuntimeWatchesOptions) {
     this.options = options;
-    this.kcp = options.kcp.cachingReads([CACHED.kubeconfigs]);
+    this.kcp = options.kcp.cachingReads([CACHED.kubeconfigs, CACHED.kymas]);
   }
 
   async start(): Promise<void> {
@@ -68,7 +74,7 @@ export class RuntimeWatches {
     clearInterval(this.timer);
     await Promise.all([...this.watches.values()].map((w) => w.source.stop().finally(w.release)));
     this.watches.clear();
-    this.options.kcp.stopCaches();
+    if (!this.options.sharedCaches) this.options.kcp.stopCaches();
   }
 
   /** One refresh at a time: a slow one (clients being made) is not overtaken by the next tick. */
@@ -81,9 +87,10 @@ export class RuntimeWatches {
 
   private async refreshNow(): Promise<void> {
     const { namespace } = this.options;
-    // Unchanged Secrets (the cache has not moved): nothing to do, and no copy of thousands of kubeconfigs.
+    // Unchanged Secrets (the cache has not moved): nothing to do but the runtimes whose Kyma has appeared meanwhile,
+    // and no copy of thousands of kubeconfigs.
     const revision = this.kcp.cachedRevision('v1', 'Secret', namespace);
-    if (revision && revision === this.refreshedAt) return;
+    if (revision && revision === this.refreshedAt) return this.watchAwaited();
     const secrets = (await this.kcp.list<Secret>('v1', 'Secret', { namespace, labelSelector: LABEL.kymaName })).items;
     const current = new Map(secrets.map((s) => [s.metadata.labels?.[LABEL.kymaName] ?? '', s]));
     await this.announceSecretChanges(current);
@@ -93,13 +100,37 @@ export class RuntimeWatches {
         await watch.source.stop().finally(watch.release);
       }
     }
+    this.awaiting.clear();
     for (const [kyma, secret] of current) {
       if (this.stopped || !kyma || this.watches.has(kyma) || !secret.data?.config) continue;
-      const watch = await this.watchRuntime(kyma, secret);
-      if (watch && this.stopped) await watch.source.stop().finally(watch.release);
-      else if (watch) this.watches.set(kyma, { version: secret.metadata.resourceVersion ?? '', ...watch });
+      if (await this.kymaExists(kyma)) await this.watch(kyma, secret);
+      else this.awaiting.set(kyma, secret);
     }
+    this.kymasCheckedAt = this.kcp.cachedRevision(API_VERSION, 'Kyma', namespace);
     this.refreshedAt = revision;
+  }
+
+  /** Runtimes whose Kyma did not exist at the last look: watched once it does, checked when the Kymas moved. */
+  private async watchAwaited(): Promise<void> {
+    const revision = this.kcp.cachedRevision(API_VERSION, 'Kyma', this.options.namespace);
+    if (!this.awaiting.size || (revision && revision === this.kymasCheckedAt)) return;
+    this.kymasCheckedAt = revision;
+    for (const [kyma, secret] of this.awaiting) {
+      if (this.stopped || !(await this.kymaExists(kyma))) continue;
+      this.awaiting.delete(kyma);
+      await this.watch(kyma, secret);
+    }
+  }
+
+  /** A runtime is watched only while its Kyma exists: before that, nobody's change there has a Kyma to go to. */
+  private async kymaExists(kyma: string): Promise<boolean> {
+    return Boolean(await this.kcp.get({ apiVersion: API_VERSION, kind: 'Kyma', namespace: this.options.namespace, name: kyma }).catch(() => undefined));
+  }
+
+  private async watch(kyma: string, secret: Secret): Promise<void> {
+    const watch = await this.watchRuntime(kyma, secret);
+    if (watch && this.stopped) await watch.source.stop().finally(watch.release);
+    else if (watch) this.watches.set(kyma, { version: secret.metadata.resourceVersion ?? '', ...watch });
   }
 
   /**
