@@ -43,7 +43,10 @@ export class Discovery {
 
   async resource(apiVersion: string, kind: string, fetchList: Fetch): Promise<ResourceInfo> {
     const base = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
-    const found = await this.find(base, kind, false, fetchList) ?? await this.find(base, kind, true, fetchList);
+    // A kind not in a list read earlier may be new (a CRD established since): read it again. A list read just now is
+    // not read twice.
+    const known = this.cache.has(base);
+    const found = await this.find(base, kind, false, fetchList) ?? (known ? await this.find(base, kind, true, fetchList) : undefined);
     if (!found) throw new KubeApiError(404, 'NotFound', `the server has no resource for kind ${kind} in ${apiVersion}`);
     return { base, plural: found.name, namespaced: found.namespaced };
   }
