@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currentTraceparent, formatTraceparent, inSpan, parseTraceparent, recordedTrace, startSpan } from './trace.ts';
+import { currentTraceparent, formatTraceparent, inSpan, parseTraceparent, randomHex, recordedTrace, startSpan } from './trace.ts';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT = `00-${TRACE}-00f067aa0ba902b7-01`;
@@ -49,5 +49,14 @@ describe('recordedTrace: continuing across a write', () => {
     expect(recordedTrace({ metadata: {} }, OURS, ANNOTATION)).toBeUndefined();
     expect(recordedTrace(undefined, OURS, ANNOTATION)).toBeUndefined();
     expect(recordedTrace({ metadata: { managedFields: [{ manager: 'lifecycle-manager', subresource: 'status', time: 't' }] } }, OURS, ANNOTATION)).toBeUndefined();
+  });
+});
+
+describe('randomHex', () => {
+  it('draws ids of the asked length that do not repeat, also across refills of its pool', () => {
+    const ids = Array.from({ length: 2000 }, () => randomHex(8));
+    expect(ids.every((id) => /^[0-9a-f]{16}$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(randomHex(16)).toMatch(/^[0-9a-f]{32}$/);
   });
 });
