@@ -101,12 +101,13 @@ export class RuntimeWatches {
       }
     }
     this.awaiting.clear();
+    this.kymasCheckedAt = this.kcp.cachedRevision(API_VERSION, 'Kyma', namespace);
+    const kymas = await this.kymaNames();
     for (const [kyma, secret] of current) {
       if (this.stopped || !kyma || this.watches.has(kyma) || !secret.data?.config) continue;
-      if (await this.kymaExists(kyma)) await this.watch(kyma, secret);
+      if (kymas.has(kyma)) await this.watch(kyma, secret);
       else this.awaiting.set(kyma, secret);
     }
-    this.kymasCheckedAt = this.kcp.cachedRevision(API_VERSION, 'Kyma', namespace);
     this.refreshedAt = revision;
   }
 
@@ -115,16 +116,20 @@ export class RuntimeWatches {
     const revision = this.kcp.cachedRevision(API_VERSION, 'Kyma', this.options.namespace);
     if (!this.awaiting.size || (revision && revision === this.kymasCheckedAt)) return;
     this.kymasCheckedAt = revision;
+    const kymas = await this.kymaNames();
     for (const [kyma, secret] of this.awaiting) {
-      if (this.stopped || !(await this.kymaExists(kyma))) continue;
+      if (this.stopped || !kymas.has(kyma)) continue;
       this.awaiting.delete(kyma);
       await this.watch(kyma, secret);
     }
   }
 
-  /** A runtime is watched only while its Kyma exists: before that, nobody's change there has a Kyma to go to. */
-  private async kymaExists(kyma: string): Promise<boolean> {
-    return Boolean(await this.kcp.get({ apiVersion: API_VERSION, kind: 'Kyma', namespace: this.options.namespace, name: kyma }).catch(() => undefined));
+  /** The Kymas that exist, by name, read from the cache in one pass without copying them. A runtime is watched only
+   * once its Kyma exists: before that, nobody's change there has a Kyma to go to. */
+  private async kymaNames(): Promise<Set<string>> {
+    const names = await this.kcp.scan<{ metadata: { name: string } }, string>(API_VERSION, 'Kyma', { namespace: this.options.namespace }, (k) => k.metadata.name)
+      .catch(() => [] as string[]);
+    return new Set(names);
   }
 
   private async watch(kyma: string, secret: Secret): Promise<void> {
