@@ -32,32 +32,34 @@ const KCP_STEPS = new Set<DeletionStep['step']>(['SetKymaStateDeleting', 'Delete
 export const runtimeUnusableMessage = (reason: string) =>
   `the runtime cannot be cleaned up: ${reason}; fix the kubeconfig Secret, or delete it to let the Kyma go without cleaning up the runtime`;
 
-type Take = (kcp: KubeClient, kyma: Kyma, step: DeletionStep, runtime: Runtime | undefined) => Promise<void>;
-const onRuntime = (act: (runtime: Runtime, step: DeletionStep) => Promise<unknown>): Take => async (_, __, step, runtime) => {
+type StepOf<S extends DeletionStep['step']> = Extract<DeletionStep, { step: S }>;
+type Take<S extends DeletionStep['step']> = (kcp: KubeClient, kyma: Kyma, step: StepOf<S>, runtime: Runtime | undefined) => Promise<void>;
+/** A step on the runtime: nothing to do without one (its Secret is gone). */
+const onRuntime = <S extends DeletionStep['step']>(act: (runtime: Runtime, step: StepOf<S>) => Promise<unknown>): Take<S> => async (_, __, step, runtime) => {
   if (runtime) await act(runtime, step);
 };
 
 /** What each step does. */
-const STEPS: Record<DeletionStep['step'], Take> = {
+const STEPS: { [S in DeletionStep['step']]: Take<S> } = {
   SetKymaStateDeleting: (kcp, kyma) => setKymaDeletionStatus(kcp, kyma, 'waiting for modules to be deleted'),
-  DeleteManifests: async (kcp, kyma, step) => {
-    for (const name of step.step === 'DeleteManifests' ? step.names : []) await kcp.delete({ apiVersion: API_VERSION, kind: 'Manifest', namespace: kyma.metadata.namespace ?? '', name });
+  DeleteManifests: async (kcp, kyma, { names }) => {
+    for (const name of names) await kcp.delete({ apiVersion: API_VERSION, kind: 'Manifest', namespace: kyma.metadata.namespace ?? '', name });
   },
-  DeleteCatalogCopies: onRuntime((r, step) => deleteCopies(r.client, r.scope, step.step === 'DeleteCatalogCopies' ? step.copies : [])),
-  DeleteRuntimeCrd: onRuntime((r, step) => deleteRuntimeCrd(r.client, step.step === 'DeleteRuntimeCrd' ? step.name : '')),
+  DeleteCatalogCopies: onRuntime((r, { copies }) => deleteCopies(r.client, r.scope, copies)),
+  DeleteRuntimeCrd: onRuntime((r, { name }) => deleteRuntimeCrd(r.client, name)),
   SetRuntimeKymaStateDeleting: onRuntime((r) => setRemoteKymaDeleting(r.client, r.scope)),
   DeleteRemoteKyma: onRuntime((r) => deleteRemoteKyma(r.client, r.scope)),
-  WaitForManifests: (kcp, kyma, step) => setKymaDeletionStatus(kcp, kyma, step.step === 'WaitForManifests' ? step.message : ''),
-  DropKymaFinalizer: async (kcp, kyma, step) => {
+  WaitForManifests: (kcp, kyma, { message }) => setKymaDeletionStatus(kcp, kyma, message),
+  DropKymaFinalizer: async (kcp, kyma, { finalizers }) => {
     const { name, namespace = '', resourceVersion } = kyma.metadata;
-    await kcp.mergePatch({ apiVersion: API_VERSION, kind: 'Kyma', namespace, name }, { metadata: { finalizers: step.step === 'DropKymaFinalizer' ? step.finalizers : [], resourceVersion } });
+    await kcp.mergePatch({ apiVersion: API_VERSION, kind: 'Kyma', namespace, name }, { metadata: { finalizers, resourceVersion } });
   },
   PurgeModuleCrFinalizers: async () => undefined,
 };
 
 async function execute(kcp: KubeClient, kyma: Kyma, step: DeletionStep, runtime: Runtime | undefined): Promise<void> {
   markStep(requeueReasonOf(step));
-  await STEPS[step.step](kcp, kyma, step, runtime);
+  await (STEPS[step.step] as Take<DeletionStep['step']>)(kcp, kyma, step, runtime);
 }
 
 /**
