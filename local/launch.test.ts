@@ -1,6 +1,8 @@
-import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bundleOf, type BundlePlace } from './launch.ts';
@@ -40,6 +42,23 @@ describe('launch: npm start runs a bundle of the sources (ADR 44)', () => {
     expect(await readFile(file, 'utf8')).not.toContain('only-when-imported');
     const bundled = (await import(pathToFileURL(file).href)) as { later: () => Promise<{ mark: string }> };
     expect((await bundled.later()).mark).toBe('only-when-imported');
+  });
+
+  it("takes Node's own modules with require(), not import: no module view of node:http, which loads undici (ADR 47)", async () => {
+    await writeFile(join(place.root, 'serve.ts'), "import { STATUS_CODES } from 'node:http';\nimport * as path from 'path';\nexport const text = `${STATUS_CODES[404]} ${path.sep}`;\n");
+    const { file } = await bundleOf('serve.ts', place);
+    const bundle = await readFile(file, 'utf8');
+    expect(bundle).not.toMatch(/from\s*["'](node:)?(http|path)["']/);
+    expect(((await import(pathToFileURL(file).href)) as { text: string }).text).toBe('Not Found /');
+    const stamp = JSON.parse(await readFile(join(place.into, 'serve.stamp.json'), 'utf8')) as { inputs: Record<string, string> };
+    expect(Object.keys(stamp.inputs).sort()).toEqual(['node_modules/.package-lock.json', 'serve.ts']);
+  });
+
+  it("keeps V8's compiled code in the bundle's folder, for the next start (ADR 47)", async () => {
+    const launcher = `const { launch } = await import(${JSON.stringify(pathToFileURL(join(import.meta.dirname, 'launch.ts')).href)}); await launch('main.ts', ${JSON.stringify(place)});`;
+    await promisify(execFile)(process.execPath, ['--input-type=module', '-e', launcher]);
+    const { file } = await bundleOf('main.ts', place);
+    expect((await readdir(join(dirname(file), 'compile-cache'), { recursive: true })).length).toBeGreaterThan(0);
   });
 
   it('makes it again for another Node version', async () => {

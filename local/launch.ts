@@ -5,6 +5,7 @@ import { statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Plugin } from 'esbuild';
+import { enableCompileCache } from 'node:module';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -20,9 +21,12 @@ const INSTALLED = 'node_modules/.package-lock.json';
  * record of what it installed; and where it is. */
 interface Stamp { node: string; dir: string; inputs: Record<string, string> }
 
-/** Runs `entry` (repository-relative) from its bundle, made first when missing or out of date. */
-export async function launch(entry: string): Promise<void> {
-  await import(pathToFileURL((await bundleOf(entry, HERE)).file).href);
+/** Runs `entry` (repository-relative) from its bundle, made first when missing or out of date. V8's compiled code is
+ * kept next to the bundle (and goes with it), so a start after the first does not compile the bundle again (ADR 47). */
+export async function launch(entry: string, place: BundlePlace = HERE): Promise<void> {
+  const { file } = await bundleOf(entry, place);
+  enableCompileCache(join(dirname(file), 'compile-cache'));
+  await import(pathToFileURL(file).href);
 }
 
 /** The bundle of `entry` (relative to `place.root`), and whether this call had to make it. The bundle is split at
@@ -49,6 +53,9 @@ const stampOf = (file: string): string => {
 const isCurrent = (stamp: Stamp, root: string): boolean =>
   stamp.node === process.version && Object.entries(stamp.inputs).every(([input, was]) => stampOf(resolve(root, input)) === was);
 
+/** One of our files among a bundle's inputs: not a dependency, not a module of Node's own (`builtin:node:http`). */
+const isSourceFile = (input: string): boolean => !input.split('/').includes('node_modules') && !input.includes(':');
+
 /** Makes the bundle in a folder of its own, then points the stamp at it: a start running an older bundle keeps its
  * files (older folders go after an hour), and two starts at once each run a whole one. */
 async function make(entry: string, name: string, place: BundlePlace): Promise<string> {
@@ -58,11 +65,11 @@ async function make(entry: string, name: string, place: BundlePlace): Promise<st
   const dir = `${name}-${Date.now()}-${process.pid}`;
   const result = await build({
     ...BUILD_OPTIONS, absWorkingDir: place.root, entryPoints: [entry], outdir: join(place.into, dir), splitting: true,
-    entryNames: '[name]', chunkNames: 'chunk-[hash]', plugins: [SOURCE_LOCATIONS],
+    entryNames: '[name]', chunkNames: 'chunk-[hash]', plugins: [...BUILD_OPTIONS.plugins, SOURCE_LOCATIONS],
   });
   // Our files one by one; the dependencies by npm's record of what it installed (node_modules/.package-lock.json, which
   // every install rewrites): a start then checks some hundred files, not the 1,700 the bundle is made of.
-  const ours = Object.keys(result.metafile.inputs).filter((input) => !input.split('/').includes('node_modules'));
+  const ours = Object.keys(result.metafile.inputs).filter(isSourceFile);
   const stamp: Stamp = {
     node: process.version, dir,
     inputs: Object.fromEntries([...ours, INSTALLED].map((input) => [input, stampOf(resolve(place.root, input))])),
