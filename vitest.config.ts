@@ -10,7 +10,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['functions/**/*.test.ts', 'shared/**/*.test.ts', 'local/**/*.test.ts', 'tools/**/*.test.ts', 'bench/**/*.test.ts'] },
+        test: { name: 'unit', include: ['functions/**/*.test.ts', 'components/**/*.test.ts', 'shared/**/*.test.ts', 'local/**/*.test.ts', 'tools/**/*.test.ts', 'bench/**/*.test.ts'] },
       },
       {
         extends: true,

@@ -57,7 +57,7 @@ describe('npm run runtime-watch', () => {
   it('announces the runtime Kyma it finds once its Kyma exists, posts a resync.due per spec change, and stops on SIGTERM', async () => {
     const kubeconfigPath = join(await mkdtemp(join(tmpdir(), 'runtime-watch-')), 'kcp.kubeconfig');
     await writeFile(kubeconfigPath, inject('controlPlane').kcp);
-    const child = spawn(process.execPath, [join(import.meta.dirname, '../tools/runtime-watch/main.ts')], {
+    const child = spawn(process.execPath, [join(import.meta.dirname, '../components/runtime-watch/main.ts')], {
       stdio: ['ignore', 'ignore', 'inherit'],
       env: { ...process.env, KUBECONFIG: kubeconfigPath, K_SINK: `http://127.0.0.1:${(sink.address() as AddressInfo).port}`, LIFECYCLE_KCP_NAMESPACE: NAMESPACE, LOG_LEVEL: 'warn' },
     });

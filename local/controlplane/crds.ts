@@ -1,7 +1,7 @@
 import type { KubeConfig, V1CustomResourceDefinition } from '@kubernetes/client-node';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { readObjectsFromDir } from './object-files.ts';
+import { readManifestDirectory } from './object-files.ts';
 import { KubeClient } from '../../shared/kube/client.ts';
 
 export const CRD_DIR = fileURLToPath(new URL('../../manifests/crds', import.meta.url));
@@ -9,7 +9,7 @@ const FIELD_MANAGER = 'lifecycle-manager';
 
 /** The lifecycle CRDs (Kyma, ModuleTemplate, ModuleReleaseMeta, Manifest) as shipped in manifests/crds. */
 export async function lifecycleCrds(): Promise<V1CustomResourceDefinition[]> {
-  return (await readObjectsFromDir(CRD_DIR)) as V1CustomResourceDefinition[];
+  return (await readManifestDirectory(CRD_DIR)).map((doc) => doc.object as unknown as V1CustomResourceDefinition);
 }
 
 /** Applies the CRDs (server-side apply) and waits until each is Established. */

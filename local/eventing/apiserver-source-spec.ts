@@ -1,17 +1,9 @@
 // ApiServerSource objects (`sources.knative.dev/v1`) read from YAML into the resources the local source watches.
 import { asList, asRecord, optionalString, requiredString } from './manifest-fields.ts';
-import { ofKind, parseManifests, readManifestDirectory, type ManifestDocument } from './yaml-documents.ts';
+import type { WatchedResource } from '../../shared/kube/resource-watch.ts';
+import { ofKind, parseManifests, readManifestDirectory, type ManifestDocument } from '../controlplane/object-files.ts';
 
-/** One watched resource: kind, optional namespace (absent = all namespaces) and label selector. */
-export interface WatchedResource {
-  readonly apiVersion: string;
-  readonly kind: string;
-  readonly namespace?: string;
-  /** Kubernetes label selector syntax, e.g. `app=x,tier in (a,b),!legacy`. */
-  readonly labelSelector?: string;
-  /** `spec.ceOverrides.extensions`: static extensions on every event. */
-  readonly extensions?: Readonly<Record<string, string>>;
-}
+export type { WatchedResource };
 
 const API_VERSION = 'sources.knative.dev/v1';
 

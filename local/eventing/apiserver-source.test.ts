@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { apiServerEvent, guessPlural, selfLink } from './apiserver-events.ts';
+import { apiServerEvent, guessPlural, selfLink } from '../../shared/kube/apiserver-events.ts';
 import { loadApiServerSources, parseApiServerSources } from './apiserver-source-spec.ts';
 
 describe('ApiServerSource events (Resource mode)', () => {

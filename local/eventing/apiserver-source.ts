@@ -2,10 +2,9 @@
 // `dev.knative.apiserver.resource.{add,update,delete}` CloudEvents to a sink, e.g. the local broker.
 import type { ClusterConfig } from '../../shared/kube/kubeconfig.ts';
 import { KubeClient } from '../../shared/kube/client.ts';
-import type { WatchedResource } from './apiserver-source-spec.ts';
+import { ResourceWatch, type WatchedResource } from '../../shared/kube/resource-watch.ts';
+import type { EventSink } from '../../shared/host/sink.ts';
 import { defaultLog, type EventingLog } from './log.ts';
-import { ResourceWatch } from './resource-watch.ts';
-import type { EventSink } from './sink.ts';
 
 export { labelSelectorText, loadApiServerSources, parseApiServerSources, type WatchedResource } from './apiserver-source-spec.ts';
 

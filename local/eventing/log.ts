@@ -1,12 +1,8 @@
 import { pino } from 'pino';
+import type { EventLog } from '../../shared/host/logger.ts';
 
 /** The logging the eventing runtime needs; a pino logger fits. */
-export interface EventingLog {
-  debug(fields: object, message: string): void;
-  info(fields: object, message: string): void;
-  warn(fields: object, message: string): void;
-  error(fields: object, message: string): void;
-}
+export type EventingLog = EventLog;
 
 /** Warnings and errors as JSON lines on stderr (pino), for callers that pass no logger. */
 export function defaultLog(name: string): EventingLog {

@@ -3,8 +3,8 @@ import { CloudEvent } from 'cloudevents';
 import { cronMatches, parseCron, type CronSchedule } from './cron.ts';
 import { defaultLog, type EventingLog } from './log.ts';
 import { asRecord, optionalString, requiredString } from './manifest-fields.ts';
-import { sendToSink, type EventSink } from './sink.ts';
-import { ofKind, parseManifests, readManifestDirectory, type ManifestDocument } from './yaml-documents.ts';
+import { sendToSink, type EventSink } from '../../shared/host/sink.ts';
+import { ofKind, parseManifests, readManifestDirectory, type ManifestDocument } from '../controlplane/object-files.ts';
 
 export { cronMatches, parseCron, type CronSchedule } from './cron.ts';
 

@@ -3,7 +3,7 @@ import { parseIsoDuration } from './duration.ts';
 import { parseAttributesFilter, parseFilters } from './filter-spec.ts';
 import type { EventFilter } from './filters.ts';
 import { asRecord, optionalString, requiredString } from './manifest-fields.ts';
-import { ofKind, parseManifests, readManifestDirectory, type ManifestDocument } from './yaml-documents.ts';
+import { ofKind, parseManifests, readManifestDirectory, type ManifestDocument } from '../controlplane/object-files.ts';
 
 export interface SubscriberRef {
   readonly apiVersion?: string;

@@ -13,7 +13,7 @@ import type { Logger } from '../../shared/host/logger.ts';
 import { httpSink } from '../../shared/host/sink.ts';
 import { KubeClient } from '../../shared/kube/client.ts';
 import type { KubeObject } from '../../shared/kube/types.ts';
-import { RuntimeWatches } from '../../tools/runtime-watch/runtime-watches.ts';
+import { RuntimeWatches } from '../../components/runtime-watch/runtime-watches.ts';
 import { FUNCTIONS } from '../runner/functions.ts';
 import { MANIFESTS_DIR } from '../runner/local-runner.ts';
 import { kubectlApply, startKnativeEventing, type KnativeEventing } from './eventing.ts';

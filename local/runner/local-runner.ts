@@ -13,7 +13,7 @@ import { FUNCTIONS } from './functions.ts';
 import { DeliveryOrder } from './delivery-order.ts';
 import { brokerSink, inProcessSubscriber } from './in-process.ts';
 import type { InProcessSubscriber } from '../eventing/delivery.ts';
-import { RuntimeWatches } from '../../tools/runtime-watch/runtime-watches.ts';
+import { RuntimeWatches } from '../../components/runtime-watch/runtime-watches.ts';
 
 export const MANIFESTS_DIR = fileURLToPath(new URL('../../manifests', import.meta.url));
 

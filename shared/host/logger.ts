@@ -2,6 +2,14 @@ import { pino, type Logger, type DestinationStream } from 'pino';
 
 export type { Logger };
 
+/** What an event source logs through (the resource watch, the local eventing); a pino logger fits. */
+export interface EventLog {
+  debug(fields: object, message: string): void;
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+}
+
 /**
  * Paths pino blanks in every log line: kubeconfigs, tokens, registry credentials, Secret data. Messages are
  * built without them in the first place; this is the second line of defence.

@@ -7,7 +7,7 @@ import { HTTP, type CloudEvent } from 'cloudevents';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadKubeConfig } from '../../local/controlplane/index.ts';
 import { lifecycleCrds, installCrds } from '../../local/controlplane/crds.ts';
-import { apiServerEvent } from '../../local/eventing/apiserver-events.ts';
+import { apiServerEvent } from '../../shared/kube/apiserver-events.ts';
 import type { Kyma } from '../../shared/core/kyma.ts';
 import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { composeDeps } from '../../shared/host/compose.ts';

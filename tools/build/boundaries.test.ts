@@ -19,8 +19,19 @@ describe('the boundary lint', () => {
     ['a function imports another', 'functions/purge/x.ts', "import { decide } from '../apply-remote/decide.ts';"],
     ['decision code imports I/O', 'functions/purge/decide.ts', "import { readFile } from 'node:fs/promises';"],
     ['the pure domain imports a cluster client', 'shared/core/x.ts', "import { KubeClient } from '../kube/client.ts';"],
+    ['a component imports the embedded default', 'components/runtime-watch/x.ts', "import { LocalBroker } from '../../local/eventing/broker.ts';"],
+    ['a component imports a function', 'components/runtime-watch/x.ts', "import { nextApplyStep } from '../../functions/apply-remote/decide.ts';"],
+    ['a component imports another', 'components/runtime-watch/x.ts', "import { summarizeFleet } from '../fleet/summary.ts';"],
+    ['shared/ imports a component', 'shared/kube/x.ts', "import { RuntimeWatches } from '../../components/runtime-watch/runtime-watches.ts';"],
+    ['a tool imports the embedded default', 'tools/module/x.ts', "import { startLocalRunner } from '../../local/runner/local-runner.ts';"],
+    ['the embedded default imports a test', 'local/runner/x.ts', "import { aKyma } from '../../test/builders.ts';"],
   ])('fails when %s', async (_case, path, line) => {
     expect(await brokenRules(path, `${line}\nexport const used = [${line.match(/\{ (\w+) \}/)?.[1]}];\n`)).toContain('no-restricted-imports');
+  }, 60_000);
+
+  it("lets a tool import local/controlplane/ (test binaries, YAML files) and a component", async () => {
+    const text = "import { locateBinaries } from '../../local/controlplane/binaries.ts';\nimport { RuntimeWatches } from '../../components/runtime-watch/runtime-watches.ts';\nexport const used = [locateBinaries, RuntimeWatches];\n";
+    expect(await brokenRules('tools/build/x.ts', text)).toEqual([]);
   }, 60_000);
 
   it('lets a function import shared/ and its own files', async () => {
@@ -30,7 +41,7 @@ describe('the boundary lint', () => {
 });
 
 describe('the import graph', () => {
-  const sources = ['functions', 'shared', 'local', 'tools', 'bench', 'test'].flatMap(sourcesIn);
+  const sources = ['functions', 'components', 'shared', 'local', 'tools', 'bench', 'test'].flatMap(sourcesIn);
   const decisionCode = sources.filter((file) => file.startsWith('shared/core/') || /^functions\/[^/]+\/decide\.ts$/.test(file));
 
   it('decision code reaches no I/O library and no cluster or registry client, not even through other files', () => {

@@ -2,9 +2,9 @@
 // `func build` needs; apply-remote's also holds dist/helm, built from its Go module like the test binaries), the
 // long-lived components into dist/<name>/ (runtime watch, fleet) and the manifest library into dist/library/; with
 // --out, standalone copies go to <dir>/<name>.
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { FUNCTIONS } from '../../local/runner/functions.ts';
 import { locateBinaries } from '../../local/controlplane/binaries.ts';
 import { BUNDLE_FILE, bundleTarget, REPO_ROOT, type BundleTarget } from './bundle.ts';
 
@@ -12,11 +12,11 @@ const { values } = parseArgs({ options: { out: { type: 'string' } } });
 // apply-remote renders Helm charts with the real helm (ADR 22): the image carries the one the tests use.
 const helm = (await locateBinaries()).helm;
 const targets: BundleTarget[] = [
-  ...Object.keys(FUNCTIONS).map((name) => ({
+  ...functionNames().map((name) => ({
     name, entry: `functions/${name}/start.ts`, projectFiles: [`functions/${name}/func.yaml`, `functions/${name}/package.json`],
     ...(name === 'apply-remote' ? { programs: [{ name: 'helm', file: helm }] } : {}),
   })),
-  longLived('runtime-watch', 'tools/runtime-watch/main.ts', 'runtime watch'),
+  longLived('runtime-watch', 'components/runtime-watch/main.ts', 'runtime watch'),
   longLived('fleet', 'tools/fleet/main.ts', 'fleet component (metrics, fleet summary, why)'),
   // The manifest library (ADR 23) for operators outside this repository: one ESM file with its dependencies.
   { name: 'library', entry: 'shared/render/index.ts', projectFiles: [], packageJson: {
@@ -25,6 +25,11 @@ const targets: BundleTarget[] = [
     exports: { '.': `./${BUNDLE_FILE}` },
   } },
 ];
+
+/** Every function: each folder of functions/ is one func project. */
+function functionNames(): string[] {
+  return readdirSync(join(REPO_ROOT, 'functions'), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+}
 
 /** A long-lived component (not a function): bundled into dist/<name>/ with a package.json whose start runs it. */
 function longLived(name: string, entry: string, what: string): BundleTarget {

@@ -7,7 +7,7 @@ import type { KubeClient } from '../../shared/kube/client.ts';
 import type { ExecAllowed } from '../../shared/kube/exec-allowlist.ts';
 import { KubeconfigRefusedError } from '../../shared/kube/kubeconfig-policy.ts';
 import { sharedRuntimeClient } from '../../shared/kube/runtime-clients.ts';
-import { LocalApiServerSource } from '../../local/eventing/index.ts';
+import { ResourceWatch } from '../../shared/kube/resource-watch.ts';
 import { CACHED } from '../../shared/host/deps.ts';
 import { eventAbout, LANE, LANE_USER, RESYNC_DUE } from '../../shared/host/events.ts';
 import type { Logger } from '../../shared/host/logger.ts';
@@ -37,7 +37,7 @@ export interface RuntimeWatchesOptions {
  */
 export class RuntimeWatches {
   private readonly options: RuntimeWatchesOptions;
-  private readonly watches = new Map<string, { version: string; source: LocalApiServerSource; release: () => void }>();
+  private readonly watches = new Map<string, { version: string; watch: ResourceWatch; release: () => void }>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   /** The Secret cache's resourceVersion at the last refresh. */
@@ -66,13 +66,13 @@ export class RuntimeWatches {
   async watching(kyma: string): Promise<boolean> {
     const watch = this.watches.get(kyma);
     if (!watch) return false;
-    return Promise.race([watch.source.ready().then(() => true, () => false), new Promise<boolean>((done) => setTimeout(done, 100, false))]);
+    return Promise.race([watch.watch.established.then(() => true, () => false), new Promise<boolean>((done) => setTimeout(done, 100, false))]);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    await Promise.all([...this.watches.values()].map((w) => w.source.stop().finally(w.release)));
+    await Promise.all([...this.watches.values()].map((w) => w.watch.stop().finally(w.release)));
     this.watches.clear();
     if (!this.options.sharedCaches) this.options.kcp.stopCaches();
   }
@@ -97,7 +97,7 @@ export class RuntimeWatches {
     for (const [kyma, watch] of this.watches) {
       if (current.get(kyma)?.metadata.resourceVersion !== watch.version) {
         this.watches.delete(kyma);
-        await watch.source.stop().finally(watch.release);
+        await watch.watch.stop().finally(watch.release);
       }
     }
     this.awaiting.clear();
@@ -134,7 +134,7 @@ export class RuntimeWatches {
 
   private async watch(kyma: string, secret: Secret): Promise<void> {
     const watch = await this.watchRuntime(kyma, secret);
-    if (watch && this.stopped) await watch.source.stop().finally(watch.release);
+    if (watch && this.stopped) await watch.watch.stop().finally(watch.release);
     else if (watch) this.watches.set(kyma, { version: secret.metadata.resourceVersion ?? '', ...watch });
   }
 
@@ -175,7 +175,7 @@ export class RuntimeWatches {
 
   /** The watch of `kyma`'s runtime, over the process's client of its kubeconfig (shared with the functions when they
    * run in this process), and how to let that client go. */
-  private async watchRuntime(kyma: string, secret: Secret): Promise<{ source: LocalApiServerSource; release: () => void } | undefined> {
+  private async watchRuntime(kyma: string, secret: Secret): Promise<{ watch: ResourceWatch; release: () => void } | undefined> {
     let scope: RuntimeScope;
     let shared: Awaited<ReturnType<typeof sharedRuntimeClient>>;
     try {
@@ -188,9 +188,9 @@ export class RuntimeWatches {
     }
     const key = { kind: 'Kyma', apiVersion: API_VERSION, namespace: this.options.namespace, name: kyma };
     let generation = -1;
-    const source = new LocalApiServerSource({
-      client: shared.client, log: this.options.log, announceExisting: true,
-      resources: [{ apiVersion: API_VERSION, kind: 'Kyma', namespace: scope.namespace }],
+    const watch = new ResourceWatch({
+      client: shared.client, source: shared.client.server, log: this.options.log, announceExisting: true,
+      resource: { apiVersion: API_VERSION, kind: 'Kyma', namespace: scope.namespace },
       sink: async (event) => {
         const seen = (event.data as { metadata?: { generation?: number; name?: string } } | undefined)?.metadata;
         if (seen?.name !== 'default' || (event.type.endsWith('.update') && seen.generation === generation)) return;
@@ -200,7 +200,7 @@ export class RuntimeWatches {
         await this.options.sink(eventAbout(RESYNC_DUE, 'runtime-watch', key, undefined, { [LANE]: LANE_USER }));
       },
     });
-    void source.start().catch((e: unknown) => this.options.log.warn({ kyma, err: String(e) }, 'runtime watch failed to start'));
-    return { source, release: shared.release };
+    watch.start();
+    return { watch, release: shared.release };
   }
 }

@@ -1,12 +1,23 @@
-// One watched resource of the local ApiServerSource, behaving like Knative's reflector-based adapter: a silent LIST
-// for the resourceVersion, then WATCH with bookmarks; 410 → silent re-list; errors → reconnect with backoff.
+// One watched resource, sent to a sink as Knative's ApiServerSource sends it (the runtime watch's image; the local
+// ApiServerSource): like Knative's reflector-based adapter, a silent LIST for the resourceVersion, then WATCH with
+// bookmarks; 410 → silent re-list; errors → reconnect with backoff.
 import { setTimeout as delay } from 'node:timers/promises';
-import type { KubeClient } from '../../shared/kube/client.ts';
-import { KubeApiError } from '../../shared/kube/errors.ts';
+import type { EventLog } from '../host/logger.ts';
+import { sendToSink, type EventSink } from '../host/sink.ts';
 import { apiServerEvent, type ResourceChange, type WatchedObject } from './apiserver-events.ts';
-import type { WatchedResource } from './apiserver-source-spec.ts';
-import type { EventingLog } from './log.ts';
-import { sendToSink, type EventSink } from './sink.ts';
+import type { KubeClient } from './client.ts';
+import { KubeApiError } from './errors.ts';
+
+/** One watched resource: kind, optional namespace (absent = all namespaces) and label selector. */
+export interface WatchedResource {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace?: string;
+  /** Kubernetes label selector syntax, e.g. `app=x,tier in (a,b),!legacy`. */
+  readonly labelSelector?: string;
+  /** `spec.ceOverrides.extensions`: static extensions on every event. */
+  readonly extensions?: Readonly<Record<string, string>>;
+}
 
 export interface ResourceWatchOptions {
   readonly client: KubeClient;
@@ -14,8 +25,9 @@ export interface ResourceWatchOptions {
   /** The API server URL, the `source` of every event. */
   readonly source: string;
   readonly sink: EventSink;
-  readonly log: EventingLog;
-  /** Send `add` for every object a (re)list finds (see LocalApiServerSourceOptions). */
+  readonly log: EventLog;
+  /** Send `add` for every object a (re)list finds, like an informer's initial sync: an edit made while the watch was
+   * down is not missed. */
   readonly announceExisting?: boolean;
 }
 
