@@ -13,6 +13,8 @@ const ONE_COMPONENT = {
   regex: '^\\.\\./(?!\\.\\./)|(^|/)functions/',
   message: 'A component (components/<name>/, one image) imports shared/ and its own files only: no function, no other component. Move what both need to shared/.',
 };
+/** The same for a file in a subfolder of its room (components/fleet/plan/): `../` is its own room. */
+const ONE_COMPONENT_NESTED = { ...ONE_COMPONENT, regex: '^\\.\\./\\.\\./(?!\\.\\./)|(^|/)functions/' };
 const TOOLS = {
   regex: '^(\\.\\./)+local/(?!controlplane/)',
   message: 'tools/ (the CLIs and the build) never import the embedded default; of local/ only its control-plane library (local/controlplane/: test binaries, YAML files).',
@@ -57,6 +59,7 @@ export default tseslint.config(
   { files: ['shared/core/**'], rules: restrictImports(SHIPPED, NO_IO, NO_CLUSTER) },
   { files: ['functions/*/decide.ts'], rules: restrictImports(SHIPPED, ONE_FUNCTION, NO_IO, NO_CLUSTER) },
   { files: ['components/**'], ignores: ['**/*.test.ts'], rules: restrictImports(SHIPPED, ONE_COMPONENT, NO_TESTS) },
+  { files: ['components/*/*/**'], ignores: ['**/*.test.ts'], rules: restrictImports(SHIPPED, ONE_COMPONENT_NESTED, NO_TESTS) },
   { files: ['tools/**'], ignores: ['**/*.test.ts'], rules: restrictImports(TOOLS, NO_TESTS) },
   { files: ['local/**'], ignores: ['**/*.test.ts'], rules: restrictImports(NO_TESTS) },
 );

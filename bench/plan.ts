@@ -10,12 +10,12 @@ import type { Kyma } from '../shared/core/kyma.ts';
 import { countRequests, requestTally, WRITE_VERBS } from '../shared/kube/request-tally.ts';
 import { ModuleArtifacts } from '../shared/oci/module-artifacts.ts';
 import { RegistryClient } from '../shared/oci/registry.ts';
-import { readCatalog, readArtifacts } from '../tools/plan/inputs.ts';
-import { planDeps } from '../tools/plan/deps.ts';
-import { plan } from '../tools/plan/plan.ts';
-import { asResolved, resolve } from '../tools/plan/resolution.ts';
-import type { PlanReport } from '../tools/plan/report.ts';
-import { mapBounded } from '../tools/plan/bounded.ts';
+import { readCatalog, readArtifacts } from '../components/fleet/plan/inputs.ts';
+import { planDeps } from '../components/fleet/plan/deps.ts';
+import { plan } from '../components/fleet/plan/plan.ts';
+import { asResolved, resolve } from '../components/fleet/plan/resolution.ts';
+import type { PlanReport } from '../components/fleet/plan/report.ts';
+import { mapBounded } from '../components/fleet/plan/bounded.ts';
 import type { BenchSettings } from './args.ts';
 import { createKymas, kymaName, RELEASE_VERSION, startFleet, type Fleet } from './fleet.ts';
 

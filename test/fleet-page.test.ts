@@ -8,7 +8,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kyma, KymaStatus } from '../shared/core/kyma.ts';
 import { API_VERSION } from '../shared/core/vocabulary.ts';
-import { startFleetService, type FleetService } from '../tools/fleet/service.ts';
+import { startFleetService, type FleetService } from '../components/fleet/service.ts';
 import { KubeClient } from '../shared/kube/client.ts';
 import { installCrds } from '../local/controlplane/crds.ts';
 import { createLogger } from '../shared/host/logger.ts';

@@ -3,10 +3,10 @@ import type { KubeClient } from '../../shared/kube/client.ts';
 import type { EventRecorder } from '../../shared/kube/events.ts';
 import type { OwnWrites } from '../../shared/kube/own-writes.ts';
 import type { Logger } from '../../shared/host/logger.ts';
-import type { ChartRenderer } from './charts.ts';
-import type { LayerCache } from './layer.ts';
+import type { ChartRenderer } from '../../shared/render/charts.ts';
+import type { LayerCache } from '../../shared/oci/layer.ts';
 import type { Rollouts } from './rollout.ts';
-import type { KcpSecrets } from './target.ts';
+import type { KcpSecrets } from '../../shared/render/target.ts';
 
 export interface ApplyContext {
   kcp: KubeClient;

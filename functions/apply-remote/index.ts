@@ -11,13 +11,13 @@ import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE, checksDr
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/deps.ts';
 import type { LifecycleFunction } from '../../shared/host/invoke.ts';
 import { OWN_RUNTIME } from '../../shared/core/runtime-scope.ts';
-import { LayerCache } from './layer.ts';
-import { ChartRenderer } from './charts.ts';
+import { LayerCache } from '../../shared/oci/layer.ts';
+import { ChartRenderer } from '../../shared/render/charts.ts';
 import { Rollouts } from './rollout.ts';
 import { helmBinary } from '../../shared/render/helm-template.ts';
 import { EventRecorder } from '../../shared/kube/events.ts';
 import { OwnWrites } from '../../shared/kube/own-writes.ts';
-import type { KcpSecrets } from './target.ts';
+import type { KcpSecrets } from '../../shared/render/target.ts';
 import { nextApplyStep, OBSERVING } from './decide.ts';
 import { take, type ApplyCall } from './steps.ts';
 

@@ -11,7 +11,7 @@ import { apiVersionOf, type RuntimeObject } from '../../shared/render/render.ts'
 import type { HeldCrd } from '../../shared/render/crd-holders.ts';
 import { involvedOf } from '../../shared/kube/events.ts';
 import { crdPrunedEvent } from '../../shared/core/state-events.ts';
-import { renderTarget } from './target.ts';
+import { renderTarget } from '../../shared/render/target.ts';
 import { moduleOwnership } from './ownership.ts';
 
 export type SyncOutcome =

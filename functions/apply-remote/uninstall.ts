@@ -1,5 +1,4 @@
 import type { Manifest, SyncedResource } from '../../shared/core/manifest.ts';
-import { OWN_RUNTIME, type RuntimeScope } from '../../shared/core/runtime-scope.ts';
 import { FINALIZER } from '../../shared/core/vocabulary.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import { isNotFound } from '../../shared/kube/errors.ts';
@@ -13,6 +12,7 @@ import { hasDefaultCr } from '../../shared/core/manifest-finalizers.ts';
 import { writeStatus } from './write-status.ts';
 import { moduleOwnership } from './ownership.ts';
 import { markStep } from '../../shared/host/steps.ts';
+import { blockingCrs, crText, type ListedCr } from '../../shared/render/blocking-crs.ts';
 
 const OURS: string[] = [FINALIZER.declarative, FINALIZER.labelRemoval, FINALIZER.resource];
 
@@ -61,35 +61,6 @@ async function wait(ctx: ApplyContext, manifest: Manifest, operation: string, ex
   await writeStatus(ctx, manifest, { state: 'Deleting', operation, ...extra });
   throw new NotYetReadyError(operation, 'manifest_pre_delete_enqueue_required');
 }
-
-interface ListedCr { metadata: { name: string; namespace?: string; finalizers?: string[] } }
-
-/** Custom resources of the default CR's kind (its group and kind, in whatever version the runtime serves it) anywhere
- * on the runtime — on a shared runtime: in the Kyma's runtime namespace — that block removal, as `Kind namespace/name
- * [finalizers]`. CreateAndDelete: all but the default CR; Ignore: all of them. */
-export async function blockingCrs(runtime: KubeClient, manifest: Manifest, scope: RuntimeScope = OWN_RUNTIME): Promise<string[]> {
-  const cr = manifest.spec?.resource as unknown as RuntimeObject | undefined;
-  if (!cr?.kind) return [];
-  const group = cr.apiVersion.includes('/') ? cr.apiVersion.split('/')[0] ?? '' : '';
-  const served = await runtime.servedVersionOf(group, cr.kind);
-  if (!served) return [];
-  let items: ListedCr[];
-  try {
-    items = (await runtime.list<ListedCr>(served, cr.kind)).items;
-  } catch (error) {
-    if (isNotFound(error)) return [];
-    throw error;
-  }
-  const own = hasDefaultCr(manifest) ? `${cr.metadata.namespace ?? ''}/${cr.metadata.name}` : undefined;
-  return items
-    .filter((i) => !scope.shared || i.metadata.namespace === scope.namespace)
-    .filter((i) => `${i.metadata.namespace ?? ''}/${i.metadata.name}` !== own)
-    .map((i) => crText(cr.kind, i));
-}
-
-/** "Sample ns/name [finalizers: f]": a module CR as a deletion message names it. */
-const crText = (kind: string, cr: ListedCr) =>
-  `${kind} ${cr.metadata.namespace ? `${cr.metadata.namespace}/` : ''}${cr.metadata.name}${cr.metadata.finalizers?.length ? ` [finalizers: ${cr.metadata.finalizers.join(', ')}]` : ''}`;
 
 async function deleteIfPresent(runtime: KubeClient, cr: RuntimeObject): Promise<boolean> {
   try {

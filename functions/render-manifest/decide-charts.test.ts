@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Kyma } from '../../shared/core/kyma.ts';
 import type { ModuleTemplate } from '../../shared/core/templates.ts';
-import { desiredManifest, installSources } from './decide.ts';
+import { desiredManifest, installSources } from '../../shared/core/desired-manifest.ts';
 
 const COMPONENT = 'kyma-project.io/module/hello-chart';
 const digest = (n: number) => `sha256:${String(n).repeat(64)}`;

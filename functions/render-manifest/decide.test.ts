@@ -3,7 +3,8 @@ import type { Kyma } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import type { ModuleTemplate } from '../../shared/core/templates.ts';
 import { upstreamManifestName } from '../../shared/core/names.ts';
-import { desiredManifest, ignoreReason, namedManifests, needsWrite, renderSteps, toUnmanage, unwantedManifests } from './decide.ts';
+import { ignoreReason, namedManifests, needsWrite, renderSteps, toUnmanage, unwantedManifests } from './decide.ts';
+import { desiredManifest } from '../../shared/core/desired-manifest.ts';
 
 const kyma = (modules: { name: string; managed?: boolean }[], refused: string[] = []): Kyma => ({
   apiVersion: 'v', kind: 'Kyma', metadata: { name: 'k1' }, spec: { channel: 'regular' },

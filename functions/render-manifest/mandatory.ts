@@ -3,7 +3,7 @@ import { templateName, type ModuleReleaseMeta, type ModuleTemplate } from '../..
 import { API_VERSION } from '../../shared/core/vocabulary.ts';
 import { listAll } from '../../shared/kube/list.ts';
 import type { FunctionDeps } from '../../shared/host/deps.ts';
-import { installSources, type ModuleSource } from './decide.ts';
+import { installSources, type ModuleSource } from '../../shared/core/desired-manifest.ts';
 
 /** Every mandatory module (ModuleReleaseMeta with spec.mandatory, not being deleted) for one Kyma: template
  * `<module>-<mandatory.version>`, policy CreateAndDelete, no channel. Modules whose template or descriptor is

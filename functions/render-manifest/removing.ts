@@ -3,7 +3,7 @@ import type { Manifest } from '../../shared/core/manifest.ts';
 import { templateName, type ModuleReleaseMeta, type ModuleTemplate } from '../../shared/core/templates.ts';
 import { ANNOTATION, API_VERSION, LABEL } from '../../shared/core/vocabulary.ts';
 import type { FunctionDeps } from '../../shared/host/deps.ts';
-import { installSources, type ModuleSource } from './decide.ts';
+import { installSources, type ModuleSource } from '../../shared/core/desired-manifest.ts';
 
 /**
  * Modules removed from the spec whose Manifest is still being deleted (user CRs block it) keep following their

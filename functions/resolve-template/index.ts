@@ -10,7 +10,7 @@ import type { LifecycleFunction } from '../../shared/host/invoke.ts';
 import type { Kyma } from '../../shared/core/kyma.ts';
 import { RuntimeClients } from '../../shared/kube/runtime-clients.ts';
 import { EventRecorder } from '../../shared/kube/events.ts';
-import { MaintenancePolicyFile } from './maintenance.ts';
+import { MaintenancePolicyFile } from '../../shared/host/maintenance-file.ts';
 import { RemoteKymaMemo } from './remote-memo.ts';
 import { FINAL, nextResolveStep } from './decide.ts';
 import { STEPS, type ResolveCall, type ResolveDeps } from './steps.ts';

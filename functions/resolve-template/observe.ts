@@ -6,7 +6,7 @@ import { listAll } from '../../shared/kube/list.ts';
 import type { ArtifactLookup } from '../../shared/core/descriptors.ts';
 import type { ModuleArtifacts } from '../../shared/oci/module-artifacts.ts';
 import { TransientError } from '../../shared/host/errors.ts';
-import { desiredChannel, lookup, versionFor, wantedModules, type Observed } from './decide.ts';
+import { desiredChannel, lookup, versionFor, wantedModules, type Observed } from '../../shared/core/resolution.ts';
 
 /** Reads what resolution needs for one Kyma: one MRM GET per module, one template GET per MRM-resolved (or pinned)
  * version, and a list of all templates only when some module has no MRM (the channel-template fallback). */

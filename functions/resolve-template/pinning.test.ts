@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { effectiveModules, type Kyma, type KymaModule, type ModuleStatus } from '../../shared/core/kyma.ts';
 import type { ArtifactLookup } from '../../shared/core/descriptors.ts';
 import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/core/templates.ts';
-import { resolveModules, sameResolution } from './resolve.ts';
-import { downgradeEvent, startedDowngrades } from './downgrade.ts';
-import type { Observed } from './decide.ts';
+import { resolveModules, sameResolution } from '../../shared/core/resolve-modules.ts';
+import { downgradeEvent, startedDowngrades } from '../../shared/core/downgrade.ts';
+import type { Observed } from '../../shared/core/resolution.ts';
 import { usesChange } from './fan-out.ts';
 
 const COMPONENT = 'kyma-project.io/module/sample';

@@ -13,15 +13,15 @@ import { currentTraceparent } from '../../shared/host/trace.ts';
 import { involvedOf, type EventRecorder } from '../../shared/kube/events.ts';
 import type { RuntimeClients } from '../../shared/kube/runtime-clients.ts';
 import { specSourceOf, type ResolveStep, type ResolveView } from './decide.ts';
-import { downgradeEvent, startedDowngrades } from './downgrade.ts';
+import { downgradeEvent, startedDowngrades } from '../../shared/core/downgrade.ts';
 import { fanOut } from './fan-out.ts';
 import { ensureKymaMetadata } from './kyma-metadata.ts';
-import type { MaintenancePolicyFile } from './maintenance.ts';
+import type { MaintenancePolicyFile } from '../../shared/host/maintenance-file.ts';
 import { mandatoryRelease } from './mandatory.ts';
 import { observe } from './observe.ts';
 import { effectiveSpec, type EffectiveSpec } from './remote-kyma.ts';
 import type { RemoteKymaMemo } from './remote-memo.ts';
-import { resolveModules, sameResolution } from './resolve.ts';
+import { resolveModules, sameResolution } from '../../shared/core/resolve-modules.ts';
 
 /** What every call shares: the function's clients and memories. */
 export interface ResolveDeps {

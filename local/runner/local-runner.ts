@@ -3,7 +3,7 @@ import type { CloudEvent } from 'cloudevents';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LocalApiServerSource, LocalBroker, LocalPingSource, loadApiServerSources, loadPingSources, loadTriggers } from '../eventing/index.ts';
-import { startFleetService, type FleetService } from '../../tools/fleet/service.ts';
+import { startFleetService, type FleetService } from '../../components/fleet/service.ts';
 import { KubeClient } from '../../shared/kube/client.ts';
 import { composeDeps } from '../../shared/host/compose.ts';
 import type { Config } from '../../shared/host/config.ts';

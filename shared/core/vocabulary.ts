@@ -45,7 +45,7 @@ export const ANNOTATION = {
   /** When a CRD with accepted names but never established was last nudged to be established (shared/kube/crd-nudge.ts). */
   establishNudge: `${GROUP}/establish-nudge`,
   /** `"true"` on a Secret of the `deployer` module (restricted): its data comes from the KCP Secret of the same name
-   * (functions/apply-remote/kcp-data.ts, as upstream). */
+   * (shared/render/kcp-data.ts, as upstream). */
   injectDataFromKcp: `${GROUP}/inject-data-from-kcp`,
 } as const;
 

@@ -14,7 +14,7 @@ export interface AuditedRequest {
   namespace: string;
   name: string;
   code: number;
-  /** The client's user agent (the plan's is its own: tools/plan/read-only.ts). */
+  /** The client's user agent (the plan's is its own: components/fleet/plan/read-only.ts). */
   userAgent: string;
   /** Path and query as sent: a dry-run write has `dryRun=All` in it (the audit event has no field of its own for it). */
   requestURI: string;

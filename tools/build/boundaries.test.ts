@@ -15,13 +15,13 @@ async function brokenRules(path: string, text: string): Promise<(string | null)[
 describe('the boundary lint', () => {
   it.each([
     ['a function imports the embedded default', 'functions/render-manifest/x.ts', "import { startEmbedded } from '../../local/embedded.ts';"],
-    ['shared/ imports a tool', 'shared/kube/x.ts', "import { plan } from '../../tools/plan/plan.ts';"],
+    ['shared/ imports a tool', 'shared/kube/x.ts', "import { plan } from '../../components/fleet/plan/plan.ts';"],
     ['a function imports another', 'functions/purge/x.ts', "import { decide } from '../apply-remote/decide.ts';"],
     ['decision code imports I/O', 'functions/purge/decide.ts', "import { readFile } from 'node:fs/promises';"],
     ['the pure domain imports a cluster client', 'shared/core/x.ts', "import { KubeClient } from '../kube/client.ts';"],
     ['a component imports the embedded default', 'components/runtime-watch/x.ts', "import { LocalBroker } from '../../local/eventing/broker.ts';"],
     ['a component imports a function', 'components/runtime-watch/x.ts', "import { nextApplyStep } from '../../functions/apply-remote/decide.ts';"],
-    ['a component imports another', 'components/runtime-watch/x.ts', "import { summarizeFleet } from '../fleet/summary.ts';"],
+    ['a component imports another', 'components/runtime-watch/x.ts', "import { summarizeFleet } from '../../components/fleet/summary.ts';"],
     ['shared/ imports a component', 'shared/kube/x.ts', "import { RuntimeWatches } from '../../components/runtime-watch/runtime-watches.ts';"],
     ['a tool imports the embedded default', 'tools/module/x.ts', "import { startLocalRunner } from '../../local/runner/local-runner.ts';"],
     ['the embedded default imports a test', 'local/runner/x.ts', "import { aKyma } from '../../test/builders.ts';"],

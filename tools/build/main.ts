@@ -17,7 +17,7 @@ const targets: BundleTarget[] = [
     ...(name === 'apply-remote' ? { programs: [{ name: 'helm', file: helm }] } : {}),
   })),
   longLived('runtime-watch', 'components/runtime-watch/main.ts', 'runtime watch'),
-  longLived('fleet', 'tools/fleet/main.ts', 'fleet component (metrics, fleet summary, why)'),
+  longLived('fleet', 'components/fleet/main.ts', 'fleet component (metrics, fleet summary, why)'),
   // The manifest library (ADR 23) for operators outside this repository: one ESM file with its dependencies.
   { name: 'library', entry: 'shared/render/index.ts', projectFiles: [], packageJson: {
     name: 'kyma-lifecycle-manifest-library', version: '0.1.0', private: true, type: 'module', engines: { node: '>=22.19.0' },

@@ -3,13 +3,13 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { readConfig, type Config } from '../../shared/host/config.ts';
-import { InputError } from '../module/cli/rules.ts';
+import { InputError } from '../../shared/host/input-rules.ts';
 import type { FleetIo } from '../fleet/cli/command.ts';
 import { locateKcp } from '../fleet/cli/kubeconfig.ts';
-import { parsePlanArgs, type PlanArgs } from './args.ts';
-import type { ChangeRequest } from './change.ts';
-import { PLAN_USER_AGENT } from './read-only.ts';
-import { planText } from './text.ts';
+import { parsePlanArgs, type PlanArgs } from '../../components/fleet/plan/args.ts';
+import type { ChangeRequest } from '../../components/fleet/plan/change.ts';
+import { PLAN_USER_AGENT } from '../../components/fleet/plan/read-only.ts';
+import { planText } from '../../components/fleet/plan/text.ts';
 
 /** Exit code: 0 planned, 1 the KCP, a runtime or the registry could not be read, 2 refused input. */
 export async function runPlanCommand(argv: readonly string[], io: FleetIo): Promise<number> {
@@ -19,7 +19,7 @@ export async function runPlanCommand(argv: readonly string[], io: FleetIo): Prom
   const source = await locateKcp({ kubeconfig: args.kubeconfig, fleet: undefined }, io.kubeconfigEnv, 'kcp');
   if (!('kubeconfig' in source)) throw new InputError('plan reads the KCP itself: pass --kubeconfig or set KUBECONFIG');
   const [{ KubeClient }, { kubeConfigOf }, policy, { planDeps }, { plan }] = await Promise.all([
-    import('../../shared/kube/client.ts'), import('../../shared/kube/kubeconfig.ts'), import('../../shared/kube/kubeconfig-policy.ts'), import('./deps.ts'), import('./plan.ts')]);
+    import('../../shared/kube/client.ts'), import('../../shared/kube/kubeconfig.ts'), import('../../shared/kube/kubeconfig-policy.ts'), import('../../components/fleet/plan/deps.ts'), import('../../components/fleet/plan/plan.ts')]);
   const config = configFor(args);
   const refusal = policy.kubeconfigRefusal(source.kubeconfig, config.kubeconfigExecCommands);
   if (refusal) throw new InputError(`the kubeconfig ${source.kubeconfigPath} is refused: ${refusal}`);

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { KCP_NAMESPACE } from '../../../shared/core/vocabulary.ts';
-import { FLEET_NAME } from '../summary.ts';
-import { InputError, namespaceProblem, refuse } from '../../module/cli/rules.ts';
-import { PLAN_HELP } from '../../plan/args.ts';
+import { FLEET_NAME } from '../../../components/fleet/summary.ts';
+import { InputError, namespaceProblem, refuse } from '../../../shared/host/input-rules.ts';
+import { PLAN_HELP } from '../../../components/fleet/plan/args.ts';
 
 /** What the fleet command line asks for. */
 export type FleetRequest =

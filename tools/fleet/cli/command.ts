@@ -2,13 +2,13 @@
 // tools/plan). Reads only; the decisions are tools/fleet's and tools/plan's.
 import type { Kyma } from '../../../shared/core/kyma.ts';
 import { API_VERSION } from '../../../shared/core/vocabulary.ts';
-import { explanationText, type Explanation } from '../explain.ts';
-import { readExplanation } from '../read.ts';
-import { KYMA_STATES, MODULE_STATES, summarizeFleet, type FleetSummary } from '../summary.ts';
-import { fleetText } from '../table.ts';
+import { explanationText, type Explanation } from '../../../components/fleet/explain.ts';
+import { readExplanation } from '../../../components/fleet/read.ts';
+import { KYMA_STATES, MODULE_STATES, summarizeFleet, type FleetSummary } from '../../../components/fleet/summary.ts';
+import { fleetText } from '../../../components/fleet/table.ts';
 import { listAll } from '../../../shared/kube/list.ts';
 import { readConfig } from '../../../shared/host/config.ts';
-import { InputError } from '../../module/cli/rules.ts';
+import { InputError } from '../../../shared/host/input-rules.ts';
 import { FLEET_HELP, parseFleetRequest } from './args.ts';
 import { locateKcp, type KcpSource } from './kubeconfig.ts';
 import { runPlanCommand } from '../../plan/command.ts';

@@ -4,7 +4,7 @@
 import { readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { InputError } from '../../module/cli/rules.ts';
+import { InputError } from '../../../shared/host/input-rules.ts';
 
 const POINTER = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '.run', 'embedded-kcp');
 

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_CHANNEL, KCP_NAMESPACE } from '../../../shared/core/vocabulary.ts';
 import { isValidHost } from '../../../shared/oci/reference.ts';
 import { sampleComponent } from '../sample.ts';
-import { channelProblem, componentNameProblem, InputError, moduleNameProblem, namespaceProblem, refuse, versionProblem } from './rules.ts';
+import { channelProblem, componentNameProblem, InputError, moduleNameProblem, namespaceProblem, refuse, versionProblem } from '../../../shared/host/input-rules.ts';
 
 /** One module version to package, push and describe, as the command line asked for it. */
 export interface PackageRequest {

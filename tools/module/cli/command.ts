@@ -8,7 +8,7 @@ import { readModuleInput } from './content.ts';
 import { readDefaultCr } from './inputs.ts';
 import { pushNewVersion, registryFailure } from './push.ts';
 import { publishedYaml } from './render.ts';
-import { InputError } from './rules.ts';
+import { InputError } from '../../../shared/host/input-rules.ts';
 
 /** Where the command writes: the YAML (stdout), progress and errors one line each (stderr); and the login from the environment. */
 export interface CommandIo {

@@ -7,7 +7,7 @@ import { parseModuleObjects, type RuntimeObject } from '../../../shared/render/r
 import type { ModuleSource } from '../package.ts';
 import type { ChartRequest, PackageRequest } from './args.ts';
 import { parseOrRefuse, readManifest, readText } from './inputs.ts';
-import { InputError } from './rules.ts';
+import { InputError } from '../../../shared/host/input-rules.ts';
 
 /** The install part of the package, the objects known before the cluster renders anything, and a line saying so. */
 export interface ModuleInput {

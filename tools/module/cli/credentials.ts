@@ -1,7 +1,7 @@
 import { parse } from 'yaml';
 import { credentialsFromDockerConfig, type Credentials } from '../../../shared/oci/registry.ts';
 import { readText } from './inputs.ts';
-import { InputError } from './rules.ts';
+import { InputError } from '../../../shared/host/input-rules.ts';
 
 /** MODULE_REGISTRY_USERNAME / MODULE_REGISTRY_PASSWORD as read by shared/host/config.ts. */
 export interface RegistryLogin {

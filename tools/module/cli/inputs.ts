@@ -2,7 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseModuleObjects, type RuntimeObject } from '../../../shared/render/render.ts';
 import { parseManifests } from '../../../local/controlplane/object-files.ts';
-import { InputError } from './rules.ts';
+import { InputError } from '../../../shared/host/input-rules.ts';
 
 /** The raw manifest as it is pushed (one multi-document YAML) and the objects apply-remote will find in it. */
 export interface ManifestInput {

@@ -1,9 +1,9 @@
 // PURE. `plan` on the command line: what to preview (a file, or an existing ModuleReleaseMeta with channels set), which
 // Kymas, how much runtime dry-running. Every refusal is an InputError (exit code 2) saying what is expected.
 import { parseArgs } from 'node:util';
-import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
-import { channelProblem, InputError, namespaceProblem, refuse } from '../module/cli/rules.ts';
-import { FLEET_NAME } from '../fleet/summary.ts';
+import { KCP_NAMESPACE } from '../../../shared/core/vocabulary.ts';
+import { channelProblem, InputError, namespaceProblem, refuse } from '../../../shared/host/input-rules.ts';
+import { FLEET_NAME } from '../summary.ts';
 import type { ChannelSet } from './change.ts';
 
 export interface PlanArgs {

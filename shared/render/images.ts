@@ -1,6 +1,6 @@
 // PURE. Image transforms of rendering (upstream §4.4 d/e): localized images and the runtime image pull Secret.
-import type { ManagerRef } from '../../shared/core/objects.ts';
-import type { RuntimeObject } from '../../shared/render/render.ts';
+import type { ManagerRef } from '../core/objects.ts';
+import type { RuntimeObject } from './render.ts';
 
 interface Container { name?: string; image?: string; env?: { name: string; value?: string }[] }
 interface PodSpec { containers?: Container[]; initContainers?: Container[]; imagePullSecrets?: { name: string }[] }

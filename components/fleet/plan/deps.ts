@@ -1,15 +1,15 @@
 // What a plan runs with, for the CLI and the fleet component alike: the KCP and the runtimes read-only (read-only.ts)
 // under the plan's user agent, the module registry as the functions reach it, resolve-template's maintenance policy.
-import type { Config } from '../../shared/host/config.ts';
-import { registryAccess } from '../../shared/host/registry-access.ts';
-import type { KubeClient } from '../../shared/kube/client.ts';
-import { RuntimeClients } from '../../shared/kube/runtime-clients.ts';
-import { ModuleArtifacts } from '../../shared/oci/module-artifacts.ts';
-import { RegistryClient } from '../../shared/oci/registry.ts';
-import { LayerCache } from '../../functions/apply-remote/layer.ts';
-import { ChartRenderer } from '../../functions/apply-remote/charts.ts';
-import { helmBinary } from '../../shared/render/helm-template.ts';
-import { MaintenancePolicyFile } from '../../functions/resolve-template/maintenance.ts';
+import type { Config } from '../../../shared/host/config.ts';
+import { registryAccess } from '../../../shared/host/registry-access.ts';
+import type { KubeClient } from '../../../shared/kube/client.ts';
+import { RuntimeClients } from '../../../shared/kube/runtime-clients.ts';
+import { ModuleArtifacts } from '../../../shared/oci/module-artifacts.ts';
+import { RegistryClient } from '../../../shared/oci/registry.ts';
+import { LayerCache } from '../../../shared/oci/layer.ts';
+import { ChartRenderer } from '../../../shared/render/charts.ts';
+import { helmBinary } from '../../../shared/render/helm-template.ts';
+import { MaintenancePolicyFile } from '../../../shared/host/maintenance-file.ts';
 import type { PlanDeps } from './plan.ts';
 import { PLAN_USER_AGENT, readOnly } from './read-only.ts';
 

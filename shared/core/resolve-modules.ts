@@ -1,8 +1,8 @@
-import { canonicalJson } from '../../shared/core/canonical.ts';
-import type { Kyma, KymaModule, ModuleStatus } from '../../shared/core/kyma.ts';
-import { maintenanceRequired, WAITING_MESSAGE } from '../../shared/core/maintenance.ts';
-import { restrictionProblem } from '../../shared/core/visibility.ts';
-import { desiredChannel, downgradeProblem, followedChannel, lookup, trackingOf, visibilityProblem, wantedModules, type Observed } from './decide.ts';
+import { canonicalJson } from './canonical.ts';
+import type { Kyma, KymaModule, ModuleStatus } from './kyma.ts';
+import { maintenanceRequired, WAITING_MESSAGE } from './maintenance.ts';
+import { restrictionProblem } from './visibility.ts';
+import { desiredChannel, downgradeProblem, followedChannel, lookup, trackingOf, visibilityProblem, wantedModules, type Observed } from './resolution.ts';
 
 /**
  * PURE. The resolution part of `status.modules[]` for every module in the Kyma spec: channel, component,

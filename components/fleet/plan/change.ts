@@ -1,8 +1,8 @@
 // PURE. The hypothetical change a plan previews: a ModuleReleaseMeta (from a file, or an existing one with channels
 // set) or a ModuleTemplate (from a file), put in place of the stored object — nothing else of the catalog changes.
-import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/core/templates.ts';
-import { LABEL } from '../../shared/core/vocabulary.ts';
-import { InputError } from '../module/cli/rules.ts';
+import type { ModuleReleaseMeta, ModuleTemplate } from '../../../shared/core/templates.ts';
+import { LABEL } from '../../../shared/core/vocabulary.ts';
+import { InputError } from '../../../shared/host/input-rules.ts';
 
 /** What the KCP holds that resolution reads, for one namespace. */
 export interface Catalog {

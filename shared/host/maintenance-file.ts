@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
-import type { Kyma } from '../../shared/core/kyma.ts';
-import { parsePolicy, windowOpen, windowsFor, type MaintenancePolicy } from '../../shared/core/maintenance.ts';
-import { maintenanceConfigRead } from '../../shared/host/metrics.ts';
+import type { Kyma } from '../core/kyma.ts';
+import { parsePolicy, windowOpen, windowsFor, type MaintenancePolicy } from '../core/maintenance.ts';
+import { maintenanceConfigRead } from './metrics.ts';
 
 /**
  * The maintenance-window policy file (upstream format, e.g. a ConfigMap mounted into the function), re-read when

@@ -1,11 +1,11 @@
 // PURE. Resolution before and after a change, by resolve-template's own rules (resolveModules): the observed state
 // is built from the catalog in memory — the same maps observe.ts fills with GETs — so a plan over thousands of
 // Kymas reads each ModuleReleaseMeta and ModuleTemplate once, not once per Kyma.
-import type { ArtifactLookup } from '../../shared/core/descriptors.ts';
-import { effectiveModules, type Kyma, type ModuleStatus } from '../../shared/core/kyma.ts';
-import type { ModuleTemplate } from '../../shared/core/templates.ts';
-import { desiredChannel, lookup, wantedModules, type Observed } from '../../functions/resolve-template/decide.ts';
-import { resolveModules } from '../../functions/resolve-template/resolve.ts';
+import type { ArtifactLookup } from '../../../shared/core/descriptors.ts';
+import { effectiveModules, type Kyma, type ModuleStatus } from '../../../shared/core/kyma.ts';
+import type { ModuleTemplate } from '../../../shared/core/templates.ts';
+import { desiredChannel, lookup, wantedModules, type Observed } from '../../../shared/core/resolution.ts';
+import { resolveModules } from '../../../shared/core/resolve-modules.ts';
 import type { Catalog } from './change.ts';
 
 /** What resolution sees besides the catalog: descriptor lookups, the window, the restricted modules. */

@@ -1,11 +1,11 @@
 // The Manifest render-manifest would write for a module after the change: its own desiredManifest, from the entry
 // resolution would record, the template it names and the descriptor (as render-manifest's sources() puts them together).
-import type { ArtifactLookup } from '../../shared/core/descriptors.ts';
-import type { Kyma, ModuleStatus } from '../../shared/core/kyma.ts';
-import type { Manifest } from '../../shared/core/manifest.ts';
-import { wantedModules } from '../../functions/resolve-template/decide.ts';
-import { desiredManifest, installSources } from '../../functions/render-manifest/decide.ts';
-import { chooseManifestName } from '../../shared/core/names.ts';
+import type { ArtifactLookup } from '../../../shared/core/descriptors.ts';
+import type { Kyma, ModuleStatus } from '../../../shared/core/kyma.ts';
+import type { Manifest } from '../../../shared/core/manifest.ts';
+import { wantedModules } from '../../../shared/core/resolution.ts';
+import { desiredManifest, installSources } from '../../../shared/core/desired-manifest.ts';
+import { chooseManifestName } from '../../../shared/core/names.ts';
 import type { Catalog } from './change.ts';
 
 export function nextManifest(kyma: Kyma, entry: ModuleStatus, catalog: Catalog, artifacts: ReadonlyMap<string, ArtifactLookup>, registryHost: string, current?: Manifest): Manifest | { error: string } {

@@ -1,5 +1,5 @@
-import type { Kyma, ModuleStatus } from '../../shared/core/kyma.ts';
-import { isDowngrade } from '../../shared/core/semver.ts';
+import type { Kyma, ModuleStatus } from './kyma.ts';
+import { isDowngrade } from './semver.ts';
 
 /**
  * PURE. The upstream downgrade guard: a version lower (major.minor.patch) than the installed one is refused — unless

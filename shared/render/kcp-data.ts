@@ -2,9 +2,9 @@
 // module `deployer` ships Secrets whose data only the KCP holds; each such Secret gets the data of the KCP Secret of the
 // same name, which must be labelled as the deployer's (so no module reads another's Secrets). Messages name Secrets,
 // never their data.
-import type { Manifest } from '../../shared/core/manifest.ts';
-import { ANNOTATION, LABEL } from '../../shared/core/vocabulary.ts';
-import type { RuntimeObject } from '../../shared/render/render.ts';
+import type { Manifest } from '../core/manifest.ts';
+import { ANNOTATION, LABEL } from '../core/vocabulary.ts';
+import type { RuntimeObject } from './render.ts';
 
 /** The only module whose Secrets take data from the KCP (upstream names it in its code as well). */
 export const INJECTING_MODULE = 'deployer';

@@ -6,10 +6,10 @@ import { canonicalJson } from '../../shared/core/canonical.ts';
 import type { Config } from '../../shared/host/config.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import { API_VERSION } from '../../shared/core/vocabulary.ts';
-import { InputError } from '../module/cli/rules.ts';
-import { parsePlanArgs } from '../plan/args.ts';
-import { planPage, type PlanForm } from '../plan/page.ts';
-import type { PlanReport } from '../plan/report.ts';
+import { InputError } from '../../shared/host/input-rules.ts';
+import { parsePlanArgs } from './plan/args.ts';
+import { planPage, type PlanForm } from './plan/page.ts';
+import type { PlanReport } from './plan/report.ts';
 
 const REUSE_MS = 60_000;
 const DEFAULT_SAMPLES = '1';
@@ -43,7 +43,7 @@ export function planRoute(kcp: KubeClient, namespace: string, config: Config | u
     if (running) return answer(429, { error: 'another plan is running: try again in a moment' });
     running = key;
     try {
-      const [{ planDeps }, { plan }] = await Promise.all([import('../plan/deps.ts'), import('../plan/plan.ts')]);
+      const [{ planDeps }, { plan }] = await Promise.all([import('./plan/deps.ts'), import('./plan/plan.ts')]);
       const deps = await planDeps(kcp, config, () => undefined);
       const report = await plan(deps, { namespace, change: { releaseMeta: form.releaseMeta, setChannels: args.setChannels }, kymas: args.kymas, samplePerGroup: args.samplePerGroup, concurrency: args.concurrency });
       cached = { key, at: Date.now(), report };

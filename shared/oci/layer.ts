@@ -1,9 +1,9 @@
-import type { ImageSpec, Manifest } from '../../shared/core/manifest.ts';
-import { fetchRawManifest } from '../../shared/oci/component.ts';
-import { isRegistryError } from '../../shared/oci/errors.ts';
-import { componentRepository } from '../../shared/oci/reference.ts';
-import type { RegistryClient } from '../../shared/oci/registry.ts';
-import { TransientError } from '../../shared/host/errors.ts';
+import type { ImageSpec, Manifest } from '../core/manifest.ts';
+import { fetchRawManifest } from './component.ts';
+import { isRegistryError } from './errors.ts';
+import { componentRepository } from './reference.ts';
+import type { RegistryClient } from './registry.ts';
+import { TransientError } from '../host/errors.ts';
 
 const MAX_CACHED_LAYERS = 256;
 

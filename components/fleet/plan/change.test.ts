@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/core/templates.ts';
+import type { ModuleReleaseMeta, ModuleTemplate } from '../../../shared/core/templates.ts';
 import { changedCatalog, changedModules, changeOf, describeChange, type Catalog } from './change.ts';
 
 const meta: ModuleReleaseMeta = { apiVersion: 'operator.kyma-project.io/v1beta2', kind: 'ModuleReleaseMeta', metadata: { name: 'papa', namespace: 'kcp-system' },

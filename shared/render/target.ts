@@ -1,9 +1,9 @@
-import type { Manifest } from '../../shared/core/manifest.ts';
-import type { RuntimeScope } from '../../shared/core/runtime-scope.ts';
-import type { KubeClient } from '../../shared/kube/client.ts';
+import type { Manifest } from '../core/manifest.ts';
+import type { RuntimeScope } from '../core/runtime-scope.ts';
+import type { KubeClient } from '../kube/client.ts';
 import { localizeImages, withPullSecret } from './images.ts';
 import { injectsKcpData, kcpSecretsWanted, withKcpData, type KcpSecret } from './kcp-data.ts';
-import { parseModuleObjects, prepareForCluster, type RuntimeObject } from '../../shared/render/render.ts';
+import { parseModuleObjects, prepareForCluster, type RuntimeObject } from './render.ts';
 
 /** Where a call reads the KCP Secrets the restricted `deployer` module asks data from (kcp-data.ts): the KCP
  * (apply-remote's client), its namespace, the restricted modules (LIFECYCLE_RESTRICTED_MODULES). */

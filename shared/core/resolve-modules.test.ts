@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Kyma, ModuleStatus } from '../../shared/core/kyma.ts';
-import type { ArtifactLookup } from '../../shared/core/descriptors.ts';
-import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/core/templates.ts';
-import { resolveModules, sameResolution } from './resolve.ts';
+import type { Kyma, ModuleStatus } from './kyma.ts';
+import type { ArtifactLookup } from './descriptors.ts';
+import type { ModuleReleaseMeta, ModuleTemplate } from './templates.ts';
+import { resolveModules, sameResolution } from './resolve-modules.ts';
 import { aKyma, aTemplate } from '../../test/builders.ts';
-import { awaitedReleases, channelVersionsOf } from '../../shared/core/release-spread.ts';
-import type { Observed } from './decide.ts';
+import { awaitedReleases, channelVersionsOf } from './release-spread.ts';
+import type { Observed } from './resolution.ts';
 
 const COMPONENT = 'kyma-project.io/module/sample';
 const kyma = (spec: NonNullable<Kyma['spec']>, labels: Record<string, string> = {}, modules: ModuleStatus[] = []): Kyma =>

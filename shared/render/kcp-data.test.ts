@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Manifest } from '../../shared/core/manifest.ts';
-import type { RuntimeObject } from '../../shared/render/render.ts';
+import type { Manifest } from '../core/manifest.ts';
+import type { RuntimeObject } from './render.ts';
 import { injectsKcpData, kcpSecretsWanted, withKcpData, type KcpSecret } from './kcp-data.ts';
 
 const INJECT = 'operator.kyma-project.io/inject-data-from-kcp';

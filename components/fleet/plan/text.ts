@@ -1,6 +1,6 @@
 // PURE. A plan as text (the CLI's default output): one line for the change and the counts, then one row per Kyma and
 // module the change moves, with its runtime diff.
-import { alignedTable } from '../fleet/table.ts';
+import { alignedTable } from '../table.ts';
 import type { PlanReport, PlanRow } from './report.ts';
 
 export function planText(report: PlanReport): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { imageKey, localizeImages, withPullSecret } from './images.ts';
-import type { RuntimeObject } from '../../shared/render/render.ts';
+import type { RuntimeObject } from './render.ts';
 
 const deployment = (name: string, containers: unknown[], init: unknown[] = []): RuntimeObject => ({
   apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: 'kyma-system' },

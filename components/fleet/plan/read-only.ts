@@ -1,10 +1,10 @@
 // The plan never writes (ADR 39): its clients carry a user agent of their own, and every request that is not a GET
 // must be a server-side dry-run (`dryRun=All`) — anything else is refused here, before it leaves the process.
-import { ANNOTATION, FIELD_MANAGER } from '../../shared/core/vocabulary.ts';
-import type { KubeClient } from '../../shared/kube/client.ts';
-import { withAppliedHash } from '../../shared/kube/apply-current.ts';
-import type { Annotated } from '../../shared/core/current.ts';
-import type { RuntimeObject } from '../../shared/render/render.ts';
+import { ANNOTATION, FIELD_MANAGER } from '../../../shared/core/vocabulary.ts';
+import type { KubeClient } from '../../../shared/kube/client.ts';
+import { withAppliedHash } from '../../../shared/kube/apply-current.ts';
+import type { Annotated } from '../../../shared/core/current.ts';
+import type { RuntimeObject } from '../../../shared/render/render.ts';
 
 export const PLAN_USER_AGENT = 'kyma-lifecycle-plan';
 

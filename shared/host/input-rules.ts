@@ -1,7 +1,7 @@
 // What the ModuleTemplate and ModuleReleaseMeta CRDs (manifests/crds/) accept, checked before anything is pushed.
 // Each check returns the reason a value is refused, or '' when it is fine.
-import { templateName } from '../../../shared/core/templates.ts';
-import { componentRepository } from '../../../shared/oci/reference.ts';
+import { templateName } from '../core/templates.ts';
+import { componentRepository } from '../oci/reference.ts';
 
 /** A wrong flag value or input file: the command is refused (exit code 2) before anything is pushed. */
 export class InputError extends Error {

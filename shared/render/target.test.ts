@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseModuleObjects } from '../../shared/render/render.ts';
+import { parseModuleObjects } from './render.ts';
 import { moduleObjectsOf } from './target.ts';
 
 const yaml = `apiVersion: v1

@@ -2,19 +2,19 @@
 // (the layer or the Helm charts, renderTarget: labels, images, pull Secret, namespaces), each dry-run applied on the runtime and compared
 // with what is there; what the Manifest synced and the new version drops is what apply-remote would prune. A module a
 // change removes: everything it synced goes, and the user CRs that would block the removal (apply-remote's check).
-import { syncedText, type Manifest } from '../../shared/core/manifest.ts';
-import type { RuntimeScope } from '../../shared/core/runtime-scope.ts';
-import { isCurrent, type Annotated } from '../../shared/core/current.ts';
-import { canonicalJson } from '../../shared/core/canonical.ts';
-import type { KubeClient } from '../../shared/kube/client.ts';
-import { withAppliedHash } from '../../shared/kube/apply-current.ts';
-import { isNotFound } from '../../shared/kube/errors.ts';
-import { syncedOf, type RuntimeObject } from '../../shared/render/render.ts';
-import { pruneWaves } from '../../shared/render/prune.ts';
-import { customResourcesOf } from '../../shared/render/crd-holders.ts';
-import { ANNOTATION } from '../../shared/core/vocabulary.ts';
-import { renderTarget } from '../../functions/apply-remote/target.ts';
-import { blockingCrs } from '../../functions/apply-remote/uninstall.ts';
+import { syncedText, type Manifest } from '../../../shared/core/manifest.ts';
+import type { RuntimeScope } from '../../../shared/core/runtime-scope.ts';
+import { isCurrent, type Annotated } from '../../../shared/core/current.ts';
+import { canonicalJson } from '../../../shared/core/canonical.ts';
+import type { KubeClient } from '../../../shared/kube/client.ts';
+import { withAppliedHash } from '../../../shared/kube/apply-current.ts';
+import { isNotFound } from '../../../shared/kube/errors.ts';
+import { syncedOf, type RuntimeObject } from '../../../shared/render/render.ts';
+import { pruneWaves } from '../../../shared/render/prune.ts';
+import { customResourcesOf } from '../../../shared/render/crd-holders.ts';
+import { ANNOTATION } from '../../../shared/core/vocabulary.ts';
+import { renderTarget } from '../../../shared/render/target.ts';
+import { blockingCrs } from '../../../shared/render/blocking-crs.ts';
 import { mapBounded } from './bounded.ts';
 import { comparable, dryRunApply } from './read-only.ts';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ArtifactLookup } from '../../shared/core/descriptors.ts';
-import type { Kyma, ModuleStatus } from '../../shared/core/kyma.ts';
-import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/core/templates.ts';
-import { LABEL } from '../../shared/core/vocabulary.ts';
+import type { ArtifactLookup } from '../../../shared/core/descriptors.ts';
+import type { Kyma, ModuleStatus } from '../../../shared/core/kyma.ts';
+import type { ModuleReleaseMeta, ModuleTemplate } from '../../../shared/core/templates.ts';
+import { LABEL } from '../../../shared/core/vocabulary.ts';
 import { changedCatalog, withChannels, type Catalog } from './change.ts';
 import { planModules } from './classify.ts';
 import { asResolved, resolve, type Surroundings } from './resolution.ts';

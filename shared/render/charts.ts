@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../../shared/core/canonical.ts';
-import type { Manifest } from '../../shared/core/manifest.ts';
-import { chartRenders, installsProblem, isPinned, type ChartRender } from '../../shared/render/helm-charts.ts';
-import { chartLayerProblem, chartModuleYaml, renderChart } from '../../shared/render/helm-module.ts';
-import type { helmTemplate, HelmBinary } from '../../shared/render/helm-template.ts';
-import type { LayerCache } from './layer.ts';
+import { canonicalJson } from '../core/canonical.ts';
+import type { Manifest } from '../core/manifest.ts';
+import { chartRenders, installsProblem, isPinned, type ChartRender } from './helm-charts.ts';
+import { chartLayerProblem, chartModuleYaml, renderChart } from './helm-module.ts';
+import type { helmTemplate, HelmBinary } from './helm-template.ts';
+import type { LayerCache } from '../oci/layer.ts';
 
 const MAX_CACHED_RENDERS = 256;
 /** A chart asked for by a version range (or none) is rendered again after this long: the repository may have a newer one. */

@@ -1,15 +1,15 @@
 // What a plan reads from the KCP and the registry, once per plan: the namespace's ModuleReleaseMetas, ModuleTemplates,
 // the Kymas using a changed module and their Manifests (LISTs), and each descriptor resolution will ask for (cached).
-import type { ArtifactLookup } from '../../shared/core/descriptors.ts';
-import type { Kyma } from '../../shared/core/kyma.ts';
-import type { Manifest } from '../../shared/core/manifest.ts';
-import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/core/templates.ts';
-import { API_VERSION, LABEL } from '../../shared/core/vocabulary.ts';
-import type { KubeClient } from '../../shared/kube/client.ts';
-import { listAll } from '../../shared/kube/list.ts';
-import type { ModuleArtifacts } from '../../shared/oci/module-artifacts.ts';
-import { TransientError } from '../../shared/host/errors.ts';
-import { wantedModules } from '../../functions/resolve-template/decide.ts';
+import type { ArtifactLookup } from '../../../shared/core/descriptors.ts';
+import type { Kyma } from '../../../shared/core/kyma.ts';
+import type { Manifest } from '../../../shared/core/manifest.ts';
+import type { ModuleReleaseMeta, ModuleTemplate } from '../../../shared/core/templates.ts';
+import { API_VERSION, LABEL } from '../../../shared/core/vocabulary.ts';
+import type { KubeClient } from '../../../shared/kube/client.ts';
+import { listAll } from '../../../shared/kube/list.ts';
+import type { ModuleArtifacts } from '../../../shared/oci/module-artifacts.ts';
+import { TransientError } from '../../../shared/host/errors.ts';
+import { wantedModules } from '../../../shared/core/resolution.ts';
 import { mapBounded } from './bounded.ts';
 import type { Catalog } from './change.ts';
 import { asResolved, neededArtifacts } from './resolution.ts';

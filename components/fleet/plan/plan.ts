@@ -1,11 +1,11 @@
 // A plan (issue 25, ADR 39): what a ModuleReleaseMeta or ModuleTemplate change would do to the fleet, before it is
 // made — per Kyma resolve-template's answer before and after (its own rules), and for the Kymas whose runtime it
 // touches a server-side dry-run there. Reads only; its clients refuse every request that is not a GET or a dry-run.
-import type { Kyma, ModuleStatus } from '../../shared/core/kyma.ts';
-import type { Manifest } from '../../shared/core/manifest.ts';
-import type { ModuleArtifacts } from '../../shared/oci/module-artifacts.ts';
-import type { KubeClient } from '../../shared/kube/client.ts';
-import type { Observed } from '../../functions/resolve-template/decide.ts';
+import type { Kyma, ModuleStatus } from '../../../shared/core/kyma.ts';
+import type { Manifest } from '../../../shared/core/manifest.ts';
+import type { ModuleArtifacts } from '../../../shared/oci/module-artifacts.ts';
+import type { KubeClient } from '../../../shared/kube/client.ts';
+import type { Observed } from '../../../shared/core/resolution.ts';
 import { mapBounded } from './bounded.ts';
 import { changedCatalog, changedModules, changeOf, describeChange, type Catalog, type ChangeRequest } from './change.ts';
 import { planModules, type ModulePlan } from './classify.ts';

@@ -1,7 +1,7 @@
 // PURE. What a change would do to one Kyma's module, told from resolve-template's answers before and after it: the
 // words are resolve-template's own (the message it would write), only sorted into what an operator asks about.
-import { canonicalJson } from '../../shared/core/canonical.ts';
-import type { Kyma, ModuleStatus } from '../../shared/core/kyma.ts';
+import { canonicalJson } from '../../../shared/core/canonical.ts';
+import type { Kyma, ModuleStatus } from '../../../shared/core/kyma.ts';
 
 export type Outcome = 'unchanged' | 'upgrade' | 'install' | 'waits' | 'refused' | 'error';
 
