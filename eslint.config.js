@@ -7,17 +7,20 @@ import tseslint from 'typescript-eslint';
 // it, so each block below lists every group that applies to its files.
 const SHIPPED = {
   regex: '^(\\.\\./)+(local|tools|components)/',
-  message: 'functions/, components/ and shared/ ship in images: they never import local/ (the embedded default) or tools/, and shared/ and functions/ no component. Move what both need to shared/.',
+  message:
+    'functions/, components/ and shared/ ship in images: they never import local/ (the embedded default) or tools/, and shared/ and functions/ no component. Move what both need to shared/.',
 };
 const ONE_COMPONENT = {
   regex: '^\\.\\./(?!\\.\\./)|(^|/)functions/',
-  message: 'A component (components/<name>/, one image) imports shared/ and its own files only: no function, no other component. Move what both need to shared/.',
+  message:
+    'A component (components/<name>/, one image) imports shared/ and its own files only: no function, no other component. Move what both need to shared/.',
 };
 /** The same for a file in a subfolder of its room (components/fleet/plan/): `../` is its own room. */
 const ONE_COMPONENT_NESTED = { ...ONE_COMPONENT, regex: '^\\.\\./\\.\\./(?!\\.\\./)|(^|/)functions/' };
 const TOOLS = {
   regex: '^(\\.\\./)+local/(?!controlplane/)',
-  message: 'tools/ (the CLIs and the build) never import the embedded default; of local/ only its control-plane library (local/controlplane/: test binaries, YAML files).',
+  message:
+    'tools/ (the CLIs and the build) never import the embedded default; of local/ only its control-plane library (local/controlplane/: test binaries, YAML files).',
 };
 const NO_TESTS = {
   regex: '^(\\.\\./)+(test|bench)/',
@@ -33,7 +36,8 @@ const NO_IO = {
 };
 const NO_CLUSTER = {
   regex: '(^|/)(kube|oci)/',
-  message: 'Decision code is pure: no Kubernetes or registry clients (shared/kube, shared/oci). Pass what they read in.',
+  message:
+    'Decision code is pure: no Kubernetes or registry clients (shared/kube, shared/oci). Pass what they read in.',
 };
 const restrictImports = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
@@ -43,10 +47,15 @@ export default tseslint.config(
   ...tseslint.configs.strict,
   {
     rules: {
-      'no-restricted-properties': ['error', {
-        object: 'process', property: 'env',
-        message: 'Read the environment only in shared/host/config.ts (child processes inherit it in local/controlplane/process.ts).',
-      }],
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message:
+            'Read the environment only in shared/host/config.ts (child processes inherit it in local/controlplane/process.ts).',
+        },
+      ],
     },
   },
   {
@@ -59,7 +68,11 @@ export default tseslint.config(
   { files: ['shared/core/**'], rules: restrictImports(SHIPPED, NO_IO, NO_CLUSTER) },
   { files: ['functions/*/decide.ts'], rules: restrictImports(SHIPPED, ONE_FUNCTION, NO_IO, NO_CLUSTER) },
   { files: ['components/**'], ignores: ['**/*.test.ts'], rules: restrictImports(SHIPPED, ONE_COMPONENT, NO_TESTS) },
-  { files: ['components/*/*/**'], ignores: ['**/*.test.ts'], rules: restrictImports(SHIPPED, ONE_COMPONENT_NESTED, NO_TESTS) },
+  {
+    files: ['components/*/*/**'],
+    ignores: ['**/*.test.ts'],
+    rules: restrictImports(SHIPPED, ONE_COMPONENT_NESTED, NO_TESTS),
+  },
   { files: ['tools/**'], ignores: ['**/*.test.ts'], rules: restrictImports(TOOLS, NO_TESTS) },
   { files: ['local/**'], ignores: ['**/*.test.ts'], rules: restrictImports(NO_TESTS) },
 );

@@ -10,7 +10,17 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['functions/**/*.test.ts', 'components/**/*.test.ts', 'shared/**/*.test.ts', 'local/**/*.test.ts', 'tools/**/*.test.ts', 'bench/**/*.test.ts'] },
+        test: {
+          name: 'unit',
+          include: [
+            'functions/**/*.test.ts',
+            'components/**/*.test.ts',
+            'shared/**/*.test.ts',
+            'local/**/*.test.ts',
+            'tools/**/*.test.ts',
+            'bench/**/*.test.ts',
+          ],
+        },
       },
       {
         extends: true,
@@ -27,7 +37,13 @@ export default defineConfig({
       {
         extends: true,
         // Knative Eventing's own parts (issue 24): only inside local/knative/cluster-network.sh (`./dev test:knative`).
-        test: { name: 'knative', include: ['test/knative/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 600_000, fileParallelism: false },
+        test: {
+          name: 'knative',
+          include: ['test/knative/**/*.test.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 600_000,
+          fileParallelism: false,
+        },
       },
     ],
   },

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { diffCounters, parseGauge, parseRequestCounters, parseSamples, summarise, type RequestCounter } from './apiserver-metrics.ts';
+import {
+  diffCounters,
+  parseGauge,
+  parseRequestCounters,
+  parseSamples,
+  summarise,
+  type RequestCounter,
+} from './apiserver-metrics.ts';
 
 // Lines as a kube-apiserver 1.36.3 serves them (scraped from the repo's control plane), plus two hand-made series:
 // one with escaped label values and one with a timestamp, which the exposition format allows.
@@ -41,13 +48,17 @@ describe('parseSamples', () => {
   it('reads only the exact metric, unescapes label values and ignores timestamps', () => {
     const samples = parseSamples(METRICS, 'apiserver_request_total');
     expect(samples).toHaveLength(17);
-    expect(samples.find((s) => s.labels.resource === 'odd')?.labels).toMatchObject({ group: 'ex"am\\ple.io', subresource: 'a\nb' });
+    expect(samples.find((s) => s.labels.resource === 'odd')?.labels).toMatchObject({
+      group: 'ex"am\\ple.io',
+      subresource: 'a\nb',
+    });
     expect(samples.find((s) => s.labels.resource === 'pods')?.value).toBe(4);
   });
 
   it('reads series without labels and skips values that are not numbers', () => {
-    expect(parseSamples('process_cpu_seconds_total 12.5\nprocess_cpu_seconds_total{a="b"}\n', 'process_cpu_seconds_total'))
-      .toEqual([{ labels: {}, value: 12.5 }]);
+    expect(
+      parseSamples('process_cpu_seconds_total 12.5\nprocess_cpu_seconds_total{a="b"}\n', 'process_cpu_seconds_total'),
+    ).toEqual([{ labels: {}, value: 12.5 }]);
   });
 });
 
@@ -87,12 +98,26 @@ describe('parseRequestCounters', () => {
 });
 
 describe('diffCounters', () => {
-  const c = (verb: string, resource: string, value: number, code = 200): RequestCounter => ({ verb, resource, code, dryRun: false, value });
+  const c = (verb: string, resource: string, value: number, code = 200): RequestCounter => ({
+    verb,
+    resource,
+    code,
+    dryRun: false,
+    value,
+  });
 
   it('subtracts per series, keeps new series whole and drops unchanged ones', () => {
     const before = [c('get', 'secrets', 10), c('list', 'secrets', 4), c('get', 'secrets', 1, 404)];
-    const after = [c('get', 'secrets', 15), c('list', 'secrets', 4), c('get', 'secrets', 1, 404), c('apply', 'kymas.operator.kyma-project.io', 2)];
-    expect(diffCounters(before, after)).toEqual([c('get', 'secrets', 5), c('apply', 'kymas.operator.kyma-project.io', 2)]);
+    const after = [
+      c('get', 'secrets', 15),
+      c('list', 'secrets', 4),
+      c('get', 'secrets', 1, 404),
+      c('apply', 'kymas.operator.kyma-project.io', 2),
+    ];
+    expect(diffCounters(before, after)).toEqual([
+      c('get', 'secrets', 5),
+      c('apply', 'kymas.operator.kyma-project.io', 2),
+    ]);
   });
 
   it('counts from zero when a counter went down (the apiserver restarted)', () => {

@@ -55,7 +55,10 @@ function parseLabels(text: string): { labels: Record<string, string>; rest: stri
   while (i < text.length && text[i] !== '}') {
     const eq = text.indexOf('="', i);
     if (eq < 0) break;
-    const key = text.slice(i, eq).replace(/^[\s,]+/, '').trim();
+    const key = text
+      .slice(i, eq)
+      .replace(/^[\s,]+/, '')
+      .trim();
     let value = '';
     for (i = eq + 2; i < text.length && text[i] !== '"'; i++) {
       const c = text[i] ?? '';
@@ -81,7 +84,8 @@ export function parseRequestCounters(text: string): RequestCounter[] {
   for (const { labels, value } of parseSamples(text, 'apiserver_request_total')) {
     const counter = { ...requestOf(labels), value };
     const existing = byKey.get(keyOf(counter));
-    if (existing) existing.value += value; else byKey.set(keyOf(counter), counter);
+    if (existing) existing.value += value;
+    else byKey.set(keyOf(counter), counter);
   }
   return [...byKey.values()];
 }
@@ -121,13 +125,18 @@ export function summarise(delta: RequestCounter[]): RequestSummary {
   return summary;
 }
 
-const add = (into: Record<string, number>, key: string, n: number) => { into[key] = (into[key] ?? 0) + n; };
+const add = (into: Record<string, number>, key: string, n: number) => {
+  into[key] = (into[key] ?? 0) + n;
+};
 
 /**
  * Scrapes `${server}/metrics` as the cluster's admin (its kubeconfig's client certificate) and parses the request
  * counters. The scrape does not count itself: the apiserver does not instrument its `/metrics` handler.
  */
-export async function scrapeRequestCounters(cluster: { server: string; kubeConfig(): KubeConfig }): Promise<RequestCounter[]> {
+export async function scrapeRequestCounters(cluster: {
+  server: string;
+  kubeConfig(): KubeConfig;
+}): Promise<RequestCounter[]> {
   return parseRequestCounters(await scrapeMetrics(cluster));
 }
 
@@ -141,6 +150,7 @@ export async function scrapeMetrics(cluster: { server: string; kubeConfig(): Kub
     if (typeof pem === 'string' || Buffer.isBuffer(pem)) tls[key] = pem.toString();
   }
   const res = await get(`${cluster.server}/metrics`, tls);
-  if (res.status !== 200) throw new Error(`GET ${cluster.server}/metrics: HTTP ${res.status}: ${res.body.slice(0, 200)}`);
+  if (res.status !== 200)
+    throw new Error(`GET ${cluster.server}/metrics: HTTP ${res.status}: ${res.body.slice(0, 200)}`);
   return res.body;
 }

@@ -6,7 +6,9 @@ describe('bench arguments', () => {
     expect(parseBenchArgs([])).toEqual(DEFAULTS);
   });
   it('takes the sizes up to 5,000 Kymas with 5 modules', () => {
-    expect(parseBenchArgs(['--kymas', '5000', '--modules', '5', '--runtimes', '8', '--edits', '100', '--busy-edits', '50'])).toMatchObject({ kymas: 5000, modules: 5, runtimes: 8, edits: 100, busyEdits: 50 });
+    expect(
+      parseBenchArgs(['--kymas', '5000', '--modules', '5', '--runtimes', '8', '--edits', '100', '--busy-edits', '50']),
+    ).toMatchObject({ kymas: 5000, modules: 5, runtimes: 8, edits: 100, busyEdits: 50 });
   });
   it('simulates rollouts only on request', () => {
     expect(parseBenchArgs(['--rollouts', 'simulated'])).toMatchObject({ rollouts: 'simulated' });
@@ -14,10 +16,15 @@ describe('bench arguments', () => {
   });
   it('routes the events through Knative on request, with 1 to 5 processes per function', () => {
     expect(parseBenchArgs([])).toMatchObject({ engine: 'local', instances: 1 });
-    expect(parseBenchArgs(['--engine', 'knative', '--instances', '3'])).toMatchObject({ engine: 'knative', instances: 3 });
+    expect(parseBenchArgs(['--engine', 'knative', '--instances', '3'])).toMatchObject({
+      engine: 'knative',
+      instances: 3,
+    });
     expect(() => parseBenchArgs(['--engine', 'kafka'])).toThrow('--engine "kafka": expected local or knative');
     expect(() => parseBenchArgs(['--instances', '3'])).toThrow(/only with --engine knative/);
-    expect(() => parseBenchArgs(['--engine', 'knative', '--instances', '6'])).toThrow('--instances "6": expected a whole number from 1 to 5');
+    expect(() => parseBenchArgs(['--engine', 'knative', '--instances', '6'])).toThrow(
+      '--instances "6": expected a whole number from 1 to 5',
+    );
     expect(() => parseBenchArgs(['--engine', 'knative', '--plan'])).toThrow(/not with --engine knative/);
   });
   it('runs the release phase only on request', () => {
@@ -27,8 +34,14 @@ describe('bench arguments', () => {
   });
 
   it('lays out one runtime API server per Kyma on request', () => {
-    expect(parseBenchArgs(['--kymas', '12', '--modules', '3', '--runtime-per-kyma'])).toMatchObject({ kymas: 12, runtimes: 12, runtimePerKyma: true });
-    expect(() => parseBenchArgs(['--kymas', '12', '--runtimes', '3', '--runtime-per-kyma'])).toThrow(/not with --runtime-per-kyma/);
+    expect(parseBenchArgs(['--kymas', '12', '--modules', '3', '--runtime-per-kyma'])).toMatchObject({
+      kymas: 12,
+      runtimes: 12,
+      runtimePerKyma: true,
+    });
+    expect(() => parseBenchArgs(['--kymas', '12', '--runtimes', '3', '--runtime-per-kyma'])).toThrow(
+      /not with --runtime-per-kyma/,
+    );
     expect(() => parseBenchArgs(['--kymas', '41', '--runtime-per-kyma'])).toThrow(/at most 40 Kymas/);
   });
   it('refuses what it cannot run, naming the flag and the range', () => {
@@ -36,6 +49,8 @@ describe('bench arguments', () => {
     expect(() => parseBenchArgs(['--runtimes', '2.5'])).toThrow(/--runtimes "2.5"/);
     expect(() => parseBenchArgs(['--kymas', '3', '--edits', '4'])).toThrow(/at most one edit per Kyma/);
     expect(() => parseBenchArgs(['--kymaz', '3'])).toThrow(/kymaz/);
-    expect(() => parseBenchArgs(['--kymas', '5', '--edits', '3', '--busy-edits', '3'])).toThrow(/--busy-edits 3: at most one edit per Kyma/);
+    expect(() => parseBenchArgs(['--kymas', '5', '--edits', '3', '--busy-edits', '3'])).toThrow(
+      /--busy-edits 3: at most one edit per Kyma/,
+    );
   });
 });

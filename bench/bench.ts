@@ -38,17 +38,27 @@ export async function runBench(settings: BenchSettings, say: (line: string) => v
 
 async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string) => void): Promise<BenchResult> {
   const code = await currentCommit();
-  const settingsEnv = { ...lifecycleEnvironment(), LIFECYCLE_OCI_REGISTRY: `http://${fleet.registryHost}`, LOG_LEVEL: process.env.LOG_LEVEL ?? 'error' };
+  const settingsEnv = {
+    ...lifecycleEnvironment(),
+    LIFECYCLE_OCI_REGISTRY: `http://${fleet.registryHost}`,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'error',
+  };
   const config = readConfig(settingsEnv);
   const log = createLogger('bench', config.logLevel);
-  const processEnv = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+  const processEnv = Object.fromEntries(
+    Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
+  );
   const engine = await startEngine(settings, fleet, config, { ...processEnv, ...settingsEnv }, log, say);
   const costSnapshot = (f: Fleet) => snapshotOf(f, engine.processes());
   const edited = new Set<string>();
   const tracker = new ReadinessTracker((name) => (edited.has(name) ? [...fleet.modules, EDIT_MODULE] : fleet.modules));
   const watch = new LocalApiServerSource({
-    kubeConfig: fleet.plane.kcp.kubeConfig(), log, resources: [{ apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE }],
-    sink: async (event) => { if (event.data) tracker.observe(event.data as Kyma, performance.now()); },
+    kubeConfig: fleet.plane.kcp.kubeConfig(),
+    log,
+    resources: [{ apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE }],
+    sink: async (event) => {
+      if (event.data) tracker.observe(event.data as Kyma, performance.now());
+    },
   });
   await watch.start();
   await watch.ready();
@@ -57,13 +67,28 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
     const before = await costSnapshot(fleet);
     countRequests(true);
     const started = performance.now();
-    say(`creating ${settings.kymas} Kymas × ${fleet.modules.length} modules on ${settings.runtimes} runtime API servers`);
+    say(
+      `creating ${settings.kymas} Kymas × ${fleet.modules.length} modules on ${settings.runtimes} runtime API servers`,
+    );
     const busy = busyEdits(fleet, settings, edited, tracker, say);
     busy.catch(() => undefined); // a bounded run may end before them: reported as none
     await createKymas(fleet, settings.kymas, CREATE_PARALLEL, (name, at) => created.set(name, at));
-    const installs = () => `, module installs Ready: ${tracker.moduleReady.size}/${settings.kymas * fleet.modules.length}`;
-    const complete = await untilAll(() => tracker.kymaReady.size, settings.kymas, 'Kymas Ready', settings.timeoutSeconds, say, installs)
-      .then(() => true, (error: unknown) => { say(`${error instanceof Error ? error.message : String(error)} — a bounded run: reporting what converged`); return false; });
+    const installs = () =>
+      `, module installs Ready: ${tracker.moduleReady.size}/${settings.kymas * fleet.modules.length}`;
+    const complete = await untilAll(
+      () => tracker.kymaReady.size,
+      settings.kymas,
+      'Kymas Ready',
+      settings.timeoutSeconds,
+      say,
+      installs,
+    ).then(
+      () => true,
+      (error: unknown) => {
+        say(`${error instanceof Error ? error.message : String(error)} — a bounded run: reporting what converged`);
+        return false;
+      },
+    );
     const converged = performance.now();
     const afterConvergence = await costSnapshot(fleet);
     const convergenceCost = costBetween(before, afterConvergence);
@@ -71,28 +96,84 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
     countRequests(false);
     const footprint = await selfFootprint();
     if (!complete) {
-      const ceiling = await measureWriteCeiling(fleet.kcp, 'bench-ceiling', { seconds: settings.ceilingSeconds, concurrency: 32 });
-      return await resultOf({ code, settings, fleet, config, created, tracker, started, converged, edits: [], busyEdits: [], ceiling, convergenceCost, requests, footprint, timedOut: true, ...await engine.events() });
+      const ceiling = await measureWriteCeiling(fleet.kcp, 'bench-ceiling', {
+        seconds: settings.ceilingSeconds,
+        concurrency: 32,
+      });
+      return await resultOf({
+        code,
+        settings,
+        fleet,
+        config,
+        created,
+        tracker,
+        started,
+        converged,
+        edits: [],
+        busyEdits: [],
+        ceiling,
+        convergenceCost,
+        requests,
+        footprint,
+        timedOut: true,
+        ...(await engine.events()),
+      });
     }
     const duringConvergence = await busy;
     if (settings.edits) say(`${settings.edits} runtime-Kyma edits (add ${EDIT_MODULE})`);
     const edits = await editKymas(fleet, idleEditTargets(settings), edited, tracker, settings.timeoutSeconds, say);
     // At thousands of Kymas the drift checks never let the broker run dry: wait a bounded time, then measure anyway.
     const settled = await engine.settled(SETTLE_LIMIT_MS);
-    if (!settled) say(`the broker still had work ${SETTLE_LIMIT_MS / 1000} s after the edits (background drift checks): the idle window starts anyway`);
-    const quiet = await resourceVersions(fleet.kcp, fleet.runtimes, [...fleet.modules, ...(settings.edits + settings.busyEdits ? [EDIT_MODULE] : [])]);
+    if (!settled)
+      say(
+        `the broker still had work ${SETTLE_LIMIT_MS / 1000} s after the edits (background drift checks): the idle window starts anyway`,
+      );
+    const quiet = await resourceVersions(fleet.kcp, fleet.runtimes, [
+      ...fleet.modules,
+      ...(settings.edits + settings.busyEdits ? [EDIT_MODULE] : []),
+    ]);
     const idleFrom = await costSnapshot(fleet);
     say(`idle window: ${settings.idleSeconds} s`);
     await sleep(settings.idleSeconds * 1000);
     const idleTo = await costSnapshot(fleet);
     const endState = await readEndState(fleet.kcp);
-    const flapped = changedBetween(quiet, await resourceVersions(fleet.kcp, fleet.runtimes, [...fleet.modules, ...(settings.edits + settings.busyEdits ? [EDIT_MODULE] : [])]));
-    const release = settings.release ? await measureRelease(fleet, settings.kymas, tracker, config, settings.timeoutSeconds, say) : undefined;
+    const flapped = changedBetween(
+      quiet,
+      await resourceVersions(fleet.kcp, fleet.runtimes, [
+        ...fleet.modules,
+        ...(settings.edits + settings.busyEdits ? [EDIT_MODULE] : []),
+      ]),
+    );
+    const release = settings.release
+      ? await measureRelease(fleet, settings.kymas, tracker, config, settings.timeoutSeconds, say)
+      : undefined;
     say(`measuring the KCP write ceiling for ${settings.ceilingSeconds} s`);
-    const ceiling = await measureWriteCeiling(fleet.kcp, 'bench-ceiling', { seconds: settings.ceilingSeconds, concurrency: 32 });
+    const ceiling = await measureWriteCeiling(fleet.kcp, 'bench-ceiling', {
+      seconds: settings.ceilingSeconds,
+      concurrency: 32,
+    });
     return await resultOf({
-      code, settings, fleet, config, created, tracker, started, converged, edits, busyEdits: duringConvergence, flapped, ceiling,
-      convergenceCost, requests, footprint, idleCost: costBetween(idleFrom, idleTo), idleSettled: settled, release, timedOut: false, endState, ...await engine.events(),
+      code,
+      settings,
+      fleet,
+      config,
+      created,
+      tracker,
+      started,
+      converged,
+      edits,
+      busyEdits: duringConvergence,
+      flapped,
+      ceiling,
+      convergenceCost,
+      requests,
+      footprint,
+      idleCost: costBetween(idleFrom, idleTo),
+      idleSettled: settled,
+      release,
+      timedOut: false,
+      endState,
+      ...(await engine.events()),
     });
   } finally {
     await watch.stop();

@@ -2,13 +2,25 @@ import { describe, expect, it } from 'vitest';
 import { costByFunction } from './by-function.ts';
 
 describe('costByFunction', () => {
-  it('splits each function\'s requests per install into KCP and runtime, requests and writes, with its top requests', () => {
+  it("splits each function's requests per install into KCP and runtime, requests and writes, with its top requests", () => {
     const rows = [
-      { caller: 'apply-remote', server: 'https://kcp', verb: 'apply', resource: 'manifests.operator.kyma-project.io/status', count: 20 },
+      {
+        caller: 'apply-remote',
+        server: 'https://kcp',
+        verb: 'apply',
+        resource: 'manifests.operator.kyma-project.io/status',
+        count: 20,
+      },
       { caller: 'apply-remote', server: 'https://rt-1', verb: 'get', resource: 'deployments.apps', count: 15 },
       { caller: 'apply-remote', server: 'https://rt-2', verb: 'get', resource: 'deployments.apps', count: 5 },
       { caller: 'apply-remote', server: 'https://rt-1', verb: 'apply', resource: 'configmaps', count: 10 },
-      { caller: 'resync', server: 'https://kcp', verb: 'list', resource: 'manifests.operator.kyma-project.io', count: 1 },
+      {
+        caller: 'resync',
+        server: 'https://kcp',
+        verb: 'list',
+        resource: 'manifests.operator.kyma-project.io',
+        count: 1,
+      },
       { caller: 'apply-remote', server: 'https://rt-1', verb: 'connect', resource: 'tls', count: 4 },
     ];
     const cost = costByFunction(rows, 'https://kcp', 10);
@@ -17,6 +29,11 @@ describe('costByFunction', () => {
       kcp: { requests: 2, writes: 2, connections: 0, top: { 'apply manifests.operator.kyma-project.io/status': 2 } },
       runtimes: { requests: 3, writes: 1, connections: 0.4, top: { 'get deployments.apps': 2, 'apply configmaps': 1 } },
     });
-    expect(cost['resync']?.kcp).toEqual({ requests: 0.1, writes: 0, connections: 0, top: { 'list manifests.operator.kyma-project.io': 0.1 } });
+    expect(cost['resync']?.kcp).toEqual({
+      requests: 0.1,
+      writes: 0,
+      connections: 0,
+      top: { 'list manifests.operator.kyma-project.io': 0.1 },
+    });
   });
 });

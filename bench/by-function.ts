@@ -5,12 +5,24 @@ import { WRITE_VERBS, type TalliedRequest } from '../shared/kube/request-tally.t
 const round = (n: number) => Number(n.toFixed(2));
 
 /** Requests and writes per install, the most frequent ones, and the connections opened (TLS handshakes) per install. */
-interface Side { requests: number; writes: number; connections: number; top: Record<string, number> }
-export interface FunctionCost { kcp: Side; runtimes: Side }
+interface Side {
+  requests: number;
+  writes: number;
+  connections: number;
+  top: Record<string, number>;
+}
+export interface FunctionCost {
+  kcp: Side;
+  runtimes: Side;
+}
 
 /** Per function (the caller of each request; `other`: sources, watches, the bench): requests, writes and connections
  * opened per install on each side, and the function's most frequent `<verb> <resource>` per install there. */
-export function costByFunction(rows: readonly TalliedRequest[], kcpServer: string, installs: number): Record<string, FunctionCost> {
+export function costByFunction(
+  rows: readonly TalliedRequest[],
+  kcpServer: string,
+  installs: number,
+): Record<string, FunctionCost> {
   const per = Math.max(1, installs);
   const sides = new Map<string, { kcp: Map<string, number>; runtimes: Map<string, number> }>();
   for (const row of rows) {
@@ -29,8 +41,17 @@ export function costByFunction(rows: readonly TalliedRequest[], kcpServer: strin
       requests += n;
       if (WRITE_VERBS.has(key.split(' ')[0] ?? '')) writes += n;
     }
-    const top = Object.fromEntries([...counts].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([k, n]) => [k, round(n / per)]));
+    const top = Object.fromEntries(
+      [...counts]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 6)
+        .map(([k, n]) => [k, round(n / per)]),
+    );
     return { requests: round(requests / per), writes: round(writes / per), connections: round(connections / per), top };
   };
-  return Object.fromEntries([...sides].sort(([a], [b]) => a.localeCompare(b)).map(([caller, s]) => [caller, { kcp: summary(s.kcp), runtimes: summary(s.runtimes) }]));
+  return Object.fromEntries(
+    [...sides]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([caller, s]) => [caller, { kcp: summary(s.kcp), runtimes: summary(s.runtimes) }]),
+  );
 }

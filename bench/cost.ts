@@ -1,7 +1,13 @@
 // What the fleet costs between two moments: API requests by verb and resource from each kube-apiserver's own
 // /metrics, CPU and memory of the apiservers and etcds (/proc) and of this process, where the functions run.
 import type { Cluster } from '../local/controlplane/index.ts';
-import { diffCounters, scrapeRequestCounters, summarise, type RequestCounter, type RequestSummary } from './apiserver-metrics.ts';
+import {
+  diffCounters,
+  scrapeRequestCounters,
+  summarise,
+  type RequestCounter,
+  type RequestSummary,
+} from './apiserver-metrics.ts';
 import type { Fleet } from './fleet.ts';
 import { readProcessUsage, selfUsage, usageDelta, type ProcessUsage } from './process-usage.ts';
 
@@ -25,7 +31,10 @@ export interface Cost {
 }
 
 /** `more`: processes besides the clusters' (Knative's pods, the function processes; bench/engine.ts). */
-export async function costSnapshot(fleet: Fleet, more: readonly { name: string; pid: number }[] = []): Promise<CostSnapshot> {
+export async function costSnapshot(
+  fleet: Fleet,
+  more: readonly { name: string; pid: number }[] = [],
+): Promise<CostSnapshot> {
   const clusters: Cluster[] = [fleet.plane.kcp, ...fleet.plane.runtimes];
   const processes: Record<string, ProcessUsage> = {};
   for (const p of [...clusters.flatMap((c) => c.processes), ...more]) {

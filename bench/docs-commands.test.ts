@@ -5,13 +5,19 @@ import { parseBenchArgs } from './args.ts';
 
 const page = readFileSync(new URL('../docs/performance.md', import.meta.url), 'utf8');
 const blocks = [...page.matchAll(/```bash\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
-const commands = blocks.flatMap((b) => b.split('\n')).map((l) => l.replace(/#.*$/, '').trim())
+const commands = blocks
+  .flatMap((b) => b.split('\n'))
+  .map((l) => l.replace(/#.*$/, '').trim())
   .filter((l) => l.startsWith('npm run bench') && !l.includes('...'));
 
 describe('the bench commands docs/performance.md shows', () => {
   it('finds them', () => expect(commands.length).toBeGreaterThanOrEqual(6));
   it.each(commands)('%s parses', (line) => {
-    const args = line.replace(/^npm run bench( --)?/, '').trim().split(/\s+/).filter(Boolean);
+    const args = line
+      .replace(/^npm run bench( --)?/, '')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean);
     expect(() => parseBenchArgs(args)).not.toThrow();
   });
 });

@@ -13,28 +13,58 @@ export const idleEditTargets = (settings: BenchSettings) =>
   Array.from({ length: settings.edits }, (_, i) => kymaName(Math.floor((i * settings.kymas) / settings.edits)));
 
 /** Edits `names` (adds the edit module on their runtimes) and answers each one's time to that module Ready, in ms. */
-export async function editKymas(fleet: Fleet, names: readonly string[], edited: Set<string>, tracker: ReadinessTracker, timeoutSeconds: number, say: Say, what = 'edits Ready'): Promise<number[]> {
+export async function editKymas(
+  fleet: Fleet,
+  names: readonly string[],
+  edited: Set<string>,
+  tracker: ReadinessTracker,
+  timeoutSeconds: number,
+  say: Say,
+  what = 'edits Ready',
+): Promise<number[]> {
   if (!names.length) return [];
   const at = new Map<string, number>();
   for (const name of names) {
     const runtime = fleet.runtimes[Number(name.slice(5)) % fleet.runtimes.length];
     edited.add(name);
     at.set(name, performance.now());
-    await runtime?.mergePatch(remoteKymaRef(fleet.runtimePerKyma ? OWN_RUNTIME : { namespace: name, shared: true }), { spec: { modules: [...fleet.modules, EDIT_MODULE].map((m) => ({ name: m })) } });
+    await runtime?.mergePatch(remoteKymaRef(fleet.runtimePerKyma ? OWN_RUNTIME : { namespace: name, shared: true }), {
+      spec: { modules: [...fleet.modules, EDIT_MODULE].map((m) => ({ name: m })) },
+    });
   }
-  await untilAll(() => [...at.keys()].filter((k) => tracker.moduleReady.has(`${k}/${EDIT_MODULE}`)).length, at.size, what, timeoutSeconds, say);
+  await untilAll(
+    () => [...at.keys()].filter((k) => tracker.moduleReady.has(`${k}/${EDIT_MODULE}`)).length,
+    at.size,
+    what,
+    timeoutSeconds,
+    say,
+  );
   return [...at.entries()].map(([k, t]) => (tracker.moduleReady.get(`${k}/${EDIT_MODULE}`) ?? t) - t);
 }
 
 /** While the fleet converges: once a tenth of it is Ready, the first B Ready Kymas (not among the later edits' targets)
  * get the edit, one after the other as a user would, while the rest of the fleet is still being installed. */
-export async function busyEdits(fleet: Fleet, settings: BenchSettings, edited: Set<string>, tracker: ReadinessTracker, say: Say): Promise<number[]> {
+export async function busyEdits(
+  fleet: Fleet,
+  settings: BenchSettings,
+  edited: Set<string>,
+  tracker: ReadinessTracker,
+  say: Say,
+): Promise<number[]> {
   if (!settings.busyEdits) return [];
   const reserved = new Set(idleEditTargets(settings));
   const candidates = () => [...tracker.kymaReady.keys()].filter((name) => !reserved.has(name));
   const enough = Math.max(settings.busyEdits, Math.ceil(settings.kymas / 10));
-  await untilAll(() => Math.min(candidates().length, enough), enough, 'Kymas Ready before the busy edits', settings.timeoutSeconds, () => undefined);
+  await untilAll(
+    () => Math.min(candidates().length, enough),
+    enough,
+    'Kymas Ready before the busy edits',
+    settings.timeoutSeconds,
+    () => undefined,
+  );
   const names = candidates().slice(0, settings.busyEdits);
-  say(`${names.length} runtime-Kyma edits while ${settings.kymas - tracker.kymaReady.size} Kymas are still converging (add ${EDIT_MODULE})`);
+  say(
+    `${names.length} runtime-Kyma edits while ${settings.kymas - tracker.kymaReady.size} Kymas are still converging (add ${EDIT_MODULE})`,
+  );
   return editKymas(fleet, names, edited, tracker, settings.timeoutSeconds, say, 'busy edits Ready');
 }

@@ -4,20 +4,45 @@ import { API_VERSION, LABEL } from '../shared/core/vocabulary.ts';
 import { endStateOf } from './end-state.ts';
 
 const kyma = (name: string, state: string, modules: [string, string, string][]) =>
-  ({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name }, status: { state, modules: modules.map(([n, version, s]) => ({ name: n, version, state: s })) } }) as unknown as Kyma;
-const manifest = (module: string, version: string, state: string) =>
-  ({ apiVersion: API_VERSION, kind: 'Manifest', metadata: { name: `m-${module}`, labels: { [LABEL.moduleName]: module } }, spec: { version }, status: { state } });
+  ({
+    apiVersion: API_VERSION,
+    kind: 'Kyma',
+    metadata: { name },
+    status: { state, modules: modules.map(([n, version, s]) => ({ name: n, version, state: s })) },
+  }) as unknown as Kyma;
+const manifest = (module: string, version: string, state: string) => ({
+  apiVersion: API_VERSION,
+  kind: 'Manifest',
+  metadata: { name: `m-${module}`, labels: { [LABEL.moduleName]: module } },
+  spec: { version },
+  status: { state },
+});
 
 describe('the end state a run converged to', () => {
   it('counts Kymas, modules and Manifests by state and version, naming no Kyma', () => {
-    const state = endStateOf([kyma('a', 'Ready', [['alpha', '1.0.0', 'Ready']]), kyma('b', 'Ready', [['alpha', '1.0.0', 'Ready']])], [manifest('alpha', '1.0.0', 'Ready'), manifest('alpha', '1.0.0', 'Ready')]);
-    expect(state).toMatchObject({ kymas: { Ready: 2 }, modules: { 'alpha@1.0.0:Ready': 2 }, manifests: { 'alpha@1.0.0:Ready': 2 } });
+    const state = endStateOf(
+      [kyma('a', 'Ready', [['alpha', '1.0.0', 'Ready']]), kyma('b', 'Ready', [['alpha', '1.0.0', 'Ready']])],
+      [manifest('alpha', '1.0.0', 'Ready'), manifest('alpha', '1.0.0', 'Ready')],
+    );
+    expect(state).toMatchObject({
+      kymas: { Ready: 2 },
+      modules: { 'alpha@1.0.0:Ready': 2 },
+      manifests: { 'alpha@1.0.0:Ready': 2 },
+    });
   });
   it('gives equal states equal digests whatever the order, and different states different ones', () => {
-    const a = kyma('a', 'Ready', [['alpha', '1.0.0', 'Ready'], ['zulu', '1.0.0', 'Ready']]);
+    const a = kyma('a', 'Ready', [
+      ['alpha', '1.0.0', 'Ready'],
+      ['zulu', '1.0.0', 'Ready'],
+    ]);
     const b = kyma('b', 'Ready', [['alpha', '1.0.0', 'Ready']]);
-    const c = kyma('c', 'Ready', [['alpha', '1.0.0', 'Ready'], ['zulu', '1.0.0', 'Ready']]);
+    const c = kyma('c', 'Ready', [
+      ['alpha', '1.0.0', 'Ready'],
+      ['zulu', '1.0.0', 'Ready'],
+    ]);
     expect(endStateOf([a, b], []).digest).toBe(endStateOf([b, c], []).digest);
-    expect(endStateOf([a, b], []).digest).not.toBe(endStateOf([a, kyma('b', 'Error', [['alpha', '1.0.0', 'Error']])], []).digest);
+    expect(endStateOf([a, b], []).digest).not.toBe(
+      endStateOf([a, kyma('b', 'Error', [['alpha', '1.0.0', 'Error']])], []).digest,
+    );
   });
 });

@@ -7,7 +7,11 @@ import type { Kyma } from '../shared/core/kyma.ts';
 import { API_VERSION, KCP_NAMESPACE, LABEL } from '../shared/core/vocabulary.ts';
 import type { KubeObject } from '../shared/kube/types.ts';
 
-type Manifest = KubeObject & { metadata: { labels?: Record<string, string> }; spec?: { version?: string }; status?: { state?: string } };
+type Manifest = KubeObject & {
+  metadata: { labels?: Record<string, string> };
+  spec?: { version?: string };
+  status?: { state?: string };
+};
 
 export interface EndState {
   kymas: Record<string, number>;
@@ -17,14 +21,25 @@ export interface EndState {
   digest: string;
 }
 
-const count = (keys: string[]) => Object.fromEntries([...keys.reduce((m, k) => m.set(k, (m.get(k) ?? 0) + 1), new Map<string, number>())].sort(([a], [b]) => a.localeCompare(b)));
+const count = (keys: string[]) =>
+  Object.fromEntries(
+    [...keys.reduce((m, k) => m.set(k, (m.get(k) ?? 0) + 1), new Map<string, number>())].sort(([a], [b]) =>
+      a.localeCompare(b),
+    ),
+  );
 
 /** PURE. The end state of these Kymas and Manifests. */
 export function endStateOf(kymas: readonly Kyma[], manifests: readonly Manifest[]): EndState {
   const summary = {
     kymas: count(kymas.map((k) => k.status?.state ?? 'none')),
-    modules: count(kymas.flatMap((k) => (k.status?.modules ?? []).map((m) => `${m.name}@${m.version ?? '?'}:${m.state ?? '?'}`))),
-    manifests: count(manifests.map((m) => `${m.metadata.labels?.[LABEL.moduleName] ?? '?'}@${m.spec?.version ?? '?'}:${m.status?.state ?? '?'}`)),
+    modules: count(
+      kymas.flatMap((k) => (k.status?.modules ?? []).map((m) => `${m.name}@${m.version ?? '?'}:${m.state ?? '?'}`)),
+    ),
+    manifests: count(
+      manifests.map(
+        (m) => `${m.metadata.labels?.[LABEL.moduleName] ?? '?'}@${m.spec?.version ?? '?'}:${m.status?.state ?? '?'}`,
+      ),
+    ),
   };
   return { ...summary, digest: createHash('sha256').update(JSON.stringify(summary)).digest('hex').slice(0, 12) };
 }

@@ -26,7 +26,14 @@ export interface Engine {
 /** How long the calls must stay unchanged for Knative's routing to count as settled (it has no idle signal). */
 const QUIET_MS = 10_000;
 
-export async function startEngine(settings: BenchSettings, fleet: Fleet, config: Config, env: Record<string, string>, log: Logger, say: (line: string) => void): Promise<Engine> {
+export async function startEngine(
+  settings: BenchSettings,
+  fleet: Fleet,
+  config: Config,
+  env: Record<string, string>,
+  log: Logger,
+  say: (line: string) => void,
+): Promise<Engine> {
   if (settings.engine === 'local') {
     const runner = await startLocalRunner({ kcp: fleet.plane.kcp.kubeConfig(), config, log, resyncAtStart: false });
     return {
@@ -38,18 +45,32 @@ export async function startEngine(settings: BenchSettings, fleet: Fleet, config:
   }
   const knativeDir = process.env.KNATIVE_EVENTING_DIR ?? '';
   const hostsFile = process.env.KNATIVE_HOSTS_FILE ?? '';
-  if (!knativeDir || !hostsFile) throw new Error('--engine knative runs inside local/knative/cluster-network.sh with KNATIVE_EVENTING_DIR set (bench/knative.sh does both)');
+  if (!knativeDir || !hostsFile)
+    throw new Error(
+      '--engine knative runs inside local/knative/cluster-network.sh with KNATIVE_EVENTING_DIR set (bench/knative.sh does both)',
+    );
   const { plane } = fleet;
   const runner = await startKnativeRunner({
-    kcp: plane.kcp.kubeConfig(), kubeconfigPath: plane.kcp.kubeconfigPath, kubeconfigFor: (u, g) => plane.kcp.kubeconfigFor(u, g),
-    kubectl: plane.binaries.kubectl, knativeDir, runDir: plane.runDir, hostsFile, config, log, progress: say,
+    kcp: plane.kcp.kubeConfig(),
+    kubeconfigPath: plane.kcp.kubeconfigPath,
+    kubeconfigFor: (u, g) => plane.kcp.kubeconfigFor(u, g),
+    kubectl: plane.binaries.kubectl,
+    knativeDir,
+    runDir: plane.runDir,
+    hostsFile,
+    config,
+    log,
+    progress: say,
     functionPods: { instances: settings.instances, env },
   });
-  const total = async () => Object.values(await runner.calls()).flat().reduce((sum, calls) => sum + Object.values(calls.byStatus).reduce((a, b) => a + b, 0), 0);
+  const total = async () =>
+    Object.values(await runner.calls())
+      .flat()
+      .reduce((sum, calls) => sum + Object.values(calls.byStatus).reduce((a, b) => a + b, 0), 0);
   return {
     settled: async (limitMs) => {
       const deadline = Date.now() + limitMs;
-      for (let last = await total(); Date.now() < deadline; ) {
+      for (let last = await total(); Date.now() < deadline;) {
         await sleep(QUIET_MS);
         const now = await total();
         if (now === last) return true;

@@ -4,10 +4,15 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BenchResult } from './result.ts';
 
-type Shape = Pick<BenchResult['settings'], 'modules' | 'rollouts' | 'runtimePerKyma'> & Partial<Pick<BenchResult['settings'], 'engine' | 'instances'>>;
+type Shape = Pick<BenchResult['settings'], 'modules' | 'rollouts' | 'runtimePerKyma'> &
+  Partial<Pick<BenchResult['settings'], 'engine' | 'instances'>>;
 
-const sameShape = (a: Shape, b: Shape) => a.modules === b.modules && (a.rollouts ?? 'real') === (b.rollouts ?? 'real') && Boolean(a.runtimePerKyma) === Boolean(b.runtimePerKyma)
-  && (a.engine ?? 'local') === (b.engine ?? 'local') && (a.instances ?? 1) === (b.instances ?? 1);
+const sameShape = (a: Shape, b: Shape) =>
+  a.modules === b.modules &&
+  (a.rollouts ?? 'real') === (b.rollouts ?? 'real') &&
+  Boolean(a.runtimePerKyma) === Boolean(b.runtimePerKyma) &&
+  (a.engine ?? 'local') === (b.engine ?? 'local') &&
+  (a.instances ?? 1) === (b.instances ?? 1);
 
 /** The newest result per Kyma count of the given shape, smallest fleet first. */
 export function growthRows(results: readonly BenchResult[], shape: Shape): BenchResult[] {
@@ -24,16 +29,31 @@ const own = (c: BenchResult['apiCost']['kcp']['perModuleInstall']) => `${c.ownRe
 
 /** The growth table in markdown; per-install costs are the lifecycle manager's own (requests / writes). */
 export function growthTable(rows: readonly BenchResult[]): string {
-  const header = ['Kymas × modules', 'run (code)', 'converged', 'installs/s', 'per-Kyma p50 (share of run)', 'first 10 % Ready at',
-    'KCP req / writes per install', 'runtime req / writes per install', 'functions CPU s / install', 'functions peak RSS'];
+  const header = [
+    'Kymas × modules',
+    'run (code)',
+    'converged',
+    'installs/s',
+    'per-Kyma p50 (share of run)',
+    'first 10 % Ready at',
+    'KCP req / writes per install',
+    'runtime req / writes per install',
+    'functions CPU s / install',
+    'functions peak RSS',
+  ];
   const lines = rows.map((r) => {
     const c = r.convergence;
     return [
-      `${r.settings.kymas} × ${r.settings.modules}`, `${r.when.slice(0, 16)} (${r.code ?? '?'})`,
+      `${r.settings.kymas} × ${r.settings.modules}`,
+      `${r.when.slice(0, 16)} (${r.code ?? '?'})`,
       c.timedOut ? `no: ${c.installsReady}/${c.manifests} installs in ${c.seconds} s` : `${c.seconds} s`,
-      String(c.moduleInstallsPerSecond), `${c.perKymaSeconds.p50} s (${c.fairness.perKymaP50ShareOfRun})`,
-      c.fairness.firstTenthReadyAtShareOfRun === null ? 'not yet' : `${c.fairness.firstTenthReadyAtShareOfRun} of the run`,
-      own(r.apiCost.kcp.perModuleInstall), own(r.apiCost.runtimes.perModuleInstall),
+      String(c.moduleInstallsPerSecond),
+      `${c.perKymaSeconds.p50} s (${c.fairness.perKymaP50ShareOfRun})`,
+      c.fairness.firstTenthReadyAtShareOfRun === null
+        ? 'not yet'
+        : `${c.fairness.firstTenthReadyAtShareOfRun} of the run`,
+      own(r.apiCost.kcp.perModuleInstall),
+      own(r.apiCost.runtimes.perModuleInstall),
       // Through Knative the functions are processes of their own (summed); locally they are the bench's process.
       String(r.resources.byRole?.['functions']?.cpuSecondsPerInstall ?? r.resources.functions.cpuSecondsPerInstall),
       `${r.resources.byRole?.['functions']?.peakRssMiB ?? r.resources.functions.peakRssMiB} MiB`,

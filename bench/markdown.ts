@@ -5,7 +5,8 @@ import { roleOf } from './roles.ts';
 const round2 = (n: number) => Number(n.toFixed(2));
 
 type PerInstall = BenchResult['apiCost']['kcp']['perModuleInstall'];
-const cost = (c: PerInstall) => `${c.requests} requests, ${c.writes} writes; the lifecycle manager's own: ${c.ownRequests ?? '–'} requests, ${c.ownWrites} writes`;
+const cost = (c: PerInstall) =>
+  `${c.requests} requests, ${c.writes} writes; the lifecycle manager's own: ${c.ownRequests ?? '–'} requests, ${c.ownWrites} writes`;
 
 const footprint = (f: BenchResult['resources']['functions']['atConvergence']) =>
   `RSS ${f.rssMiB} MiB (heap ${f.heapUsedMiB} of ${f.heapTotalMiB} MiB, outside it ${f.externalMiB} MiB), ${f.sockets} open sockets`;
@@ -13,31 +14,138 @@ const footprint = (f: BenchResult['resources']['functions']['atConvergence']) =>
 export function toMarkdown(r: BenchResult): string {
   const c = r.convergence;
   const rows: [string, string][] = [
-    ['size', `${r.settings.kymas} Kymas × ${r.settings.modules} modules (${c.manifests} Manifests) on ${r.settings.runtimes} runtime API servers${r.settings.runtimePerKyma ? ' (one per Kyma)' : ''}, rollouts ${r.settings.rollouts}, ${r.settings.edits} edits${r.settings.busyEdits ? ` (+ ${r.settings.busyEdits} while converging)` : ''}`],
-    ['machine', `${r.machine.cores} cores, ${r.machine.memoryGiB} GiB, Node ${r.machine.node}, ${r.machine.kubernetes}`],
-    ['convergence', c.timedOut
-      ? `did not converge within --timeout-seconds: after ${c.seconds} s ${c.ready}/${c.kymas} Kymas and ${c.installsReady}/${c.manifests} module installs Ready — ${c.kymasPerSecond} Kymas/s, ${c.moduleInstallsPerSecond} module installs/s (API cost below: per install Ready so far)`
-      : `${c.ready}/${c.kymas} Ready in ${c.seconds} s — ${c.kymasPerSecond} Kymas/s, ${c.moduleInstallsPerSecond} module installs/s`],
-    ['module installs Ready after', Object.entries(c.installsReadyAfterSeconds).map(([share, s]) => `${share} at ${s} s`).join(', ')],
-    ['time to Ready per Kyma', `p50 ${c.perKymaSeconds.p50} s, p95 ${c.perKymaSeconds.p95} s, p99 ${c.perKymaSeconds.p99} s, max ${c.perKymaSeconds.max} s`],
-    ['fair progress', `per-Kyma p50 = ${c.fairness.perKymaP50ShareOfRun} of the run; the first 10 % of Kymas created all Ready at ${c.fairness.firstTenthReadyAtShareOfRun ?? 'never'} of it`],
-    ['KCP API cost per module install', `${cost(r.apiCost.kcp.perModuleInstall)} — the rest is the bench creating each Kyma and its Secret, and leases (design minimum ${r.apiCost.designMinimum.kcpWritesPerModuleInstall} writes)`],
-    ['runtime API cost per module install', `${cost(r.apiCost.runtimes.perModuleInstall)} — the rest is the runtime's controllers rolling out (design minimum ${r.apiCost.designMinimum.runtimeWritesPerModuleInstall} writes)`],
-    [r.settings.engine === 'knative' ? 'own requests per install counted in this process (the functions run in processes of their own)' : 'own requests per install by function (KCP req/writes, runtime req/writes; connections opened)', Object.entries(r.apiCost.byFunction).map(([fn, c]) => `${fn} ${c.kcp.requests}/${c.kcp.writes}, ${c.runtimes.requests}/${c.runtimes.writes}; ${round2(c.kcp.connections + c.runtimes.connections)}`).join('; ') || 'not counted'],
-    ['change latency (runtime Kyma edit → module Ready)', r.edits.count ? `p50 ${r.edits.p50Seconds} s, p99 ${r.edits.p99Seconds} s over ${r.edits.count} edits` : 'no edits'],
-    ['change latency while the fleet converges', r.busyEdits.count ? `p50 ${r.busyEdits.p50Seconds} s, p99 ${r.busyEdits.p99Seconds} s over ${r.busyEdits.count} edits` : 'no edits'],
-    ['idle load', r.idle ? `KCP ${r.idle.kcpRequestsPerSecond} req/s (${r.idle.kcpWritesPerSecond} writes/s), runtimes ${r.idle.runtimeRequestsPerSecond} req/s (${r.idle.runtimeOwnRequestsPerSecond} ours) over ${r.idle.seconds} s — ours per 1,000 Ready Kymas: KCP ${r.idle.perThousandKymas.kcpRequestsPerSecond} req/s, runtimes ${r.idle.perThousandKymas.runtimeRequestsPerSecond} req/s; drift period ${r.setup.driftPeriodMinutes} min, resync every ${r.setup.resyncEverySeconds} s${r.idle.startedSettled ? '' : '; the window began with drift checks still running (no idle broker within 120 s)'}` : 'not measured (the run did not converge)'],
-    ['release spread (--release)', r.release ? `${r.release.module} → ${r.release.version} on ${r.release.kymas} Kymas in ${r.release.seconds} s (upgraded per minute: ${r.release.upgradedPerMinute.join(', ')}; budget ${r.release.budget.kymasPerMinute} Kymas/min, ${r.release.budget.kymasPerRuntimePerMinute} per runtime API server); ours meanwhile: KCP ${r.release.kcpRequestsPerSecond} req/s (${r.release.kcpWritesPerSecond} writes/s), runtimes ${r.release.runtimeRequestsPerSecond} req/s` : 'not measured (no --release)'],
-    ...Object.entries(r.resources.byRole ?? {}).map(([role, u]): [string, string] => [role === 'functions' ? `functions (${u.processes} processes)` : `Knative Eventing (${u.processes} pods)`, `${u.cpuSeconds} CPU s during convergence (${u.cpuSecondsPerInstall} per module install), peak RSS ${u.peakRssMiB} MiB summed over the processes`]),
-    [r.settings.engine === 'knative' ? 'this process (bench, runtime watch, cluster DNS and Service proxy)' : 'functions (this process)', `${r.resources.functions.cpuSeconds} CPU s during convergence (${r.resources.functions.cpuSecondsPerInstall} per module install), peak RSS ${r.resources.functions.peakRssMiB} MiB; at convergence ${footprint(r.resources.functions.atConvergence)}`],
-    ...Object.entries(r.resources.processes).filter(([name]) => /kube-apiserver|etcd/.test(name) || roleOf(name)).map(([name, u]): [string, string] => [name, `${u.cpuSeconds} CPU s during convergence, peak RSS ${u.peakRssMiB} MiB`]),
-    ['KCP write ceiling', `${r.ceiling.kcpCreatesPerSecond} small creates/s sustained (p50 ${r.ceiling.p50Ms} ms, p99 ${r.ceiling.p99Ms} ms); convergence wrote ${r.ceiling.kcpWritesPerSecondDuringConvergence}/s = ${r.ceiling.convergenceFractionOfCeiling} of what the ceiling allows`],
-    r.broker ? ['events (local broker)', `${r.broker.received} received, ${r.broker.delivered} delivered, ${r.broker.coalesced} coalesced, ${r.broker.retries} retries, ${r.broker.deadLettered} dead-lettered`]
-      : ['calls per function instance (by status; seconds spent in the function)', Object.entries(r.calls ?? {}).map(([fn, instances]) => `${fn} ${instances.map((c) => `${Object.entries(c.byStatus).map(([status, n]) => `${n}×${status}`).join('+') || '0'} (${round2(c.busySeconds)} s)`).join(' / ')}`).join('; ') || 'not counted'],
+    [
+      'size',
+      `${r.settings.kymas} Kymas × ${r.settings.modules} modules (${c.manifests} Manifests) on ${r.settings.runtimes} runtime API servers${r.settings.runtimePerKyma ? ' (one per Kyma)' : ''}, rollouts ${r.settings.rollouts}, ${r.settings.edits} edits${r.settings.busyEdits ? ` (+ ${r.settings.busyEdits} while converging)` : ''}`,
+    ],
+    [
+      'machine',
+      `${r.machine.cores} cores, ${r.machine.memoryGiB} GiB, Node ${r.machine.node}, ${r.machine.kubernetes}`,
+    ],
+    [
+      'convergence',
+      c.timedOut
+        ? `did not converge within --timeout-seconds: after ${c.seconds} s ${c.ready}/${c.kymas} Kymas and ${c.installsReady}/${c.manifests} module installs Ready — ${c.kymasPerSecond} Kymas/s, ${c.moduleInstallsPerSecond} module installs/s (API cost below: per install Ready so far)`
+        : `${c.ready}/${c.kymas} Ready in ${c.seconds} s — ${c.kymasPerSecond} Kymas/s, ${c.moduleInstallsPerSecond} module installs/s`,
+    ],
+    [
+      'module installs Ready after',
+      Object.entries(c.installsReadyAfterSeconds)
+        .map(([share, s]) => `${share} at ${s} s`)
+        .join(', '),
+    ],
+    [
+      'time to Ready per Kyma',
+      `p50 ${c.perKymaSeconds.p50} s, p95 ${c.perKymaSeconds.p95} s, p99 ${c.perKymaSeconds.p99} s, max ${c.perKymaSeconds.max} s`,
+    ],
+    [
+      'fair progress',
+      `per-Kyma p50 = ${c.fairness.perKymaP50ShareOfRun} of the run; the first 10 % of Kymas created all Ready at ${c.fairness.firstTenthReadyAtShareOfRun ?? 'never'} of it`,
+    ],
+    [
+      'KCP API cost per module install',
+      `${cost(r.apiCost.kcp.perModuleInstall)} — the rest is the bench creating each Kyma and its Secret, and leases (design minimum ${r.apiCost.designMinimum.kcpWritesPerModuleInstall} writes)`,
+    ],
+    [
+      'runtime API cost per module install',
+      `${cost(r.apiCost.runtimes.perModuleInstall)} — the rest is the runtime's controllers rolling out (design minimum ${r.apiCost.designMinimum.runtimeWritesPerModuleInstall} writes)`,
+    ],
+    [
+      r.settings.engine === 'knative'
+        ? 'own requests per install counted in this process (the functions run in processes of their own)'
+        : 'own requests per install by function (KCP req/writes, runtime req/writes; connections opened)',
+      Object.entries(r.apiCost.byFunction)
+        .map(
+          ([fn, c]) =>
+            `${fn} ${c.kcp.requests}/${c.kcp.writes}, ${c.runtimes.requests}/${c.runtimes.writes}; ${round2(c.kcp.connections + c.runtimes.connections)}`,
+        )
+        .join('; ') || 'not counted',
+    ],
+    [
+      'change latency (runtime Kyma edit → module Ready)',
+      r.edits.count
+        ? `p50 ${r.edits.p50Seconds} s, p99 ${r.edits.p99Seconds} s over ${r.edits.count} edits`
+        : 'no edits',
+    ],
+    [
+      'change latency while the fleet converges',
+      r.busyEdits.count
+        ? `p50 ${r.busyEdits.p50Seconds} s, p99 ${r.busyEdits.p99Seconds} s over ${r.busyEdits.count} edits`
+        : 'no edits',
+    ],
+    [
+      'idle load',
+      r.idle
+        ? `KCP ${r.idle.kcpRequestsPerSecond} req/s (${r.idle.kcpWritesPerSecond} writes/s), runtimes ${r.idle.runtimeRequestsPerSecond} req/s (${r.idle.runtimeOwnRequestsPerSecond} ours) over ${r.idle.seconds} s — ours per 1,000 Ready Kymas: KCP ${r.idle.perThousandKymas.kcpRequestsPerSecond} req/s, runtimes ${r.idle.perThousandKymas.runtimeRequestsPerSecond} req/s; drift period ${r.setup.driftPeriodMinutes} min, resync every ${r.setup.resyncEverySeconds} s${r.idle.startedSettled ? '' : '; the window began with drift checks still running (no idle broker within 120 s)'}`
+        : 'not measured (the run did not converge)',
+    ],
+    [
+      'release spread (--release)',
+      r.release
+        ? `${r.release.module} → ${r.release.version} on ${r.release.kymas} Kymas in ${r.release.seconds} s (upgraded per minute: ${r.release.upgradedPerMinute.join(', ')}; budget ${r.release.budget.kymasPerMinute} Kymas/min, ${r.release.budget.kymasPerRuntimePerMinute} per runtime API server); ours meanwhile: KCP ${r.release.kcpRequestsPerSecond} req/s (${r.release.kcpWritesPerSecond} writes/s), runtimes ${r.release.runtimeRequestsPerSecond} req/s`
+        : 'not measured (no --release)',
+    ],
+    ...Object.entries(r.resources.byRole ?? {}).map(([role, u]): [string, string] => [
+      role === 'functions' ? `functions (${u.processes} processes)` : `Knative Eventing (${u.processes} pods)`,
+      `${u.cpuSeconds} CPU s during convergence (${u.cpuSecondsPerInstall} per module install), peak RSS ${u.peakRssMiB} MiB summed over the processes`,
+    ]),
+    [
+      r.settings.engine === 'knative'
+        ? 'this process (bench, runtime watch, cluster DNS and Service proxy)'
+        : 'functions (this process)',
+      `${r.resources.functions.cpuSeconds} CPU s during convergence (${r.resources.functions.cpuSecondsPerInstall} per module install), peak RSS ${r.resources.functions.peakRssMiB} MiB; at convergence ${footprint(r.resources.functions.atConvergence)}`,
+    ],
+    ...Object.entries(r.resources.processes)
+      .filter(([name]) => /kube-apiserver|etcd/.test(name) || roleOf(name))
+      .map(([name, u]): [string, string] => [
+        name,
+        `${u.cpuSeconds} CPU s during convergence, peak RSS ${u.peakRssMiB} MiB`,
+      ]),
+    [
+      'KCP write ceiling',
+      `${r.ceiling.kcpCreatesPerSecond} small creates/s sustained (p50 ${r.ceiling.p50Ms} ms, p99 ${r.ceiling.p99Ms} ms); convergence wrote ${r.ceiling.kcpWritesPerSecondDuringConvergence}/s = ${r.ceiling.convergenceFractionOfCeiling} of what the ceiling allows`,
+    ],
+    r.broker
+      ? [
+          'events (local broker)',
+          `${r.broker.received} received, ${r.broker.delivered} delivered, ${r.broker.coalesced} coalesced, ${r.broker.retries} retries, ${r.broker.deadLettered} dead-lettered`,
+        ]
+      : [
+          'calls per function instance (by status; seconds spent in the function)',
+          Object.entries(r.calls ?? {})
+            .map(
+              ([fn, instances]) =>
+                `${fn} ${instances
+                  .map(
+                    (c) =>
+                      `${
+                        Object.entries(c.byStatus)
+                          .map(([status, n]) => `${n}×${status}`)
+                          .join('+') || '0'
+                      } (${round2(c.busySeconds)} s)`,
+                  )
+                  .join(' / ')}`,
+            )
+            .join('; ') || 'not counted',
+        ],
     ['conflicts (409) during convergence', `KCP ${r.apiCost.kcp.conflicts}, runtimes ${r.apiCost.runtimes.conflicts}`],
-    ['end state', r.endState ? `digest ${r.endState.digest}: Kymas ${Object.entries(r.endState.kymas).map(([k, n]) => `${n} ${k}`).join(', ')}; ${Object.values(r.endState.manifests).reduce((a, b) => a + b, 0)} Manifests` : 'not read (the run did not converge)'],
-    ['flapping after convergence', r.flapping ? `${r.flapping.changedObjects} objects changed during the idle window${r.flapping.examples.length ? ` (${r.flapping.examples.slice(0, 3).join('; ')})` : ''}` : 'not measured (the run did not converge)'],
+    [
+      'end state',
+      r.endState
+        ? `digest ${r.endState.digest}: Kymas ${Object.entries(r.endState.kymas)
+            .map(([k, n]) => `${n} ${k}`)
+            .join(', ')}; ${Object.values(r.endState.manifests).reduce((a, b) => a + b, 0)} Manifests`
+        : 'not read (the run did not converge)',
+    ],
+    [
+      'flapping after convergence',
+      r.flapping
+        ? `${r.flapping.changedObjects} objects changed during the idle window${r.flapping.examples.length ? ` (${r.flapping.examples.slice(0, 3).join('; ')})` : ''}`
+        : 'not measured (the run did not converge)',
+    ],
     ['server flags', r.serverFlags.join(' ')],
   ];
-  return ['| metric | value |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${v.replaceAll('|', '\\|')} |`)].join('\n');
+  return ['| metric | value |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${v.replaceAll('|', '\\|')} |`)].join(
+    '\n',
+  );
 }

@@ -53,11 +53,18 @@ async function measured(fleet: Fleet, run: () => Promise<PlanReport>): Promise<P
   countRequests(false);
   const where = (server: string) => (server === fleet.kcp.server ? 'kcp' : 'runtime');
   const requests: Record<string, number> = {};
-  for (const r of tally) requests[`${where(r.server)} ${r.verb}`] = (requests[`${where(r.server)} ${r.verb}`] ?? 0) + r.count;
-  const writes = (at: string) => tally.filter((r) => where(r.server) === at && WRITE_VERBS.has(r.verb)).reduce((n, r) => n + r.count, 0);
+  for (const r of tally)
+    requests[`${where(r.server)} ${r.verb}`] = (requests[`${where(r.server)} ${r.verb}`] ?? 0) + r.count;
+  const writes = (at: string) =>
+    tally.filter((r) => where(r.server) === at && WRITE_VERBS.has(r.verb)).reduce((n, r) => n + r.count, 0);
   return {
-    seconds: report.seconds, cpuSeconds: Math.round((used.user + used.system) / 1e5) / 10, rows: report.rows.length, dryRuns: report.dryRuns,
-    outcomes: outcomes(report), requests, writes: { kcp: writes('kcp'), runtimeDryRuns: writes('runtime') },
+    seconds: report.seconds,
+    cpuSeconds: Math.round((used.user + used.system) / 1e5) / 10,
+    rows: report.rows.length,
+    dryRuns: report.dryRuns,
+    outcomes: outcomes(report),
+    requests,
+    writes: { kcp: writes('kcp'), runtimeDryRuns: writes('runtime') },
   };
 }
 
@@ -71,18 +78,48 @@ export async function runPlanBench(settings: BenchSettings, say: (line: string) 
     await createKymas(fleet, settings.kymas, 32, () => undefined);
     await writeInstalledStatus(fleet, settings.kymas);
     const setupSeconds = (performance.now() - started) / 1000;
-    say(`${settings.kymas} Kymas with an installed status in ${setupSeconds.toFixed(0)} s; planning ${fleet.modules[0]} regular=${RELEASE_VERSION}`);
+    say(
+      `${settings.kymas} Kymas with an installed status in ${setupSeconds.toFixed(0)} s; planning ${fleet.modules[0]} regular=${RELEASE_VERSION}`,
+    );
     const config = readConfig({ LIFECYCLE_OCI_REGISTRY: `http://${fleet.registryHost}` });
     const deps = await planDeps(fleet.kcp, config, say);
-    const change = { releaseMeta: fleet.modules[0] ?? '', setChannels: [{ channel: 'regular', version: RELEASE_VERSION }] };
-    const sampled = await measured(fleet, () => plan(deps, { namespace: KCP_NAMESPACE, change, kymas: [], samplePerGroup: SAMPLE_PER_GROUP, concurrency: CONCURRENCY }));
+    const change = {
+      releaseMeta: fleet.modules[0] ?? '',
+      setChannels: [{ channel: 'regular', version: RELEASE_VERSION }],
+    };
+    const sampled = await measured(fleet, () =>
+      plan(deps, {
+        namespace: KCP_NAMESPACE,
+        change,
+        kymas: [],
+        samplePerGroup: SAMPLE_PER_GROUP,
+        concurrency: CONCURRENCY,
+      }),
+    );
     // The same without sampling, for the first Kymas only: what a dry-run per Kyma costs.
     const some = Array.from({ length: Math.min(UNSAMPLED, settings.kymas) }, (_, i) => kymaName(i));
-    const full = await measured(fleet, () => plan(deps, { namespace: KCP_NAMESPACE, change, kymas: some, samplePerGroup: undefined, concurrency: CONCURRENCY }));
+    const full = await measured(fleet, () =>
+      plan(deps, {
+        namespace: KCP_NAMESPACE,
+        change,
+        kymas: some,
+        samplePerGroup: undefined,
+        concurrency: CONCURRENCY,
+      }),
+    );
     return {
-      kind: 'plan', when: new Date().toISOString(),
-      settings: { kymas: settings.kymas, modules: settings.modules, runtimes: settings.runtimes, samplePerGroup: SAMPLE_PER_GROUP, concurrency: CONCURRENCY },
-      setupSeconds: Math.round(setupSeconds), sampled, unsampled: { ...full, kymas: some.length },
+      kind: 'plan',
+      when: new Date().toISOString(),
+      settings: {
+        kymas: settings.kymas,
+        modules: settings.modules,
+        runtimes: settings.runtimes,
+        samplePerGroup: SAMPLE_PER_GROUP,
+        concurrency: CONCURRENCY,
+      },
+      setupSeconds: Math.round(setupSeconds),
+      sampled,
+      unsampled: { ...full, kymas: some.length },
     };
   } finally {
     await fleet.plane.stop();
@@ -93,19 +130,48 @@ export async function runPlanBench(settings: BenchSettings, say: (line: string) 
 async function writeInstalledStatus(fleet: Fleet, count: number): Promise<void> {
   const catalog = await readCatalog(fleet.kcp, KCP_NAMESPACE);
   const registry = new RegistryClient({ host: fleet.registryHost, plainHttp: true });
-  const sample = asResolved({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: kymaName(0), namespace: KCP_NAMESPACE }, spec: { channel: 'regular', modules: fleet.modules.map((name) => ({ name })) } });
-  const artifacts = await readArtifacts(new ModuleArtifacts(registry), [sample], [catalog], 4);
-  await mapBounded(Array.from({ length: count }, (_, i) => kymaName(i)), 32, async (name) => {
-    const kyma: Kyma = { ...sample, metadata: { name, namespace: KCP_NAMESPACE } };
-    const modules = resolve(kyma, catalog, { artifacts }).map((m) => ({ ...m, version: m.resolution?.version ?? '', state: 'Ready' as const }));
-    await fleet.kcp.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace: KCP_NAMESPACE }, status: { state: 'Ready', modules, specSource: { from: 'runtime', channel: 'regular' } } }, 'bench', 'status');
+  const sample = asResolved({
+    apiVersion: API_VERSION,
+    kind: 'Kyma',
+    metadata: { name: kymaName(0), namespace: KCP_NAMESPACE },
+    spec: { channel: 'regular', modules: fleet.modules.map((name) => ({ name })) },
   });
+  const artifacts = await readArtifacts(new ModuleArtifacts(registry), [sample], [catalog], 4);
+  await mapBounded(
+    Array.from({ length: count }, (_, i) => kymaName(i)),
+    32,
+    async (name) => {
+      const kyma: Kyma = { ...sample, metadata: { name, namespace: KCP_NAMESPACE } };
+      const modules = resolve(kyma, catalog, { artifacts }).map((m) => ({
+        ...m,
+        version: m.resolution?.version ?? '',
+        state: 'Ready' as const,
+      }));
+      await fleet.kcp.apply(
+        {
+          apiVersion: API_VERSION,
+          kind: 'Kyma',
+          metadata: { name, namespace: KCP_NAMESPACE },
+          status: { state: 'Ready', modules, specSource: { from: 'runtime', channel: 'regular' } },
+        },
+        'bench',
+        'status',
+      );
+    },
+  );
 }
 
-const outcomes = (report: PlanReport) => report.rows.reduce<Record<string, number>>((n, r) => ({ ...n, [r.outcome]: (n[r.outcome] ?? 0) + 1 }), {});
+const outcomes = (report: PlanReport) =>
+  report.rows.reduce<Record<string, number>>((n, r) => ({ ...n, [r.outcome]: (n[r.outcome] ?? 0) + 1 }), {});
 
 export function planMarkdown(r: PlanBenchResult): string {
-  const row = (what: string, c: PlanCost) => `| ${what} | ${c.seconds} s | ${c.cpuSeconds} s | ${c.rows} (${Object.entries(c.outcomes).map(([k, v]) => `${k} ${v}`).join(', ')}) | ${c.dryRuns} | ${c.writes.kcp} | ${c.writes.runtimeDryRuns} | ${Object.entries(c.requests).sort().map(([k, v]) => `${k} ${v}`).join(', ')} |`;
+  const row = (what: string, c: PlanCost) =>
+    `| ${what} | ${c.seconds} s | ${c.cpuSeconds} s | ${c.rows} (${Object.entries(c.outcomes)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}) | ${c.dryRuns} | ${c.writes.kcp} | ${c.writes.runtimeDryRuns} | ${Object.entries(c.requests)
+      .sort()
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')} |`;
   return [
     `## plan — ${r.settings.kymas} Kymas × ${r.settings.modules} modules, ${r.settings.runtimes} runtime API servers (${r.when})`,
     '',

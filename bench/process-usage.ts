@@ -23,9 +23,13 @@ export function parseStat(text: string): ProcStat {
   const close = text.lastIndexOf(')');
   if (open < 0 || close < open) throw new Error(`not a /proc/<pid>/stat line: ${text.slice(0, 80)}`);
   // After the comm: field 3 (state) is index 0, so utime (field 14) is index 11 and stime (field 15) index 12.
-  const fields = text.slice(close + 1).trim().split(/\s+/);
+  const fields = text
+    .slice(close + 1)
+    .trim()
+    .split(/\s+/);
   const [utimeTicks, stimeTicks] = [Number(fields[11]), Number(fields[12])];
-  if (!Number.isFinite(utimeTicks) || !Number.isFinite(stimeTicks)) throw new Error('/proc/<pid>/stat without utime/stime');
+  if (!Number.isFinite(utimeTicks) || !Number.isFinite(stimeTicks))
+    throw new Error('/proc/<pid>/stat without utime/stime');
   return { comm: text.slice(open + 1, close), state: fields[0] ?? '', utimeTicks, stimeTicks };
 }
 
@@ -49,12 +53,14 @@ export function clockTicksPerSecond(): Promise<number> {
 export async function readProcessUsage(pid: number): Promise<ProcessUsage | undefined> {
   try {
     const [stat, status] = await Promise.all([
-      readFile(`/proc/${pid}/stat`, 'utf8'), readFile(`/proc/${pid}/status`, 'utf8'),
+      readFile(`/proc/${pid}/stat`, 'utf8'),
+      readFile(`/proc/${pid}/status`, 'utf8'),
     ]);
     const { utimeTicks, stimeTicks } = parseStat(stat);
-    return { cpuSeconds: (utimeTicks + stimeTicks) / await clockTicksPerSecond(), ...parseStatus(status) };
+    return { cpuSeconds: (utimeTicks + stimeTicks) / (await clockTicksPerSecond()), ...parseStatus(status) };
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ESRCH') return undefined;
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ESRCH')
+      return undefined;
     throw e;
   }
 }
@@ -80,12 +86,22 @@ export function usageDelta(before: ProcessUsage, after: ProcessUsage): ProcessUs
 
 /** What this process holds at a moment: open sockets (connections and watches to the API servers, the functions' and
  * the broker's HTTP), and the V8 heap and memory outside it (buffers, TLS), in MiB. */
-export interface Footprint { sockets: number; heapUsedMiB: number; heapTotalMiB: number; externalMiB: number }
+export interface Footprint {
+  sockets: number;
+  heapUsedMiB: number;
+  heapTotalMiB: number;
+  externalMiB: number;
+}
 
 export async function selfFootprint(): Promise<Footprint> {
   const fds = await readdir('/proc/self/fd').catch(() => [] as string[]);
   const links = await Promise.all(fds.map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
   const { heapUsed, heapTotal, external } = process.memoryUsage();
   const mib = (n: number) => Math.round(n / 1024 / 1024);
-  return { sockets: links.filter((l) => l.startsWith('socket:')).length, heapUsedMiB: mib(heapUsed), heapTotalMiB: mib(heapTotal), externalMiB: mib(external) };
+  return {
+    sockets: links.filter((l) => l.startsWith('socket:')).length,
+    heapUsedMiB: mib(heapUsed),
+    heapTotalMiB: mib(heapTotal),
+    externalMiB: mib(external),
+  };
 }

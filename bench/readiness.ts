@@ -18,7 +18,8 @@ export class ReadinessTracker {
   observe(kyma: Kyma, at: number): void {
     const name = kyma.metadata.name;
     const ready = new Set((kyma.status?.modules ?? []).filter((m) => m.state === 'Ready').map((m) => m.name));
-    for (const module of ready) if (!this.moduleReady.has(`${name}/${module}`)) this.moduleReady.set(`${name}/${module}`, at);
+    for (const module of ready)
+      if (!this.moduleReady.has(`${name}/${module}`)) this.moduleReady.set(`${name}/${module}`, at);
     for (const m of kyma.status?.modules ?? []) {
       const key = `${name}/${m.name}@${m.version ?? ''}`;
       if (m.state === 'Ready' && m.version && !this.versionReady.has(key)) this.versionReady.set(key, at);

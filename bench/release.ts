@@ -25,11 +25,24 @@ export interface ReleaseOutcome {
   budget: Config['releaseBudget'];
 }
 
-export async function measureRelease(fleet: Fleet, kymas: number, tracker: ReadinessTracker, config: Config, timeoutSeconds: number, say: (line: string) => void): Promise<ReleaseOutcome> {
+export async function measureRelease(
+  fleet: Fleet,
+  kymas: number,
+  tracker: ReadinessTracker,
+  config: Config,
+  timeoutSeconds: number,
+  say: (line: string) => void,
+): Promise<ReleaseOutcome> {
   const module = fleet.modules[0] ?? '';
   const key = (i: number) => `${kymaName(i)}/${module}@${RELEASE_VERSION}`;
-  const upgraded = () => { let n = 0; for (let i = 0; i < kymas; i++) if (tracker.versionReady.has(key(i))) n++; return n; };
-  say(`release: ${module} regular → ${RELEASE_VERSION} (budget ${config.releaseBudget.kymasPerMinute} Kymas/min, ${config.releaseBudget.kymasPerRuntimePerMinute} per runtime API server)`);
+  const upgraded = () => {
+    let n = 0;
+    for (let i = 0; i < kymas; i++) if (tracker.versionReady.has(key(i))) n++;
+    return n;
+  };
+  say(
+    `release: ${module} regular → ${RELEASE_VERSION} (budget ${config.releaseBudget.kymasPerMinute} Kymas/min, ${config.releaseBudget.kymasPerRuntimePerMinute} per runtime API server)`,
+  );
   const before = await costSnapshot(fleet);
   const started = performance.now();
   await setReleaseChannels(fleet.kcp, KCP_NAMESPACE, module, [{ channel: 'regular', version: RELEASE_VERSION }]);
@@ -42,7 +55,11 @@ export async function measureRelease(fleet: Fleet, kymas: number, tracker: Readi
   }
   const round = (n: number) => Math.round(n * 10) / 10;
   return {
-    module, version: RELEASE_VERSION, kymas, seconds: round(cost.seconds), upgradedPerMinute: Array.from(perMinute, (n) => n ?? 0),
+    module,
+    version: RELEASE_VERSION,
+    kymas,
+    seconds: round(cost.seconds),
+    upgradedPerMinute: Array.from(perMinute, (n) => n ?? 0),
     kcpRequestsPerSecond: round(ownRequests(cost.kcp.byVerbResource, KCP_CONTROLLERS) / cost.seconds),
     kcpWritesPerSecond: round(ownWrites(cost.kcp.byVerbResource, KCP_CONTROLLERS) / cost.seconds),
     runtimeRequestsPerSecond: round(ownRequests(cost.runtimes.byVerbResource) / cost.seconds),

@@ -21,15 +21,22 @@ import { usageByRole } from './roles.ts';
 import { percentile, type WriteCeiling } from './write-ceiling.ts';
 
 const MIB = 1024 * 1024;
-const round = (n: number, digits = 2) => Number.isFinite(n) ? Number(n.toFixed(digits)) : null;
+const round = (n: number, digits = 2) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : null);
 
 /** The fewest writes one module install can take: KCP — the Manifest created with its finalizers, its status once,
  * and one Kyma status write shared by the Kyma's modules; runtime — the sample module's 4 resources (CRD,
  * ServiceAccount, Deployment, ConfigMap) and its default CR. */
-export const designMinimum = (modules: number) => ({ kcpWritesPerModuleInstall: Number((2 + 1 / modules).toFixed(2)), runtimeWritesPerModuleInstall: 5 });
+export const designMinimum = (modules: number) => ({
+  kcpWritesPerModuleInstall: Number((2 + 1 / modules).toFixed(2)),
+  runtimeWritesPerModuleInstall: 5,
+});
 
 /** The commit the run's code is from (read when the run starts: later commits do not change the running code). */
-export const currentCommit = () => promisify(execFile)('git', ['rev-parse', '--short', 'HEAD']).then((g) => g.stdout.trim(), () => 'unknown');
+export const currentCommit = () =>
+  promisify(execFile)('git', ['rev-parse', '--short', 'HEAD']).then(
+    (g) => g.stdout.trim(),
+    () => 'unknown',
+  );
 
 export interface RunInputs {
   /** The commit of the code that ran (currentCommit at the start). */
@@ -70,12 +77,16 @@ export interface RunInputs {
 export type BenchResult = Awaited<ReturnType<typeof resultOf>>;
 
 export async function resultOf(r: RunInputs) {
-  const perKyma = [...r.created.entries()].filter(([name]) => r.tracker.kymaReady.has(name))
-    .map(([name, at]) => ((r.tracker.kymaReady.get(name) ?? at) - at) / 1000).sort((a, b) => a - b);
+  const perKyma = [...r.created.entries()]
+    .filter(([name]) => r.tracker.kymaReady.has(name))
+    .map(([name, at]) => ((r.tracker.kymaReady.get(name) ?? at) - at) / 1000)
+    .sort((a, b) => a - b);
   const seconds = (r.converged - r.started) / 1000;
   const manifests = r.settings.kymas * r.fleet.modules.length;
   const readyKymas = r.tracker.kymaReady.size;
-  const installs = [...r.tracker.moduleReady.keys()].filter((key) => r.fleet.modules.includes(key.split('/')[1] ?? '')).length;
+  const installs = [...r.tracker.moduleReady.keys()].filter((key) =>
+    r.fleet.modules.includes(key.split('/')[1] ?? ''),
+  ).length;
   const edits = latencies(r.edits);
   const busy = latencies(r.busyEdits);
   const kcpWritesPerSecond = r.convergenceCost.kcp.writes / seconds;
@@ -83,7 +94,12 @@ export async function resultOf(r: RunInputs) {
   const idle = r.idleCost;
   /** The lifecycle manager's own requests per second on each side during the idle window. */
   const kcpControllers = r.settings.engine === 'knative' ? KNATIVE_KCP_CONTROLLERS : KCP_CONTROLLERS;
-  const idleOwn = idle ? { kcp: ownRequests(idle.kcp.byVerbResource, kcpControllers) / idle.seconds, runtimes: ownRequests(idle.runtimes.byVerbResource) / idle.seconds } : { kcp: 0, runtimes: 0 };
+  const idleOwn = idle
+    ? {
+        kcp: ownRequests(idle.kcp.byVerbResource, kcpControllers) / idle.seconds,
+        runtimes: ownRequests(idle.runtimes.byVerbResource) / idle.seconds,
+      }
+    : { kcp: 0, runtimes: 0 };
   return {
     when: new Date().toISOString(),
     code: r.code,
@@ -91,20 +107,42 @@ export async function resultOf(r: RunInputs) {
     machine: await machine(r.fleet),
     serverFlags: LOAD_FLAGS,
     setup: {
-      isolation: r.settings.runtimePerKyma ? 'one runtime API server per Kyma, each Kyma in its runtime\'s kyma-system (--runtime-per-kyma)' : 'each Kyma in its own runtime namespace (docs/adr/0013); Kymas per runtime API server: ' + Math.ceil(r.settings.kymas / r.settings.runtimes),
-      shared: 'per runtime API server: the lifecycle CRDs and each module\'s CRD (cluster-scoped); everything namespaced is per Kyma',
+      isolation: r.settings.runtimePerKyma
+        ? "one runtime API server per Kyma, each Kyma in its runtime's kyma-system (--runtime-per-kyma)"
+        : 'each Kyma in its own runtime namespace (docs/adr/0013); Kymas per runtime API server: ' +
+          Math.ceil(r.settings.kymas / r.settings.runtimes),
+      shared:
+        "per runtime API server: the lifecycle CRDs and each module's CRD (cluster-scoped); everything namespaced is per Kyma",
       engine: { name: r.settings.engine, instancesPerFunction: r.settings.instances },
-      functions: r.settings.engine === 'knative' ? KNATIVE_SETUP(r.settings.instances) : `all six in this process (local runner), local broker with 32 concurrent deliveries per Trigger (8 per background Trigger), the user lane first, then the oldest Kyma's work first (ADR 25)${r.config.localBrokerCoalesce ? ', coalescing waiting deliveries about one object (ADR 17)' : ''}, one ApiServerSource watch on the KCP, one watch per runtime Kyma`,
-      rollouts: r.settings.rollouts === 'simulated' ? 'simulated: kwok marks each new Deployment generation rolled out after 1 s (no controller-manager, ReplicaSets or Pods)' : 'real: kube-controller-manager, kube-scheduler and kwok (fake node) on every runtime API server',
-      driftPeriodMinutes: r.config.driftPeriodMinutes, resyncEverySeconds: 60,
+      functions:
+        r.settings.engine === 'knative'
+          ? KNATIVE_SETUP(r.settings.instances)
+          : `all six in this process (local runner), local broker with 32 concurrent deliveries per Trigger (8 per background Trigger), the user lane first, then the oldest Kyma's work first (ADR 25)${r.config.localBrokerCoalesce ? ', coalescing waiting deliveries about one object (ADR 17)' : ''}, one ApiServerSource watch on the KCP, one watch per runtime Kyma`,
+      rollouts:
+        r.settings.rollouts === 'simulated'
+          ? 'simulated: kwok marks each new Deployment generation rolled out after 1 s (no controller-manager, ReplicaSets or Pods)'
+          : 'real: kube-controller-manager, kube-scheduler and kwok (fake node) on every runtime API server',
+      driftPeriodMinutes: r.config.driftPeriodMinutes,
+      resyncEverySeconds: 60,
       // Settings given to this run as LIFECYCLE_* variables (the rest are the defaults).
       environment: lifecycleEnvironment(),
     },
     convergence: {
-      timedOut: r.timedOut, kymas: r.settings.kymas, ready: readyKymas, manifests, installsReady: installs, seconds: round(seconds),
-      kymasPerSecond: round(readyKymas / seconds), moduleInstallsPerSecond: round(installs / seconds),
+      timedOut: r.timedOut,
+      kymas: r.settings.kymas,
+      ready: readyKymas,
+      manifests,
+      installsReady: installs,
+      seconds: round(seconds),
+      kymasPerSecond: round(readyKymas / seconds),
+      moduleInstallsPerSecond: round(installs / seconds),
       installsReadyAfterSeconds: installsReadyAfter(r),
-      perKymaSeconds: { p50: round(percentile(perKyma, 50)), p95: round(percentile(perKyma, 95)), p99: round(percentile(perKyma, 99)), max: round(perKyma.at(-1) ?? Number.NaN) },
+      perKymaSeconds: {
+        p50: round(percentile(perKyma, 50)),
+        p95: round(percentile(perKyma, 95)),
+        p99: round(percentile(perKyma, 99)),
+        max: round(perKyma.at(-1) ?? Number.NaN),
+      },
       fairness: fairness(r, perKyma, seconds),
     },
     apiCost: {
@@ -117,29 +155,60 @@ export async function resultOf(r: RunInputs) {
     },
     edits: summary(edits),
     busyEdits: summary(busy),
-    idle: idle ? {
-      seconds: round(idle.seconds, 1), startedSettled: r.idleSettled ?? true,
-      kcpRequestsPerSecond: round(idle.kcp.total / idle.seconds), kcpWritesPerSecond: round(idle.kcp.writes / idle.seconds),
-      runtimeRequestsPerSecond: round(idle.runtimes.total / idle.seconds), runtimeWritesPerSecond: round(idle.runtimes.writes / idle.seconds),
-      runtimeOwnRequestsPerSecond: round(idleOwn.runtimes),
-      // What the fleet costs at rest, scaled to 1,000 Ready Kymas (the lifecycle manager's own requests on each side).
-      perThousandKymas: {
-        kcpRequestsPerSecond: round(idleOwn.kcp * 1000 / Math.max(1, readyKymas)),
-        runtimeRequestsPerSecond: round(idleOwn.runtimes * 1000 / Math.max(1, readyKymas)),
-      },
-      kcpByVerbResource: top(idle.kcp.byVerbResource, 8),
-      runtimeByVerbResource: top(idle.runtimes.byVerbResource, 8),
-    } : null,
+    idle: idle
+      ? {
+          seconds: round(idle.seconds, 1),
+          startedSettled: r.idleSettled ?? true,
+          kcpRequestsPerSecond: round(idle.kcp.total / idle.seconds),
+          kcpWritesPerSecond: round(idle.kcp.writes / idle.seconds),
+          runtimeRequestsPerSecond: round(idle.runtimes.total / idle.seconds),
+          runtimeWritesPerSecond: round(idle.runtimes.writes / idle.seconds),
+          runtimeOwnRequestsPerSecond: round(idleOwn.runtimes),
+          // What the fleet costs at rest, scaled to 1,000 Ready Kymas (the lifecycle manager's own requests on each side).
+          perThousandKymas: {
+            kcpRequestsPerSecond: round((idleOwn.kcp * 1000) / Math.max(1, readyKymas)),
+            runtimeRequestsPerSecond: round((idleOwn.runtimes * 1000) / Math.max(1, readyKymas)),
+          },
+          kcpByVerbResource: top(idle.kcp.byVerbResource, 8),
+          runtimeByVerbResource: top(idle.runtimes.byVerbResource, 8),
+        }
+      : null,
     resources: {
-      functions: { cpuSeconds: round(r.convergenceCost.self.cpuSeconds, 1), cpuSecondsPerInstall: round(r.convergenceCost.self.cpuSeconds / Math.max(1, installs), 3), peakRssMiB: round((idle ?? r.convergenceCost).self.peakRssBytes / MIB, 0),
-        atConvergence: { ...r.footprint, rssMiB: round(r.convergenceCost.self.rssBytes / MIB, 0) } },
-      byRole: Object.fromEntries(Object.entries(usageByRole(r.convergenceCost.processes)).map(([role, u]) => [role, { processes: u.processes, cpuSeconds: round(u.cpuSeconds, 1), cpuSecondsPerInstall: round(u.cpuSeconds / Math.max(1, installs), 3), peakRssMiB: round(u.peakRssBytes / MIB, 0) }])),
-      processes: Object.fromEntries(Object.entries(r.convergenceCost.processes).map(([name, u]) => [name, { cpuSeconds: round(u.cpuSeconds, 1), peakRssMiB: round((idle?.processes[name]?.peakRssBytes ?? u.peakRssBytes) / MIB, 0) }])),
+      functions: {
+        cpuSeconds: round(r.convergenceCost.self.cpuSeconds, 1),
+        cpuSecondsPerInstall: round(r.convergenceCost.self.cpuSeconds / Math.max(1, installs), 3),
+        peakRssMiB: round((idle ?? r.convergenceCost).self.peakRssBytes / MIB, 0),
+        atConvergence: { ...r.footprint, rssMiB: round(r.convergenceCost.self.rssBytes / MIB, 0) },
+      },
+      byRole: Object.fromEntries(
+        Object.entries(usageByRole(r.convergenceCost.processes)).map(([role, u]) => [
+          role,
+          {
+            processes: u.processes,
+            cpuSeconds: round(u.cpuSeconds, 1),
+            cpuSecondsPerInstall: round(u.cpuSeconds / Math.max(1, installs), 3),
+            peakRssMiB: round(u.peakRssBytes / MIB, 0),
+          },
+        ]),
+      ),
+      processes: Object.fromEntries(
+        Object.entries(r.convergenceCost.processes).map(([name, u]) => [
+          name,
+          {
+            cpuSeconds: round(u.cpuSeconds, 1),
+            peakRssMiB: round((idle?.processes[name]?.peakRssBytes ?? u.peakRssBytes) / MIB, 0),
+          },
+        ]),
+      ),
     },
     ceiling: {
-      kcpCreatesPerSecond: round(r.ceiling.writesPerSecond, 1), seconds: round(r.ceiling.seconds, 1), p50Ms: round(r.ceiling.p50Ms, 1), p99Ms: round(r.ceiling.p99Ms, 1), errors: r.ceiling.errors,
+      kcpCreatesPerSecond: round(r.ceiling.writesPerSecond, 1),
+      seconds: round(r.ceiling.seconds, 1),
+      p50Ms: round(r.ceiling.p50Ms, 1),
+      p99Ms: round(r.ceiling.p99Ms, 1),
+      errors: r.ceiling.errors,
       kcpWritesPerSecondDuringConvergence: round(kcpWritesPerSecond, 1),
-      convergenceFractionOfCeiling: round((r.settings.kymas / seconds) / allowedKymasPerSecond, 3),
+      convergenceFractionOfCeiling: round(r.settings.kymas / seconds / allowedKymasPerSecond, 3),
     },
     broker: r.broker ?? null,
     calls: r.calls ?? null,
@@ -149,26 +218,38 @@ export async function resultOf(r: RunInputs) {
   };
 }
 
-const KNATIVE_SETUP = (instances: number) => `each function in ${instances === 1 ? 'a process' : `${instances} processes`} of its own (its image's entry point, functions/<name>/start.ts, with manifests/config.yaml's settings)${instances > 1 ? ', connections spread round-robin over them' : ''}; Knative Eventing's own ApiServerSource and PingSource adapters, multi-tenant channel-based Broker (ingress, filter) on the in-memory channel; the runtime watch, the cluster DNS and Service proxy in the bench's process`;
+const KNATIVE_SETUP = (instances: number) =>
+  `each function in ${instances === 1 ? 'a process' : `${instances} processes`} of its own (its image's entry point, functions/<name>/start.ts, with manifests/config.yaml's settings)${instances > 1 ? ', connections spread round-robin over them' : ''}; Knative Eventing's own ApiServerSource and PingSource adapters, multi-tenant channel-based Broker (ingress, filter) on the in-memory channel; the runtime watch, the cluster DNS and Service proxy in the bench's process`;
 
 const latencies = (ms: number[]) => [...ms].sort((a, b) => a - b).map((t) => t / 1000);
-const summary = (seconds: number[]) => ({ count: seconds.length, p50Seconds: round(percentile(seconds, 50)), p99Seconds: round(percentile(seconds, 99)), maxSeconds: round(seconds.at(-1) ?? Number.NaN) });
+const summary = (seconds: number[]) => ({
+  count: seconds.length,
+  p50Seconds: round(percentile(seconds, 50)),
+  p99Seconds: round(percentile(seconds, 99)),
+  maxSeconds: round(seconds.at(-1) ?? Number.NaN),
+});
 
 /** Whether early Kymas finish early: per-Kyma p50 as a share of the whole run, and when the first tenth of the Kymas
  * created were all Ready, as a share of it (null while one of them is not Ready). */
 function fairness(r: RunInputs, perKyma: number[], seconds: number) {
-  const first = [...r.created.entries()].sort((a, b) => a[1] - b[1]).slice(0, Math.max(1, Math.ceil(r.created.size / 10)));
+  const first = [...r.created.entries()]
+    .sort((a, b) => a[1] - b[1])
+    .slice(0, Math.max(1, Math.ceil(r.created.size / 10)));
   const readyAt = first.map(([name]) => r.tracker.kymaReady.get(name));
   const allReady = readyAt.every((t) => t !== undefined);
   return {
     perKymaP50ShareOfRun: round(percentile(perKyma, 50) / seconds),
-    firstTenthReadyAtShareOfRun: allReady && first.length ? round((Math.max(...readyAt.map(Number)) - r.started) / 1000 / seconds) : null,
+    firstTenthReadyAtShareOfRun:
+      allReady && first.length ? round((Math.max(...readyAt.map(Number)) - r.started) / 1000 / seconds) : null,
   };
 }
 
 /** When 25/50/75/100 % of the module installs were Ready, in seconds from creating the first Kyma: the shape of the run. */
 function installsReadyAfter(r: RunInputs) {
-  const times = [...r.tracker.moduleReady.entries()].filter(([key]) => r.fleet.modules.includes(key.split('/')[1] ?? '')).map(([, at]) => (at - r.started) / 1000).sort((a, b) => a - b);
+  const times = [...r.tracker.moduleReady.entries()]
+    .filter(([key]) => r.fleet.modules.includes(key.split('/')[1] ?? ''))
+    .map(([, at]) => (at - r.started) / 1000)
+    .sort((a, b) => a - b);
   return Object.fromEntries([25, 50, 75, 100].map((p) => [`${p}%`, round(percentile(times, p), 1)]));
 }
 
@@ -178,18 +259,41 @@ function costPer(summary: Cost['kcp'], installs: number, controllers: RegExp, be
   const own = ownWrites(summary.byVerbResource, controllers) - benchWrites;
   const ownAll = ownRequests(summary.byVerbResource, controllers) - benchWrites;
   return {
-    requests: summary.total, writes: summary.writes, ownWrites: own, ownRequests: ownAll, conflicts: summary.byCode['409'] ?? 0,
-    perModuleInstall: { requests: round(summary.total / installs), writes: round(summary.writes / installs), ownWrites: round(own / installs), ownRequests: round(ownAll / installs) },
-    byVerb: summary.byVerb, topByVerbResource: top(summary.byVerbResource, 12),
+    requests: summary.total,
+    writes: summary.writes,
+    ownWrites: own,
+    ownRequests: ownAll,
+    conflicts: summary.byCode['409'] ?? 0,
+    perModuleInstall: {
+      requests: round(summary.total / installs),
+      writes: round(summary.writes / installs),
+      ownWrites: round(own / installs),
+      ownRequests: round(ownAll / installs),
+    },
+    byVerb: summary.byVerb,
+    topByVerbResource: top(summary.byVerbResource, 12),
   };
 }
 
-const top = (counts: Record<string, number>, n: number) => Object.fromEntries(Object.entries(counts).sort((a, b) => b[1] - a[1]).slice(0, n));
+const top = (counts: Record<string, number>, n: number) =>
+  Object.fromEntries(
+    Object.entries(counts)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n),
+  );
 
 async function machine(fleet: Fleet) {
-  const version = await promisify(execFile)(fleet.plane.binaries['kube-apiserver'], ['--version']).then((r) => r.stdout.trim(), () => 'unknown');
+  const version = await promisify(execFile)(fleet.plane.binaries['kube-apiserver'], ['--version']).then(
+    (r) => r.stdout.trim(),
+    () => 'unknown',
+  );
   return {
-    cores: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memoryGiB: round(totalmem() / 1024 ** 3, 1), node: process.version,
-    heapLimitMiB: round(getHeapStatistics().heap_size_limit / MIB, 0), kubernetes: version, platform: `${process.platform}/${process.arch}`,
+    cores: cpus().length,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    memoryGiB: round(totalmem() / 1024 ** 3, 1),
+    node: process.version,
+    heapLimitMiB: round(getHeapStatistics().heap_size_limit / MIB, 0),
+    kubernetes: version,
+    platform: `${process.platform}/${process.arch}`,
   };
 }

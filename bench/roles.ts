@@ -14,12 +14,14 @@ export function roleOf(name: string): 'functions' | 'knative' | undefined {
 }
 
 /** PURE. CPU seconds and the sum of peak RSS per role (peaks of different processes summed: an upper bound). */
-export function usageByRole(processes: Readonly<Record<string, ProcessUsage>>): Record<string, { processes: number; cpuSeconds: number; peakRssBytes: number }> {
+export function usageByRole(
+  processes: Readonly<Record<string, ProcessUsage>>,
+): Record<string, { processes: number; cpuSeconds: number; peakRssBytes: number }> {
   const out: Record<string, { processes: number; cpuSeconds: number; peakRssBytes: number }> = {};
   for (const [name, usage] of Object.entries(processes)) {
     const role = roleOf(name);
     if (!role) continue;
-    const sum = out[role] ??= { processes: 0, cpuSeconds: 0, peakRssBytes: 0 };
+    const sum = (out[role] ??= { processes: 0, cpuSeconds: 0, peakRssBytes: 0 });
     sum.processes += 1;
     sum.cpuSeconds += usage.cpuSeconds;
     sum.peakRssBytes += usage.peakRssBytes;

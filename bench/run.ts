@@ -19,7 +19,9 @@ try {
 if (settings.engine === 'knative' && !process.env.KNATIVE_EVENTING_DIR) {
   // Knative's pods need a network namespace of their own and its binaries built: bench/knative.sh sets both up.
   const { spawnSync } = await import('node:child_process');
-  const inside = spawnSync('bash', [new URL('./knative.sh', import.meta.url).pathname, ...process.argv.slice(2)], { stdio: 'inherit' });
+  const inside = spawnSync('bash', [new URL('./knative.sh', import.meta.url).pathname, ...process.argv.slice(2)], {
+    stdio: 'inherit',
+  });
   process.exit(inside.status ?? 1);
 }
 if (settings.plan) {
@@ -36,15 +38,27 @@ if (settings.plan) {
 const result = await runBench(settings, say);
 await mkdir(settings.out, { recursive: true });
 const engine = settings.engine === 'knative' ? `-knative-${settings.instances}` : '';
-const file = join(settings.out, `${result.when.replace(/[:.]/g, '-')}-${settings.kymas}x${settings.modules}${engine}${result.convergence.timedOut ? '-bounded' : ''}`);
+const file = join(
+  settings.out,
+  `${result.when.replace(/[:.]/g, '-')}-${settings.kymas}x${settings.modules}${engine}${result.convergence.timedOut ? '-bounded' : ''}`,
+);
 await writeFile(`${file}.json`, `${JSON.stringify(result, null, 2)}\n`);
 await writeFile(`${file}.md`, `${toMarkdown(result)}\n`);
 console.log(toMarkdown(result));
 say(`results: ${file}.json, ${file}.md`);
 // The growth table over every committed run of this shape (issue 20), regenerated with each run.
-const shape = { modules: settings.modules, rollouts: settings.rollouts, runtimePerKyma: settings.runtimePerKyma, engine: settings.engine, instances: settings.instances };
+const shape = {
+  modules: settings.modules,
+  rollouts: settings.rollouts,
+  runtimePerKyma: settings.runtimePerKyma,
+  engine: settings.engine,
+  instances: settings.instances,
+};
 const growth = growthTable(growthRows(await readResults(settings.out), shape));
-const growthFile = join(settings.out, `growth-${settings.modules}-modules-rollouts-${settings.rollouts}${settings.runtimePerKyma ? '-runtime-per-kyma' : ''}${engine}.md`);
+const growthFile = join(
+  settings.out,
+  `growth-${settings.modules}-modules-rollouts-${settings.rollouts}${settings.runtimePerKyma ? '-runtime-per-kyma' : ''}${engine}.md`,
+);
 await writeFile(growthFile, `${growth}\n`);
 console.log(`\n${growth}`);
 say(`growth table: ${growthFile}`);

@@ -9,17 +9,36 @@ import { sampleGroup, sampleKind } from '../tools/module/sample.ts';
 type Listed = KubeObject & { metadata: { name: string; namespace?: string; resourceVersion?: string } };
 
 const RUNTIME_KINDS: [string, string][] = [
-  ['apps/v1', 'Deployment'], ['v1', 'ConfigMap'], ['v1', 'ServiceAccount'], ['v1', 'Secret'], ['v1', 'Namespace'],
-  [API_VERSION, 'Kyma'], [API_VERSION, 'ModuleTemplate'], [API_VERSION, 'ModuleReleaseMeta'], ['apiextensions.k8s.io/v1', 'CustomResourceDefinition'],
+  ['apps/v1', 'Deployment'],
+  ['v1', 'ConfigMap'],
+  ['v1', 'ServiceAccount'],
+  ['v1', 'Secret'],
+  ['v1', 'Namespace'],
+  [API_VERSION, 'Kyma'],
+  [API_VERSION, 'ModuleTemplate'],
+  [API_VERSION, 'ModuleReleaseMeta'],
+  ['apiextensions.k8s.io/v1', 'CustomResourceDefinition'],
 ];
 
-export async function resourceVersions(kcp: KubeClient, runtimes: KubeClient[], modules: readonly string[]): Promise<Map<string, string>> {
+export async function resourceVersions(
+  kcp: KubeClient,
+  runtimes: KubeClient[],
+  modules: readonly string[],
+): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const record = (where: string, kind: string, items: Listed[]) => {
-    for (const i of items) out.set(`${where} ${kind} ${i.metadata.namespace ? `${i.metadata.namespace}/` : ''}${i.metadata.name}`, i.metadata.resourceVersion ?? '');
+    for (const i of items)
+      out.set(
+        `${where} ${kind} ${i.metadata.namespace ? `${i.metadata.namespace}/` : ''}${i.metadata.name}`,
+        i.metadata.resourceVersion ?? '',
+      );
   };
-  for (const kind of ['Kyma', 'Manifest']) record('kcp', kind, await listAll<Listed>(kcp, API_VERSION, kind, { namespace: KCP_NAMESPACE }));
-  const kinds = [...RUNTIME_KINDS, ...modules.map((m): [string, string] => [`${sampleGroup(m)}/v1alpha1`, sampleKind(m)])];
+  for (const kind of ['Kyma', 'Manifest'])
+    record('kcp', kind, await listAll<Listed>(kcp, API_VERSION, kind, { namespace: KCP_NAMESPACE }));
+  const kinds = [
+    ...RUNTIME_KINDS,
+    ...modules.map((m): [string, string] => [`${sampleGroup(m)}/v1alpha1`, sampleKind(m)]),
+  ];
   for (const [i, runtime] of runtimes.entries()) {
     for (const [apiVersion, kind] of kinds) {
       record(`runtime-${i + 1}`, kind, await listAll<Listed>(runtime, apiVersion, kind).catch(() => []));

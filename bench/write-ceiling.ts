@@ -39,7 +39,11 @@ export function percentile(sorted: readonly number[], p: number): number {
  * (one ~64-byte data key, label `bench.kyma-project.io/ceiling=true`) in `namespace` for `seconds`, then the
  * ConfigMaps are removed with deletecollection (not measured). The namespace is created when missing and kept.
  */
-export async function measureWriteCeiling(client: KubeClient, namespace: string, opts: WriteCeilingOptions): Promise<WriteCeiling> {
+export async function measureWriteCeiling(
+  client: KubeClient,
+  namespace: string,
+  opts: WriteCeilingOptions,
+): Promise<WriteCeiling> {
   await ensureNamespace(client, namespace);
   await removeCeilingObjects(client, namespace);
   const latencies: number[] = [];
@@ -65,9 +69,13 @@ export async function measureWriteCeiling(client: KubeClient, namespace: string,
   await removeCeilingObjects(client, namespace);
   latencies.sort((a, b) => a - b);
   return {
-    writes: latencies.length, seconds, writesPerSecond: latencies.length / seconds, errors,
+    writes: latencies.length,
+    seconds,
+    writesPerSecond: latencies.length / seconds,
+    errors,
     ...(firstError === undefined ? {} : { firstError }),
-    p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99),
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
   };
 }
 
@@ -78,7 +86,9 @@ interface CeilingConfigMap extends KubeObject {
 
 function configMap(namespace: string, name: string): CeilingConfigMap {
   return {
-    apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, labels: { [CEILING_LABEL]: 'true' } },
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace, labels: { [CEILING_LABEL]: 'true' } },
     data: { payload: PAYLOAD },
   };
 }

@@ -15,7 +15,10 @@ import { startLocalRunner, type LocalRunner } from './runner/local-runner.ts';
 export const SAMPLE_KYMA = 'local-kyma';
 
 /** The embedded default: a local control plane with a sample module, a Kyma asking for it, and the runner. */
-export async function startEmbedded(config: Config, say: (line: string) => void): Promise<{ plane: ControlPlane; runner: LocalRunner; kcp: KubeClient }> {
+export async function startEmbedded(
+  config: Config,
+  say: (line: string) => void,
+): Promise<{ plane: ControlPlane; runner: LocalRunner; kcp: KubeClient }> {
   // Single-cluster mode (LIFECYCLE_IN_CLUSTER=true, ADR 21): the KCP also rolls out workloads, the sample Kyma lives in it.
   const runtimes = config.inCluster ? config.embeddedRuntimes : Math.max(1, config.embeddedRuntimes);
   const plane = await startControlPlane({ runtimes, kcpWorkloads: config.inCluster, progress: say });
@@ -26,7 +29,15 @@ export async function startEmbedded(config: Config, say: (line: string) => void)
   await publishSample(kcp, registryHost, say);
   const logFile = join(plane.runDir, 'logs', 'lifecycle-functions.log');
   const log = createLogger('lifecycle', config.logLevel, pino.destination({ dest: logFile, sync: false, mkdir: true }));
-  const runner = await startLocalRunner({ kcp: plane.kcp.kubeConfig(), config: { ...config, helmBinary: config.helmBinary ?? plane.binaries.helm, registry: { ...config.registry, base: registryHost, plainHttp: true, credentialSecret: undefined } }, log });
+  const runner = await startLocalRunner({
+    kcp: plane.kcp.kubeConfig(),
+    config: {
+      ...config,
+      helmBinary: config.helmBinary ?? plane.binaries.helm,
+      registry: { ...config.registry, base: registryHost, plainHttp: true, credentialSecret: undefined },
+    },
+    log,
+  });
   say(`functions running (logs: ${logFile})`);
   if (config.inCluster) await createInClusterKyma(kcp, say);
   else await createRemoteKyma(kcp, plane, say);
@@ -36,35 +47,68 @@ export async function startEmbedded(config: Config, say: (line: string) => void)
 /** The module "sample" in the plane's registry: 1.0.0 on channel regular, 2.0.0 on fast. */
 export async function publishSample(kcp: KubeClient, registryHost: string, say: (line: string) => void): Promise<void> {
   const registry = new RegistryClient({ host: registryHost, plainHttp: true });
-  for (const version of ['1.0.0', '2.0.0']) await publishSampleModule(registry, kcp, { name: 'sample', version, namespace: KCP_NAMESPACE });
-  await setReleaseChannels(kcp, KCP_NAMESPACE, 'sample', [{ channel: 'regular', version: '1.0.0' }, { channel: 'fast', version: '2.0.0' }]);
+  for (const version of ['1.0.0', '2.0.0'])
+    await publishSampleModule(registry, kcp, { name: 'sample', version, namespace: KCP_NAMESPACE });
+  await setReleaseChannels(kcp, KCP_NAMESPACE, 'sample', [
+    { channel: 'regular', version: '1.0.0' },
+    { channel: 'fast', version: '2.0.0' },
+  ]);
   say('published module "sample": 1.0.0 on channel regular, 2.0.0 on channel fast');
 }
 
 /** The sample Kyma for the first runtime: its kubeconfig Secret, then the Kyma. */
-export async function createRemoteKyma(kcp: KubeClient, plane: ControlPlane, say: (line: string) => void): Promise<void> {
+export async function createRemoteKyma(
+  kcp: KubeClient,
+  plane: ControlPlane,
+  say: (line: string) => void,
+): Promise<void> {
   const [runtime] = plane.runtimes;
-  await kcp.apply({
-    apiVersion: 'v1', kind: 'Secret', metadata: { name: SAMPLE_KYMA, namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: SAMPLE_KYMA } },
-    data: { config: Buffer.from(runtime?.kubeconfig ?? '').toString('base64') },
-  }, 'lifecycle-embedded');
-  await kcp.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: SAMPLE_KYMA, namespace: KCP_NAMESPACE }, spec: { channel: 'regular', modules: [{ name: 'sample' }] } }, 'lifecycle-embedded');
+  await kcp.apply(
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: SAMPLE_KYMA, namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: SAMPLE_KYMA } },
+      data: { config: Buffer.from(runtime?.kubeconfig ?? '').toString('base64') },
+    },
+    'lifecycle-embedded',
+  );
+  await kcp.apply(
+    {
+      apiVersion: API_VERSION,
+      kind: 'Kyma',
+      metadata: { name: SAMPLE_KYMA, namespace: KCP_NAMESPACE },
+      spec: { channel: 'regular', modules: [{ name: 'sample' }] },
+    },
+    'lifecycle-embedded',
+  );
   say(`created Kyma ${SAMPLE_KYMA} (channel regular, module sample) for ${runtime?.name ?? 'runtime-1'}`);
 }
 
 /** The sample Kyma in single-cluster mode: no kubeconfig Secret, its module goes into the KCP itself. */
 async function createInClusterKyma(kcp: KubeClient, say: (line: string) => void): Promise<void> {
   const metadata = { name: SAMPLE_KYMA, namespace: KCP_NAMESPACE, labels: { [LABEL.inCluster]: 'true' } };
-  await kcp.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata, spec: { channel: 'regular', modules: [{ name: 'sample' }] } }, 'lifecycle-embedded');
-  say(`created Kyma ${SAMPLE_KYMA} (channel regular, module sample) in single-cluster mode: the module goes into the KCP itself`);
+  await kcp.apply(
+    { apiVersion: API_VERSION, kind: 'Kyma', metadata, spec: { channel: 'regular', modules: [{ name: 'sample' }] } },
+    'lifecycle-embedded',
+  );
+  say(
+    `created Kyma ${SAMPLE_KYMA} (channel regular, module sample) in single-cluster mode: the module goes into the KCP itself`,
+  );
 }
 
 /** Prints every state change of the sample Kyma until it is Ready. */
 export async function followKyma(kcp: KubeClient, say: (line: string) => void): Promise<void> {
   let last = '';
   for (;;) {
-    const kyma = await kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name: SAMPLE_KYMA });
-    const modules = (kyma?.status?.modules ?? []).map((m) => `${m.name} ${m.version ?? ''} ${m.state ?? ''}`.trim()).join(', ');
+    const kyma = await kcp.get<Kyma>({
+      apiVersion: API_VERSION,
+      kind: 'Kyma',
+      namespace: KCP_NAMESPACE,
+      name: SAMPLE_KYMA,
+    });
+    const modules = (kyma?.status?.modules ?? [])
+      .map((m) => `${m.name} ${m.version ?? ''} ${m.state ?? ''}`.trim())
+      .join(', ');
     const line = `Kyma ${SAMPLE_KYMA}: ${kyma?.status?.state ?? 'waiting'}${modules ? ` (${modules})` : ''}`;
     if (line !== last) say(line);
     last = line;

@@ -12,9 +12,15 @@ beforeEach(async () => {
   const root = await mkdtemp(join(tmpdir(), 'launch-'));
   place = { root, into: join(root, '.run', 'bundle') };
   await mkdir(join(root, 'lib'));
-  await writeFile(join(root, 'main.ts'), "import { where } from './lib/where.ts';\nexport const found: string = where();\nexport const later = () => import('./lib/later.ts');\n");
+  await writeFile(
+    join(root, 'main.ts'),
+    "import { where } from './lib/where.ts';\nexport const found: string = where();\nexport const later = () => import('./lib/later.ts');\n",
+  );
   await writeFile(join(root, 'lib', 'later.ts'), "export const mark = 'only-when-imported';\n");
-  await writeFile(join(root, 'lib', 'where.ts'), "export const where = (): string => new URL('./data.txt', import.meta.url).pathname;\n");
+  await writeFile(
+    join(root, 'lib', 'where.ts'),
+    "export const where = (): string => new URL('./data.txt', import.meta.url).pathname;\n",
+  );
 });
 afterEach(async () => rm(place.root, { recursive: true, force: true }));
 
@@ -45,12 +51,17 @@ describe('launch: npm start runs a bundle of the sources (ADR 44)', () => {
   });
 
   it("takes Node's own modules with require(), not import: no module view of node:http, which loads undici (ADR 47)", async () => {
-    await writeFile(join(place.root, 'serve.ts'), "import { STATUS_CODES } from 'node:http';\nimport * as path from 'path';\nexport const text = `${STATUS_CODES[404]} ${path.sep}`;\n");
+    await writeFile(
+      join(place.root, 'serve.ts'),
+      "import { STATUS_CODES } from 'node:http';\nimport * as path from 'path';\nexport const text = `${STATUS_CODES[404]} ${path.sep}`;\n",
+    );
     const { file } = await bundleOf('serve.ts', place);
     const bundle = await readFile(file, 'utf8');
     expect(bundle).not.toMatch(/from\s*["'](node:)?(http|path)["']/);
     expect(((await import(pathToFileURL(file).href)) as { text: string }).text).toBe('Not Found /');
-    const stamp = JSON.parse(await readFile(join(place.into, 'serve.stamp.json'), 'utf8')) as { inputs: Record<string, string> };
+    const stamp = JSON.parse(await readFile(join(place.into, 'serve.stamp.json'), 'utf8')) as {
+      inputs: Record<string, string>;
+    };
     expect(Object.keys(stamp.inputs).sort()).toEqual(['node_modules/.package-lock.json', 'serve.ts']);
   });
 

@@ -10,7 +10,10 @@ import { enableCompileCache } from 'node:module';
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** Where the sources are and where their bundles go. */
-export interface BundlePlace { root: string; into: string }
+export interface BundlePlace {
+  root: string;
+  into: string;
+}
 
 const HERE: BundlePlace = { root: REPO_ROOT, into: join(REPO_ROOT, '.run', 'bundle') };
 
@@ -19,7 +22,11 @@ const INSTALLED = 'node_modules/.package-lock.json';
 
 /** What a bundle was made from: Node's version, the modification time and size of each of our input files and of npm's
  * record of what it installed; and where it is. */
-interface Stamp { node: string; dir: string; inputs: Record<string, string> }
+interface Stamp {
+  node: string;
+  dir: string;
+  inputs: Record<string, string>;
+}
 
 /** Runs `entry` (repository-relative) from its bundle, made first when missing or out of date. V8's compiled code is
  * kept next to the bundle (and goes with it), so a start after the first does not compile the bundle again (ADR 47). */
@@ -35,7 +42,10 @@ export async function launch(entry: string, place: BundlePlace = HERE): Promise<
 export async function bundleOf(entry: string, place: BundlePlace): Promise<{ file: string; made: boolean }> {
   const name = basename(entry, '.ts');
   const stampFile = join(place.into, `${name}.stamp.json`);
-  const stamp = await readFile(stampFile, 'utf8').then((text) => JSON.parse(text) as Stamp, () => undefined);
+  const stamp = await readFile(stampFile, 'utf8').then(
+    (text) => JSON.parse(text) as Stamp,
+    () => undefined,
+  );
   if (stamp && isCurrent(stamp, place.root)) return { file: join(place.into, stamp.dir, `${name}.js`), made: false };
   const dir = await make(entry, name, place);
   return { file: join(place.into, dir, `${name}.js`), made: true };
@@ -51,7 +61,8 @@ const stampOf = (file: string): string => {
 };
 
 const isCurrent = (stamp: Stamp, root: string): boolean =>
-  stamp.node === process.version && Object.entries(stamp.inputs).every(([input, was]) => stampOf(resolve(root, input)) === was);
+  stamp.node === process.version &&
+  Object.entries(stamp.inputs).every(([input, was]) => stampOf(resolve(root, input)) === was);
 
 /** One of our files among a bundle's inputs: not a dependency, not a module of Node's own (`builtin:node:http`). */
 const isSourceFile = (input: string): boolean => !input.split('/').includes('node_modules') && !input.includes(':');
@@ -64,14 +75,21 @@ async function make(entry: string, name: string, place: BundlePlace): Promise<st
   const { BUILD_OPTIONS } = await import('../tools/build/bundle.ts');
   const dir = `${name}-${Date.now()}-${process.pid}`;
   const result = await build({
-    ...BUILD_OPTIONS, absWorkingDir: place.root, entryPoints: [entry], outdir: join(place.into, dir), splitting: true,
-    entryNames: '[name]', chunkNames: 'chunk-[hash]', plugins: [...BUILD_OPTIONS.plugins, SOURCE_LOCATIONS],
+    ...BUILD_OPTIONS,
+    absWorkingDir: place.root,
+    entryPoints: [entry],
+    outdir: join(place.into, dir),
+    splitting: true,
+    entryNames: '[name]',
+    chunkNames: 'chunk-[hash]',
+    plugins: [...BUILD_OPTIONS.plugins, SOURCE_LOCATIONS],
   });
   // Our files one by one; the dependencies by npm's record of what it installed (node_modules/.package-lock.json, which
   // every install rewrites): a start then checks some hundred files, not the 1,700 the bundle is made of.
   const ours = Object.keys(result.metafile.inputs).filter(isSourceFile);
   const stamp: Stamp = {
-    node: process.version, dir,
+    node: process.version,
+    dir,
     inputs: Object.fromEntries([...ours, INSTALLED].map((input) => [input, stampOf(resolve(place.root, input))])),
   };
   const stampFile = join(place.into, `${name}.stamp.json`);
@@ -95,7 +113,9 @@ const SOURCE_LOCATIONS: Plugin = {
       const text = await readFile(path, 'utf8');
       return {
         loader: 'ts',
-        contents: text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(path).href)).replaceAll('import.meta.dirname', JSON.stringify(dirname(path))),
+        contents: text
+          .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(path).href))
+          .replaceAll('import.meta.dirname', JSON.stringify(dirname(path))),
       };
     });
   },

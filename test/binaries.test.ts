@@ -11,10 +11,15 @@ import { BINARY_NAMES } from '../local/controlplane/index.ts';
 const SCRIPT = join(import.meta.dirname, '..', 'local', 'controlplane', 'build-binaries.sh');
 let assets: string;
 
-const build = (binariesFor: string) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-  execFile('bash', [SCRIPT], { env: { ...process.env, KUBEBUILDER_ASSETS: assets, LIFECYCLE_BINARIES_FOR: binariesFor } },
-    (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
-});
+const build = (binariesFor: string) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      'bash',
+      [SCRIPT],
+      { env: { ...process.env, KUBEBUILDER_ASSETS: assets, LIFECYCLE_BINARIES_FOR: binariesFor } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
 
 beforeAll(async () => {
   assets = await mkdtemp(join(tmpdir(), 'assets-'));

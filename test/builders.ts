@@ -25,7 +25,13 @@ export const DELETED_AT = '2026-11-22T12:00:00Z';
 function metadataOf(name: string, parts: Meta, labels: Record<string, string> = {}): ObjectMeta {
   const { deleting, labels: own, ...rest } = parts;
   const all = { ...labels, ...own };
-  return { name, namespace: KCP_NAMESPACE, ...rest, ...(Object.keys(all).length ? { labels: all } : {}), ...(deleting ? { deletionTimestamp: DELETED_AT } : {}) };
+  return {
+    name,
+    namespace: KCP_NAMESPACE,
+    ...rest,
+    ...(Object.keys(all).length ? { labels: all } : {}),
+    ...(deleting ? { deletionTimestamp: DELETED_AT } : {}),
+  };
 }
 
 export interface KymaParts extends Meta {
@@ -39,7 +45,9 @@ export interface KymaParts extends Meta {
 export function aKyma(parts: KymaParts = {}): Kyma {
   const { channel = 'regular', modules, status, ...meta } = parts;
   return {
-    apiVersion: API_VERSION, kind: 'Kyma', metadata: metadataOf('k1', meta),
+    apiVersion: API_VERSION,
+    kind: 'Kyma',
+    metadata: metadataOf('k1', meta),
     spec: { channel, ...(modules ? { modules: modules.map((m) => (typeof m === 'string' ? { name: m } : m)) } : {}) },
     ...(status ? { status } : {}),
   };
@@ -59,12 +67,21 @@ export interface ManifestParts extends Meta {
 export function aManifest(parts: ManifestParts = {}): Manifest {
   const { kyma = 'k1', module = 'sample', version = '1.0.0', state, operation, spec, status, ...meta } = parts;
   const labels = { [LABEL.kymaName]: kyma, [LABEL.moduleName]: module, [LABEL.managedBy]: MANAGED_BY_KCP };
-  const reported = state || operation !== undefined || status ? { ...(state ? { state } : {}), ...(operation !== undefined ? { lastOperation: { operation } } : {}), ...status } : undefined;
+  const reported =
+    state || operation !== undefined || status
+      ? { ...(state ? { state } : {}), ...(operation !== undefined ? { lastOperation: { operation } } : {}), ...status }
+      : undefined;
   return {
-    apiVersion: API_VERSION, kind: 'Manifest', metadata: metadataOf(`${kyma}-${module}`, meta, labels),
+    apiVersion: API_VERSION,
+    kind: 'Manifest',
+    metadata: metadataOf(`${kyma}-${module}`, meta, labels),
     spec: {
-      version, customResourcePolicy: 'CreateAndDelete',
-      install: { name: 'raw-manifest', source: { type: 'oci-ref', repo: 'registry.local/component-descriptors', name: module, ref: 'sha256:0' } },
+      version,
+      customResourcePolicy: 'CreateAndDelete',
+      install: {
+        name: 'raw-manifest',
+        source: { type: 'oci-ref', repo: 'registry.local/component-descriptors', name: module, ref: 'sha256:0' },
+      },
       ...spec,
     },
     ...(reported ? { status: reported as ManifestStatus } : {}),
@@ -81,7 +98,9 @@ export interface TemplateParts extends Meta {
 export function aTemplate(parts: TemplateParts = {}): ModuleTemplate {
   const { module = 'sample', version = '1.0.0', spec, ...meta } = parts;
   return {
-    apiVersion: API_VERSION, kind: 'ModuleTemplate', metadata: metadataOf(templateName(module, version), meta, { [LABEL.moduleName]: module }),
+    apiVersion: API_VERSION,
+    kind: 'ModuleTemplate',
+    metadata: metadataOf(templateName(module, version), meta, { [LABEL.moduleName]: module }),
     spec: { moduleName: module, version, ...spec },
   };
 }

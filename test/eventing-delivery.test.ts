@@ -4,7 +4,19 @@ import { CloudEvent } from 'cloudevents';
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LocalBroker } from '../local/eventing/index.ts';
-import { cleanUp, cleanups, event, recordingLog, reply, startBroker, status, subscriber, trigger, waitFor, type Subscriber } from './eventing-helpers.ts';
+import {
+  cleanUp,
+  cleanups,
+  event,
+  recordingLog,
+  reply,
+  startBroker,
+  status,
+  subscriber,
+  trigger,
+  waitFor,
+  type Subscriber,
+} from './eventing-helpers.ts';
 
 afterEach(cleanUp);
 
@@ -26,7 +38,9 @@ describe('delivery and retries', () => {
     await broker.idle();
     expect(rejecting.received).toHaveLength(1);
     expect(broker.stats()).toMatchObject({ delivered: 0, retries: 0, deadLettered: 1 });
-    expect(broker.deadLetters()).toMatchObject([{ trigger: 'rejecting', status: 400, attempts: 1, event: { id: 'bad-1', type: 'test.bad' } }]);
+    expect(broker.deadLetters()).toMatchObject([
+      { trigger: 'rejecting', status: 400, attempts: 1, event: { id: 'bad-1', type: 'test.bad' } },
+    ]);
     expect(log.warnings).toEqual(['event dead-lettered']);
   });
 
@@ -44,8 +58,15 @@ describe('delivery and retries', () => {
     expect([down.received.length, chatty.received.length, slow.received.length]).toEqual([3, 2, 2]);
     const letters = Object.fromEntries(broker.deadLetters().map((l) => [l.trigger, l]));
     expect(letters.down).toMatchObject({ status: 503, attempts: 3 });
-    expect(letters.chatty).toMatchObject({ status: 502, attempts: 2, error: expect.stringMatching(/not recognized as CloudEvent/) as unknown });
-    expect(letters.slow).toMatchObject({ attempts: 2, error: expect.stringMatching(/no answer within 200 ms/) as unknown });
+    expect(letters.chatty).toMatchObject({
+      status: 502,
+      attempts: 2,
+      error: expect.stringMatching(/not recognized as CloudEvent/) as unknown,
+    });
+    expect(letters.slow).toMatchObject({
+      attempts: 2,
+      error: expect.stringMatching(/no answer within 200 ms/) as unknown,
+    });
     expect(letters.slow?.status).toBeUndefined();
     expect(broker.stats()).toMatchObject({ retries: 4, deadLettered: 3, delivered: 0 });
   });
@@ -54,16 +75,22 @@ describe('delivery and retries', () => {
     const broker = await startBroker([trigger('nowhere', [], '')]);
     await broker.publish(event('test.nowhere'));
     await broker.idle();
-    expect(broker.deadLetters()).toMatchObject([{ trigger: 'nowhere', attempts: 0, error: expect.stringMatching(/^no subscriber URL/) as unknown }]);
+    expect(broker.deadLetters()).toMatchObject([
+      { trigger: 'nowhere', attempts: 0, error: expect.stringMatching(/^no subscriber URL/) as unknown },
+    ]);
   });
 
   it('dead-letters deliveries still waiting for a retry when the broker stops', async () => {
     const down = await subscriber(status(503));
-    const broker = await startBroker([trigger('down', [{ exact: { type: 'test.stop' } }], down.url, { retry: 5, backoffDelayMs: 60_000 })]);
+    const broker = await startBroker([
+      trigger('down', [{ exact: { type: 'test.stop' } }], down.url, { retry: 5, backoffDelayMs: 60_000 }),
+    ]);
     await broker.publish(event('test.stop'));
     await waitFor(() => expect(down.received).toHaveLength(1));
     await broker.stop();
-    expect(broker.deadLetters()).toMatchObject([{ trigger: 'down', status: 503, attempts: 1, error: expect.stringMatching(/^the broker stopped/) as unknown }]);
+    expect(broker.deadLetters()).toMatchObject([
+      { trigger: 'down', status: 503, attempts: 1, error: expect.stringMatching(/^the broker stopped/) as unknown },
+    ]);
     await expect(broker.publish(event('test.stop'))).rejects.toThrow(/stopped/);
     await expect(fetch(broker.url, { method: 'POST' })).rejects.toThrow();
   });
@@ -75,37 +102,66 @@ describe('coalescing deliveries that wait for a slot', () => {
     let held: ServerResponse | undefined;
     let released = false;
     const sub = await subscriber((_, n, res) => (n === 1 && !released ? (held = res) : res.writeHead(204).end()));
-    return { ...sub, release: () => { released = true; held?.writeHead(204).end(); } };
+    return {
+      ...sub,
+      release: () => {
+        released = true;
+        held?.writeHead(204).end();
+      },
+    };
   }
 
-  const about = (subject: string, n: number, type = 'test.object') => new CloudEvent<unknown>({ type, source: '/test', subject, id: `${subject}-${n}`, data: { n } });
+  const about = (subject: string, n: number, type = 'test.object') =>
+    new CloudEvent<unknown>({ type, source: '/test', subject, id: `${subject}-${n}`, data: { n } });
 
-  it.each([true, false])('coalesce=%s: newer events about one object replace the waiting one, in its place; others keep theirs', async (coalesce) => {
-    const sub = await heldSubscriber();
-    const broker = new LocalBroker({ triggers: [trigger('one', [], sub.url)], log: recordingLog(), resolveSubscriber: (t) => t.subscriber.uri ?? '', maxConcurrentDeliveries: 1, coalesce });
-    await broker.start();
-    cleanups.push(() => broker.stop());
-    await broker.publish(about('kymas/a', 0));
-    await waitFor(() => expect(sub.received).toHaveLength(1));
-    for (let n = 1; n <= 5; n++) await broker.publish(about('kymas/a', n));
-    await broker.publish(about('kymas/b', 1));
-    await broker.publish(about('kymas/a', 6, 'test.deleted'));
-    await broker.publish(new CloudEvent<unknown>({ type: 'test.object', source: '/test', id: 'no-subject-1' }));
-    await broker.publish(new CloudEvent<unknown>({ type: 'test.object', source: '/test', id: 'no-subject-2' }));
-    sub.release();
-    await broker.idle();
-    const ids = sub.received.map((r) => r.headers['ce-id']);
-    if (coalesce) {
-      expect(ids).toEqual(['kymas/a-0', 'kymas/a-5', 'kymas/b-1', 'kymas/a-6', 'no-subject-1', 'no-subject-2']);
-      expect(broker.stats()).toMatchObject({ received: 10, delivered: 6, coalesced: 4 });
-    } else {
-      expect(ids).toEqual(['kymas/a-0', 'kymas/a-1', 'kymas/a-2', 'kymas/a-3', 'kymas/a-4', 'kymas/a-5', 'kymas/b-1', 'kymas/a-6', 'no-subject-1', 'no-subject-2']);
-      expect(broker.stats()).toMatchObject({ received: 10, delivered: 10, coalesced: 0 });
-    }
-    await broker.publish(about('kymas/a', 7));
-    await broker.idle();
-    expect(sub.received.at(-1)?.headers['ce-id'], 'a started delivery no longer takes newer events').toBe('kymas/a-7');
-  });
+  it.each([true, false])(
+    'coalesce=%s: newer events about one object replace the waiting one, in its place; others keep theirs',
+    async (coalesce) => {
+      const sub = await heldSubscriber();
+      const broker = new LocalBroker({
+        triggers: [trigger('one', [], sub.url)],
+        log: recordingLog(),
+        resolveSubscriber: (t) => t.subscriber.uri ?? '',
+        maxConcurrentDeliveries: 1,
+        coalesce,
+      });
+      await broker.start();
+      cleanups.push(() => broker.stop());
+      await broker.publish(about('kymas/a', 0));
+      await waitFor(() => expect(sub.received).toHaveLength(1));
+      for (let n = 1; n <= 5; n++) await broker.publish(about('kymas/a', n));
+      await broker.publish(about('kymas/b', 1));
+      await broker.publish(about('kymas/a', 6, 'test.deleted'));
+      await broker.publish(new CloudEvent<unknown>({ type: 'test.object', source: '/test', id: 'no-subject-1' }));
+      await broker.publish(new CloudEvent<unknown>({ type: 'test.object', source: '/test', id: 'no-subject-2' }));
+      sub.release();
+      await broker.idle();
+      const ids = sub.received.map((r) => r.headers['ce-id']);
+      if (coalesce) {
+        expect(ids).toEqual(['kymas/a-0', 'kymas/a-5', 'kymas/b-1', 'kymas/a-6', 'no-subject-1', 'no-subject-2']);
+        expect(broker.stats()).toMatchObject({ received: 10, delivered: 6, coalesced: 4 });
+      } else {
+        expect(ids).toEqual([
+          'kymas/a-0',
+          'kymas/a-1',
+          'kymas/a-2',
+          'kymas/a-3',
+          'kymas/a-4',
+          'kymas/a-5',
+          'kymas/b-1',
+          'kymas/a-6',
+          'no-subject-1',
+          'no-subject-2',
+        ]);
+        expect(broker.stats()).toMatchObject({ received: 10, delivered: 10, coalesced: 0 });
+      }
+      await broker.publish(about('kymas/a', 7));
+      await broker.idle();
+      expect(sub.received.at(-1)?.headers['ce-id'], 'a started delivery no longer takes newer events').toBe(
+        'kymas/a-7',
+      );
+    },
+  );
 });
 
 describe('reply chaining', () => {
@@ -114,14 +170,17 @@ describe('reply chaining', () => {
     const s = await subscriber(reply(() => event('test.b', { subject: 'from-s' }), 'structured'));
     const b = await subscriber();
     const broker = await startBroker([
-      trigger('a', [{ exact: { type: 'test.a' } }], a.url), trigger('s', [{ exact: { type: 'test.s' } }], s.url),
+      trigger('a', [{ exact: { type: 'test.a' } }], a.url),
+      trigger('s', [{ exact: { type: 'test.s' } }], s.url),
       trigger('b', [{ exact: { type: 'test.b' } }], b.url),
     ]);
     await broker.publish(event('test.a'));
     await broker.publish(event('test.s'));
     await broker.idle();
     expect(b.received.map((r) => r.headers['ce-subject']).sort()).toEqual(['from-a', 'from-s']);
-    expect([...a.received, ...s.received, ...b.received].every((r) => r.headers['ce-knativebrokerttl'] === undefined)).toBe(true);
+    expect(
+      [...a.received, ...s.received, ...b.received].every((r) => r.headers['ce-knativebrokerttl'] === undefined),
+    ).toBe(true);
     expect(broker.stats()).toMatchObject({ received: 4, delivered: 4, replies: 2, droppedTtl: 0 });
   });
 

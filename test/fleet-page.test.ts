@@ -16,9 +16,20 @@ import { clusters } from './clusters.ts';
 
 const namespace = `fleet-page-${Date.now().toString(36)}`;
 const ARTIFACTS = join(import.meta.dirname, '..', 'test-artifacts');
-const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 /** Kyma i's state: 60 Ready, 20 Processing, 10 Error, 10 Warning. */
-const stateOf = (i: number): NonNullable<KymaStatus['state']> => (['Ready', 'Ready', 'Ready', 'Ready', 'Ready', 'Ready', 'Processing', 'Processing', 'Error', 'Warning'] as const)[i % 10] ?? 'Ready';
+const stateOf = (i: number): NonNullable<KymaStatus['state']> =>
+  (['Ready', 'Ready', 'Ready', 'Ready', 'Ready', 'Ready', 'Processing', 'Processing', 'Error', 'Warning'] as const)[
+    i % 10
+  ] ?? 'Ready';
 const nameOf = (i: number) => `page-${String(i).padStart(3, '0')}`;
 
 let kcp: KubeClient;
@@ -27,12 +38,26 @@ let browser: Browser;
 let page: Page;
 
 const status = (state: NonNullable<KymaStatus['state']>): KymaStatus => ({
-  state, lastOperation: { operation: state === 'Ready' ? 'kyma is ready' : `module alpha: alpha is ${state}`, lastUpdateTime: new Date().toISOString() },
-  modules: [{ name: 'alpha', version: '1.0.0', channel: 'regular', state }, { name: 'beta', version: '2.0.0', channel: 'regular', state: 'Ready' }],
+  state,
+  lastOperation: {
+    operation: state === 'Ready' ? 'kyma is ready' : `module alpha: alpha is ${state}`,
+    lastUpdateTime: new Date().toISOString(),
+  },
+  modules: [
+    { name: 'alpha', version: '1.0.0', channel: 'regular', state },
+    { name: 'beta', version: '2.0.0', channel: 'regular', state: 'Ready' },
+  ],
 });
 const setStatus = (name: string, state: NonNullable<KymaStatus['state']>) =>
-  kcp.apply<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace }, status: status(state) }, 'fleet-page-test', 'status');
-const tableStates = () => page.$$eval('#kymas tr', (rows) => Object.fromEntries(rows.map((r) => [r.getAttribute('data-kyma'), r.children[1]?.textContent])));
+  kcp.apply<Kyma>(
+    { apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace }, status: status(state) },
+    'fleet-page-test',
+    'status',
+  );
+const tableStates = () =>
+  page.$$eval('#kymas tr', (rows) =>
+    Object.fromEntries(rows.map((r) => [r.getAttribute('data-kyma'), r.children[1]?.textContent])),
+  );
 /** Waits until the page's JavaScript expression is true (the page's own globals; this file has no DOM types). */
 const until = (expression: string, timeout = 10_000) => page.waitForFunction(expression, undefined, { timeout });
 const shown = (text: string) => until(`document.querySelector('#shown')?.textContent === ${JSON.stringify(text)}`);
@@ -44,7 +69,15 @@ beforeAll(async () => {
   kcp = await KubeClient.from(kc);
   await kcp.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
   for (let i = 0; i < 100; i++) {
-    await kcp.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: nameOf(i), namespace }, spec: { channel: 'regular', modules: [{ name: 'alpha' }, { name: 'beta' }] } }, 'fleet-page-test');
+    await kcp.apply(
+      {
+        apiVersion: API_VERSION,
+        kind: 'Kyma',
+        metadata: { name: nameOf(i), namespace },
+        spec: { channel: 'regular', modules: [{ name: 'alpha' }, { name: 'beta' }] },
+      },
+      'fleet-page-test',
+    );
     await setStatus(nameOf(i), stateOf(i));
   }
   fleet = await startFleetService(await KubeClient.from(kc), namespace, createLogger('fleet-page', 'warn'));
@@ -63,7 +96,9 @@ afterAll(async () => {
 describe('fleet page in headless Chromium', () => {
   it('shows the states of a 100-Kyma fleet correctly: counts and every row', async () => {
     expect(await countText()).toBe('Kymas: 100Ready 60Processing 20Error 10Warning 10');
-    expect(await page.textContent('#module-counts')).toBe('module installs: 200Ready 160Processing 20Error 10Warning 10');
+    expect(await page.textContent('#module-counts')).toBe(
+      'module installs: 200Ready 160Processing 20Error 10Warning 10',
+    );
     const expected = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [nameOf(i), stateOf(i)]));
     expect(await tableStates()).toEqual(expected);
     expect(await page.textContent('#shown')).toBe('100 of 100 shown');
@@ -87,7 +122,7 @@ describe('fleet page in headless Chromium', () => {
   it('drills down into one Kyma: its reason chain', async () => {
     await page.click('tr[data-kyma="page-048"]');
     await until("document.querySelector('#detail')?.textContent?.startsWith('Kyma ')");
-    const detail = await page.textContent('#detail') ?? '';
+    const detail = (await page.textContent('#detail')) ?? '';
     expect(detail.split('\n').slice(0, 3)).toEqual([
       `Kyma ${namespace}/page-048: Error — module alpha: alpha is Error`,
       '  module alpha (channel regular): Error',

@@ -42,7 +42,12 @@ export async function setup(project: TestProject): Promise<void> {
   await mkdir(tokenDir, { recursive: true });
   const tokenFile = join(tokenDir, 'tokens.csv');
   await writeFile(tokenFile, `${runtimeToken},e2e-admin,e2e-admin,"system:masters"\n`, { mode: 0o600 });
-  controlPlane = await startControlPlane({ runtimes: 2, kcpWorkloads: true, apiServerFlags: [`--token-auth-file=${tokenFile}`], progress: (line) => console.log(`[test] ${line}`) });
+  controlPlane = await startControlPlane({
+    runtimes: 2,
+    kcpWorkloads: true,
+    apiServerFlags: [`--token-auth-file=${tokenFile}`],
+    progress: (line) => console.log(`[test] ${line}`),
+  });
   const { kcp, runtimes, registry, runDir, binaries } = controlPlane;
   const hygieneDir = join(runDir, 'hygiene');
   await mkdir(hygieneDir, { recursive: true });

@@ -8,7 +8,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 
 const isAlive = (pid: number) => {
-  try { process.kill(pid, 0); return true; } catch { return false; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 };
 
 describe('control-plane harness', () => {
@@ -17,7 +22,8 @@ describe('control-plane harness', () => {
     const owner = spawn(process.execPath, [join(import.meta.dirname, 'fixtures/start-cluster-and-wait.ts'), runRoot], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    const [line] = await createInterface({ input: owner.stdout })[Symbol.asyncIterator]().next().then((r) => [r.value as string]);
+    const lines = createInterface({ input: owner.stdout })[Symbol.asyncIterator]();
+    const line = (await lines.next()).value as string | undefined;
     const { runDir, pids } = JSON.parse(line ?? '{}') as { runDir: string; pids: number[] };
     expect(pids).toHaveLength(3);
     expect(pids.every(isAlive)).toBe(true);

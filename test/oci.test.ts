@@ -24,7 +24,10 @@ const registry = new RegistryClient({ host: registryHost, plainHttp: true });
 const unique = () => randomBytes(4).toString('hex');
 
 async function rejection(pending: Promise<unknown>): Promise<RegistryError> {
-  const outcome = await pending.then(() => 'resolved', (e: unknown) => e);
+  const outcome = await pending.then(
+    () => 'resolved',
+    (e: unknown) => e,
+  );
   if (outcome instanceof RegistryError) return outcome;
   throw new Error(`expected a RegistryError, got ${String(outcome)}`);
 }
@@ -36,7 +39,9 @@ const rawManifest = [
 
 function samplePackage(version = '1.0.0+ci.7') {
   return packageModule({
-    componentName: `kyma-project.io/module/oci-${unique()}`, version, rawManifest,
+    componentName: `kyma-project.io/module/oci-${unique()}`,
+    version,
+    rawManifest,
     defaultCr: { apiVersion: 'operator.kyma-project.io/v1alpha1', kind: 'Sample', metadata: { name: 'default' } },
     images: ['europe-docker.pkg.dev/kyma-project/prod/sample-manager:1.0.0'],
     registryBaseUrl: registryHost,
@@ -50,13 +55,22 @@ describe('module component versions on the real registry', () => {
     expect(pushed.tag).toBe('1.0.0.build-ci.7');
 
     const descriptor = await fetchComponentDescriptor(registry, pkg.componentName, pkg.version);
-    expect(descriptor.repositoryContexts).toEqual([{ type: 'OCIRegistry', baseUrl: registryHost, componentNameMapping: 'urlPath' }]);
+    expect(descriptor.repositoryContexts).toEqual([
+      { type: 'OCIRegistry', baseUrl: registryHost, componentNameMapping: 'urlPath' },
+    ]);
     const content = moduleContent(descriptor);
-    expect(content.install).toEqual({ name: 'raw-manifest', type: 'oci-dir', ref: pushed.rawManifestDigest, componentName: pkg.componentName });
+    expect(content.install).toEqual({
+      name: 'raw-manifest',
+      type: 'oci-dir',
+      ref: pushed.rawManifestDigest,
+      componentName: pkg.componentName,
+    });
     expect(content.localizedImages).toEqual(['europe-docker.pkg.dev/kyma-project/prod/sample-manager:1.0.0']);
     expect(await fetchRawManifest(registry, pkg.componentName, content.install)).toBe(rawManifest);
     const defaultCr = content.layers.find((l) => l.name === 'default-cr');
-    expect(defaultCr && parse(await fetchRawManifest(registry, pkg.componentName, defaultCr))).toMatchObject({ kind: 'Sample' });
+    expect(defaultCr && parse(await fetchRawManifest(registry, pkg.componentName, defaultCr))).toMatchObject({
+      kind: 'Sample',
+    });
 
     expect(await pushModule(registry, pkg)).toEqual(pushed);
   });
@@ -89,7 +103,14 @@ describe('interoperability with the oras CLI', () => {
     const content = Buffer.concat([Buffer.from('kind: ConfigMap\n'), randomBytes(32 * 1024)]);
     await writeFile(join(dir, 'manifest.yaml'), content);
     const repository = `oras-interop/${unique()}`;
-    await oras(dir, 'push', '--artifact-type', 'application/vnd.test.module', `${registryHost}/${repository}:v1`, 'manifest.yaml:application/x-yaml');
+    await oras(
+      dir,
+      'push',
+      '--artifact-type',
+      'application/vnd.test.module',
+      `${registryHost}/${repository}:v1`,
+      'manifest.yaml:application/x-yaml',
+    );
 
     const byTag = await registry.getManifest(repository, 'v1');
     expect(byTag).toMatchObject({ mediaType: OCI_MANIFEST, manifest: { artifactType: 'application/vnd.test.module' } });
@@ -131,7 +152,9 @@ const servers: (() => void)[] = [];
 afterEach(() => servers.splice(0).forEach((close) => close()));
 
 /** A small HTTP server on loopback for the cases a real registry cannot produce on demand. */
-async function localServer(handler: (req: IncomingMessage, res: ServerResponse, host: string) => void): Promise<LocalServer> {
+async function localServer(
+  handler: (req: IncomingMessage, res: ServerResponse, host: string) => void,
+): Promise<LocalServer> {
   const requests: LocalServer['requests'] = [];
   let host = '';
   const server = createServer((req, res) => {
@@ -140,7 +163,10 @@ async function localServer(handler: (req: IncomingMessage, res: ServerResponse, 
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-  servers.push(() => { server.closeAllConnections(); server.close(); });
+  servers.push(() => {
+    server.closeAllConnections();
+    server.close();
+  });
   return { host, requests };
 }
 
@@ -163,7 +189,11 @@ describe('hosts, redirects and credentials', () => {
         res.writeHead(401, { 'www-authenticate': 'Basic realm="test"' }).end();
       } else res.writeHead(307, { location: `http://${storage.host}/bucket/blob` }).end();
     });
-    const options = { host: registryWithBasic.host, plainHttp: true, credentials: { username: 'robot', password: 's3cret' } };
+    const options = {
+      host: registryWithBasic.host,
+      plainHttp: true,
+      credentials: { username: 'robot', password: 's3cret' },
+    };
 
     const confined = new RegistryClient(options);
     expect(await rejection(confined.getBlob('repo', blobDigest))).toMatchObject({ code: 'HostNotAllowed' });
@@ -175,7 +205,10 @@ describe('hosts, redirects and credentials', () => {
   });
 
   it('cuts off a streamed body without Content-Length at the limit', async () => {
-    const server = await localServer((_, res) => { res.write(randomBytes(3000)); res.end(randomBytes(3000)); });
+    const server = await localServer((_, res) => {
+      res.write(randomBytes(3000));
+      res.end(randomBytes(3000));
+    });
     const client = new RegistryClient({ host: server.host, plainHttp: true, maxBlobBytes: 4096 });
     expect(await rejection(client.getBlob('repo', blobDigest))).toMatchObject({ code: 'TooLarge' });
   });
@@ -190,21 +223,31 @@ describe('hosts, redirects and credentials', () => {
 
 describe('bearer token challenge', () => {
   const password = 'pa55-w0rd-never-logged';
-  const manifest = JSON.stringify({ schemaVersion: 2, mediaType: OCI_MANIFEST, config: { mediaType: 'application/vnd.oci.empty.v1+json', digest: blobDigest, size: 2 }, layers: [] });
+  const manifest = JSON.stringify({
+    schemaVersion: 2,
+    mediaType: OCI_MANIFEST,
+    config: { mediaType: 'application/vnd.oci.empty.v1+json', digest: blobDigest, size: 2 },
+    layers: [],
+  });
 
   async function tokenRegistry() {
     let issued = 0;
     const server = await localServer((req, res, host) => {
       const url = new URL(req.url ?? '/', `http://${host}`);
       if (url.pathname === '/token') {
-        if (req.headers.authorization !== `Basic ${Buffer.from(`robot:${password}`).toString('base64')}`) return void res.writeHead(401).end();
+        if (req.headers.authorization !== `Basic ${Buffer.from(`robot:${password}`).toString('base64')}`)
+          return void res.writeHead(401).end();
         return void res.end(JSON.stringify({ token: `tok-${++issued}`, expires_in: 300 }));
       }
       if (!req.headers.authorization?.startsWith('Bearer tok-')) {
         const challenge = `Bearer realm="http://${host}/token",service="test-registry",scope="repository:team/module:pull"`;
-        return void res.writeHead(401, { 'www-authenticate': challenge }).end(JSON.stringify({ errors: [{ code: 'UNAUTHORIZED' }] }));
+        return void res
+          .writeHead(401, { 'www-authenticate': challenge })
+          .end(JSON.stringify({ errors: [{ code: 'UNAUTHORIZED' }] }));
       }
-      res.writeHead(200, { 'content-type': OCI_MANIFEST, 'docker-content-digest': sha256Digest(Buffer.from(manifest)) }).end(manifest);
+      res
+        .writeHead(200, { 'content-type': OCI_MANIFEST, 'docker-content-digest': sha256Digest(Buffer.from(manifest)) })
+        .end(manifest);
     });
     const tokenRequests = () => server.requests.filter((r) => r.url.startsWith('/token'));
     return { ...server, tokenRequests };
@@ -212,15 +255,23 @@ describe('bearer token challenge', () => {
 
   it('fetches a token with Basic credentials, caches it per scope and pulls the manifest', async () => {
     const server = await tokenRegistry();
-    const client = new RegistryClient({ host: server.host, plainHttp: true, credentials: { username: 'robot', password } });
+    const client = new RegistryClient({
+      host: server.host,
+      plainHttp: true,
+      credentials: { username: 'robot', password },
+    });
     const pulled = await client.getManifest('team/module', '1.0.0');
     expect(pulled).toMatchObject({ mediaType: OCI_MANIFEST, digest: sha256Digest(Buffer.from(manifest)) });
     await client.getManifest('team/module', '1.0.0');
 
-    expect(server.tokenRequests().map((r) => new URL(r.url, 'http://x').searchParams.toString()))
-      .toEqual(['service=test-registry&scope=repository%3Ateam%2Fmodule%3Apull']);
-    expect(server.requests.filter((r) => r.url.startsWith('/v2/')).map((r) => r.headers.authorization))
-      .toEqual([undefined, 'Bearer tok-1', 'Bearer tok-1']);
+    expect(server.tokenRequests().map((r) => new URL(r.url, 'http://x').searchParams.toString())).toEqual([
+      'service=test-registry&scope=repository%3Ateam%2Fmodule%3Apull',
+    ]);
+    expect(server.requests.filter((r) => r.url.startsWith('/v2/')).map((r) => r.headers.authorization)).toEqual([
+      undefined,
+      'Bearer tok-1',
+      'Bearer tok-1',
+    ]);
   });
 
   it('fails with Unauthorized on wrong credentials and never names the password', async () => {

@@ -14,8 +14,11 @@ type Stored = KubeObject & { metadata: { resourceVersion: string } };
 let base: KubeClient;
 let writer: KubeClient;
 
-const configMap = (name: string, data: Record<string, string>, labels: Record<string, string> = {}) =>
-  ({ ...CONFIGMAP, metadata: { name, namespace, labels }, data });
+const configMap = (name: string, data: Record<string, string>, labels: Record<string, string> = {}) => ({
+  ...CONFIGMAP,
+  metadata: { name, namespace, labels },
+  data,
+});
 
 /** The requests any client of this process sends while `work` runs (reads served from the cache send none). */
 async function requestsDuring<T>(work: () => Promise<T>): Promise<{ result: T; requests: string[] }> {
@@ -44,7 +47,11 @@ describe('KCP reads from watch caches', () => {
     await writer.create(configMap('a', { v: '1' }, { kyma: 'k1' }));
     await writer.create(configMap('b', { v: '1' }, { kyma: 'k2' }));
     const view = base.cachingReads([CONFIGMAP]);
-    expect((await view.list(CONFIGMAP.apiVersion, CONFIGMAP.kind, { namespace, labelSelector: 'kyma=k1' })).items.map((c) => c.metadata?.name)).toEqual(['a']);
+    expect(
+      (await view.list(CONFIGMAP.apiVersion, CONFIGMAP.kind, { namespace, labelSelector: 'kyma=k1' })).items.map(
+        (c) => c.metadata?.name,
+      ),
+    ).toEqual(['a']);
     const { result, requests } = await requestsDuring(async () => [
       await view.get<Data>({ ...CONFIGMAP, namespace, name: 'b' }),
       (await view.list(CONFIGMAP.apiVersion, CONFIGMAP.kind, { namespace, labelSelector: 'kyma=k2' })).items,
@@ -60,23 +67,41 @@ describe('KCP reads from watch caches', () => {
   });
 
   it('keeps who wrote an object when (managedFields without their field sets): what the resync orders by', async () => {
-    type Written = KubeObject & { metadata: { managedFields?: { manager?: string; operation?: string; time?: string; fieldsV1?: unknown }[] } };
+    type Written = KubeObject & {
+      metadata: { managedFields?: { manager?: string; operation?: string; time?: string; fieldsV1?: unknown }[] };
+    };
     const live = await writer.create<Written>(configMap('mf', { v: '1' }));
     const view = base.cachingReads([CONFIGMAP]);
-    const cached = await withFreshness(() => view.get<Written>({ ...CONFIGMAP, namespace, name: 'mf' }), kindKey('v1', 'ConfigMap'), live.metadata.resourceVersion);
+    const cached = await withFreshness(
+      () => view.get<Written>({ ...CONFIGMAP, namespace, name: 'mf' }),
+      kindKey('v1', 'ConfigMap'),
+      live.metadata.resourceVersion,
+    );
     const entries = live.metadata.managedFields ?? [];
     expect(entries.length).toBeGreaterThan(0);
     expect(entries[0]?.fieldsV1).toBeDefined();
-    expect(cached?.metadata.managedFields).toEqual(entries.map(({ manager, operation, time }) => ({ manager, operation, time })));
+    expect(cached?.metadata.managedFields).toEqual(
+      entries.map(({ manager, operation, time }) => ({ manager, operation, time })),
+    );
   });
 
   it('keeps its label index with every change: a relabelled object moves, a deleted one leaves', async () => {
     const view = base.cachingReads([CONFIGMAP]);
-    const names = (labelSelector: string) => view.list(CONFIGMAP.apiVersion, CONFIGMAP.kind, { namespace, labelSelector }).then((l) => l.items.map((c) => c.metadata?.name));
+    const names = (labelSelector: string) =>
+      view
+        .list(CONFIGMAP.apiVersion, CONFIGMAP.kind, { namespace, labelSelector })
+        .then((l) => l.items.map((c) => c.metadata?.name));
     await writer.create(configMap('moving', { v: '1' }, { kyma: 'k7' }));
     await vi.waitFor(async () => expect(await names('kyma=k7')).toEqual(['moving']), { timeout: 10_000 });
-    const moved = await writer.mergePatch<Stored>({ ...CONFIGMAP, namespace, name: 'moving' }, { metadata: { labels: { kyma: 'k8' } } });
-    const after = await withFreshness(async () => [await names('kyma=k7'), await names('kyma=k8')], kindKey('v1', 'ConfigMap'), moved.metadata.resourceVersion);
+    const moved = await writer.mergePatch<Stored>(
+      { ...CONFIGMAP, namespace, name: 'moving' },
+      { metadata: { labels: { kyma: 'k8' } } },
+    );
+    const after = await withFreshness(
+      async () => [await names('kyma=k7'), await names('kyma=k8')],
+      kindKey('v1', 'ConfigMap'),
+      moved.metadata.resourceVersion,
+    );
     expect(after).toEqual([[], ['moving']]);
     await writer.delete({ ...CONFIGMAP, namespace, name: 'moving' });
     await vi.waitFor(async () => expect(await names('kyma=k8')).toEqual([]), { timeout: 10_000 });
@@ -105,14 +130,22 @@ describe('KCP reads from watch caches', () => {
     const view = base.cachingReads([CONFIGMAP]);
     for (let round = 0; round < 20; round++) {
       // Another writer changes the object; the call's event carries the new resourceVersion.
-      const changed = await writer.mergePatch<Stored>({ ...CONFIGMAP, namespace, name: 'a' }, { data: { v: `event-${round}` } });
-      const seen = await withFreshness(() => view.get<Data>({ ...CONFIGMAP, namespace, name: 'a' }), kindKey('v1', 'ConfigMap'), changed.metadata.resourceVersion);
+      const changed = await writer.mergePatch<Stored>(
+        { ...CONFIGMAP, namespace, name: 'a' },
+        { data: { v: `event-${round}` } },
+      );
+      const seen = await withFreshness(
+        () => view.get<Data>({ ...CONFIGMAP, namespace, name: 'a' }),
+        kindKey('v1', 'ConfigMap'),
+        changed.metadata.resourceVersion,
+      );
       expect(seen?.data.v).toBe(`event-${round}`);
       // The call writes itself and reads back in a list.
       const listed = await withFreshness(async () => {
         await view.mergePatch({ ...CONFIGMAP, namespace, name: 'b' }, { data: { v: `own-${round}` } });
         expect(currentFreshness()?.required(kindKey('v1', 'ConfigMap'))).toBeGreaterThan(0n);
-        return (await view.list<Data>(CONFIGMAP.apiVersion, CONFIGMAP.kind, { namespace, labelSelector: 'kyma=k2' })).items;
+        return (await view.list<Data>(CONFIGMAP.apiVersion, CONFIGMAP.kind, { namespace, labelSelector: 'kyma=k2' }))
+          .items;
       });
       expect(listed.map((c) => c.data.v)).toEqual([`own-${round}`]);
     }
@@ -121,22 +154,38 @@ describe('KCP reads from watch caches', () => {
   it('sees deletions and objects created later through the watch', async () => {
     const view = base.cachingReads([CONFIGMAP]);
     await view.list(CONFIGMAP.apiVersion, CONFIGMAP.kind, { namespace });
-    const created: Stored = await writer.create<KubeObject>(configMap('c', { v: '1' }, { kyma: 'k3' })) as Stored;
-    const names = () => view.list(CONFIGMAP.apiVersion, CONFIGMAP.kind, { namespace }).then((l) => l.items.map((c) => c.metadata?.name));
+    const created: Stored = (await writer.create<KubeObject>(configMap('c', { v: '1' }, { kyma: 'k3' }))) as Stored;
+    const names = () =>
+      view.list(CONFIGMAP.apiVersion, CONFIGMAP.kind, { namespace }).then((l) => l.items.map((c) => c.metadata?.name));
     expect(await withFreshness(names, kindKey('v1', 'ConfigMap'), created.metadata.resourceVersion)).toContain('c');
     await writer.delete({ ...CONFIGMAP, namespace, name: 'c' });
     await vi.waitFor(async () => expect(await names()).not.toContain('c'), { timeout: 10_000 });
   });
 
   it('watches only the labelled part of a label-scoped kind and sends other reads to the API server', async () => {
-    await writer.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'kubeconfig-k1', namespace, labels: { 'operator.kyma-project.io/kyma-name': 'k1' } }, data: { config: 'eA==' } });
-    await writer.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'unrelated', namespace }, data: { x: 'eA==' } });
+    await writer.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'kubeconfig-k1', namespace, labels: { 'operator.kyma-project.io/kyma-name': 'k1' } },
+      data: { config: 'eA==' },
+    });
+    await writer.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'unrelated', namespace },
+      data: { x: 'eA==' },
+    });
     const view = base.cachingReads([KUBECONFIGS]);
     const selector = 'operator.kyma-project.io/kyma-name=k1';
-    expect((await view.list('v1', 'Secret', { namespace, labelSelector: selector })).items.map((s) => s.metadata?.name)).toEqual(['kubeconfig-k1']);
+    expect(
+      (await view.list('v1', 'Secret', { namespace, labelSelector: selector })).items.map((s) => s.metadata?.name),
+    ).toEqual(['kubeconfig-k1']);
     const cached = await requestsDuring(() => view.list('v1', 'Secret', { namespace, labelSelector: selector }));
     expect(cached.requests).toEqual([]);
-    const live = await requestsDuring(async () => [await view.list('v1', 'Secret', { namespace }), await view.get({ apiVersion: 'v1', kind: 'Secret', namespace, name: 'unrelated' })]);
+    const live = await requestsDuring(async () => [
+      await view.list('v1', 'Secret', { namespace }),
+      await view.get({ apiVersion: 'v1', kind: 'Secret', namespace, name: 'unrelated' }),
+    ]);
     expect(live.requests).toHaveLength(2);
     expect((live.result[0] as { items: unknown[] }).items).toHaveLength(2);
   });

@@ -17,16 +17,29 @@ describe('OCI registry on loopback', () => {
     const content = Buffer.concat([Buffer.from('apiVersion: v1\nkind: ConfigMap\n'), randomBytes(64 * 1024)]);
     await writeFile(join(dir, 'raw-manifest.yaml'), content);
     const ref = `${registryHost}/component-descriptors/kyma-project.io/module/sample:1.0.0`;
-    await oras(dir, 'push', '--plain-http', '--artifact-type', 'application/vnd.test.module',
-      ref, 'raw-manifest.yaml:application/x-yaml');
+    await oras(
+      dir,
+      'push',
+      '--plain-http',
+      '--artifact-type',
+      'application/vnd.test.module',
+      ref,
+      'raw-manifest.yaml:application/x-yaml',
+    );
 
     const digest = `sha256:${createHash('sha256').update(content).digest('hex')}`;
-    const manifest = await (await fetch(`http://${registryHost}/v2/component-descriptors/kyma-project.io/module/sample/manifests/1.0.0`, {
-      headers: { accept: 'application/vnd.oci.image.manifest.v1+json' },
-    })).json() as { layers: { digest: string; size: number }[] };
+    const manifest = (await (
+      await fetch(`http://${registryHost}/v2/component-descriptors/kyma-project.io/module/sample/manifests/1.0.0`, {
+        headers: { accept: 'application/vnd.oci.image.manifest.v1+json' },
+      })
+    ).json()) as { layers: { digest: string; size: number }[] };
     expect(manifest.layers).toEqual([expect.objectContaining({ digest, size: content.length })]);
 
-    const blob = Buffer.from(await (await fetch(`http://${registryHost}/v2/component-descriptors/kyma-project.io/module/sample/blobs/${digest}`)).arrayBuffer());
+    const blob = Buffer.from(
+      await (
+        await fetch(`http://${registryHost}/v2/component-descriptors/kyma-project.io/module/sample/blobs/${digest}`)
+      ).arrayBuffer(),
+    );
     expect(`sha256:${createHash('sha256').update(blob).digest('hex')}`).toBe(digest);
     expect(blob.equals(content)).toBe(true);
 

@@ -11,10 +11,16 @@ import { clusters } from './clusters.ts';
 const namespace = `runtime-clients-${Date.now().toString(36)}`;
 let kcp: KubeClient;
 
-const setSecret = (kyma: string, kubeconfig: string) => kcp.apply({
-  apiVersion: 'v1', kind: 'Secret', metadata: { name: `kubeconfig-${kyma}`, namespace, labels: { [LABEL.kymaName]: kyma } },
-  data: { config: Buffer.from(kubeconfig).toString('base64') },
-}, 'e2e-user');
+const setSecret = (kyma: string, kubeconfig: string) =>
+  kcp.apply(
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: `kubeconfig-${kyma}`, namespace, labels: { [LABEL.kymaName]: kyma } },
+      data: { config: Buffer.from(kubeconfig).toString('base64') },
+    },
+    'e2e-user',
+  );
 
 function clientOf(access: RuntimeAccess): KubeClient {
   if (!('client' in access)) throw new Error(`no runtime: ${access.missing}`);
@@ -38,10 +44,17 @@ describe('runtime clients', () => {
     const aggregateStatus = new RuntimeClients(kcp);
     const spy = vi.spyOn(KubeClient.prototype, 'request');
     try {
-      const clients = [await applyRemote.forKyma(namespace, 'a'), await applyRemote.forKyma(namespace, 'b'), await aggregateStatus.forKyma(namespace, 'a')].map(clientOf);
+      const clients = [
+        await applyRemote.forKyma(namespace, 'a'),
+        await applyRemote.forKyma(namespace, 'b'),
+        await aggregateStatus.forKyma(namespace, 'a'),
+      ].map(clientOf);
       const [shared] = clients as [KubeClient];
       expect(new Set(clients).size).toBe(1);
-      for (const client of clients) expect((await client.get({ apiVersion: 'v1', kind: 'Namespace', name: 'default' }))?.metadata?.name).toBe('default');
+      for (const client of clients)
+        expect((await client.get({ apiVersion: 'v1', kind: 'Namespace', name: 'default' }))?.metadata?.name).toBe(
+          'default',
+        );
       const other = clientOf(await applyRemote.forKyma(namespace, 'c'));
       expect(other).not.toBe(shared);
       expect(other.server).not.toBe(shared.server);
@@ -52,7 +65,7 @@ describe('runtime clients', () => {
     }
   });
 
-  it('a rotated Secret moves its Kyma to the new kubeconfig\'s client; an eviction builds a fresh client', async () => {
+  it("a rotated Secret moves its Kyma to the new kubeconfig's client; an eviction builds a fresh client", async () => {
     const runtimes = new RuntimeClients(kcp);
     const before = clientOf(await runtimes.forKyma(namespace, 'a'));
     await setSecret('a', inject('controlPlane').runtimes[1] as string);
@@ -69,7 +82,10 @@ describe('runtime clients', () => {
 
   it('a Secret that is not a kubeconfig is an error naming the Secret, never its content', async () => {
     await setSecret('d', 'token: do-not-print-me');
-    const failed = await new RuntimeClients(kcp).forKyma(namespace, 'd').then(() => '', (e: unknown) => String(e));
+    const failed = await new RuntimeClients(kcp).forKyma(namespace, 'd').then(
+      () => '',
+      (e: unknown) => String(e),
+    );
     expect(failed).toBe(`Error: kubeconfig Secret kubeconfig-d of Kyma d does not hold a usable kubeconfig`);
   });
 });

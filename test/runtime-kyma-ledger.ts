@@ -7,7 +7,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ANNOTATION, API_VERSION } from '../shared/core/vocabulary.ts';
 import type { KubeClient } from '../shared/kube/client.ts';
 
-interface Seen { metadata: { uid?: string; name?: string; namespace?: string; creationTimestamp?: string; deletionTimestamp?: string; annotations?: Record<string, string>; managedFields?: { manager?: string }[] }; spec?: { modules?: { name: string }[] } }
+interface Seen {
+  metadata: {
+    uid?: string;
+    name?: string;
+    namespace?: string;
+    creationTimestamp?: string;
+    deletionTimestamp?: string;
+    annotations?: Record<string, string>;
+    managedFields?: { manager?: string }[];
+  };
+  spec?: { modules?: { name: string }[] };
+}
 
 export interface LedgerLine {
   at: string;
@@ -28,11 +39,19 @@ export interface LedgerLine {
 const KYMAS = `/apis/${API_VERSION}/kymas`;
 
 async function kymasOn(client: KubeClient): Promise<Seen[] | undefined> {
-  return client.request<{ items: Seen[] }>('GET', KYMAS).then((l) => l.items, () => undefined);
+  return client.request<{ items: Seen[] }>('GET', KYMAS).then(
+    (l) => l.items,
+    () => undefined,
+  );
 }
 
 /** Polls until `signal` aborts, appending LedgerLines to `file`. */
-export async function keepLedger(kcp: KubeClient, runtimes: KubeClient[], file: string, signal: AbortSignal): Promise<void> {
+export async function keepLedger(
+  kcp: KubeClient,
+  runtimes: KubeClient[],
+  file: string,
+  signal: AbortSignal,
+): Promise<void> {
   const known = new Map<string, LedgerLine>();
   const lastLive = new Map<string, string>();
   while (!signal.aborted) {
@@ -41,28 +60,38 @@ export async function keepLedger(kcp: KubeClient, runtimes: KubeClient[], file: 
     const lines: LedgerLine[] = [];
     for (const [runtime, client] of runtimes.entries()) {
       const items = await kymasOn(client);
-      if (!items) { for (const [uid, line] of known) if (line.runtime === runtime) seen.add(uid); continue; }
+      if (!items) {
+        for (const [uid, line] of known) if (line.runtime === runtime) seen.add(uid);
+        continue;
+      }
       for (const item of items) {
         const uid = item.metadata.uid ?? '';
         seen.add(uid);
         if (known.has(uid)) continue;
         const line: LedgerLine = {
-          at: now, event: 'appeared', runtime, kyma: `${item.metadata.namespace}/${item.metadata.name}`, uid,
-          owner: item.metadata.annotations?.[ANNOTATION.ownedBy] ?? '', modules: (item.spec?.modules ?? []).map((m) => m.name),
-          managers: (item.metadata.managedFields ?? []).map((f) => f.manager ?? ''), created: item.metadata.creationTimestamp ?? '',
+          at: now,
+          event: 'appeared',
+          runtime,
+          kyma: `${item.metadata.namespace}/${item.metadata.name}`,
+          uid,
+          owner: item.metadata.annotations?.[ANNOTATION.ownedBy] ?? '',
+          modules: (item.spec?.modules ?? []).map((m) => m.name),
+          managers: (item.metadata.managedFields ?? []).map((f) => f.manager ?? ''),
+          created: item.metadata.creationTimestamp ?? '',
         };
         known.set(uid, line);
         lines.push(line);
       }
     }
     const live = new Set<string>();
-    for (const kyma of await kymasOn(kcp) ?? []) {
+    for (const kyma of (await kymasOn(kcp)) ?? []) {
       const name = `${kyma.metadata.namespace}/${kyma.metadata.name}`;
       if (kyma.metadata.deletionTimestamp) continue;
       live.add(name);
       lastLive.set(name, new Date().toISOString());
     }
-    for (const line of lines) Object.assign(line, { ownerLive: live.has(line.owner), ownerLastLive: lastLive.get(line.owner) ?? '' });
+    for (const line of lines)
+      Object.assign(line, { ownerLive: live.has(line.owner), ownerLastLive: lastLive.get(line.owner) ?? '' });
     for (const [uid, line] of known) {
       if (seen.has(uid)) continue;
       known.delete(uid);
@@ -75,12 +104,20 @@ export async function keepLedger(kcp: KubeClient, runtimes: KubeClient[], file: 
 
 export async function readLedger(file: string): Promise<LedgerLine[]> {
   const text = await readFile(file, 'utf8').catch(() => '');
-  return text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as LedgerLine);
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as LedgerLine);
 }
 
 /** PURE. Runtime Kymas that appeared after their owner was last seen live in the KCP (by more than `slackMs`): created
  * for a Kyma already gone or being deleted. Owners never seen live (another KCP's Kymas) are not judged. */
 export function leaks(lines: readonly LedgerLine[], slackMs = 2_000): LedgerLine[] {
-  return lines.filter((l) => l.event === 'appeared' && !l.ownerLive && l.ownerLastLive
-    && Date.parse(l.created ?? '') > Date.parse(l.ownerLastLive) + slackMs);
+  return lines.filter(
+    (l) =>
+      l.event === 'appeared' &&
+      !l.ownerLive &&
+      l.ownerLastLive &&
+      Date.parse(l.created ?? '') > Date.parse(l.ownerLastLive) + slackMs,
+  );
 }

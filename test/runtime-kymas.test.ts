@@ -7,7 +7,15 @@ import { describe, expect, inject, it } from 'vitest';
 import { leaks, readLedger, type LedgerLine } from './runtime-kyma-ledger.ts';
 
 const line = (over: Partial<LedgerLine>): LedgerLine => ({
-  at: '', event: 'appeared', runtime: 0, kyma: 'kyma-system/default', uid: 'u', owner: 'kcp-system/a', modules: [], managers: [], ...over,
+  at: '',
+  event: 'appeared',
+  runtime: 0,
+  kyma: 'kyma-system/default',
+  uid: 'u',
+  owner: 'kcp-system/a',
+  modules: [],
+  managers: [],
+  ...over,
 });
 
 /** The log lines (in the worlds' log files, `log-<pid>-<world start ms>-<n>.jsonl`) that created a runtime Kyma for `owner`. */
@@ -24,10 +32,25 @@ async function creatorsOf(owner: string): Promise<string[]> {
 
 describe('runtime Kymas over the whole run', () => {
   it('the check finds a runtime Kyma created after its owner was last seen live, and only that one', () => {
-    const planted = line({ uid: 'late', created: '2026-01-01T00:01:00Z', ownerLive: false, ownerLastLive: '2026-01-01T00:00:00.000Z' });
+    const planted = line({
+      uid: 'late',
+      created: '2026-01-01T00:01:00Z',
+      ownerLive: false,
+      ownerLastLive: '2026-01-01T00:00:00.000Z',
+    });
     const fine = [
-      line({ uid: 'live', created: '2026-01-01T00:01:00Z', ownerLive: true, ownerLastLive: '2026-01-01T00:01:00.100Z' }),
-      line({ uid: 'racing', created: '2026-01-01T00:00:01Z', ownerLive: false, ownerLastLive: '2026-01-01T00:00:00.500Z' }),
+      line({
+        uid: 'live',
+        created: '2026-01-01T00:01:00Z',
+        ownerLive: true,
+        ownerLastLive: '2026-01-01T00:01:00.100Z',
+      }),
+      line({
+        uid: 'racing',
+        created: '2026-01-01T00:00:01Z',
+        ownerLive: false,
+        ownerLastLive: '2026-01-01T00:00:00.500Z',
+      }),
       line({ uid: 'other-kcp', created: '2026-01-01T00:01:00Z', ownerLive: false, ownerLastLive: '' }),
     ];
     expect(leaks([planted, ...fine]).map((l) => l.uid)).toEqual(['late']);
@@ -35,8 +58,13 @@ describe('runtime Kymas over the whole run', () => {
 
   it('none was created for a Kyma already gone', async () => {
     const lines = await readLedger(inject('controlPlane').ledger);
-    expect(lines.filter((l) => l.event === 'appeared').length, 'runtime Kymas seen: run the whole integration project, this file comes last').toBeGreaterThan(20);
-    const found = await Promise.all(leaks(lines).map(async (leak) => ({ leak, creators: await creatorsOf(leak.owner) })));
+    expect(
+      lines.filter((l) => l.event === 'appeared').length,
+      'runtime Kymas seen: run the whole integration project, this file comes last',
+    ).toBeGreaterThan(20);
+    const found = await Promise.all(
+      leaks(lines).map(async (leak) => ({ leak, creators: await creatorsOf(leak.owner) })),
+    );
     expect(found).toEqual([]);
   });
 });

@@ -23,9 +23,21 @@ const received: Record<string, string>[] = [];
 /** What was posted about the runtime of Kyma `name`, and when each arrived (ms since the epoch, in `at`). */
 const about = (name: string) => received.filter((h) => h['ce-name'] === name);
 let kcp: KubeClient;
-const kymaIn = (name: string) => ({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace: NAMESPACE }, spec: { channel: 'regular' } });
+const kymaIn = (name: string) => ({
+  apiVersion: API_VERSION,
+  kind: 'Kyma',
+  metadata: { name, namespace: NAMESPACE },
+  spec: { channel: 'regular' },
+});
 const sink = createServer((req: IncomingMessage, res) => {
-  received.push({ ...Object.fromEntries(Object.entries(req.headers).filter(([k]) => k.startsWith('ce-')).map(([k, v]) => [k, String(v)])), at: String(Date.now()) });
+  received.push({
+    ...Object.fromEntries(
+      Object.entries(req.headers)
+        .filter(([k]) => k.startsWith('ce-'))
+        .map(([k, v]) => [k, String(v)]),
+    ),
+    at: String(Date.now()),
+  });
   req.resume();
   res.writeHead(202).end();
 });
@@ -35,20 +47,32 @@ beforeAll(async () => {
   runtime = await KubeClient.from(cluster.kubeConfig());
   await installCrds(cluster.kubeConfig());
   await runtime.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kyma-system' } });
-  await runtime.create({ ...REMOTE, metadata: { name: 'default', namespace: 'kyma-system' }, spec: { channel: 'regular', modules: [] } } as never);
+  await runtime.create({
+    ...REMOTE,
+    metadata: { name: 'default', namespace: 'kyma-system' },
+    spec: { channel: 'regular', modules: [] },
+  } as never);
   kcp = await KubeClient.from(loadKubeConfig(inject('controlPlane').kcp));
   await kcp.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } }).catch(() => undefined);
   // Two Kymas on the same runtime: wt exists from the start, wt2 only has its kubeconfig Secret until the test makes it.
   for (const name of ['wt', 'wt2']) {
-    await kcp.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: NAMESPACE, labels: { [LABEL.kymaName]: name } },
-      data: { config: Buffer.from(cluster.kubeconfig).toString('base64') } }, 'e2e-user');
+    await kcp.apply(
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name, namespace: NAMESPACE, labels: { [LABEL.kymaName]: name } },
+        data: { config: Buffer.from(cluster.kubeconfig).toString('base64') },
+      },
+      'e2e-user',
+    );
   }
   await kcp.create(kymaIn('wt') as never);
   await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
 });
 
 afterAll(async () => {
-  for (const name of ['wt', 'wt2']) await kcp?.delete({ apiVersion: API_VERSION, kind: 'Kyma', namespace: NAMESPACE, name }).catch(() => undefined);
+  for (const name of ['wt', 'wt2'])
+    await kcp?.delete({ apiVersion: API_VERSION, kind: 'Kyma', namespace: NAMESPACE, name }).catch(() => undefined);
   sink.close();
   await cluster?.stop();
 });
@@ -59,12 +83,24 @@ describe('npm run runtime-watch', () => {
     await writeFile(kubeconfigPath, inject('controlPlane').kcp);
     const child = spawn(process.execPath, [join(import.meta.dirname, '../components/runtime-watch/main.ts')], {
       stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, KUBECONFIG: kubeconfigPath, K_SINK: `http://127.0.0.1:${(sink.address() as AddressInfo).port}`, LIFECYCLE_KCP_NAMESPACE: NAMESPACE, LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        KUBECONFIG: kubeconfigPath,
+        K_SINK: `http://127.0.0.1:${(sink.address() as AddressInfo).port}`,
+        LIFECYCLE_KCP_NAMESPACE: NAMESPACE,
+        LOG_LEVEL: 'warn',
+      },
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     try {
       await eventually('the existing runtime Kyma announced', async () => about('wt').length >= 1, 30_000);
-      expect(about('wt')[0]).toMatchObject({ 'ce-type': RESYNC_DUE, 'ce-source': '/lifecycle-manager/runtime-watch', 'ce-kind': 'Kyma', 'ce-name': 'wt', 'ce-namespace': NAMESPACE });
+      expect(about('wt')[0]).toMatchObject({
+        'ce-type': RESYNC_DUE,
+        'ce-source': '/lifecycle-manager/runtime-watch',
+        'ce-kind': 'Kyma',
+        'ce-name': 'wt',
+        'ce-namespace': NAMESPACE,
+      });
       // A runtime is watched only once its Kyma exists (ADR 46): wt2's is announced after wt2 is made, not at start.
       const made = Date.now();
       await kcp.create(kymaIn('wt2') as never);
@@ -79,7 +115,16 @@ describe('npm run runtime-watch', () => {
       // kyma-sync-context, spec untouched since) is no user's change and is not sent (ADR 28).
       await runtime.delete(REMOTE);
       await eventually('the deletion posted', async () => about('wt').length >= 3, 30_000);
-      await runtime.create({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: 'default', namespace: 'kyma-system' }, spec: { channel: 'regular', modules: [] } }, false, 'kyma-sync-context');
+      await runtime.create(
+        {
+          apiVersion: API_VERSION,
+          kind: 'Kyma',
+          metadata: { name: 'default', namespace: 'kyma-system' },
+          spec: { channel: 'regular', modules: [] },
+        },
+        false,
+        'kyma-sync-context',
+      );
       await new Promise((r) => setTimeout(r, 1500));
       expect(about('wt')).toHaveLength(3);
       expect(await runtime.get(REMOTE)).toBeDefined();

@@ -10,7 +10,8 @@ export const MODULE_AUTHOR_LOGIN = { username: 'author', password: 'm0dule-pa55w
 /** Each known secret by name, with the encodings it is stored or sent in. */
 export function knownSecrets(): Record<string, string> {
   const token = inject('controlPlane').runtimeToken;
-  const basic = (login: { username: string; password: string }) => Buffer.from(`${login.username}:${login.password}`).toString('base64');
+  const basic = (login: { username: string; password: string }) =>
+    Buffer.from(`${login.username}:${login.password}`).toString('base64');
   return {
     'runtime kubeconfig token': token,
     'runtime kubeconfig token (base64)': Buffer.from(token).toString('base64'),

@@ -9,15 +9,29 @@ import { clusters } from './clusters.ts';
 
 const group = `shared-${Date.now().toString(36)}.example.com`;
 const crd = (description: string) => ({
-  apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `widgets.${group}` },
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: `widgets.${group}` },
   spec: {
-    group, scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', description, 'x-kubernetes-preserve-unknown-fields': true } } }],
+    group,
+    scope: 'Namespaced',
+    names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: 'object', description, 'x-kubernetes-preserve-unknown-fields': true } },
+      },
+    ],
   },
 });
 let first: KubeClient;
 let second: KubeClient;
-const requestsTo = (server: string) => requestTally().filter((r) => r.server === server).reduce((n, r) => n + r.count, 0);
+const requestsTo = (server: string) =>
+  requestTally()
+    .filter((r) => r.server === server)
+    .reduce((n, r) => n + r.count, 0);
 
 beforeAll(async () => {
   const [runtime] = clusters().runtimes;
@@ -27,11 +41,15 @@ beforeAll(async () => {
 
 afterAll(async () => {
   countRequests(false);
-  await first?.delete({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: `widgets.${group}` });
+  await first?.delete({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    name: `widgets.${group}`,
+  });
 });
 
 describe('shared cluster-scoped objects (ADR 32)', () => {
-  it('a CRD seen established by one Kyma\'s client is trusted by another\'s on the same server; a change is applied again', async () => {
+  it("a CRD seen established by one Kyma's client is trusted by another's on the same server; a change is applied again", async () => {
     const memo = new SharedObjects(60_000);
     countRequests(true);
     const created = await memo.apply(first, crd('one'), 'lifecycle-manager', crdSettled);
@@ -48,7 +66,10 @@ describe('shared cluster-scoped objects (ADR 32)', () => {
     const changed = await memo.apply(second, crd('two'), 'lifecycle-manager', crdSettled);
     expect(requestsTo(second.server), 'a changed CRD is read and applied').toBeGreaterThanOrEqual(2);
     expect(changed.metadata?.name).toBe(`widgets.${group}`);
-    const stored = await second.get<{ metadata?: { name?: string }; spec: { versions: { schema: { openAPIV3Schema: { description: string } } }[] } }>({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: `widgets.${group}` });
+    const stored = await second.get<{
+      metadata?: { name?: string };
+      spec: { versions: { schema: { openAPIV3Schema: { description: string } } }[] };
+    }>({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: `widgets.${group}` });
     expect(stored?.spec.versions[0]?.schema.openAPIV3Schema.description).toBe('two');
   });
 

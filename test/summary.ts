@@ -1,7 +1,12 @@
 // Prints the closing line of a test run from vitest's JSON reports (summed): "tests: N passed, N failed, N skipped".
 import { readFile } from 'node:fs/promises';
 
-interface Report { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number }
+interface Report {
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  numTodoTests: number;
+}
 
 const files = process.argv.length > 2 ? process.argv.slice(2) : ['test-artifacts/vitest.json'];
 const total = { passed: 0, failed: 0, skipped: 0 };

@@ -8,8 +8,10 @@ const [runtime] = runtimes as [KubeConfig];
 const apps = runtime.makeApiClient(AppsV1Api);
 const NAMESPACE = 'workloads-test';
 
-function deployment(name: string, extra: { nodeSelector?: Record<string, string>; progressDeadlineSeconds?: number } = {}):
-V1Deployment {
+function deployment(
+  name: string,
+  extra: { nodeSelector?: Record<string, string>; progressDeadlineSeconds?: number } = {},
+): V1Deployment {
   const labels = { app: name };
   return {
     metadata: { name, namespace: NAMESPACE },
@@ -51,7 +53,9 @@ describe('runtime cluster with controller-manager, scheduler and kwok', () => {
     const { deployment: rolled } = await waitForCondition('manager', 'Available', 'True');
     expect(rolled.status?.readyReplicas).toBe(2);
     expect(rolled.status?.observedGeneration).toBe(rolled.metadata?.generation);
-    const pods = await runtime.makeApiClient(CoreV1Api).listNamespacedPod({ namespace: NAMESPACE, labelSelector: 'app=manager' });
+    const pods = await runtime
+      .makeApiClient(CoreV1Api)
+      .listNamespacedPod({ namespace: NAMESPACE, labelSelector: 'app=manager' });
     expect(pods.items.map((p) => p.status?.phase)).toEqual(['Running', 'Running']);
   });
 

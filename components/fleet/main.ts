@@ -10,7 +10,14 @@ const config = readConfig();
 const log = createLogger('fleet', config.logLevel);
 const kc = new KubeConfig();
 kc.loadFromDefault();
-const fleet = await startFleetService(await KubeClient.from(kc), config.kcpNamespace, log, config.port, '0.0.0.0', config);
+const fleet = await startFleetService(
+  await KubeClient.from(kc),
+  config.kcpNamespace,
+  log,
+  config.port,
+  '0.0.0.0',
+  config,
+);
 log.info({ namespace: config.kcpNamespace, url: fleet.url }, 'fleet: /metrics, /api/fleet, /api/kymas/<name>');
 const stop = () => void fleet.close().then(() => process.exit(0));
 process.once('SIGTERM', stop);

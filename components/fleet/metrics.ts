@@ -17,7 +17,10 @@ export interface FleetState {
 
 /** Upstream's metric labels from the Kyma: shoot (first DNS label of the skr-domain annotation) and instance id. */
 export function shootAndInstance(kyma: Kyma): { shoot: string; instance_id: string } {
-  return { shoot: (kyma.metadata.annotations?.[ANNOTATION.skrDomain] ?? '').split('.')[0] ?? '', instance_id: kyma.metadata.labels?.[LABEL.instanceId] ?? '' };
+  return {
+    shoot: (kyma.metadata.annotations?.[ANNOTATION.skrDomain] ?? '').split('.')[0] ?? '',
+    instance_id: kyma.metadata.labels?.[LABEL.instanceId] ?? '',
+  };
 }
 
 /** Gauges recomputed from `state()` at every scrape (one read per scrape, shared by the four gauges). */
@@ -25,8 +28,10 @@ export function fleetMetrics(state: () => Promise<FleetState>): { registry: Regi
   const registry = new Registry();
   let current: FleetState = { kymas: [], manifests: [], releaseMetas: [] };
   new Gauge({
-    name: 'lifecycle_mgr_kyma_state', help: 'One-hot over the Kyma states: 1 for the current state of each Kyma.',
-    labelNames: ['kyma_name', 'state', 'shoot', 'instance_id'], registers: [registry],
+    name: 'lifecycle_mgr_kyma_state',
+    help: 'One-hot over the Kyma states: 1 for the current state of each Kyma.',
+    labelNames: ['kyma_name', 'state', 'shoot', 'instance_id'],
+    registers: [registry],
     collect() {
       this.reset();
       for (const kyma of current.kymas) {
@@ -36,33 +41,43 @@ export function fleetMetrics(state: () => Promise<FleetState>): { registry: Regi
     },
   });
   new Gauge({
-    name: 'lifecycle_mgr_module_state', help: 'One-hot over the module states: 1 for the current state of each module of each Kyma.',
-    labelNames: ['module_name', 'kyma_name', 'state', 'shoot', 'instance_id'], registers: [registry],
+    name: 'lifecycle_mgr_module_state',
+    help: 'One-hot over the module states: 1 for the current state of each module of each Kyma.',
+    labelNames: ['module_name', 'kyma_name', 'state', 'shoot', 'instance_id'],
+    registers: [registry],
     collect() {
       this.reset();
       for (const kyma of current.kymas) {
         const labels = { kyma_name: kyma.metadata.name, ...shootAndInstance(kyma) };
         for (const module of kyma.status?.modules ?? []) {
-          for (const state of MODULE_STATES) this.set({ ...labels, module_name: module.name, state }, module.state === state ? 1 : 0);
+          for (const state of MODULE_STATES)
+            this.set({ ...labels, module_name: module.name, state }, module.state === state ? 1 : 0);
         }
       }
     },
   });
   new Gauge({
-    name: 'lifecycle_mgr_mandatory_modules', help: 'Number of mandatory modules (ModuleReleaseMetas with spec.mandatory).', registers: [registry],
+    name: 'lifecycle_mgr_mandatory_modules',
+    help: 'Number of mandatory modules (ModuleReleaseMetas with spec.mandatory).',
+    registers: [registry],
     collect() {
       this.set(current.releaseMetas.filter((m) => m.spec?.mandatory?.version && !m.metadata.deletionTimestamp).length);
     },
   });
   new Gauge({
-    name: 'lifecycle_mgr_mandatory_module_state', help: 'One-hot over the module states of each mandatory module\'s Manifest.',
-    labelNames: ['module_name', 'kyma_name', 'state'], registers: [registry],
+    name: 'lifecycle_mgr_mandatory_module_state',
+    help: "One-hot over the module states of each mandatory module's Manifest.",
+    labelNames: ['module_name', 'kyma_name', 'state'],
+    registers: [registry],
     collect() {
       this.reset();
       for (const manifest of current.manifests) {
         const labels = manifest.metadata.labels ?? {};
         if (labels[LABEL.mandatoryModule] !== 'true') continue;
-        const base = { module_name: labels[LABEL.moduleName] ?? manifest.metadata.name, kyma_name: labels[LABEL.kymaName] ?? '' };
+        const base = {
+          module_name: labels[LABEL.moduleName] ?? manifest.metadata.name,
+          kyma_name: labels[LABEL.kymaName] ?? '',
+        };
         for (const state of MODULE_STATES) this.set({ ...base, state }, manifest.status?.state === state ? 1 : 0);
       }
     },

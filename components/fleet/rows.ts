@@ -21,12 +21,15 @@ export interface RowFilter {
 export const MAX_ROWS = 500;
 
 export function kymaRows(kymas: readonly Kyma[], filter: RowFilter): { total: number; rows: KymaRow[] } {
-  const rows = kymas.map((kyma): KymaRow => ({
-    name: kyma.metadata.name,
-    state: stateOf(kyma.status?.state),
-    deleting: Boolean(kyma.metadata.deletionTimestamp),
-    modules: (kyma.status?.modules ?? []).map((m) => ({ name: m.name, ...installOf(kyma, m) })),
-  })).filter((row) => matches(row, filter)).sort((a, b) => a.name.localeCompare(b.name));
+  const rows = kymas
+    .map((kyma): KymaRow => ({
+      name: kyma.metadata.name,
+      state: stateOf(kyma.status?.state),
+      deleting: Boolean(kyma.metadata.deletionTimestamp),
+      modules: (kyma.status?.modules ?? []).map((m) => ({ name: m.name, ...installOf(kyma, m) })),
+    }))
+    .filter((row) => matches(row, filter))
+    .sort((a, b) => a.name.localeCompare(b.name));
   return { total: rows.length, rows: rows.slice(0, Math.min(filter.limit ?? MAX_ROWS, MAX_ROWS)) };
 }
 

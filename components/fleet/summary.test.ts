@@ -4,8 +4,14 @@ import { kymaRows } from './rows.ts';
 import { KYMA_STATES, MODULE_STATES, summarizeFleet } from './summary.ts';
 import { alignedTable, countsLine, fleetText } from './table.ts';
 
-const kyma = (name: string, state: KymaStatus['state'], modules: Partial<ModuleStatus>[] = [], deleting = false): Kyma => ({
-  apiVersion: 'operator.kyma-project.io/v1beta2', kind: 'Kyma',
+const kyma = (
+  name: string,
+  state: KymaStatus['state'],
+  modules: Partial<ModuleStatus>[] = [],
+  deleting = false,
+): Kyma => ({
+  apiVersion: 'operator.kyma-project.io/v1beta2',
+  kind: 'Kyma',
   metadata: { name, namespace: 'kcp-system', ...(deleting ? { deletionTimestamp: '2026-11-23T00:00:00Z' } : {}) },
   spec: { channel: 'regular' },
   status: { ...(state ? { state } : {}), modules: modules.map((m) => ({ name: 'x', ...m })) },
@@ -14,8 +20,14 @@ const kyma = (name: string, state: KymaStatus['state'], modules: Partial<ModuleS
 describe('summarizeFleet', () => {
   it('counts Kymas by state and module installs by module, version, channel and state', () => {
     const summary = summarizeFleet([
-      kyma('a', 'Ready', [{ name: 'alpha', version: '1.0.0', channel: 'regular', state: 'Ready' }, { name: 'beta', version: '2.0.0', state: 'Ready' }]),
-      kyma('b', 'Error', [{ name: 'alpha', version: '1.0.0', channel: 'regular', state: 'Error' }, { name: 'beta', version: '2.0.0', state: 'Ready' }]),
+      kyma('a', 'Ready', [
+        { name: 'alpha', version: '1.0.0', channel: 'regular', state: 'Ready' },
+        { name: 'beta', version: '2.0.0', state: 'Ready' },
+      ]),
+      kyma('b', 'Error', [
+        { name: 'alpha', version: '1.0.0', channel: 'regular', state: 'Error' },
+        { name: 'beta', version: '2.0.0', state: 'Ready' },
+      ]),
       kyma('c', 'Deleting', [], true),
       kyma('d', undefined),
     ]);
@@ -33,7 +45,14 @@ describe('summarizeFleet', () => {
   });
 
   it('an empty fleet is zeros, not an error', () => {
-    expect(summarizeFleet([])).toEqual({ kymas: 0, kymaStates: {}, deleting: 0, moduleInstalls: 0, moduleStates: {}, modules: [] });
+    expect(summarizeFleet([])).toEqual({
+      kymas: 0,
+      kymaStates: {},
+      deleting: 0,
+      moduleInstalls: 0,
+      moduleStates: {},
+      modules: [],
+    });
   });
 });
 
@@ -44,11 +63,25 @@ describe('fleet text', () => {
   });
 
   it('aligns columns, numbers to the right', () => {
-    expect(alignedTable(['NAME', 'N'], [['a', 1], ['long-name', 100]])).toEqual(['NAME         N', 'a            1', 'long-name  100']);
+    expect(
+      alignedTable(
+        ['NAME', 'N'],
+        [
+          ['a', 1],
+          ['long-name', 100],
+        ],
+      ),
+    ).toEqual(['NAME         N', 'a            1', 'long-name  100']);
   });
 
   it('renders the summary: headline counts and the module table', () => {
-    const text = fleetText(summarizeFleet([kyma('a', 'Ready', [{ name: 'alpha', version: '1.0.0', state: 'Ready' }]), kyma('b', 'Deleting', [], true)]), { kyma: KYMA_STATES, module: MODULE_STATES });
+    const text = fleetText(
+      summarizeFleet([
+        kyma('a', 'Ready', [{ name: 'alpha', version: '1.0.0', state: 'Ready' }]),
+        kyma('b', 'Deleting', [], true),
+      ]),
+      { kyma: KYMA_STATES, module: MODULE_STATES },
+    );
     expect(text.split('\n')).toEqual([
       'Kymas: 2 — Ready 1, Deleting 1 (1 being deleted)',
       'Module installs: 1 — Ready 1',
@@ -62,7 +95,10 @@ describe('fleet text', () => {
 describe('kymaRows (the fleet page list)', () => {
   const fleet = [
     kyma('c', 'Ready', [{ name: 'alpha', version: '1.0.0', state: 'Ready' }]),
-    kyma('a', 'Error', [{ name: 'alpha', version: '1.0.0', state: 'Error' }, { name: 'beta', version: '2.0.0', state: 'Ready' }]),
+    kyma('a', 'Error', [
+      { name: 'alpha', version: '1.0.0', state: 'Error' },
+      { name: 'beta', version: '2.0.0', state: 'Ready' },
+    ]),
     kyma('b', 'Ready', [{ name: 'beta', version: '2.0.0', state: 'Ready' }]),
   ];
   it('filters by Kyma state, by module (and its state), by name; ordered by name; capped', () => {
@@ -71,9 +107,13 @@ describe('kymaRows (the fleet page list)', () => {
     expect(kymaRows(fleet, { module: 'alpha' }).rows.map((r) => r.name)).toEqual(['a', 'c']);
     expect(kymaRows(fleet, { module: 'alpha', state: 'Error' }).rows.map((r) => r.name)).toEqual(['a']);
     expect(kymaRows(fleet, { name: 'b' }).rows.map((r) => r.name)).toEqual(['b']);
-    expect(kymaRows(fleet, { limit: 1 })).toMatchObject({ total: 3, rows: [{ name: 'a', state: 'Error', deleting: false }] });
+    expect(kymaRows(fleet, { limit: 1 })).toMatchObject({
+      total: 3,
+      rows: [{ name: 'a', state: 'Error', deleting: false }],
+    });
     expect(kymaRows(fleet, { name: 'a' }).rows[0]?.modules).toEqual([
-      { name: 'alpha', state: 'Error', version: '1.0.0', channel: 'regular' }, { name: 'beta', state: 'Ready', version: '2.0.0', channel: 'regular' },
+      { name: 'alpha', state: 'Error', version: '1.0.0', channel: 'regular' },
+      { name: 'beta', state: 'Ready', version: '2.0.0', channel: 'regular' },
     ]);
   });
 });

@@ -32,7 +32,9 @@ export const FLEET_NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 
 /** One module install as the fleet views show it: version and channel, '-' when not known yet. */
 export const installOf = (kyma: Kyma, module: ModuleStatus) => ({
-  version: module.version ?? '-', channel: module.channel ?? kyma.status?.activeChannel ?? kyma.spec?.channel ?? '-', state: stateOf(module.state),
+  version: module.version ?? '-',
+  channel: module.channel ?? kyma.status?.activeChannel ?? kyma.spec?.channel ?? '-',
+  state: stateOf(module.state),
 });
 
 /** The summary of `kymas`; rows ordered by module, version, channel, state. */
@@ -55,7 +57,13 @@ export function summarizeFleet(kymas: readonly Kyma[]): FleetSummary {
       else rows.set(key, { ...row, kymas: 1 });
     }
   }
-  const modules = [...rows.values()].sort((a, b) => a.module.localeCompare(b.module) || a.version.localeCompare(b.version) || a.channel.localeCompare(b.channel) || a.state.localeCompare(b.state));
+  const modules = [...rows.values()].sort(
+    (a, b) =>
+      a.module.localeCompare(b.module) ||
+      a.version.localeCompare(b.version) ||
+      a.channel.localeCompare(b.channel) ||
+      a.state.localeCompare(b.state),
+  );
   return { kymas: kymas.length, kymaStates, deleting, moduleInstalls, moduleStates, modules };
 }
 

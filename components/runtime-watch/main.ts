@@ -16,7 +16,13 @@ if (!config.sinkUrl) {
 }
 const kc = new KubeConfig();
 kc.loadFromDefault();
-const watches = new RuntimeWatches({ kcp: await KubeClient.from(kc), namespace: config.kcpNamespace, sink: httpSink(config.sinkUrl), log, execCommands: config.kubeconfigExecCommands });
+const watches = new RuntimeWatches({
+  kcp: await KubeClient.from(kc),
+  namespace: config.kcpNamespace,
+  sink: httpSink(config.sinkUrl),
+  log,
+  execCommands: config.kubeconfigExecCommands,
+});
 await watches.start();
 log.info({ namespace: config.kcpNamespace }, 'watching the runtime Kyma of every kubeconfig Secret');
 const stop = () => void watches.stop().then(() => process.exit(0));

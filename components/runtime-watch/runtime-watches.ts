@@ -12,7 +12,16 @@ import { CACHED } from '../../shared/host/deps.ts';
 import { eventAbout, LANE, LANE_USER, RESYNC_DUE } from '../../shared/host/events.ts';
 import type { Logger } from '../../shared/host/logger.ts';
 
-interface Secret { metadata: { name: string; resourceVersion?: string; creationTimestamp?: string; labels?: Record<string, string>; annotations?: Record<string, string> }; data?: Record<string, string> }
+interface Secret {
+  metadata: {
+    name: string;
+    resourceVersion?: string;
+    creationTimestamp?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  };
+  data?: Record<string, string>;
+}
 
 export interface RuntimeWatchesOptions {
   kcp: KubeClient;
@@ -59,14 +68,26 @@ export class RuntimeWatches {
 
   async start(): Promise<void> {
     await this.refresh();
-    this.timer = setInterval(() => void this.refresh().catch((e: unknown) => this.options.log.warn({ err: String(e) }, 'runtime watches: refresh failed')), this.options.pollMs ?? 5_000);
+    this.timer = setInterval(
+      () =>
+        void this.refresh().catch((e: unknown) =>
+          this.options.log.warn({ err: String(e) }, 'runtime watches: refresh failed'),
+        ),
+      this.options.pollMs ?? 5_000,
+    );
   }
 
   /** True once the watch on `kyma`'s runtime is open: a change on that runtime from then on produces an event. */
   async watching(kyma: string): Promise<boolean> {
     const watch = this.watches.get(kyma);
     if (!watch) return false;
-    return Promise.race([watch.watch.established.then(() => true, () => false), new Promise<boolean>((done) => setTimeout(done, 100, false))]);
+    return Promise.race([
+      watch.watch.established.then(
+        () => true,
+        () => false,
+      ),
+      new Promise<boolean>((done) => setTimeout(done, 100, false)),
+    ]);
   }
 
   async stop(): Promise<void> {
@@ -127,7 +148,13 @@ export class RuntimeWatches {
   /** The Kymas that exist, by name, read from the cache in one pass without copying them. A runtime is watched only
    * once its Kyma exists: before that, nobody's change there has a Kyma to go to. */
   private async kymaNames(): Promise<Set<string>> {
-    const names = await this.kcp.scan<{ metadata: { name: string } }, string>(API_VERSION, 'Kyma', { namespace: this.options.namespace }, (k) => k.metadata.name)
+    const names = await this.kcp
+      .scan<{ metadata: { name: string } }, string>(
+        API_VERSION,
+        'Kyma',
+        { namespace: this.options.namespace },
+        (k) => k.metadata.name,
+      )
       .catch(() => [] as string[]);
     return new Set(names);
   }
@@ -149,14 +176,22 @@ export class RuntimeWatches {
     const now = new Map([...current].map(([kyma, s]) => [kyma, s.metadata.resourceVersion ?? '']));
     this.secretVersions = now;
     if (!primed) return;
-    const changed = [...now].filter(([kyma, version]) => previous.has(kyma) && previous.get(kyma) !== version).map(([kyma]) => kyma);
+    const changed = [...now]
+      .filter(([kyma, version]) => previous.has(kyma) && previous.get(kyma) !== version)
+      .map(([kyma]) => kyma);
     const removed = [...previous.keys()].filter((kyma) => !now.has(kyma));
     const added = [...now.keys()].filter((kyma) => !previous.has(kyma));
-    for (const kyma of [...changed, ...removed, ...await this.waitingFor(added, current)]) {
+    for (const kyma of [...changed, ...removed, ...(await this.waitingFor(added, current))]) {
       if (!kyma) continue;
       const key = { kind: 'Kyma', apiVersion: API_VERSION, namespace: this.options.namespace, name: kyma };
-      await this.options.sink(eventAbout(RESYNC_DUE, 'runtime-watch', key, undefined)).catch((e: unknown) =>
-        this.options.log.warn({ kyma, err: String(e) }, 'runtime watches: could not announce a changed kubeconfig Secret'));
+      await this.options
+        .sink(eventAbout(RESYNC_DUE, 'runtime-watch', key, undefined))
+        .catch((e: unknown) =>
+          this.options.log.warn(
+            { kyma, err: String(e) },
+            'runtime watches: could not announce a changed kubeconfig Secret',
+          ),
+        );
     }
   }
 
@@ -165,7 +200,14 @@ export class RuntimeWatches {
   private async waitingFor(kymas: readonly string[], secrets: ReadonlyMap<string, Secret>): Promise<string[]> {
     const waiting: string[] = [];
     for (const kyma of kymas) {
-      const found = await this.kcp.get<{ metadata: { name: string; creationTimestamp?: string } }>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: this.options.namespace, name: kyma }).catch(() => undefined);
+      const found = await this.kcp
+        .get<{ metadata: { name: string; creationTimestamp?: string } }>({
+          apiVersion: API_VERSION,
+          kind: 'Kyma',
+          namespace: this.options.namespace,
+          name: kyma,
+        })
+        .catch(() => undefined);
       const kymaBorn = Date.parse(found?.metadata.creationTimestamp ?? '');
       const secretBorn = Date.parse(secrets.get(kyma)?.metadata.creationTimestamp ?? '');
       if (kymaBorn < secretBorn) waiting.push(kyma);
@@ -175,12 +217,19 @@ export class RuntimeWatches {
 
   /** The watch of `kyma`'s runtime, over the process's client of its kubeconfig (shared with the functions when they
    * run in this process), and how to let that client go. */
-  private async watchRuntime(kyma: string, secret: Secret): Promise<{ watch: ResourceWatch; release: () => void } | undefined> {
+  private async watchRuntime(
+    kyma: string,
+    secret: Secret,
+  ): Promise<{ watch: ResourceWatch; release: () => void } | undefined> {
     let scope: RuntimeScope;
     let shared: Awaited<ReturnType<typeof sharedRuntimeClient>>;
     try {
       scope = scopeOfSecret(secret.metadata.name, secret.metadata.annotations);
-      shared = await sharedRuntimeClient(secret.data?.config ?? '', `runtime-watch/${kyma}`, this.options.execCommands ?? []);
+      shared = await sharedRuntimeClient(
+        secret.data?.config ?? '',
+        `runtime-watch/${kyma}`,
+        this.options.execCommands ?? [],
+      );
     } catch (error) {
       const why = error instanceof KubeconfigRefusedError ? `is refused: ${error.message}` : 'is not usable';
       this.options.log.warn({ kyma }, `runtime watches: the kubeconfig Secret of Kyma ${kyma} ${why}`);
@@ -189,7 +238,10 @@ export class RuntimeWatches {
     const key = { kind: 'Kyma', apiVersion: API_VERSION, namespace: this.options.namespace, name: kyma };
     let generation = -1;
     const watch = new ResourceWatch({
-      client: shared.client, source: shared.client.server, log: this.options.log, announceExisting: true,
+      client: shared.client,
+      source: shared.client.server,
+      log: this.options.log,
+      announceExisting: true,
       resource: { apiVersion: API_VERSION, kind: 'Kyma', namespace: scope.namespace },
       sink: async (event) => {
         const seen = (event.data as { metadata?: { generation?: number; name?: string } } | undefined)?.metadata;

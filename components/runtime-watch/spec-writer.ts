@@ -1,5 +1,8 @@
 /** A managedFields entry as the API server returns it (fieldsV1 is the set of fields the manager owns). */
-interface ManagedFieldsEntry { manager?: string; fieldsV1?: Record<string, unknown> }
+interface ManagedFieldsEntry {
+  manager?: string;
+  fieldsV1?: Record<string, unknown>;
+}
 
 /**
  * PURE. Whether an object's spec is still exactly as one of `ours` created it: its generation is 1 (no spec change
@@ -8,7 +11,8 @@ interface ManagedFieldsEntry { manager?: string; fieldsV1?: Record<string, unkno
  * the creation — also one that only removes fields, which leaves its writer owning nothing — raises the generation.
  */
 export function specAsWeCreatedIt(object: unknown, ours: readonly string[]): boolean {
-  const metadata = (object as { metadata?: { generation?: number; managedFields?: ManagedFieldsEntry[] } } | undefined)?.metadata;
+  const metadata = (object as { metadata?: { generation?: number; managedFields?: ManagedFieldsEntry[] } } | undefined)
+    ?.metadata;
   if (metadata?.generation !== 1) return false;
   const writers = (metadata.managedFields ?? []).filter((e) => e.fieldsV1 !== undefined && 'f:spec' in e.fieldsV1);
   return writers.length > 0 && writers.every((e) => e.manager !== undefined && ours.includes(e.manager));

@@ -10,14 +10,19 @@ export interface Catalog {
 
 const syncEnabled = (kyma: Kyma, t: ModuleTemplate) => !t.spec?.mandatory && !visibilityProblem(kyma, t);
 
-
 /**
  * PURE. The module catalog a Kyma may see (upstream §3.5): release metas that are not mandatory (restricted ones only
  * when their kymaSelector matches, none with a kymaSelector that is not restricted: `restricted`, the config's list), reduced to channels whose template exists and is visible (beta/internal opt-in,
  * not mandatory); templates visible and referenced by such a channel. Copies are put in `namespace` (kyma-system, or
  * the Kyma's runtime namespace on a shared runtime), labelled managed-by=kyma.
  */
-export function catalogFor(kyma: Kyma, templates: ModuleTemplate[], metas: ModuleReleaseMeta[], restricted: readonly string[], namespace = REMOTE_NAMESPACE): Catalog {
+export function catalogFor(
+  kyma: Kyma,
+  templates: ModuleTemplate[],
+  metas: ModuleReleaseMeta[],
+  restricted: readonly string[],
+  namespace = REMOTE_NAMESPACE,
+): Catalog {
   const byName = new Map(templates.map((t) => [t.metadata.name, t]));
   const syncedMetas = metas.flatMap((meta) => {
     const spec = meta.spec;
@@ -29,7 +34,9 @@ export function catalogFor(kyma: Kyma, templates: ModuleTemplate[], metas: Modul
     });
     return channels.length ? [copyOf(meta, { ...spec, channels }, namespace)] : [];
   });
-  const referenced = new Set(syncedMetas.flatMap((m) => (m.spec?.channels ?? []).map((c) => templateName(m.metadata.name, c.version))));
+  const referenced = new Set(
+    syncedMetas.flatMap((m) => (m.spec?.channels ?? []).map((c) => templateName(m.metadata.name, c.version))),
+  );
   const syncedTemplates = [...referenced].flatMap((name) => {
     const t = byName.get(name);
     return t ? [copyOf(t, t.spec, namespace)] : [];
@@ -40,7 +47,14 @@ export function catalogFor(kyma: Kyma, templates: ModuleTemplate[], metas: Modul
 function copyOf<T extends ModuleTemplate | ModuleReleaseMeta>(object: T, spec: T['spec'], namespace: string): T {
   const { name, labels, annotations } = object.metadata;
   return {
-    apiVersion: object.apiVersion, kind: object.kind, spec,
-    metadata: { name, namespace, labels: { ...labels, [LABEL.managedBy]: MANAGED_BY_RUNTIME }, ...(annotations ? { annotations } : {}) },
+    apiVersion: object.apiVersion,
+    kind: object.kind,
+    spec,
+    metadata: {
+      name,
+      namespace,
+      labels: { ...labels, [LABEL.managedBy]: MANAGED_BY_RUNTIME },
+      ...(annotations ? { annotations } : {}),
+    },
   } as unknown as T;
 }

@@ -8,14 +8,37 @@ const NOW = '2026-11-22T12:00:00Z';
 const SYNCED = { crds: { ok: true, message: 'CRDs synced' }, catalog: { ok: true, message: 'catalog synced' } };
 /** A Kyma whose effective module list (as resolve-template recorded it) is `modules`. */
 const kyma = (modules: { name: string; managed?: boolean }[], status: Kyma['status'] = {}): Kyma => {
-  const resolved = modules.map((m): ModuleStatus => ({ name: m.name, resolution: { state: 'Resolved', ...(m.managed === false ? { managed: false } : {}) } }));
-  const merged = [...resolved.filter((r) => !(status.modules ?? []).some((e) => e.name === r.name)), ...(status.modules ?? [])];
-  return { apiVersion: 'v', kind: 'Kyma', metadata: { name: 'k1', namespace: 'kcp-system', generation: 2 }, spec: { channel: 'regular' },
-    status: { specSource: { from: 'runtime', channel: 'regular' }, ...status, modules: merged } };
+  const resolved = modules.map((m): ModuleStatus => ({
+    name: m.name,
+    resolution: { state: 'Resolved', ...(m.managed === false ? { managed: false } : {}) },
+  }));
+  const merged = [
+    ...resolved.filter((r) => !(status.modules ?? []).some((e) => e.name === r.name)),
+    ...(status.modules ?? []),
+  ];
+  return {
+    apiVersion: 'v',
+    kind: 'Kyma',
+    metadata: { name: 'k1', namespace: 'kcp-system', generation: 2 },
+    spec: { channel: 'regular' },
+    status: { specSource: { from: 'runtime', channel: 'regular' }, ...status, modules: merged },
+  };
 };
 const manifest = (module: string, state: State, operation = ''): Manifest => ({
-  apiVersion: 'v', kind: 'Manifest', metadata: { name: `k1-${module}`, namespace: 'kcp-system', generation: 1, labels: { 'operator.kyma-project.io/module-name': module } },
-  spec: { install: { name: 'raw-manifest', source: { repo: 'r', name: 'n', ref: 'sha256:1', type: 'oci-dir' } }, version: '1.0.0', customResourcePolicy: 'CreateAndDelete', resource: { apiVersion: 'x/v1', kind: 'Sample', metadata: { name: 's', namespace: 'kyma-system' } } },
+  apiVersion: 'v',
+  kind: 'Manifest',
+  metadata: {
+    name: `k1-${module}`,
+    namespace: 'kcp-system',
+    generation: 1,
+    labels: { 'operator.kyma-project.io/module-name': module },
+  },
+  spec: {
+    install: { name: 'raw-manifest', source: { repo: 'r', name: 'n', ref: 'sha256:1', type: 'oci-dir' } },
+    version: '1.0.0',
+    customResourcePolicy: 'CreateAndDelete',
+    resource: { apiVersion: 'x/v1', kind: 'Sample', metadata: { name: 's', namespace: 'kyma-system' } },
+  },
   status: { state, lastOperation: { operation } },
 });
 
@@ -32,26 +55,46 @@ describe('kymaState', () => {
   });
 
   it('is Processing while a module is Deleting (the Modules condition is False)', () => {
-    expect(kymaState(m('Ready', 'Deleting'), [{ type: 'Modules', status: 'False', reason: 'Ready', message: '' }])).toBe('Processing');
+    expect(
+      kymaState(m('Ready', 'Deleting'), [{ type: 'Modules', status: 'False', reason: 'Ready', message: '' }]),
+    ).toBe('Processing');
   });
 });
 
 describe('aggregate', () => {
   it('reports Ready with manifest and default CR references and the active channel', () => {
     const status = aggregate(kyma([{ name: 'sample' }]), [manifest('sample', 'Ready')], NOW, SYNCED);
-    expect(status).toMatchObject({ state: 'Ready', activeChannel: 'regular', lastOperation: { operation: 'kyma is ready' } });
-    expect(status.modules).toEqual([{
-      name: 'sample', state: 'Ready', version: '1.0.0',
-      manifest: { apiVersion: 'operator.kyma-project.io/v1beta2', kind: 'Manifest', metadata: { name: 'k1-sample', namespace: 'kcp-system', generation: 1 } },
-      resource: { apiVersion: 'x/v1', kind: 'Sample', metadata: { name: 's', namespace: 'kyma-system' } },
-    }]);
+    expect(status).toMatchObject({
+      state: 'Ready',
+      activeChannel: 'regular',
+      lastOperation: { operation: 'kyma is ready' },
+    });
+    expect(status.modules).toEqual([
+      {
+        name: 'sample',
+        state: 'Ready',
+        version: '1.0.0',
+        manifest: {
+          apiVersion: 'operator.kyma-project.io/v1beta2',
+          kind: 'Manifest',
+          metadata: { name: 'k1-sample', namespace: 'kcp-system', generation: 1 },
+        },
+        resource: { apiVersion: 'x/v1', kind: 'Sample', metadata: { name: 's', namespace: 'kyma-system' } },
+      },
+    ]);
   });
 
   it('shows a resolution error on the module and the Kyma, naming the module', () => {
-    const k = kyma([{ name: 'sample' }], { modules: [{ name: 'sample', resolution: { state: 'Error', message: 'no channels found for module sample' } }] });
+    const k = kyma([{ name: 'sample' }], {
+      modules: [{ name: 'sample', resolution: { state: 'Error', message: 'no channels found for module sample' } }],
+    });
     const status = aggregate(k, [], NOW);
     expect(status.state).toBe('Error');
-    expect(status.modules?.[0]).toEqual({ name: 'sample', state: 'Error', message: 'no channels found for module sample' });
+    expect(status.modules?.[0]).toEqual({
+      name: 'sample',
+      state: 'Error',
+      message: 'no channels found for module sample',
+    });
     expect(status.lastOperation?.operation).toBe('module sample: no channels found for module sample');
   });
 
@@ -64,39 +107,72 @@ describe('aggregate', () => {
   it('reports Processing while the Manifest status still describes an older generation (an upgrade in flight)', () => {
     const m = manifest('sample', 'Ready');
     m.metadata.generation = 2;
-    m.status = { ...m.status, conditions: [{ type: 'Installation', status: 'True', reason: 'Ready', message: '', observedGeneration: 1 }] };
-    expect(aggregate(kyma([{ name: 'sample' }]), [m], NOW).modules?.[0]).toMatchObject({ state: 'Processing', message: 'waiting for version 1.0.0 to be applied' });
+    m.status = {
+      ...m.status,
+      conditions: [{ type: 'Installation', status: 'True', reason: 'Ready', message: '', observedGeneration: 1 }],
+    };
+    expect(aggregate(kyma([{ name: 'sample' }]), [m], NOW).modules?.[0]).toMatchObject({
+      state: 'Processing',
+      message: 'waiting for version 1.0.0 to be applied',
+    });
   });
 
   it('stays Processing until the runtime CRDs and catalog were synced once (conditions Unknown)', () => {
     const status = aggregate(kyma([{ name: 'sample' }]), [manifest('sample', 'Ready')], NOW);
     expect(status.state).toBe('Processing');
-    expect(status.conditions?.map((c) => [c.type, c.status])).toEqual([['CRDsSync', 'Unknown'], ['Modules', 'True'], ['ModuleCatalog', 'Unknown']]);
+    expect(status.conditions?.map((c) => [c.type, c.status])).toEqual([
+      ['CRDsSync', 'Unknown'],
+      ['Modules', 'True'],
+      ['ModuleCatalog', 'Unknown'],
+    ]);
   });
 
-  it('has upstream\'s SKRImagePullSecretSync condition only where an image pull Secret is synced (or was), False while its sync is pending, Unknown while the runtime cannot be reached', () => {
-    expect(aggregate(kyma([{ name: 'sample' }]), [manifest('sample', 'Ready')], NOW, SYNCED).conditions?.map((c) => c.type)).toEqual(['CRDsSync', 'Modules', 'ModuleCatalog']);
-    const synced = aggregate(kyma([{ name: 'sample' }]), [manifest('sample', 'Ready')], NOW, { ...SYNCED, pullSecret: { ok: true, message: 'image pull Secret p synced to the runtime' } });
+  it("has upstream's SKRImagePullSecretSync condition only where an image pull Secret is synced (or was), False while its sync is pending, Unknown while the runtime cannot be reached", () => {
+    expect(
+      aggregate(kyma([{ name: 'sample' }]), [manifest('sample', 'Ready')], NOW, SYNCED).conditions?.map((c) => c.type),
+    ).toEqual(['CRDsSync', 'Modules', 'ModuleCatalog']);
+    const synced = aggregate(kyma([{ name: 'sample' }]), [manifest('sample', 'Ready')], NOW, {
+      ...SYNCED,
+      pullSecret: { ok: true, message: 'image pull Secret p synced to the runtime' },
+    });
     expect(synced.state).toBe('Ready');
-    expect(synced.conditions?.find((c) => c.type === 'SKRImagePullSecretSync')).toMatchObject({ status: 'True', message: 'image pull Secret p synced to the runtime' });
-    const pending = aggregate(kyma([{ name: 'sample' }], synced), [manifest('sample', 'Ready')], NOW, { ...SYNCED, pullSecret: { ok: false, message: 'sync pending: 503' } });
+    expect(synced.conditions?.find((c) => c.type === 'SKRImagePullSecretSync')).toMatchObject({
+      status: 'True',
+      message: 'image pull Secret p synced to the runtime',
+    });
+    const pending = aggregate(kyma([{ name: 'sample' }], synced), [manifest('sample', 'Ready')], NOW, {
+      ...SYNCED,
+      pullSecret: { ok: false, message: 'sync pending: 503' },
+    });
     expect(pending.state).toBe('Processing');
-    const unreachable = aggregate(kyma([{ name: 'sample' }], synced), [manifest('sample', 'Ready')], NOW, { unreachable: 'runtime of Kyma k1 unreachable' });
+    const unreachable = aggregate(kyma([{ name: 'sample' }], synced), [manifest('sample', 'Ready')], NOW, {
+      unreachable: 'runtime of Kyma k1 unreachable',
+    });
     expect(unreachable.conditions?.find((c) => c.type === 'SKRImagePullSecretSync')?.status).toBe('Unknown');
   });
 
-  it('leaves what an unreachable runtime keeps it from evaluating Unknown, as upstream\'s pass that stops early (ADR 40)', () => {
-    const status = aggregate(kyma([{ name: 'sample' }]), [manifest('sample', 'Ready')], NOW, { unreachable: 'runtime of Kyma k1 unreachable: connect ECONNREFUSED' });
+  it("leaves what an unreachable runtime keeps it from evaluating Unknown, as upstream's pass that stops early (ADR 40)", () => {
+    const status = aggregate(kyma([{ name: 'sample' }]), [manifest('sample', 'Ready')], NOW, {
+      unreachable: 'runtime of Kyma k1 unreachable: connect ECONNREFUSED',
+    });
     const of = (type: string) => status.conditions?.find((c) => c.type === type);
-    expect(of('CRDsSync')).toMatchObject({ status: 'Unknown', message: 'runtime of Kyma k1 unreachable: connect ECONNREFUSED' });
+    expect(of('CRDsSync')).toMatchObject({
+      status: 'Unknown',
+      message: 'runtime of Kyma k1 unreachable: connect ECONNREFUSED',
+    });
     expect(of('ModuleCatalog')?.status).toBe('Unknown');
     expect(of('Modules')?.status).toBe('False');
   });
 
   it('marks every module and the Kyma Error, naming the runtime, when the runtime is unreachable', () => {
-    const status = aggregate(kyma([{ name: 'sample' }]), [manifest('sample', 'Ready')], NOW, { unreachable: 'runtime of Kyma k1 unreachable: connect ECONNREFUSED' });
+    const status = aggregate(kyma([{ name: 'sample' }]), [manifest('sample', 'Ready')], NOW, {
+      unreachable: 'runtime of Kyma k1 unreachable: connect ECONNREFUSED',
+    });
     expect(status.state).toBe('Error');
-    expect(status.modules?.[0]).toMatchObject({ state: 'Error', message: 'runtime of Kyma k1 unreachable: connect ECONNREFUSED' });
+    expect(status.modules?.[0]).toMatchObject({
+      state: 'Error',
+      message: 'runtime of Kyma k1 unreachable: connect ECONNREFUSED',
+    });
     expect(status.lastOperation?.operation).toBe('runtime of Kyma k1 unreachable: connect ECONNREFUSED');
   });
 
@@ -107,18 +183,26 @@ describe('aggregate', () => {
     expect(unreachable.conditions?.find((c) => c.type === 'Modules')).toMatchObject({ status: 'False', message: lost });
     const unresolved = aggregate({ ...kyma([]), status: {} }, [], NOW, SYNCED);
     expect(unresolved.conditions?.find((c) => c.type === 'Modules')?.status).toBe('Unknown');
-    expect(aggregate(kyma([]), [], NOW, SYNCED).conditions?.find((c) => c.type === 'Modules')).toMatchObject({ status: 'True', message: 'all modules are in ready state' });
+    expect(aggregate(kyma([]), [], NOW, SYNCED).conditions?.find((c) => c.type === 'Modules')).toMatchObject({
+      status: 'True',
+      message: 'all modules are in ready state',
+    });
   });
 
   it('never shows a module Ready while its Manifest is being deleted: Deleting, and the Kyma not Ready (issue 34)', () => {
-    const going = { ...manifest('sample', 'Ready', 'resources are ready'), metadata: { ...manifest('sample', 'Ready').metadata, deletionTimestamp: NOW } };
+    const going = {
+      ...manifest('sample', 'Ready', 'resources are ready'),
+      metadata: { ...manifest('sample', 'Ready').metadata, deletionTimestamp: NOW },
+    };
     const status = aggregate(kyma([]), [going], NOW, SYNCED);
     expect(status.modules?.[0]?.state).toBe('Deleting');
     expect(status.state).toBe('Processing');
   });
 
   it('reports unmanaged modules as Unmanaged without references', () => {
-    expect(aggregate(kyma([{ name: 'sample', managed: false }]), [manifest('sample', 'Ready')], NOW).modules).toEqual([{ name: 'sample', state: 'Unmanaged' }]);
+    expect(aggregate(kyma([{ name: 'sample', managed: false }]), [manifest('sample', 'Ready')], NOW).modules).toEqual([
+      { name: 'sample', state: 'Unmanaged' },
+    ]);
   });
 
   it('writes nothing new on a second pass: timestamps are kept and the owned part is equal', () => {
@@ -128,19 +212,31 @@ describe('aggregate', () => {
     expect(ownedPart(second)).toBe(ownedPart(first));
   });
 
-  it('takes upstream\'s `maintenance: false` in a module entry as the same as none (a takeover writes nothing for it, ADR 40)', () => {
+  it("takes upstream's `maintenance: false` in a module entry as the same as none (a takeover writes nothing for it, ADR 40)", () => {
     const ours = aggregate(kyma([{ name: 'sample' }]), [manifest('sample', 'Ready')], NOW, SYNCED);
     const upstreams = { ...ours, modules: (ours.modules ?? []).map((m) => ({ ...m, maintenance: false })) };
     expect(ownedPart(upstreams)).toBe(ownedPart(ours));
-    expect(ownedPart({ ...ours, modules: (ours.modules ?? []).map((m) => ({ ...m, maintenance: true })) })).not.toBe(ownedPart(ours));
+    expect(ownedPart({ ...ours, modules: (ours.modules ?? []).map((m) => ({ ...m, maintenance: true })) })).not.toBe(
+      ownedPart(ours),
+    );
   });
 });
 
 describe('the steps of aggregate-status, in order', () => {
   it.each([
     ['a Kyma gone', undefined, false, 'gone'],
-    ['a Kyma being deleted (purge reports it)', { ...kyma([]), metadata: { name: 'k1', deletionTimestamp: 'x' } }, false, 'deleting'],
-    ['a Kyma that skips reconciliation', { ...kyma([]), metadata: { name: 'k1', labels: { 'operator.kyma-project.io/skip-reconciliation': 'true' } } }, false, 'skip-reconciliation'],
+    [
+      'a Kyma being deleted (purge reports it)',
+      { ...kyma([]), metadata: { name: 'k1', deletionTimestamp: 'x' } },
+      false,
+      'deleting',
+    ],
+    [
+      'a Kyma that skips reconciliation',
+      { ...kyma([]), metadata: { name: 'k1', labels: { 'operator.kyma-project.io/skip-reconciliation': 'true' } } },
+      false,
+      'skip-reconciliation',
+    ],
     ['the echo of our own status write', kyma([]), true, 'own status write'],
   ])('leaves the status alone for %s', (_, k, echo, why) => {
     expect(ignoreReason(k, echo)).toEqual({ step: 'Ignore', why });
@@ -148,24 +244,55 @@ describe('the steps of aggregate-status, in order', () => {
 
   const ready = aggregate(kyma([{ name: 'a' }]), [manifest('a', 'Ready')], NOW, SYNCED);
   const steady = kyma([{ name: 'a' }], ready);
-  const view = (extra: Partial<AggregateView>): AggregateView =>
-    ({ kyma: steady, manifests: [manifest('a', 'Ready')], inCluster: false, now: NOW, runtimeSide: { sync: SYNCED, runtime: true, watcherRemoved: false }, ...extra });
+  const view = (extra: Partial<AggregateView>): AggregateView => ({
+    kyma: steady,
+    manifests: [manifest('a', 'Ready')],
+    inCluster: false,
+    now: NOW,
+    runtimeSide: { sync: SYNCED, runtime: true, watcherRemoved: false },
+    ...extra,
+  });
   const steps = (v: AggregateView) => aggregateSteps(v).map((s) => s.step);
 
   it.each([
     ['a Kyma event, all as before: the mirror only (it repairs a failed one)', view({}), ['MirrorStatus']],
-    ['a module went Processing: written, then mirrored', view({ manifests: [manifest('a', 'Processing')] }), ['WriteStatus', 'MirrorStatus']],
-    ["upstream's watcher removed first, a runtime side pending last and not mirrored", view({ manifests: [manifest('a', 'Processing')], runtimeSide: { sync: SYNCED, runtime: true, watcherRemoved: true, pending: 'CRDs not established' } }), ['ReportWatcherRemoved', 'WriteStatus', 'RetryPending']],
-    ['a Kyma event whose runtime cannot be reached: no mirror', view({ runtimeSide: { sync: { unreachable: 'refused' }, runtime: false, watcherRemoved: false } }), ['WriteStatus']],
+    [
+      'a module went Processing: written, then mirrored',
+      view({ manifests: [manifest('a', 'Processing')] }),
+      ['WriteStatus', 'MirrorStatus'],
+    ],
+    [
+      "upstream's watcher removed first, a runtime side pending last and not mirrored",
+      view({
+        manifests: [manifest('a', 'Processing')],
+        runtimeSide: { sync: SYNCED, runtime: true, watcherRemoved: true, pending: 'CRDs not established' },
+      }),
+      ['ReportWatcherRemoved', 'WriteStatus', 'RetryPending'],
+    ],
+    [
+      'a Kyma event whose runtime cannot be reached: no mirror',
+      view({ runtimeSide: { sync: { unreachable: 'refused' }, runtime: false, watcherRemoved: false } }),
+      ['WriteStatus'],
+    ],
     ['a Manifest event, nothing changed: nothing', view({ runtimeSide: undefined }), []],
-    ['a Manifest event that changed the status: written and mirrored, the runtime looked up', view({ runtimeSide: undefined, manifests: [manifest('a', 'Error', 'boom')] }), ['WriteStatus', 'MirrorStatus']],
-    ['a single-cluster Kyma on a Manifest event: written, nothing to mirror', view({ runtimeSide: undefined, inCluster: true, manifests: [manifest('a', 'Error', 'boom')] }), ['WriteStatus']],
+    [
+      'a Manifest event that changed the status: written and mirrored, the runtime looked up',
+      view({ runtimeSide: undefined, manifests: [manifest('a', 'Error', 'boom')] }),
+      ['WriteStatus', 'MirrorStatus'],
+    ],
+    [
+      'a single-cluster Kyma on a Manifest event: written, nothing to mirror',
+      view({ runtimeSide: undefined, inCluster: true, manifests: [manifest('a', 'Error', 'boom')] }),
+      ['WriteStatus'],
+    ],
   ])('%s', (_, v, expected) => {
     expect(steps(v)).toEqual(expected);
   });
 
   it('looks the runtime up only on a Manifest event', () => {
-    expect(aggregateSteps(view({ runtimeSide: undefined, manifests: [manifest('a', 'Error', 'boom')] })).at(-1)).toEqual({ step: 'MirrorStatus', lookUpRuntime: true });
+    expect(
+      aggregateSteps(view({ runtimeSide: undefined, manifests: [manifest('a', 'Error', 'boom')] })).at(-1),
+    ).toEqual({ step: 'MirrorStatus', lookUpRuntime: true });
     expect(aggregateSteps(view({})).at(-1)).toEqual({ step: 'MirrorStatus', lookUpRuntime: false });
   });
 });

@@ -1,5 +1,12 @@
 import { canonicalJson } from '../../shared/core/canonical.ts';
-import { effectiveModules, type Kyma, type KymaModule, type KymaStatus, type ModuleResolution, type ModuleStatus } from '../../shared/core/kyma.ts';
+import {
+  effectiveModules,
+  type Kyma,
+  type KymaModule,
+  type KymaStatus,
+  type ModuleResolution,
+  type ModuleStatus,
+} from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import type { Condition, State, TrackingObject } from '../../shared/core/objects.ts';
 import { ANNOTATION, API_VERSION, LABEL } from '../../shared/core/vocabulary.ts';
@@ -9,41 +16,77 @@ const READY_STATES: (State | undefined)[] = ['Ready', 'Unmanaged'];
 /** PURE. One status entry per module in spec or with a Manifest: the aggregate-status-owned fields. */
 export function moduleEntries(kyma: Kyma, manifests: Manifest[]): ModuleStatus[] {
   const spec = new Map(effectiveModules(kyma).map((m) => [m.name, m]));
-  const byModule = new Map(manifests.filter((m) => m.metadata.labels?.[LABEL.mandatoryModule] !== 'true')
-    .map((m) => [m.metadata.labels?.[LABEL.moduleName] ?? '', m]));
+  const byModule = new Map(
+    manifests
+      .filter((m) => m.metadata.labels?.[LABEL.mandatoryModule] !== 'true')
+      .map((m) => [m.metadata.labels?.[LABEL.moduleName] ?? '', m]),
+  );
   const names = [...new Set([...spec.keys(), ...byModule.keys()])].filter(Boolean);
   const resolution = (name: string) => kyma.status?.modules?.find((m) => m.name === name)?.resolution;
   return names.map((name) => moduleEntry(name, spec.get(name), resolution(name), byModule.get(name)));
 }
 
-function moduleEntry(name: string, wanted: KymaModule | undefined, resolution: ModuleResolution | undefined, manifest: Manifest | undefined): ModuleStatus {
+function moduleEntry(
+  name: string,
+  wanted: KymaModule | undefined,
+  resolution: ModuleResolution | undefined,
+  manifest: Manifest | undefined,
+): ModuleStatus {
   if (wanted?.managed === false) return { name, state: 'Unmanaged' };
   const version = manifest?.spec?.version ? { version: manifest.spec.version } : {};
-  if (wanted && resolution?.state === 'Error') return { name, state: 'Error', ...(resolution.message ? { message: resolution.message } : {}), ...version };
+  if (wanted && resolution?.state === 'Error')
+    return { name, state: 'Error', ...(resolution.message ? { message: resolution.message } : {}), ...version };
   const refs = manifest ? { ...version, manifest: tracking(manifest), ...resourceRef(manifest) } : {};
-  if (wanted && resolution?.state === 'Warning') return { name, state: 'Warning', ...(resolution.message ? { message: resolution.message } : {}), ...refs };
-  if (!manifest) return { name, state: 'Processing', message: resolution ? 'waiting for the module Manifest to be created' : 'waiting for the module to be resolved' };
-  if (isStale(manifest)) return { name, state: 'Processing', message: `waiting for version ${manifest.spec?.version ?? ''} to be applied`, ...refs };
+  if (wanted && resolution?.state === 'Warning')
+    return { name, state: 'Warning', ...(resolution.message ? { message: resolution.message } : {}), ...refs };
+  if (!manifest)
+    return {
+      name,
+      state: 'Processing',
+      message: resolution ? 'waiting for the module Manifest to be created' : 'waiting for the module to be resolved',
+    };
+  if (isStale(manifest))
+    return {
+      name,
+      state: 'Processing',
+      message: `waiting for version ${manifest.spec?.version ?? ''} to be applied`,
+      ...refs,
+    };
   // A Manifest being deleted is Deleting whatever its last status said (its module is going, ADR 40 / issue 34).
   const state = manifest.metadata.deletionTimestamp ? 'Deleting' : manifest.status?.state || 'Processing';
   const waiting = resolution?.maintenance ? { maintenance: true } : {};
-  const message = state === 'Ready' ? (resolution?.maintenance ? resolution.message : undefined) : manifest.status?.lastOperation?.operation;
+  const message =
+    state === 'Ready'
+      ? resolution?.maintenance
+        ? resolution.message
+        : undefined
+      : manifest.status?.lastOperation?.operation;
   return { name, state, ...(message ? { message } : {}), ...refs, ...waiting };
 }
 
 /** The Manifest's status describes an older spec (its conditions observed an earlier generation). */
-const isStale = (m: Manifest) => !m.metadata.deletionTimestamp
-  && (m.status?.conditions ?? []).some((c) => (c.observedGeneration ?? 0) < (m.metadata.generation ?? 0));
+const isStale = (m: Manifest) =>
+  !m.metadata.deletionTimestamp &&
+  (m.status?.conditions ?? []).some((c) => (c.observedGeneration ?? 0) < (m.metadata.generation ?? 0));
 
 const tracking = (m: Manifest): TrackingObject => ({
-  apiVersion: API_VERSION, kind: 'Manifest', metadata: { name: m.metadata.name, namespace: m.metadata.namespace ?? '', generation: m.metadata.generation ?? 0 },
+  apiVersion: API_VERSION,
+  kind: 'Manifest',
+  metadata: { name: m.metadata.name, namespace: m.metadata.namespace ?? '', generation: m.metadata.generation ?? 0 },
 });
 
 function resourceRef(m: Manifest): { resource?: TrackingObject } {
-  const cr = m.spec?.resource as { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string } } | null | undefined;
+  const cr = m.spec?.resource as
+    { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string } } | null | undefined;
   if (!cr?.kind || (m.spec?.customResourcePolicy ?? 'CreateAndDelete') !== 'CreateAndDelete') return {};
   const clusterScoped = m.metadata.annotations?.[ANNOTATION.isClusterScoped] === 'true';
-  return { resource: { apiVersion: cr.apiVersion ?? '', kind: cr.kind, metadata: { name: cr.metadata?.name ?? '', namespace: clusterScoped ? '' : (cr.metadata?.namespace ?? '') } } };
+  return {
+    resource: {
+      apiVersion: cr.apiVersion ?? '',
+      kind: cr.kind,
+      metadata: { name: cr.metadata?.name ?? '', namespace: clusterScoped ? '' : (cr.metadata?.namespace ?? '') },
+    },
+  };
 }
 
 /** PURE. Kyma state: Error > Warning > Processing > any condition not True > Ready. */
@@ -61,7 +104,9 @@ type Outcome = { ok: boolean; message: string; unknown?: true };
 /** PURE. The status aggregate-status writes; timestamps kept when nothing else changed. */
 export function aggregate(kyma: Kyma, manifests: Manifest[], now: string, sync?: RuntimeSync): KymaStatus {
   const unreachable = sync && 'unreachable' in sync ? sync.unreachable : '';
-  const modules = moduleEntries(kyma, manifests).map((m) => (unreachable && m.state !== 'Unmanaged' ? { ...m, state: 'Error' as const, message: unreachable } : m));
+  const modules = moduleEntries(kyma, manifests).map((m) =>
+    unreachable && m.state !== 'Unmanaged' ? { ...m, state: 'Error' as const, message: unreachable } : m,
+  );
   const allReady = modules.every((m) => READY_STATES.includes(m.state));
   const previous = kyma.status ?? {};
   const runtimeOutcome = (type: 'CRDsSync' | 'ModuleCatalog' | 'SKRImagePullSecretSync'): Outcome | undefined => {
@@ -71,11 +116,15 @@ export function aggregate(kyma: Kyma, manifests: Manifest[], now: string, sync?:
     return type === 'CRDsSync' ? sync.crds : type === 'ModuleCatalog' ? sync.catalog : sync.pullSecret;
   };
   // Upstream's SKRImagePullSecretSync: only where an image pull Secret is configured (or was, when last observed).
-  const pullSecret = (sync && 'pullSecret' in sync) || previous.conditions?.some((c) => c.type === 'SKRImagePullSecretSync');
+  const pullSecret =
+    (sync && 'pullSecret' in sync) || previous.conditions?.some((c) => c.type === 'SKRImagePullSecretSync');
   const resolved = Boolean(previous.specSource);
   // Only what was observed: no resolution yet says nothing (Unknown), an unreachable runtime says False.
-  const modulesOutcome: Outcome | undefined = unreachable ? { ok: false, message: unreachable }
-    : resolved ? { ok: allReady, message: allReady ? 'all modules are in ready state' : 'not all modules are in ready state' } : undefined;
+  const modulesOutcome: Outcome | undefined = unreachable
+    ? { ok: false, message: unreachable }
+    : resolved
+      ? { ok: allReady, message: allReady ? 'all modules are in ready state' : 'not all modules are in ready state' }
+      : undefined;
   const conditions = [
     condition(kyma, 'CRDsSync', runtimeOutcome('CRDsSync'), now),
     condition(kyma, 'Modules', modulesOutcome, now),
@@ -83,10 +132,23 @@ export function aggregate(kyma: Kyma, manifests: Manifest[], now: string, sync?:
     ...(pullSecret ? [condition(kyma, 'SKRImagePullSecretSync', runtimeOutcome('SKRImagePullSecretSync'), now)] : []),
   ];
   const state = unreachable ? 'Error' : resolved ? kymaState(modules, conditions) : 'Processing';
-  const operation = unreachable || (resolved ? operationOf(state, modules) : 'waiting for the module list to be resolved');
-  const activeChannel = state === 'Ready' || state === 'Warning' ? (previous.specSource?.channel || kyma.spec?.channel) : previous.activeChannel;
-  const lastUpdateTime = previous.state === state && previous.lastOperation?.operation === operation ? (previous.lastOperation.lastUpdateTime ?? now) : now;
-  return { state, conditions, modules, lastOperation: { operation, lastUpdateTime }, ...(activeChannel ? { activeChannel } : {}) };
+  const operation =
+    unreachable || (resolved ? operationOf(state, modules) : 'waiting for the module list to be resolved');
+  const activeChannel =
+    state === 'Ready' || state === 'Warning'
+      ? previous.specSource?.channel || kyma.spec?.channel
+      : previous.activeChannel;
+  const lastUpdateTime =
+    previous.state === state && previous.lastOperation?.operation === operation
+      ? (previous.lastOperation.lastUpdateTime ?? now)
+      : now;
+  return {
+    state,
+    conditions,
+    modules,
+    lastOperation: { operation, lastUpdateTime },
+    ...(activeChannel ? { activeChannel } : {}),
+  };
 }
 
 /** A condition from this call's outcome, or as stored when not evaluated (Unknown if never). */
@@ -95,7 +157,11 @@ function condition(kyma: Kyma, type: string, outcome: Outcome | undefined, now: 
   const status = outcome ? (outcome.unknown ? 'Unknown' : outcome.ok ? 'True' : 'False') : (old?.status ?? 'Unknown');
   const message = outcome?.message ?? old?.message ?? `${type} not evaluated yet`;
   return {
-    type, status, reason: 'Ready', message, observedGeneration: kyma.metadata.generation ?? 0,
+    type,
+    status,
+    reason: 'Ready',
+    message,
+    observedGeneration: kyma.metadata.generation ?? 0,
     lastTransitionTime: old?.status === status ? (old.lastTransitionTime ?? now) : now,
   };
 }
@@ -109,10 +175,25 @@ function operationOf(state: State, modules: ModuleStatus[]): string {
 /** The aggregate-owned part of a stored status, for compare-before-write (timestamps ignored). */
 export function ownedPart(status: KymaStatus | undefined): string {
   // Upstream writes `maintenance: false` in every entry; absent means the same (ADR 40).
-  const modules = (status?.modules ?? []).map(({ name, state, message, version, manifest, resource, maintenance }) => ({ name, state, message, version, manifest, resource, maintenance: maintenance === true }))
+  const modules = (status?.modules ?? [])
+    .map(({ name, state, message, version, manifest, resource, maintenance }) => ({
+      name,
+      state,
+      message,
+      version,
+      manifest,
+      resource,
+      maintenance: maintenance === true,
+    }))
     .sort((a, b) => a.name.localeCompare(b.name));
   const conditions = (status?.conditions ?? []).map((c) => ({ ...c, lastTransitionTime: undefined }));
-  return canonicalJson({ state: status?.state, activeChannel: status?.activeChannel, operation: status?.lastOperation?.operation, conditions, modules });
+  return canonicalJson({
+    state: status?.state,
+    activeChannel: status?.activeChannel,
+    operation: status?.lastOperation?.operation,
+    conditions,
+    modules,
+  });
 }
 
 /** What aggregate-status saw of a Kyma in a call. */
@@ -120,7 +201,8 @@ export interface AggregateView {
   kyma: Kyma;
   manifests: Manifest[];
   /** Kyma events (and resyncs) sync the runtime side first: what that found. Absent on Manifest events. */
-  runtimeSide?: { sync: RuntimeSync; runtime: boolean; pending?: string | undefined; watcherRemoved: boolean } | undefined;
+  runtimeSide?:
+    { sync: RuntimeSync; runtime: boolean; pending?: string | undefined; watcherRemoved: boolean } | undefined;
   inCluster: boolean;
   now: string;
 }
@@ -134,10 +216,14 @@ export type AggregateStep =
 
 /** PURE. Why a call leaves a Kyma's status alone: gone, being deleted (purge's), skipping reconciliation, or the event
  * is the echo of this instance's own status write (its runtime side and mirror were done by the call that wrote it). */
-export function ignoreReason(kyma: Kyma | undefined, echo: boolean): Extract<AggregateStep, { step: 'Ignore' }> | undefined {
+export function ignoreReason(
+  kyma: Kyma | undefined,
+  echo: boolean,
+): Extract<AggregateStep, { step: 'Ignore' }> | undefined {
   if (!kyma) return { step: 'Ignore', why: 'gone' };
   if (kyma.metadata.deletionTimestamp) return { step: 'Ignore', why: 'deleting' };
-  if (kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true') return { step: 'Ignore', why: 'skip-reconciliation' };
+  if (kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true')
+    return { step: 'Ignore', why: 'skip-reconciliation' };
   return echo ? { step: 'Ignore', why: 'own status write' } : undefined;
 }
 
@@ -155,6 +241,8 @@ export function aggregateSteps(view: AggregateView): AggregateStep[] {
     ...(runtimeSide?.watcherRemoved ? [{ step: 'ReportWatcherRemoved' as const }] : []),
     ...(changed ? [{ step: 'WriteStatus' as const, status }] : []),
     ...(mirror ? [{ step: 'MirrorStatus' as const, lookUpRuntime: !runtimeSide }] : []),
-    ...(runtimeSide?.pending ? [{ step: 'RetryPending' as const, message: `runtime of Kyma ${kyma.metadata.name}: ${runtimeSide.pending}` }] : []),
+    ...(runtimeSide?.pending
+      ? [{ step: 'RetryPending' as const, message: `runtime of Kyma ${kyma.metadata.name}: ${runtimeSide.pending}` }]
+      : []),
   ];
 }

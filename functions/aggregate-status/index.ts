@@ -9,12 +9,20 @@ import { API_VERSION, LABEL } from '../../shared/core/vocabulary.ts';
 import { EventRecorder } from '../../shared/kube/events.ts';
 import { listAll } from '../../shared/kube/list.ts';
 import { InvalidEventError, NotYetReadyError } from '../../shared/host/errors.ts';
-import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE, checksDrift, type EventAttributes } from '../../shared/host/events.ts';
+import {
+  APISERVER_ADD,
+  APISERVER_DELETE,
+  APISERVER_UPDATE,
+  RESYNC_DUE,
+  checksDrift,
+  type EventAttributes,
+} from '../../shared/host/events.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/deps.ts';
 import type { LifecycleFunction } from '../../shared/host/invoke.ts';
+import type { ObjectKey } from '../../shared/host/events.ts';
 import { aggregateSteps, ignoreReason, type AggregateStep } from './decide.ts';
 import { carriedKymaName, kymaNameOf } from '../../shared/kube/kyma-of.ts';
-import { inClusterSync, syncRuntime } from './runtime-sync.ts';
+import { inClusterSync, runtimeView, syncRuntime } from './runtime-sync.ts';
 import { isInClusterKyma } from '../../shared/core/in-cluster.ts';
 import { RuntimeClients } from '../../shared/kube/runtime-clients.ts';
 import { SyncMemo } from '../../shared/kube/sync-memo.ts';
@@ -33,17 +41,44 @@ const SETTLE_MS = 1_000;
 /** A Manifest event that may wait for its siblings: not in trouble (Error, Warning), not being deleted. */
 function canSettle(event: EventAttributes): boolean {
   const manifest = event.data as Partial<Manifest> | undefined;
-  return event.type !== APISERVER_DELETE && !manifest?.metadata?.deletionTimestamp && !['Error', 'Warning'].includes(manifest?.status?.state ?? '');
+  return (
+    event.type !== APISERVER_DELETE &&
+    !manifest?.metadata?.deletionTimestamp &&
+    !['Error', 'Warning'].includes(manifest?.status?.state ?? '')
+  );
 }
 
 /** Manifest or Kyma changed → the Kyma's status: module entries, state, conditions, lastOperation. On Kyma events
  * (and resync) also the runtime side: lifecycle CRDs (CRDsSync) and the module catalog (ModuleCatalog). */
 export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
-  const deps = readingFromCaches(given, [CACHED.kymas, CACHED.manifests, CACHED.templates, CACHED.releaseMetas, CACHED.kubeconfigs]);
+  const deps = readingFromCaches(given, [
+    CACHED.kymas,
+    CACHED.manifests,
+    CACHED.templates,
+    CACHED.releaseMetas,
+    CACHED.kubeconfigs,
+  ]);
   const runtimes = new RuntimeClients(deps.kcp, deps.config.kubeconfigExecCommands);
   const pushed = new SyncMemo(deps.config.driftPeriodMinutes * 60_000);
   const events = new EventRecorder(given.kcp, NAME);
   const written = new OwnWrites();
+  /** The Kyma the event is about (a Manifest's by its label), from the watch cache. */
+  const kymaOf = async (key: ObjectKey, event: EventAttributes): Promise<Kyma | undefined> => {
+    const name = await kymaNameOf(deps.kcp, key, event);
+    return name
+      ? deps.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name })
+      : undefined;
+  };
+  const manifestsOf = (kyma: Kyma) =>
+    listAll<Manifest>(deps.kcp, API_VERSION, 'Manifest', {
+      namespace: kyma.metadata.namespace ?? '',
+      labelSelector: `${LABEL.kymaName}=${kyma.metadata.name}`,
+    });
+  /** The runtime side of a Kyma event: the runtime's CRDs, catalog and runtime Kyma kept in step (or, in-cluster, none). */
+  const runtimeSideOf = (kyma: Kyma, inCluster: boolean, force: boolean) =>
+    inCluster
+      ? inClusterSync(deps.config.inCluster)
+      : syncRuntime(deps.kcp, runtimes, kyma, pushed, force, deps.config);
   return {
     name: NAME,
     accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
@@ -55,21 +90,31 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
       return kyma ? { batch: `${key.namespace}/${kyma}`, settleMs: canSettle(event) ? SETTLE_MS : 0 } : undefined;
     },
     async handle({ event, key, log }) {
-      if (key.kind !== 'Kyma' && key.kind !== 'Manifest') throw new InvalidEventError(`${NAME} handles Kyma and Manifest events, not ${key.kind}`);
-      const kymaName = await kymaNameOf(deps.kcp, key, event);
-      const kyma = kymaName ? await deps.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name: kymaName }) : undefined;
+      if (key.kind !== 'Kyma' && key.kind !== 'Manifest')
+        throw new InvalidEventError(`${NAME} handles Kyma and Manifest events, not ${key.kind}`);
+      const kyma = await kymaOf(key, event);
       const ignored = ignoreReason(kyma, Boolean(kyma && key.kind === 'Kyma' && written.isEcho(event, kyma)));
       if (ignored || !kyma) {
         log.debug({ step: 'Ignore', why: ignored?.why }, `${NAME}: status left alone`);
         return undefined;
       }
-      const manifests = await listAll<Manifest>(deps.kcp, API_VERSION, 'Manifest', { namespace: key.namespace, labelSelector: `${LABEL.kymaName}=${kyma.metadata.name}` });
+      const manifests = await manifestsOf(kyma);
       const inCluster = isInClusterKyma(kyma);
-      const side = key.kind !== 'Kyma' ? undefined : inCluster ? inClusterSync(deps.config.inCluster)
-        : await syncRuntime(deps.kcp, runtimes, kyma, pushed, checksDrift(event), deps.config);
-      const call: AggregateCall = { to: { kcp: deps.kcp, events, written, log }, kyma, stored: kyma, side, pendingStep: side?.pending ? currentStep() : undefined, force: checksDrift(event), runtimes, pushed };
-      const runtimeSide = side && { sync: side.sync, runtime: Boolean(side.runtime), pending: side.pending, watcherRemoved: Boolean(side.upstreamWatcher) };
-      for (const step of aggregateSteps({ kyma, manifests, runtimeSide, inCluster, now: new Date().toISOString() })) {
+      const side = key.kind === 'Kyma' ? await runtimeSideOf(kyma, inCluster, checksDrift(event)) : undefined;
+      const pendingStep = side?.pending ? currentStep() : undefined;
+      const to = { kcp: deps.kcp, events, written, log };
+      const call: AggregateCall = {
+        to,
+        kyma,
+        stored: kyma,
+        side,
+        pendingStep,
+        force: checksDrift(event),
+        runtimes,
+        pushed,
+      };
+      const now = new Date().toISOString();
+      for (const step of aggregateSteps({ kyma, manifests, runtimeSide: runtimeView(side), inCluster, now })) {
         await take(call, step, log.child({ step: step.step }));
       }
       return undefined;
@@ -94,8 +139,10 @@ interface AggregateCall {
 async function take(call: AggregateCall, step: AggregateStep, log: Logger): Promise<void> {
   const to = { ...call.to, log };
   switch (step.step) {
-    case 'Ignore': return;
-    case 'ReportWatcherRemoved': return reportWatcherRemoved(to, call.kyma, call.side?.upstreamWatcher ?? []);
+    case 'Ignore':
+      return;
+    case 'ReportWatcherRemoved':
+      return reportWatcherRemoved(to, call.kyma, call.side?.upstreamWatcher ?? []);
     case 'WriteStatus':
       call.stored = await writeKymaStatus(to, call.kyma, step.status);
       return;
@@ -103,14 +150,19 @@ async function take(call: AggregateCall, step: AggregateStep, log: Logger): Prom
       // The runtime Kyma mirrors every status change at once (also one caused by a Manifest event); Kyma events and
       // the resync repair a mirror that failed.
       const runtime = step.lookUpRuntime ? await runtimeClient(call.runtimes, call.kyma) : call.side?.runtime;
-      if (runtime && call.stored.status) await mirrorStatus(to, call.kyma, runtime, call.stored.status, call.pushed, call.force, !step.lookUpRuntime);
+      if (runtime && call.stored.status)
+        await mirrorStatus(to, call.kyma, runtime, call.stored.status, call.pushed, call.force, !step.lookUpRuntime);
       return;
     }
-    case 'RetryPending': throw new NotYetReadyError(step.message, call.pendingStep);
+    case 'RetryPending':
+      throw new NotYetReadyError(step.message, call.pendingStep);
   }
 }
 
-async function runtimeClient(runtimes: RuntimeClients, kyma: Kyma): Promise<{ client: KubeClient; scope: RuntimeScope } | undefined> {
+async function runtimeClient(
+  runtimes: RuntimeClients,
+  kyma: Kyma,
+): Promise<{ client: KubeClient; scope: RuntimeScope } | undefined> {
   const access = await runtimes.forKyma(kyma.metadata.namespace ?? '', kyma.metadata.name).catch(() => undefined);
   return access && 'client' in access ? access : undefined;
 }

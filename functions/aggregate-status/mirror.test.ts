@@ -3,9 +3,17 @@ import type { KymaStatus } from '../../shared/core/kyma.ts';
 import { mirroredStatus, statusPatch } from './mirror.ts';
 
 const status: KymaStatus = {
-  state: 'Ready', lastOperation: { operation: 'kyma is ready', lastUpdateTime: '2026-11-27T08:00:00Z' },
+  state: 'Ready',
+  lastOperation: { operation: 'kyma is ready', lastUpdateTime: '2026-11-27T08:00:00Z' },
   conditions: [{ type: 'Modules', status: 'True', reason: 'Ready', message: 'all modules are in ready state' }],
-  modules: [{ name: 'sample', state: 'Ready', manifest: { apiVersion: 'v', kind: 'Manifest', metadata: { name: 'm', namespace: 'kcp-system' } }, template: { apiVersion: 'v', kind: 'ModuleTemplate', metadata: { name: 't', namespace: 'kcp-system' } } }],
+  modules: [
+    {
+      name: 'sample',
+      state: 'Ready',
+      manifest: { apiVersion: 'v', kind: 'Manifest', metadata: { name: 'm', namespace: 'kcp-system' } },
+      template: { apiVersion: 'v', kind: 'ModuleTemplate', metadata: { name: 't', namespace: 'kcp-system' } },
+    },
+  ],
 };
 
 describe('mirroredStatus', () => {
@@ -17,8 +25,15 @@ describe('mirroredStatus', () => {
 });
 
 describe('statusPatch (ADR 40)', () => {
-  it('replaces what upstream\'s status sync left: fields we do not write are removed, lists replaced', () => {
-    const upstreams = { ...status, activeChannel: 'regular', conditions: [...status.conditions ?? [], { type: 'SKRWebhook', status: 'True' as const, reason: 'Ready', message: 'skrwebhook is synchronized' }] };
+  it("replaces what upstream's status sync left: fields we do not write are removed, lists replaced", () => {
+    const upstreams = {
+      ...status,
+      activeChannel: 'regular',
+      conditions: [
+        ...(status.conditions ?? []),
+        { type: 'SKRWebhook', status: 'True' as const, reason: 'Ready', message: 'skrwebhook is synchronized' },
+      ],
+    };
     const mirrored = mirroredStatus(status);
     const patch = statusPatch(upstreams, mirrored);
     expect(patch.status.activeChannel).toBeNull();
@@ -27,6 +42,14 @@ describe('statusPatch (ADR 40)', () => {
   });
 
   it('removes every status field a status of ours lacks also when the runtime Kyma was not read', () => {
-    expect(statusPatch(undefined, { state: 'Processing' }).status).toEqual({ state: 'Processing', specSource: null, activeChannel: null, lastOperation: null, conditions: null, modules: null, lastTrace: null });
+    expect(statusPatch(undefined, { state: 'Processing' }).status).toEqual({
+      state: 'Processing',
+      specSource: null,
+      activeChannel: null,
+      lastOperation: null,
+      conditions: null,
+      modules: null,
+      lastTrace: null,
+    });
   });
 });

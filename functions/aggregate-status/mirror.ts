@@ -6,7 +6,6 @@ import { isNotFound } from '../../shared/kube/errors.ts';
 import type { SyncMemo } from '../../shared/kube/sync-memo.ts';
 import { remoteKymaRef, type RuntimeScope } from '../../shared/core/runtime-scope.ts';
 
-
 /** PURE. The KCP status as the runtime's Kyma shows it: template refs point at the catalog copies (in kyma-system
  * or the runtime namespace), Manifest refs (KCP-only objects) are left out. */
 export function mirroredStatus(status: KymaStatus, namespace = REMOTE_NAMESPACE): KymaStatus {
@@ -19,13 +18,23 @@ export function mirroredStatus(status: KymaStatus, namespace = REMOTE_NAMESPACE)
 }
 
 /** The fields of a Kyma status (a field a status of ours no longer has goes also when the runtime Kyma was not read). */
-const STATUS_FIELDS: readonly (keyof KymaStatus)[] = ['state', 'specSource', 'activeChannel', 'lastOperation', 'conditions', 'modules', 'lastTrace'];
+const STATUS_FIELDS: readonly (keyof KymaStatus)[] = [
+  'state',
+  'specSource',
+  'activeChannel',
+  'lastOperation',
+  'conditions',
+  'modules',
+  'lastTrace',
+];
 
 /** PURE. A merge patch that makes the runtime Kyma's status exactly `mirrored`: its lists replace the runtime's (as
  * upstream's status update does), and what the runtime has that `mirrored` has not is removed — fields upstream's
  * manager wrote there before a takeover (ADR 40) included, which an apply of ours could not remove. */
 export function statusPatch(remote: KymaStatus | undefined, mirrored: KymaStatus): { status: Record<string, unknown> } {
-  const gone = [...new Set([...STATUS_FIELDS, ...Object.keys(remote ?? {})])].filter((k) => !(k in mirrored)).map((k) => [k, null]);
+  const gone = [...new Set([...STATUS_FIELDS, ...Object.keys(remote ?? {})])]
+    .filter((k) => !(k in mirrored))
+    .map((k) => [k, null]);
   return { status: { ...Object.fromEntries(gone), ...mirrored } };
 }
 
@@ -34,7 +43,14 @@ export function statusPatch(remote: KymaStatus | undefined, mirrored: KymaStatus
  * mirrored through the client is remembered for `key` (ADR 25): the same status again costs nothing, a changed one
  * is written without reading the runtime Kyma first; `force` (resync events) reads and compares, repairing drift.
  */
-export async function mirrorToRuntime(runtime: KubeClient, scope: RuntimeScope, status: KymaStatus, memo: SyncMemo, key: string, force: boolean): Promise<void> {
+export async function mirrorToRuntime(
+  runtime: KubeClient,
+  scope: RuntimeScope,
+  status: KymaStatus,
+  memo: SyncMemo,
+  key: string,
+  force: boolean,
+): Promise<void> {
   const ref = remoteKymaRef(scope);
   const mirrored = mirroredStatus(status, scope.namespace);
   const memoKey = `${key}#status`;
@@ -46,8 +62,15 @@ export async function mirrorToRuntime(runtime: KubeClient, scope: RuntimeScope, 
     if (!remote || remote.metadata.deletionTimestamp) return;
     if (canonicalJson(remote.status) === canonicalJson(mirrored)) return memo.remember(runtime, memoKey, mirrored);
   }
-  const written = await runtime.mergePatch({ ...ref, apiVersion: API_VERSION }, statusPatch(remote?.status, mirrored), 'status')
-    .then(() => true, (error: unknown) => { if (isNotFound(error)) return false; throw error; });
+  const written = await runtime
+    .mergePatch({ ...ref, apiVersion: API_VERSION }, statusPatch(remote?.status, mirrored), 'status')
+    .then(
+      () => true,
+      (error: unknown) => {
+        if (isNotFound(error)) return false;
+        throw error;
+      },
+    );
   if (written) memo.remember(runtime, memoKey, mirrored);
   else memo.forget(runtime, memoKey);
 }

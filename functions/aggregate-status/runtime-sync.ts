@@ -24,16 +24,53 @@ const CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefini
 const SYNCED_CRDS = ['kymas', 'moduletemplates', 'modulereleasemetas'].map((p) => `${p}.operator.kyma-project.io`);
 
 /** What the runtime side of a Kyma should hold: the lifecycle CRDs, the catalog copies, the image pull Secret. */
-interface RuntimeSide { crds: RuntimeCrd[]; catalog: Catalog; pullSecret?: PullSecret }
-interface PullSecret { apiVersion: string; kind: string; metadata: { name: string; namespace: string; labels: Record<string, string> }; type?: string; data: Record<string, string> }
+interface RuntimeSide {
+  crds: RuntimeCrd[];
+  catalog: Catalog;
+  pullSecret?: PullSecret;
+}
+interface PullSecret {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace: string; labels: Record<string, string> };
+  type?: string;
+  data: Record<string, string>;
+}
+
+/** What a Kyma event's runtime side did: the sync's outcome, the runtime reached, a step still pending, upstream's
+ * watcher objects removed. */
+export interface SideOutcome {
+  sync: RuntimeSync;
+  runtime?: { client: KubeClient; scope: RuntimeScope } | undefined;
+  pending?: string | undefined;
+  upstreamWatcher?: string[] | undefined;
+}
+
+/** The runtime side as the aggregation decides on it (decide.ts). */
+export const runtimeView = (side: SideOutcome | undefined) =>
+  side && {
+    sync: side.sync,
+    runtime: Boolean(side.runtime),
+    pending: side.pending,
+    watcherRemoved: Boolean(side.upstreamWatcher),
+  };
 
 /** CRDs, then the module catalog (and the image pull Secret when configured), on the Kyma's runtime; upstream's
  * watcher removed once per instance (ADR 40); an unreachable runtime is reported, not thrown. Unless `force`, a push
  * of the same desired objects within the memo's TTL is skipped. */
-export async function syncRuntime(kcp: KubeClient, runtimes: RuntimeClients, kyma: Kyma, memo: SyncMemo, force: boolean, config: Pick<Config, 'runtimeImagePullSecret' | 'restrictedModules'>): Promise<{ sync: RuntimeSync; runtime?: { client: KubeClient; scope: RuntimeScope }; pending?: string; upstreamWatcher?: string[] }> {
+export async function syncRuntime(
+  kcp: KubeClient,
+  runtimes: RuntimeClients,
+  kyma: Kyma,
+  memo: SyncMemo,
+  force: boolean,
+  config: Pick<Config, 'runtimeImagePullSecret' | 'restrictedModules'>,
+): Promise<SideOutcome> {
   const { name, namespace = '' } = kyma.metadata;
   markStep('sync_context_retrieval');
-  const access = await runtimes.forKyma(namespace, name).catch((e: unknown) => ({ missing: e instanceof Error ? e.message : String(e) }));
+  const access = await runtimes
+    .forKyma(namespace, name)
+    .catch((e: unknown) => ({ missing: e instanceof Error ? e.message : String(e) }));
   if ('missing' in access) return { sync: { unreachable: `runtime of Kyma ${name}: ${access.missing}` } };
   const key = `${namespace}/${name}`;
   try {
@@ -51,8 +88,23 @@ export async function syncRuntime(kcp: KubeClient, runtimes: RuntimeClients, kym
     }
     const upstreamWatcher = await removeUpstreamWatcher(access.client);
     const catalog = `${desired.catalog.templates.length} ModuleTemplates and ${desired.catalog.metas.length} ModuleReleaseMetas synced${removed ? `, ${removed} copies removed` : ''}`;
-    const secret = desired.pullSecret ? { pullSecret: { ok: true, message: `image pull Secret ${desired.pullSecret.metadata.name} synced to the runtime` } } : {};
-    return { runtime: access, sync: { crds: { ok: true, message: `${SYNCED_CRDS.length} CRDs synced to the runtime` }, catalog: { ok: true, message: catalog }, ...secret }, ...(upstreamWatcher.length ? { upstreamWatcher } : {}) };
+    const secret = desired.pullSecret
+      ? {
+          pullSecret: {
+            ok: true,
+            message: `image pull Secret ${desired.pullSecret.metadata.name} synced to the runtime`,
+          },
+        }
+      : {};
+    return {
+      runtime: access,
+      sync: {
+        crds: { ok: true, message: `${SYNCED_CRDS.length} CRDs synced to the runtime` },
+        catalog: { ok: true, message: catalog },
+        ...secret,
+      },
+      ...(upstreamWatcher.length ? { upstreamWatcher } : {}),
+    };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (isRuntimeUnreachable(error)) {
@@ -60,29 +112,58 @@ export async function syncRuntime(kcp: KubeClient, runtimes: RuntimeClients, kym
       return { sync: { unreachable: `runtime of Kyma ${name} unreachable: ${message}` } };
     }
     // The runtime answered but is not ready for it yet (a CRD still being established, 429, 5xx): retried soon.
-    const secret = config.runtimeImagePullSecret ? { pullSecret: { ok: false, message: `sync pending: ${message}` } } : {};
-    return { runtime: access, sync: { crds: { ok: false, message: `sync pending: ${message}` }, catalog: { ok: false, message: `sync pending: ${message}` }, ...secret }, pending: message };
+    const secret = config.runtimeImagePullSecret
+      ? { pullSecret: { ok: false, message: `sync pending: ${message}` } }
+      : {};
+    return {
+      runtime: access,
+      sync: {
+        crds: { ok: false, message: `sync pending: ${message}` },
+        catalog: { ok: false, message: `sync pending: ${message}` },
+        ...secret,
+      },
+      pending: message,
+    };
   }
 }
 
 /** Single-cluster mode (ADR 21): the control plane's own lifecycle CRDs and catalog serve the Kyma; nothing is synced
  * or mirrored. Refused (the Kyma in Error, saying why) where this control plane does not install into itself. */
-export function inClusterSync(enabled: boolean): { sync: RuntimeSync; runtime?: undefined; pending?: undefined; upstreamWatcher?: undefined } {
+export function inClusterSync(enabled: boolean): SideOutcome {
   const refusal = inClusterRefusal(enabled);
   if (refusal) return { sync: { unreachable: refusal } };
-  return { sync: { crds: { ok: true, message: "in-cluster: the control plane's own lifecycle CRDs" }, catalog: { ok: true, message: "in-cluster: the control plane's own module catalog" } } };
+  return {
+    sync: {
+      crds: { ok: true, message: "in-cluster: the control plane's own lifecycle CRDs" },
+      catalog: { ok: true, message: "in-cluster: the control plane's own module catalog" },
+    },
+  };
 }
 
-interface RuntimeCrd extends CrdState { apiVersion: string; kind: string; metadata: CrdState['metadata'] & { labels?: Record<string, string> }; spec: object }
+interface RuntimeCrd extends CrdState {
+  apiVersion: string;
+  kind: string;
+  metadata: CrdState['metadata'] & { labels?: Record<string, string> };
+  spec: object;
+}
 
-async function desiredRuntimeSide(kcp: KubeClient, kyma: Kyma, remoteNamespace: string, config: Pick<Config, 'runtimeImagePullSecret' | 'restrictedModules'>): Promise<RuntimeSide> {
+async function desiredRuntimeSide(
+  kcp: KubeClient,
+  kyma: Kyma,
+  remoteNamespace: string,
+  config: Pick<Config, 'runtimeImagePullSecret' | 'restrictedModules'>,
+): Promise<RuntimeSide> {
   const pullSecret = config.runtimeImagePullSecret;
   const crds = await lifecycleCrds(kcp);
   const namespace = kyma.metadata.namespace ?? '';
   const templates = await listAll<ModuleTemplate>(kcp, API_VERSION, 'ModuleTemplate', { namespace });
   const metas = await listAll<ModuleReleaseMeta>(kcp, API_VERSION, 'ModuleReleaseMeta', { namespace });
   const catalog = catalogFor(kyma, templates, metas, config.restrictedModules, remoteNamespace);
-  return { crds, catalog, ...(pullSecret ? { pullSecret: await pullSecretCopy(kcp, namespace, pullSecret, remoteNamespace) } : {}) };
+  return {
+    crds,
+    catalog,
+    ...(pullSecret ? { pullSecret: await pullSecretCopy(kcp, namespace, pullSecret, remoteNamespace) } : {}),
+  };
 }
 
 /** How long the KCP's lifecycle CRDs are reused (ADR 18): they change with an upgrade of this project, not per Kyma. */
@@ -93,11 +174,17 @@ const crdsOfKcp = new WeakMap<KubeClient, { at: number; crds: Promise<RuntimeCrd
 function lifecycleCrds(kcp: KubeClient): Promise<RuntimeCrd[]> {
   const known = crdsOfKcp.get(kcp);
   if (known && Date.now() - known.at < CRD_REUSE_MS) return known.crds;
-  const crds = Promise.all(SYNCED_CRDS.map(async (name): Promise<RuntimeCrd> => {
-    const crd = await kcp.get<{ kind?: string; spec?: Record<string, unknown> }>({ ...CRD, name });
-    if (!crd?.spec) throw new Error(`CRD ${name} missing in the KCP`);
-    return { ...CRD, metadata: { name, labels: { [LABEL.managedBy]: MANAGED_BY_RUNTIME } }, spec: { ...crd.spec, conversion: { strategy: 'None' } } };
-  }));
+  const crds = Promise.all(
+    SYNCED_CRDS.map(async (name): Promise<RuntimeCrd> => {
+      const crd = await kcp.get<{ kind?: string; spec?: Record<string, unknown> }>({ ...CRD, name });
+      if (!crd?.spec) throw new Error(`CRD ${name} missing in the KCP`);
+      return {
+        ...CRD,
+        metadata: { name, labels: { [LABEL.managedBy]: MANAGED_BY_RUNTIME } },
+        spec: { ...crd.spec, conversion: { strategy: 'None' } },
+      };
+    }),
+  );
   crdsOfKcp.set(kcp, { at: Date.now(), crds });
   crds.catch(() => crdsOfKcp.delete(kcp));
   return crds;
@@ -110,9 +197,11 @@ async function pushCrds(runtime: KubeClient, crds: RuntimeCrd[]): Promise<void> 
     // Every Kyma on this runtime API server shares these CRDs: seen as desired by one call, trusted by the next (ADR 32).
     const applied = await sharedObjects.apply<RuntimeCrd>(runtime, crd, FIELD_MANAGER.lifecycleManager, crdSettled);
     // A CRD left terminating by an earlier Kyma's deletion: wait until it is gone, then it is created afresh.
-    if (applied.metadata.deletionTimestamp) throw new Error(`CRD ${crd.metadata.name} on the runtime is still being deleted`);
+    if (applied.metadata.deletionTimestamp)
+      throw new Error(`CRD ${crd.metadata.name} on the runtime is still being deleted`);
     // Accepted but never established (its API server restarted mid-way): nudged, and the sync is retried.
-    if (await nudgeUnestablished(runtime, applied)) throw new Error(`CRD ${crd.metadata.name} on the runtime was not established: nudged`);
+    if (await nudgeUnestablished(runtime, applied))
+      throw new Error(`CRD ${crd.metadata.name} on the runtime was not established: nudged`);
   }
 }
 
@@ -130,7 +219,11 @@ async function pushCrdsAndCatalog(runtime: KubeClient, desired: RuntimeSide, rem
   }
 }
 
-interface Copy { apiVersion?: string; kind?: string; metadata: { name: string; managedFields?: { manager?: string }[] } }
+interface Copy {
+  apiVersion?: string;
+  kind?: string;
+  metadata: { name: string; managedFields?: { manager?: string }[] };
+}
 const CATALOG_KINDS = ['ModuleTemplate', 'ModuleReleaseMeta'];
 
 /** The catalog copies applied where they differ from what is there (one LIST per kind, no read per copy), copies of
@@ -139,24 +232,51 @@ async function pushCatalog(runtime: KubeClient, catalog: Catalog, remoteNamespac
   markStep('module_catalog_sync');
   const live = new Map<string, Copy>();
   for (const kind of CATALOG_KINDS) {
-    for (const copy of (await runtime.list<Copy>(API_VERSION, kind, { namespace: remoteNamespace })).items) live.set(`${kind}/${copy.metadata.name}`, { ...copy, apiVersion: API_VERSION, kind });
+    for (const copy of (await runtime.list<Copy>(API_VERSION, kind, { namespace: remoteNamespace })).items)
+      live.set(`${kind}/${copy.metadata.name}`, { ...copy, apiVersion: API_VERSION, kind });
   }
   const desired = [...catalog.templates, ...catalog.metas];
-  for (const object of desired) await applyUnlessCurrent<Copy>(runtime, object as Copy, CATALOG_MANAGER, live.get(`${object.kind}/${object.metadata.name}`) ?? null);
+  for (const object of desired)
+    await applyUnlessCurrent<Copy>(
+      runtime,
+      object as Copy,
+      CATALOG_MANAGER,
+      live.get(`${object.kind}/${object.metadata.name}`) ?? null,
+    );
   const keep = new Set(desired.map((o) => `${o.kind}/${o.metadata.name}`));
   let removed = 0;
   for (const [key, copy] of live) {
     if (keep.has(key) || !copy.metadata.managedFields?.some((f) => f.manager === CATALOG_MANAGER)) continue;
-    await runtime.delete({ apiVersion: API_VERSION, kind: copy.kind ?? '', namespace: remoteNamespace, name: copy.metadata.name });
+    await runtime.delete({
+      apiVersion: API_VERSION,
+      kind: copy.kind ?? '',
+      namespace: remoteNamespace,
+      name: copy.metadata.name,
+    });
     removed++;
   }
   return removed;
 }
 
 /** The KCP's image pull Secret as copied to the runtime's kyma-system or runtime namespace (data and type only). */
-async function pullSecretCopy(kcp: KubeClient, namespace: string, name: string, remoteNamespace: string): Promise<PullSecret> {
-  const secret = await kcp.get<{ metadata: { name: string }; type?: string; data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret', namespace, name });
+async function pullSecretCopy(
+  kcp: KubeClient,
+  namespace: string,
+  name: string,
+  remoteNamespace: string,
+): Promise<PullSecret> {
+  const secret = await kcp.get<{ metadata: { name: string }; type?: string; data?: Record<string, string> }>({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    namespace,
+    name,
+  });
   if (!secret) throw new Error(`image pull Secret ${namespace}/${name} not found in the KCP`);
-  return { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: remoteNamespace, labels: { [LABEL.managedBy]: MANAGED_BY_RUNTIME } },
-    ...(secret.type ? { type: secret.type } : {}), data: secret.data ?? {} };
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name, namespace: remoteNamespace, labels: { [LABEL.managedBy]: MANAGED_BY_RUNTIME } },
+    ...(secret.type ? { type: secret.type } : {}),
+    data: secret.data ?? {},
+  };
 }

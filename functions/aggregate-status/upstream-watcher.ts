@@ -19,12 +19,23 @@ export const UPSTREAM_WATCHER = [
   { apiVersion: 'v1', kind: 'Service', namespace: ns, name: 'skr-webhook' },
   { apiVersion: 'v1', kind: 'Service', namespace: ns, name: 'skr-webhook-metrics' },
   { apiVersion: 'v1', kind: 'Secret', namespace: ns, name: 'skr-webhook-tls' },
-  ...['seed-to-watcher', 'watcher-to-apiserver', 'metrics-to-watcher', 'watcher-to-dns'].map((n) => ({ apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', namespace: ns, name: `kyma-project.io--${n}` })),
+  ...['seed-to-watcher', 'watcher-to-apiserver', 'metrics-to-watcher', 'watcher-to-dns'].map((n) => ({
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'NetworkPolicy',
+    namespace: ns,
+    name: `kyma-project.io--${n}`,
+  })),
   { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', name: 'skr-webhook-priority' },
   { apiVersion: 'apps/v1', kind: 'Deployment', namespace: ns, name: 'skr-webhook' },
 ] as const;
 
-type Found = { metadata: { name: string; labels?: Record<string, string>; managedFields?: { manager?: string; operation?: string }[] } };
+type Found = {
+  metadata: {
+    name: string;
+    labels?: Record<string, string>;
+    managedFields?: { manager?: string; operation?: string }[];
+  };
+};
 
 /** PURE. Whether an object is upstream's watcher as upstream's manager left it (not a user's of the same name). */
 export const isUpstreams = (o: Found | undefined): boolean =>
@@ -53,7 +64,7 @@ async function removeOnce(runtime: KubeClient): Promise<string[]> {
   const removed: string[] = [];
   for (const ref of UPSTREAM_WATCHER) {
     const found = ref === sentinel ? true : isUpstreams(await runtime.get<Found>(ref));
-    if (found && await runtime.delete(ref)) removed.push(`${ref.kind}/${ref.name}`);
+    if (found && (await runtime.delete(ref))) removed.push(`${ref.kind}/${ref.name}`);
   }
   checked.add(runtime.server);
   return removed;

@@ -44,11 +44,14 @@ export const OBSERVING: ReadonlySet<ApplyStep['step']> = new Set(['HandOverObjec
  */
 export function nextApplyStep(view: ApplyView): ApplyStep {
   const { manifest, access } = view;
-  if (!manifest) return view.deleted && !view.handedOver ? { step: 'HandOverObjects' } : { step: 'Ignore', why: 'gone' };
-  if (manifest.metadata.labels?.[LABEL.skipReconciliation] === 'true') return { step: 'Ignore', why: 'skip-reconciliation' };
+  if (!manifest)
+    return view.deleted && !view.handedOver ? { step: 'HandOverObjects' } : { step: 'Ignore', why: 'gone' };
+  if (manifest.metadata.labels?.[LABEL.skipReconciliation] === 'true')
+    return { step: 'Ignore', why: 'skip-reconciliation' };
   if (view.echo) return { step: 'Ignore', why: 'own status write' };
   if (!access) return { step: 'ConnectRuntime' };
-  if (typeof access === 'object' && 'failed' in access) return { step: 'ReportRuntimeUnusable', message: access.failed };
+  if (typeof access === 'object' && 'failed' in access)
+    return { step: 'ReportRuntimeUnusable', message: access.failed };
   if (isUnmanaged(manifest)) return { step: 'Unmanage' };
   if (manifest.metadata.deletionTimestamp) return { step: 'Uninstall' };
   if (view.target && 'refused' in view.target) return { step: 'RefuseTarget', message: view.target.refused };

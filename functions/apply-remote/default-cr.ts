@@ -20,7 +20,11 @@ export async function ensureDefaultCr(runtime: KubeClient, manifest: Manifest): 
   try {
     await runtime.create(cr, false, FIELD_MANAGER.defaultCr);
   } catch (error) {
-    if (isNotFound(error)) throw new NotYetReadyError(`the runtime does not serve ${cr.apiVersion} ${cr.kind} yet (default CR)`, 'manifest_sync_resources_enqueue_required');
+    if (isNotFound(error))
+      throw new NotYetReadyError(
+        `the runtime does not serve ${cr.apiVersion} ${cr.kind} yet (default CR)`,
+        'manifest_sync_resources_enqueue_required',
+      );
     if (!isConflict(error)) throw error;
   }
   return `default CR ${what} created`;

@@ -7,7 +7,13 @@ import { API_VERSION } from '../../shared/core/vocabulary.ts';
 import { inClusterAccess, RuntimeClients } from '../../shared/kube/runtime-clients.ts';
 import { targetOf } from '../../shared/core/in-cluster.ts';
 import { InvalidEventError } from '../../shared/host/errors.ts';
-import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE, checksDrift } from '../../shared/host/events.ts';
+import {
+  APISERVER_ADD,
+  APISERVER_DELETE,
+  APISERVER_UPDATE,
+  RESYNC_DUE,
+  checksDrift,
+} from '../../shared/host/events.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/deps.ts';
 import type { LifecycleFunction } from '../../shared/host/invoke.ts';
 import { OWN_RUNTIME } from '../../shared/core/runtime-scope.ts';
@@ -36,21 +42,51 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
   const events = new EventRecorder(given.kcp, NAME);
   const written = new OwnWrites();
   // The restricted deployer's Secrets take their data from the KCP's (target.ts, kcp-data.ts); read live by name.
-  const kcpSecrets: KcpSecrets = { kcp: deps.kcp, namespace: deps.config.kcpNamespace, restrictedModules: deps.config.restrictedModules };
+  const kcpSecrets: KcpSecrets = {
+    kcp: deps.kcp,
+    namespace: deps.config.kcpNamespace,
+    restrictedModules: deps.config.restrictedModules,
+  };
+  const pullSecret = deps.config.runtimeImagePullSecret;
+  const context = {
+    kcp: deps.kcp,
+    manifests,
+    layers,
+    charts,
+    rollouts,
+    written,
+    events,
+    kcpSecrets,
+    pullSecret,
+    scope: OWN_RUNTIME,
+  };
+  /** Where the Manifest's module goes, how to reach it and how to let its client go. */
+  const runtimeOf = (namespace: string, target: ApplyCall['view']['target']) => ({
+    where: target && 'kyma' in target ? `runtime of Kyma ${target.kyma}` : 'control-plane cluster',
+    access: async () => {
+      if (!target || 'refused' in target) return { missing: target?.refused ?? '' };
+      return 'kyma' in target ? runtimes.forKyma(namespace, target.kyma) : inClusterAccess(given.kcp);
+    },
+    forget: () => (target && 'kyma' in target ? runtimes.evict(namespace, target.kyma) : undefined),
+  });
   return {
     name: NAME,
     accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
     async handle({ event, key, log }) {
       if (key.kind !== 'Manifest') throw new InvalidEventError(`${NAME} handles Manifests, not ${key.kind}`);
-      const manifest = await manifests.get<Manifest>({ apiVersion: API_VERSION, kind: 'Manifest', namespace: key.namespace, name: key.name });
+      const ref = { apiVersion: API_VERSION, kind: 'Manifest', namespace: key.namespace, name: key.name };
+      const manifest = await manifests.get<Manifest>(ref);
       const target = manifest && targetOf(manifest, deps.config.inCluster);
+      const deleted = event.type === APISERVER_DELETE;
+      const echo = Boolean(manifest && written.isEcho(event, manifest));
       const call: ApplyCall = {
-        view: { manifest, target, deleted: event.type === APISERVER_DELETE, echo: Boolean(manifest && written.isEcho(event, manifest)) },
-        ctx: { kcp: deps.kcp, manifests, layers, charts, rollouts, written, force: checksDrift(event), log, events, pullSecret: deps.config.runtimeImagePullSecret, kcpSecrets, scope: OWN_RUNTIME },
-        event, sink: given.sink, live: given.kcp, orphanGraceMs: deps.config.orphanGraceMs,
-        where: target && 'kyma' in target ? `runtime of Kyma ${target.kyma}` : 'control-plane cluster',
-        access: async () => (!target || 'refused' in target ? { missing: target?.refused ?? '' } : 'kyma' in target ? runtimes.forKyma(key.namespace, target.kyma) : inClusterAccess(given.kcp)),
-        forget: () => (target && 'kyma' in target ? runtimes.evict(key.namespace, target.kyma) : undefined),
+        view: { manifest, target, deleted, echo },
+        ctx: { ...context, force: checksDrift(event), log },
+        event,
+        sink: given.sink,
+        live: given.kcp,
+        orphanGraceMs: deps.config.orphanGraceMs,
+        ...runtimeOf(key.namespace, target),
       };
       for (let step = nextApplyStep(call.view); ; step = nextApplyStep(call.view)) {
         log.debug({ step: step.step }, `${NAME}: ${step.step}`);

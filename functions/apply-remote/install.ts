@@ -36,7 +36,7 @@ export async function install(ctx: ApplyContext, manifest: Manifest, runtime: Ku
   }
   // A retry while the module rolls out re-reads only its workload (rollout.ts); resync events sync in full.
   const recalled = ctx.force ? undefined : await ctx.rollouts.refreshed(runtime, manifest);
-  const done = recalled ?? await fullSync(ctx, manifest, runtime);
+  const done = recalled ?? (await fullSync(ctx, manifest, runtime));
   if (!done) return;
   const { applied, target, crMessage, kept, held = [], heldCrds = [] } = done;
   const readiness = moduleReadiness(applied, { pods: await podsToJudge(runtime, applied) });
@@ -44,20 +44,36 @@ export async function install(ctx: ApplyContext, manifest: Manifest, runtime: Ku
   // Objects another module of the Kyma holds (ADR 33), or the same layer no longer renders (ADR 40): a module otherwise
   // Ready is Warning and says which.
   // A CRD the version dropped that custom resources still use is kept (issue 34): Warning naming them.
-  const notes = [...kept, ...(held.length ? [`${SAME_LAYER_DIFF}: ${held.map(syncedText).join(', ')}`] : []), ...heldCrds.map(heldCrdMessage)];
+  const notes = [
+    ...kept,
+    ...(held.length ? [`${SAME_LAYER_DIFF}: ${held.map(syncedText).join(', ')}`] : []),
+    ...heldCrds.map(heldCrdMessage),
+  ];
   const wish: StatusWish = {
-    state: installed && notes.length ? 'Warning' : readiness.state, synced: [...target, ...held, ...heldCrds.map((h) => h.crd)],
-    operation: installed ? `resources are ready${notes.map((n) => `; ${n}`).join('')}` : readiness.state === 'Error' ? readiness.reason : `waiting for resources to become ready: ${readiness.reason}`,
+    state: installed && notes.length ? 'Warning' : readiness.state,
+    synced: [...target, ...held, ...heldCrds.map((h) => h.crd)],
+    operation: installed
+      ? `resources are ready${notes.map((n) => `; ${n}`).join('')}`
+      : readiness.state === 'Error'
+        ? readiness.reason
+        : `waiting for resources to become ready: ${readiness.reason}`,
     conditions: {
-      [CONDITION.resources.type]: { ok: true, message: `${target.length} resources rendered and applied${kept.length ? `, ${kept.length} left as another module holds them` : ''}` },
+      [CONDITION.resources.type]: {
+        ok: true,
+        message: `${target.length} resources rendered and applied${kept.length ? `, ${kept.length} left as another module holds them` : ''}`,
+      },
       [CONDITION.installation.type]: { ok: installed, message: readiness.reason },
       ...(crMessage ? { [CONDITION.moduleCr.type]: { ok: true, message: crMessage } } : {}),
     },
   };
   // A Manifest deleted by another instance while this call applied it (withdraw.ts): the guarded status write fails
   // then (409/404) and withdraws. Only when the status does not change, so nothing is written, is it read again.
-  if (!recalled && !statusChanged(manifest, nextStatus(manifest, wish, new Date().toISOString()))
-    && await withdrawIfDeleted(ctx, manifest, runtime, target)) throw new ConflictError(`Manifest ${manifest.metadata.name} was deleted while it was applied`);
+  if (
+    !recalled &&
+    !statusChanged(manifest, nextStatus(manifest, wish, new Date().toISOString())) &&
+    (await withdrawIfDeleted(ctx, manifest, runtime, target))
+  )
+    throw new ConflictError(`Manifest ${manifest.metadata.name} was deleted while it was applied`);
   await writeStatus(ctx, manifest, wish, { precondition: true }).catch(async (error: unknown) => {
     if (isConflict(error) || isNotFound(error)) await withdrawIfDeleted(ctx, manifest, runtime, target);
     throw error;
@@ -70,7 +86,8 @@ export async function install(ctx: ApplyContext, manifest: Manifest, runtime: Ku
 }
 
 /** Upstream's message when a layer it synced before renders fewer objects (ADR 40). */
-export const SAME_LAYER_DIFF = 'resource syncTarget diff detected but in same oci layer, prevent sync resource to be deleted';
+export const SAME_LAYER_DIFF =
+  'resource syncTarget diff detected but in same oci layer, prevent sync resource to be deleted';
 
 /** After a new layer is installed, `sync-oci-ref` names it (upstream's "last OCI ref fully synced"; ADR 40): its
  * objects may be pruned when the next layer drops them, never before. A Manifest without the annotation keeps none. */
@@ -79,11 +96,21 @@ async function recordSyncedLayer(ctx: ApplyContext, manifest: Manifest): Promise
   const recorded = manifest.metadata.annotations?.[ANNOTATION.syncOciRef];
   if (!ref || recorded === undefined || recorded === ref) return;
   markStep('manifest_update_synced_oci_ref');
-  const at = { apiVersion: API_VERSION, kind: 'Manifest', namespace: manifest.metadata.namespace, name: manifest.metadata.name };
-  ctx.written.remember(await ctx.kcp.mergePatch<Manifest>(at, { metadata: { annotations: { [ANNOTATION.syncOciRef]: ref } } }).catch(async (error: unknown) => {
-    if (isWorthAWarning(error)) await ctx.events.record(involvedOf(manifest), failedWriteEvent('UpdateObject', error));
-    throw error;
-  }));
+  const at = {
+    apiVersion: API_VERSION,
+    kind: 'Manifest',
+    namespace: manifest.metadata.namespace,
+    name: manifest.metadata.name,
+  };
+  ctx.written.remember(
+    await ctx.kcp
+      .mergePatch<Manifest>(at, { metadata: { annotations: { [ANNOTATION.syncOciRef]: ref } } })
+      .catch(async (error: unknown) => {
+        if (isWorthAWarning(error))
+          await ctx.events.record(involvedOf(manifest), failedWriteEvent('UpdateObject', error));
+        throw error;
+      }),
+  );
 }
 
 /** Render, prune, apply, default CR; undefined when the module cannot be applied (its Error status is written). */
@@ -91,8 +118,16 @@ async function fullSync(ctx: ApplyContext, manifest: Manifest, runtime: KubeClie
   const at = Date.now();
   const synced = await syncModule(ctx, manifest, runtime);
   if ('error' in synced) {
-    const resources = synced.stage === 'resources' ? { conditions: { [CONDITION.resources.type]: { ok: false, message: synced.error } } } : {};
-    await writeStatus(ctx, manifest, { state: 'Error', operation: synced.error, ...(synced.target ? { synced: synced.target } : {}), ...resources });
+    const resources =
+      synced.stage === 'resources'
+        ? { conditions: { [CONDITION.resources.type]: { ok: false, message: synced.error } } }
+        : {};
+    await writeStatus(ctx, manifest, {
+      state: 'Error',
+      operation: synced.error,
+      ...(synced.target ? { synced: synced.target } : {}),
+      ...resources,
+    });
     return undefined;
   }
   const { applied, target, kept, held, heldCrds } = synced;

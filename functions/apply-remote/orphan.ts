@@ -10,20 +10,39 @@ export const UNREFERENCED_GRACE_MS = 5 * 60_000;
  * not referenced it for `graceMs` (upstream: 5 minutes). A module entry references a Manifest by its `manifest` (aggregate-status) or by
  * its resolution (resolve-template; Resolved and allowed) of the module the Manifest's module-name label names: in a fleet that converges, the
  * status aggregation may lag the Manifests by more than the grace, and that makes no Manifest an orphan. */
-export function orphanReason(manifest: Manifest, kyma: Kyma | undefined, now: number, graceMs = UNREFERENCED_GRACE_MS): string {
+export function orphanReason(
+  manifest: Manifest,
+  kyma: Kyma | undefined,
+  now: number,
+  graceMs = UNREFERENCED_GRACE_MS,
+): string {
   const kymaName = manifest.metadata.labels?.[LABEL.kymaName] ?? '';
   if (!kyma) return `orphaned manifest detected: Kyma ${kymaName} does not exist`;
   if (manifest.metadata.labels?.[LABEL.mandatoryModule] === 'true') return '';
   const name = manifest.metadata.name;
   const module = manifest.metadata.labels?.[LABEL.moduleName];
-  const referenced = (kyma.status?.modules ?? []).some((m) => m.manifest?.metadata.name === name
-    || (m.name === module && m.ocmComponentName !== undefined && m.resolution?.state === 'Resolved' && m.resolution.notAllowed !== true));
+  const referenced = (kyma.status?.modules ?? []).some(
+    (m) =>
+      m.manifest?.metadata.name === name ||
+      (m.name === module &&
+        m.ocmComponentName !== undefined &&
+        m.resolution?.state === 'Resolved' &&
+        m.resolution.notAllowed !== true),
+  );
   const age = now - Date.parse(manifest.metadata.creationTimestamp ?? '');
-  return !referenced && age > graceMs ? `orphaned manifest detected: Kyma ${kymaName} has not referenced it in its status for ${duration(age)}` : '';
+  return !referenced && age > graceMs
+    ? `orphaned manifest detected: Kyma ${kymaName} has not referenced it in its status for ${duration(age)}`
+    : '';
 }
 
-const duration = (ms: number) => (ms < 60_000 ? `${Math.round(ms / 1000)} seconds` : `${Math.round(ms / 60_000)} minutes`);
+const duration = (ms: number) =>
+  ms < 60_000 ? `${Math.round(ms / 1000)} seconds` : `${Math.round(ms / 60_000)} minutes`;
 
 export async function parentKyma(kcp: KubeClient, manifest: Manifest): Promise<Kyma | undefined> {
-  return kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: manifest.metadata.namespace, name: manifest.metadata.labels?.[LABEL.kymaName] ?? '' });
+  return kcp.get<Kyma>({
+    apiVersion: API_VERSION,
+    kind: 'Kyma',
+    namespace: manifest.metadata.namespace,
+    name: manifest.metadata.labels?.[LABEL.kymaName] ?? '',
+  });
 }

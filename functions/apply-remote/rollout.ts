@@ -8,8 +8,19 @@ import { managerOf } from '../../shared/render/readiness.ts';
 const TRUST_MS = 60_000;
 
 /** A sync of a module still rolling out: when its objects were applied, as stored, and the default CR's message. */
-export interface Recalled { at: number; applied: RuntimeObject[]; target: SyncedResource[]; crMessage: string; kept: string[]; held?: SyncedResource[]; heldCrds?: HeldCrd[] }
-interface Pending extends Recalled { uid: string; generation: number }
+export interface Recalled {
+  at: number;
+  applied: RuntimeObject[];
+  target: SyncedResource[];
+  crMessage: string;
+  kept: string[];
+  held?: SyncedResource[];
+  heldCrds?: HeldCrd[];
+}
+interface Pending extends Recalled {
+  uid: string;
+  generation: number;
+}
 
 /**
  * What the last full sync of a Manifest applied while its module was still rolling out. Its retries (NotYetReady)
@@ -24,7 +35,11 @@ export class Rollouts {
   remember(runtime: KubeClient, manifest: Manifest, sync: Recalled): void {
     let byKey = this.pending.get(runtime);
     if (!byKey) this.pending.set(runtime, (byKey = new Map()));
-    byKey.set(keyOf(manifest), { uid: manifest.metadata.uid ?? '', generation: manifest.metadata.generation ?? 0, ...sync });
+    byKey.set(keyOf(manifest), {
+      uid: manifest.metadata.uid ?? '',
+      generation: manifest.metadata.generation ?? 0,
+      ...sync,
+    });
   }
 
   forget(runtime: KubeClient, manifest: Manifest): void {
@@ -34,9 +49,15 @@ export class Rollouts {
   /** The last full sync with the manager workload read again; undefined when a full sync is due. */
   async refreshed(runtime: KubeClient, manifest: Manifest, now = Date.now()): Promise<Recalled | undefined> {
     const last = this.pending.get(runtime)?.get(keyOf(manifest));
-    if (!last || last.uid !== (manifest.metadata.uid ?? '') || last.generation !== (manifest.metadata.generation ?? 0) || now - last.at > TRUST_MS) return undefined;
+    if (
+      !last ||
+      last.uid !== (manifest.metadata.uid ?? '') ||
+      last.generation !== (manifest.metadata.generation ?? 0) ||
+      now - last.at > TRUST_MS
+    )
+      return undefined;
     const manager = managerOf(last.applied);
-    const live = manager && await runtime.get<RuntimeObject>(refOf(manager)).catch(() => undefined);
+    const live = manager && (await runtime.get<RuntimeObject>(refOf(manager)).catch(() => undefined));
     if (!manager || !live) return undefined;
     return { ...last, applied: last.applied.map((o) => (o === manager ? live : o)) };
   }

@@ -17,8 +17,18 @@ const owner = { name: 'kyma-a-sample-1', namespace: 'kcp-system' };
 
 describe('module objects on a shared runtime', () => {
   it('puts every namespaced object into the runtime namespace', () => {
-    expect(prepare(objects, owner, scopeOf, shared).map((o) => o.metadata.namespace)).toEqual([undefined, 'tenant-7', 'tenant-7', 'tenant-7']);
-    expect(prepare(objects, owner, scopeOf, OWN_RUNTIME).map((o) => o.metadata.namespace)).toEqual([undefined, 'kyma-system', 'default', 'istio-system']);
+    expect(prepare(objects, owner, scopeOf, shared).map((o) => o.metadata.namespace)).toEqual([
+      undefined,
+      'tenant-7',
+      'tenant-7',
+      'tenant-7',
+    ]);
+    expect(prepare(objects, owner, scopeOf, OWN_RUNTIME).map((o) => o.metadata.namespace)).toEqual([
+      undefined,
+      'kyma-system',
+      'default',
+      'istio-system',
+    ]);
   });
   it('marks shared cluster-scoped objects with nothing that names one Manifest, so two Kymas apply the same object', () => {
     const [crdA] = prepare(objects, owner, scopeOf, shared);
@@ -27,21 +37,46 @@ describe('module objects on a shared runtime', () => {
     expect(crdA?.metadata.annotations).not.toHaveProperty(['deprecated-operator.kyma-project.io/owned-by']);
     expect(crdA?.metadata.labels).not.toHaveProperty(['app.kubernetes.io/component']);
     const [, deployment] = prepare(objects, owner, scopeOf, shared);
-    expect(deployment?.metadata.annotations?.['deprecated-operator.kyma-project.io/owned-by']).toBe('kcp-system/kyma-a-sample-1');
+    expect(deployment?.metadata.annotations?.['deprecated-operator.kyma-project.io/owned-by']).toBe(
+      'kcp-system/kyma-a-sample-1',
+    );
   });
   it('never prunes a cluster-scoped object there; on a runtime of its own it does', () => {
     const synced = [
-      { group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition', name: 'samples.x.io', namespace: '' },
+      {
+        group: 'apiextensions.k8s.io',
+        version: 'v1',
+        kind: 'CustomResourceDefinition',
+        name: 'samples.x.io',
+        namespace: '',
+      },
       { group: 'apps', version: 'v1', kind: 'Deployment', name: 'op', namespace: 'tenant-7' },
     ];
-    expect(pruneWaves(synced, [], true).flat().map((r) => r.kind)).toEqual(['Deployment']);
-    expect(pruneWaves(synced, [], false).flat().map((r) => r.kind).sort()).toEqual(['CustomResourceDefinition', 'Deployment']);
+    expect(
+      pruneWaves(synced, [], true)
+        .flat()
+        .map((r) => r.kind),
+    ).toEqual(['Deployment']);
+    expect(
+      pruneWaves(synced, [], false)
+        .flat()
+        .map((r) => r.kind)
+        .sort(),
+    ).toEqual(['CustomResourceDefinition', 'Deployment']);
   });
   it('moves a namespaced default CR into the runtime namespace, leaves a cluster-scoped one and a runtime of its own alone', () => {
-    const manifest = { metadata: { name: 'm', namespace: 'kcp-system' }, spec: { resource: { apiVersion: 'x.io/v1', kind: 'Sample', metadata: { name: 'm', namespace: 'kyma-system' } } } } as unknown as Manifest;
-    expect((manifestOnRuntime(manifest, shared).spec?.resource as { metadata: { namespace: string } }).metadata.namespace).toBe('tenant-7');
+    const manifest = {
+      metadata: { name: 'm', namespace: 'kcp-system' },
+      spec: { resource: { apiVersion: 'x.io/v1', kind: 'Sample', metadata: { name: 'm', namespace: 'kyma-system' } } },
+    } as unknown as Manifest;
+    expect(
+      (manifestOnRuntime(manifest, shared).spec?.resource as { metadata: { namespace: string } }).metadata.namespace,
+    ).toBe('tenant-7');
     expect(manifestOnRuntime(manifest, OWN_RUNTIME)).toBe(manifest);
-    const clusterScoped = { ...manifest, spec: { resource: { apiVersion: 'x.io/v1', kind: 'Sample', metadata: { name: 'm' } } } } as unknown as Manifest;
+    const clusterScoped = {
+      ...manifest,
+      spec: { resource: { apiVersion: 'x.io/v1', kind: 'Sample', metadata: { name: 'm' } } },
+    } as unknown as Manifest;
     expect(manifestOnRuntime(clusterScoped, shared)).toBe(clusterScoped);
   });
 });

@@ -27,21 +27,35 @@ export function nextStatus(manifest: Manifest, wish: StatusWish, now: string): M
     const status = want ? (want.ok ? 'True' : 'False') : (old?.status ?? 'False');
     const message = want?.message ?? old?.message ?? `${type} not yet handled`;
     const changed = !old || old.status !== status;
-    return { type, status, reason, message, observedGeneration: manifest.metadata.generation ?? 0, lastTransitionTime: changed ? now : (old.lastTransitionTime ?? now) };
+    return {
+      type,
+      status,
+      reason,
+      message,
+      observedGeneration: manifest.metadata.generation ?? 0,
+      lastTransitionTime: changed ? now : (old.lastTransitionTime ?? now),
+    };
   });
   return {
-    state: wish.state, conditions, synced: wish.synced ?? current.synced ?? [],
-    lastOperation: { operation: wish.operation, lastUpdateTime: sameOperation(current, wish) ? (current.lastOperation?.lastUpdateTime ?? now) : now },
+    state: wish.state,
+    conditions,
+    synced: wish.synced ?? current.synced ?? [],
+    lastOperation: {
+      operation: wish.operation,
+      lastUpdateTime: sameOperation(current, wish) ? (current.lastOperation?.lastUpdateTime ?? now) : now,
+    },
   };
 }
 
-const sameOperation = (current: ManifestStatus, wish: StatusWish) => current.state === wish.state && current.lastOperation?.operation === wish.operation;
-
+const sameOperation = (current: ManifestStatus, wish: StatusWish) =>
+  current.state === wish.state && current.lastOperation?.operation === wish.operation;
 
 /** Whether writing `next` would change anything but timestamps. */
 export function statusChanged(manifest: Manifest, next: ManifestStatus): boolean {
   const strip = (s: ManifestStatus | undefined) => ({
-    ...s, lastTrace: undefined, lastOperation: { operation: s?.lastOperation?.operation },
+    ...s,
+    lastTrace: undefined,
+    lastOperation: { operation: s?.lastOperation?.operation },
     conditions: (s?.conditions ?? []).map((c) => ({ ...c, lastTransitionTime: undefined })),
   });
   return canonicalJson(strip(manifest.status)) !== canonicalJson(strip(next));

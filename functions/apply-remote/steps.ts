@@ -70,18 +70,29 @@ export const STEPS: { [S in ApplyStep['step']]: Take<S> } = {
   // A deleting Manifest waits for a usable kubeconfig (or for the Secret to go: then it lets go of the runtime),
   // Deleting and saying why — never the state it had before its deletion.
   ReportRuntimeUnusable: async (call, { message }) => {
-    await writeStatus(call.ctx, manifestOf(call), deleting(call) ? { state: 'Deleting', operation: `waiting to remove the module: ${message}` } : { state: 'Error', operation: message });
+    await writeStatus(
+      call.ctx,
+      manifestOf(call),
+      deleting(call)
+        ? { state: 'Deleting', operation: `waiting to remove the module: ${message}` }
+        : { state: 'Error', operation: message },
+    );
     if (deleting(call)) throw new NotYetReadyError(message, 'sync_context_retrieval');
   },
   Unmanage: (call) => unmanage(call.ctx, onRuntime(call), call.runtime),
   Uninstall: (call) => uninstall(call.ctx, onRuntime(call), call.runtime),
   RefuseTarget: (call, { message }) => writeStatus(call.ctx, manifestOf(call), { state: 'Error', operation: message }),
-  ReportSecretMissing: (call, { missing }) => writeStatus(call.ctx, manifestOf(call), { state: 'Error', operation: `${call.where}: access secret not found (${missing})` }),
+  ReportSecretMissing: (call, { missing }) =>
+    writeStatus(call.ctx, manifestOf(call), {
+      state: 'Error',
+      operation: `${call.where}: access secret not found (${missing})`,
+    }),
   // The Kyma comes from the watch cache; a verdict of orphan is confirmed with a live read, so a cache that lags a
   // just-created Kyma never marks its Manifests.
   CheckOrphan: async (call) => {
     const manifest = onRuntime(call);
-    const verdict = async (kcp: KubeClient) => orphanReason(manifest, await parentKyma(kcp, manifest), Date.now(), call.orphanGraceMs);
+    const verdict = async (kcp: KubeClient) =>
+      orphanReason(manifest, await parentKyma(kcp, manifest), Date.now(), call.orphanGraceMs);
     call.view.orphan = (await verdict(call.ctx.kcp)) && (await verdict(call.live));
   },
   ReportOrphan: async (call, { message }) => {
@@ -92,7 +103,15 @@ export const STEPS: { [S in ApplyStep['step']]: Take<S> } = {
 };
 
 /** Steps that act on the runtime: an unreachable runtime becomes an Error (or Deleting) status and a retry. */
-const ON_RUNTIME: ReadonlySet<ApplyStep['step']> = new Set(['Unmanage', 'Uninstall', 'RefuseTarget', 'ReportSecretMissing', 'CheckOrphan', 'ReportOrphan', 'Install']);
+const ON_RUNTIME: ReadonlySet<ApplyStep['step']> = new Set([
+  'Unmanage',
+  'Uninstall',
+  'RefuseTarget',
+  'ReportSecretMissing',
+  'CheckOrphan',
+  'ReportOrphan',
+  'Install',
+]);
 
 /** Takes `step` with its own log field; a step on the runtime that finds it unreachable or failing drops its client. */
 export async function take(call: ApplyCall, step: ApplyStep, log: Logger): Promise<void> {
@@ -105,7 +124,13 @@ export async function take(call: ApplyCall, step: ApplyStep, log: Logger): Promi
     if (isRuntimeUnreachable(error)) {
       call.forget();
       const message = `${call.where} unreachable: ${error instanceof Error ? error.message : String(error)}`;
-      await writeStatus(call.ctx, manifestOf(call), deleting(call) ? { state: 'Deleting', operation: `waiting to remove the module: ${message}` } : { state: 'Error', operation: message });
+      await writeStatus(
+        call.ctx,
+        manifestOf(call),
+        deleting(call)
+          ? { state: 'Deleting', operation: `waiting to remove the module: ${message}` }
+          : { state: 'Error', operation: message },
+      );
       throw new TransientError(message, error);
     }
     if (error instanceof TransientError) {

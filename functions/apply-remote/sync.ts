@@ -15,7 +15,13 @@ import { renderTarget } from '../../shared/render/target.ts';
 import { moduleOwnership } from './ownership.ts';
 
 export type SyncOutcome =
-  | { applied: RuntimeObject[]; target: SyncedResource[]; kept: string[]; held?: SyncedResource[]; heldCrds?: HeldCrd[] }
+  | {
+      applied: RuntimeObject[];
+      target: SyncedResource[];
+      kept: string[];
+      held?: SyncedResource[];
+      heldCrds?: HeldCrd[];
+    }
   | { error: string; stage: 'resources' | 'apply'; target?: SyncedResource[] };
 
 /**
@@ -25,7 +31,9 @@ export type SyncOutcome =
  */
 export async function syncModule(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient): Promise<SyncOutcome> {
   markStep('manifest_parse_spec');
-  const layer = manifest.spec?.installs?.length ? await ctx.charts.moduleYaml(manifest) : await ctx.layers.rawManifest(manifest);
+  const layer = manifest.spec?.installs?.length
+    ? await ctx.charts.moduleYaml(manifest)
+    : await ctx.layers.rawManifest(manifest);
   if ('error' in layer) return { error: layer.error, stage: 'resources' };
   markStep('manifest_render_resources');
   const objects = await renderTarget(runtime, manifest, layer.yaml, ctx.pullSecret, ctx.scope, ctx.kcpSecrets);
@@ -36,24 +44,51 @@ export async function syncModule(ctx: ApplyContext, manifest: Manifest, runtime:
   const sameLayer = inSyncedLayer(manifest);
   markStep('manifest_sync_resources');
   const allowCrdPrune = (manifest.metadata.annotations?.[ANNOTATION.allowCrdPrune] ?? '').split(',').filter(Boolean);
-  const synced = await syncObjects(runtime, objects, manifest.status?.synced ?? [], { fieldManager: FIELD_MANAGER.applier, shared: ctx.scope.shared, newWithoutRead: !ctx.force, sameLayer, allowCrdPrune, ...(ownership ? { ownership } : {}) })
-    .catch((error: unknown) => { forgetRemoteNamespace(runtime, ctx.scope.namespace); throw error; });
+  const synced = await syncObjects(runtime, objects, manifest.status?.synced ?? [], {
+    fieldManager: FIELD_MANAGER.applier,
+    shared: ctx.scope.shared,
+    newWithoutRead: !ctx.force,
+    sameLayer,
+    allowCrdPrune,
+    ...(ownership ? { ownership } : {}),
+  }).catch((error: unknown) => {
+    forgetRemoteNamespace(runtime, ctx.scope.namespace);
+    throw error;
+  });
   if ('error' in synced) forgetRemoteNamespace(runtime, ctx.scope.namespace);
-  for (const lost of ('error' in synced ? [] : synced.prunedWithCrs) ?? []) await ctx.events.record(involvedOf(manifest), crdPrunedEvent(lost));
-  if ('pruning' in synced) throw new NotYetReadyError(`pruning ${synced.pruning.length} resources dropped by version ${manifest.spec?.version ?? ''}: waiting until they are gone`, 'manifest_prune_diff_not_finished');
+  for (const lost of ('error' in synced ? [] : synced.prunedWithCrs) ?? [])
+    await ctx.events.record(involvedOf(manifest), crdPrunedEvent(lost));
+  if ('pruning' in synced)
+    throw new NotYetReadyError(
+      `pruning ${synced.pruning.length} resources dropped by version ${manifest.spec?.version ?? ''}: waiting until they are gone`,
+      'manifest_prune_diff_not_finished',
+    );
   if ('error' in synced) return { error: synced.error, stage: 'apply', target: synced.target };
   // Objects the same layer no longer renders are left (ADR 40); those someone removed since drop out of the record.
   const listed = synced.held ?? [];
   const held = (await Promise.all(listed.map(async (r) => ((await existsOn(runtime, r)) ? [r] : [])))).flat();
-  return { applied: synced.applied, target: synced.target, kept: synced.kept, ...(held.length ? { held } : {}), ...(synced.heldCrds ? { heldCrds: synced.heldCrds } : {}) };
+  return {
+    applied: synced.applied,
+    target: synced.target,
+    kept: synced.kept,
+    ...(held.length ? { held } : {}),
+    ...(synced.heldCrds ? { heldCrds: synced.heldCrds } : {}),
+  };
 }
 
-const existsOn = (runtime: KubeClient, r: SyncedResource) => runtime.get({ apiVersion: apiVersionOf(r), kind: r.kind, name: r.name, namespace: r.namespace || undefined })
-  .then((found) => found !== undefined, (error: unknown) => !isNotFound(error));
+const existsOn = (runtime: KubeClient, r: SyncedResource) =>
+  runtime.get({ apiVersion: apiVersionOf(r), kind: r.kind, name: r.name, namespace: r.namespace || undefined }).then(
+    (found) => found !== undefined,
+    (error: unknown) => !isNotFound(error),
+  );
 
 /** PURE. Upstream's guard (`sync-oci-ref`, ADR 40): the Manifest's raw-manifest layer is the one last fully synced, so
  * a difference to what was synced is an inconsistency to report, never a reason to prune. */
 export function inSyncedLayer(manifest: Manifest): boolean {
   const ref = manifest.spec?.install?.source.ref;
-  return !manifest.metadata.deletionTimestamp && ref !== undefined && manifest.metadata.annotations?.[ANNOTATION.syncOciRef] === ref;
+  return (
+    !manifest.metadata.deletionTimestamp &&
+    ref !== undefined &&
+    manifest.metadata.annotations?.[ANNOTATION.syncOciRef] === ref
+  );
 }

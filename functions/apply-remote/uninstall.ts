@@ -31,14 +31,38 @@ export async function uninstall(ctx: ApplyContext, manifest: Manifest, runtime: 
     return wait(ctx, manifest, `waiting for module crs deletion: ${blocking.join(', ')}`, synced);
   }
   const defaultCr = manifest.spec?.resource as unknown as RuntimeObject;
-  if (hasDefaultCr(manifest) && await deleteIfPresent(runtime, defaultCr)) {
+  if (hasDefaultCr(manifest) && (await deleteIfPresent(runtime, defaultCr))) {
     // Name it and what holds it, so a stuck deletion says why (upstream: the CR is simply waited for).
-    const current = await runtime.get<ListedCr>({ apiVersion: defaultCr.apiVersion, kind: defaultCr.kind, name: defaultCr.metadata.name, namespace: defaultCr.metadata.namespace }).catch(() => undefined);
-    return wait(ctx, manifest, `deleting the default CR and waiting until it is gone${current ? `: ${crText(defaultCr.kind, current)}` : ''}`);
+    const current = await runtime
+      .get<ListedCr>({
+        apiVersion: defaultCr.apiVersion,
+        kind: defaultCr.kind,
+        name: defaultCr.metadata.name,
+        namespace: defaultCr.metadata.namespace,
+      })
+      .catch(() => undefined);
+    return wait(
+      ctx,
+      manifest,
+      `deleting the default CR and waiting until it is gone${current ? `: ${crText(defaultCr.kind, current)}` : ''}`,
+    );
   }
   // What another installed module of the Kyma ships too stays (ADR 33).
-  const remaining = await removeObjects(runtime, manifest.status?.synced ?? [], ctx.scope.shared, moduleOwnership(ctx.manifests, manifest));
-  if (remaining.length) return wait(ctx, manifest, `removing module resources: ${remaining.length} still present (${remaining.slice(0, 3).map((r) => `${r.kind} ${r.name}`).join(', ')})`);
+  const remaining = await removeObjects(
+    runtime,
+    manifest.status?.synced ?? [],
+    ctx.scope.shared,
+    moduleOwnership(ctx.manifests, manifest),
+  );
+  if (remaining.length)
+    return wait(
+      ctx,
+      manifest,
+      `removing module resources: ${remaining.length} still present (${remaining
+        .slice(0, 3)
+        .map((r) => `${r.kind} ${r.name}`)
+        .join(', ')})`,
+    );
   await removeFinalizers(ctx, manifest);
 }
 
@@ -49,7 +73,11 @@ async function removeFinalizers(ctx: ApplyContext, manifest: Manifest): Promise<
     await setFinalizers(ctx.kcp, manifest, rest, ctx.events);
     return;
   }
-  if (rest.length) await writeStatus(ctx, manifest, { state: 'Deleting', operation: `waiting as other finalizers are present: [${rest.join(', ')}]` });
+  if (rest.length)
+    await writeStatus(ctx, manifest, {
+      state: 'Deleting',
+      operation: `waiting as other finalizers are present: [${rest.join(', ')}]`,
+    });
 }
 
 /** The runtime is gone (kubeconfig Secret deleted): nothing can be cleaned up there, every finalizer goes (upstream). */
@@ -57,14 +85,24 @@ async function removeAllFinalizers(ctx: ApplyContext, manifest: Manifest): Promi
   if (manifest.metadata.finalizers?.length) await setFinalizers(ctx.kcp, manifest, [], ctx.events);
 }
 
-async function wait(ctx: ApplyContext, manifest: Manifest, operation: string, extra: { synced?: SyncedResource[] } = {}): Promise<never> {
+async function wait(
+  ctx: ApplyContext,
+  manifest: Manifest,
+  operation: string,
+  extra: { synced?: SyncedResource[] } = {},
+): Promise<never> {
   await writeStatus(ctx, manifest, { state: 'Deleting', operation, ...extra });
   throw new NotYetReadyError(operation, 'manifest_pre_delete_enqueue_required');
 }
 
 async function deleteIfPresent(runtime: KubeClient, cr: RuntimeObject): Promise<boolean> {
   try {
-    return await runtime.delete({ apiVersion: cr.apiVersion, kind: cr.kind, name: cr.metadata.name, namespace: cr.metadata.namespace });
+    return await runtime.delete({
+      apiVersion: cr.apiVersion,
+      kind: cr.kind,
+      name: cr.metadata.name,
+      namespace: cr.metadata.namespace,
+    });
   } catch (error) {
     if (isNotFound(error)) return false;
     throw error;

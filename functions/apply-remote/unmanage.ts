@@ -14,21 +14,42 @@ import { markStep } from '../../shared/host/steps.ts';
  */
 export async function unmanage(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient | undefined): Promise<void> {
   const finalizers = manifest.metadata.finalizers ?? [];
-  const ref = { apiVersion: API_VERSION, kind: 'Manifest', namespace: manifest.metadata.namespace, name: manifest.metadata.name };
+  const ref = {
+    apiVersion: API_VERSION,
+    kind: 'Manifest',
+    namespace: manifest.metadata.namespace,
+    name: manifest.metadata.name,
+  };
   markStep('manifest_unmanaged_update');
   if (manifest.metadata.deletionTimestamp) {
     const ours: string[] = [FINALIZER.declarative, FINALIZER.labelRemoval, FINALIZER.resource];
-    if (finalizers.some((f) => ours.includes(f))) await setFinalizers(ctx.kcp, manifest, finalizers.filter((f) => !ours.includes(f)), ctx.events);
+    if (finalizers.some((f) => ours.includes(f)))
+      await setFinalizers(
+        ctx.kcp,
+        manifest,
+        finalizers.filter((f) => !ours.includes(f)),
+        ctx.events,
+      );
     return;
   }
   if (finalizers.includes(FINALIZER.labelRemoval) && runtime) {
     markStep('manifest_labels_removal');
     for (const r of (manifest.status?.synced ?? []).filter((x) => !ctx.scope.shared || x.namespace)) {
       const target = { apiVersion: apiVersionOf(r), kind: r.kind, name: r.name, namespace: r.namespace || undefined };
-      await runtime.mergePatch(target, { metadata: { labels: { [LABEL.managedBy]: null } } }).catch((e: unknown) => { if (!isNotFound(e)) throw e; });
+      await runtime.mergePatch(target, { metadata: { labels: { [LABEL.managedBy]: null } } }).catch((e: unknown) => {
+        if (!isNotFound(e)) throw e;
+      });
     }
-    await setFinalizers(ctx.kcp, manifest, finalizers.filter((f) => f !== FINALIZER.labelRemoval), ctx.events);
-    ctx.log.info({ resources: manifest.status?.synced?.length ?? 0 }, 'module unmanaged: managed-by label removed from its resources');
+    await setFinalizers(
+      ctx.kcp,
+      manifest,
+      finalizers.filter((f) => f !== FINALIZER.labelRemoval),
+      ctx.events,
+    );
+    ctx.log.info(
+      { resources: manifest.status?.synced?.length ?? 0 },
+      'module unmanaged: managed-by label removed from its resources',
+    );
     return;
   }
   await ctx.kcp.delete(ref);

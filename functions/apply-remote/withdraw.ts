@@ -11,13 +11,22 @@ import { hasDefaultCr } from '../../shared/core/manifest-finalizers.ts';
  * recorded, so what this call applied would be left behind. After applying, the Manifest is read again; when it is
  * gone or being deleted, everything this call applied (and the default CR) is deleted again, all at once. True then.
  */
-export async function withdrawIfDeleted(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient, target: SyncedResource[]): Promise<boolean> {
+export async function withdrawIfDeleted(
+  ctx: ApplyContext,
+  manifest: Manifest,
+  runtime: KubeClient,
+  target: SyncedResource[],
+): Promise<boolean> {
   const { name, namespace } = manifest.metadata;
   const current = await ctx.kcp.get<Manifest>({ apiVersion: API_VERSION, kind: 'Manifest', namespace, name });
   if (current && !current.metadata.deletionTimestamp) return false;
-  const cr = hasDefaultCr(manifest) ? manifest.spec?.resource as unknown as RuntimeObject : undefined;
+  const cr = hasDefaultCr(manifest) ? (manifest.spec?.resource as unknown as RuntimeObject) : undefined;
   if (cr) await runtime.delete(refOf(cr)).catch(() => undefined);
-  await Promise.all(pruneWaves(target, [], ctx.scope.shared).flat().map((r) => deleteSynced(runtime, r).catch(() => true)));
+  await Promise.all(
+    pruneWaves(target, [], ctx.scope.shared)
+      .flat()
+      .map((r) => deleteSynced(runtime, r).catch(() => true)),
+  );
   ctx.log.warn({ resources: target.length }, 'Manifest deleted while its resources were applied: removed them again');
   return true;
 }

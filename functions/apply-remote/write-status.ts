@@ -11,13 +11,23 @@ import { currentTraceparent } from '../../shared/host/trace.ts';
  * when more than timestamps change; with
  * `precondition`, only if the Manifest is still at the resourceVersion read (409 otherwise); the version such a guarded
  * write produces is remembered, and its update event skipped (ADR 25). */
-export async function writeStatus(ctx: ApplyContext, manifest: Manifest, wish: StatusWish, options: { precondition?: boolean } = {}): Promise<void> {
+export async function writeStatus(
+  ctx: ApplyContext,
+  manifest: Manifest,
+  wish: StatusWish,
+  options: { precondition?: boolean } = {},
+): Promise<void> {
   const status = nextStatus(manifest, wish, new Date().toISOString());
   if (!statusChanged(manifest, status)) return;
   const { name, namespace, resourceVersion } = manifest.metadata;
   const metadata = { name, namespace, ...(options.precondition && resourceVersion ? { resourceVersion } : {}) };
   markStep('manifest_sync_state');
-  const stored = await ctx.kcp.apply({ apiVersion: API_VERSION, kind: 'Manifest', metadata, status: { ...status, lastTrace: currentTraceparent() } }, FIELD_MANAGER.applier, 'status')
+  const stored = await ctx.kcp
+    .apply(
+      { apiVersion: API_VERSION, kind: 'Manifest', metadata, status: { ...status, lastTrace: currentTraceparent() } },
+      FIELD_MANAGER.applier,
+      'status',
+    )
     .catch(async (error: unknown) => {
       if (isWorthAWarning(error)) await ctx.events.record(involvedOf(manifest), failedWriteEvent('PatchStatus', error));
       throw error;

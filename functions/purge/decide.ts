@@ -7,7 +7,12 @@ import type { RequeueReason } from '../../shared/core/upstream-names.ts';
 export interface DeletionView {
   kyma: Kyma;
   manifests: Manifest[];
-  runtime?: { crds: string[]; remoteKyma: boolean; remoteKymaState?: string | undefined; copies?: { kind: string; name: string }[] };
+  runtime?: {
+    crds: string[];
+    remoteKyma: boolean;
+    remoteKymaState?: string | undefined;
+    copies?: { kind: string; name: string }[];
+  };
   now: number;
   gracePeriodMs: number;
 }
@@ -49,7 +54,8 @@ export function nextDeletionStep(view: DeletionView, purgeDone: boolean): Deleti
     return { step: 'WaitForManifests', message: blockingMessage(manifests) };
   }
   const finalizers = kyma.metadata.finalizers ?? [];
-  if (finalizers.some((f) => OURS.includes(f))) return { step: 'DropKymaFinalizer', finalizers: finalizers.filter((f) => !OURS.includes(f)) };
+  if (finalizers.some((f) => OURS.includes(f)))
+    return { step: 'DropKymaFinalizer', finalizers: finalizers.filter((f) => !OURS.includes(f)) };
   return undefined;
 }
 
@@ -71,12 +77,20 @@ export function blockingMessage(manifests: Manifest[]): string {
 /** PURE. Upstream's requeue reason for a retry after `step` (ADR 40). */
 export function requeueReasonOf(step: DeletionStep): RequeueReason {
   switch (step.step) {
-    case 'SetKymaStateDeleting': case 'SetRuntimeKymaStateDeleting': return 'kyma_status_update_to_deleting';
-    case 'DeleteCatalogCopies': return 'remote_module_catalog_deletion';
-    case 'DeleteRuntimeCrd': return step.name === RUNTIME_KYMA_CRD ? 'remote_kyma_deletion' : 'remote_module_catalog_deletion';
-    case 'DeleteRemoteKyma': return 'remote_kyma_deletion';
-    case 'PurgeModuleCrFinalizers': return 'manifest_crs_cleanup';
-    case 'DropKymaFinalizer': return 'labels_and_finalizers_update';
-    default: return 'kyma_deletion';
+    case 'SetKymaStateDeleting':
+    case 'SetRuntimeKymaStateDeleting':
+      return 'kyma_status_update_to_deleting';
+    case 'DeleteCatalogCopies':
+      return 'remote_module_catalog_deletion';
+    case 'DeleteRuntimeCrd':
+      return step.name === RUNTIME_KYMA_CRD ? 'remote_kyma_deletion' : 'remote_module_catalog_deletion';
+    case 'DeleteRemoteKyma':
+      return 'remote_kyma_deletion';
+    case 'PurgeModuleCrFinalizers':
+      return 'manifest_crs_cleanup';
+    case 'DropKymaFinalizer':
+      return 'labels_and_finalizers_update';
+    default:
+      return 'kyma_deletion';
   }
 }

@@ -17,15 +17,23 @@ export const NAME = 'purge';
 /** A Kyma with a deletionTimestamp: one step of the deletion chain per call (see decide.ts), then a retry. */
 export function purge(given: FunctionDeps): LifecycleFunction {
   const deps = readingFromCaches(given, [CACHED.kymas, CACHED.manifests, CACHED.kubeconfigs]);
-  const on: PurgeDeps = { deps, live: given.kcp, runtimes: new RuntimeClients(deps.kcp, deps.config.kubeconfigExecCommands), events: new EventRecorder(given.kcp, NAME) };
+  const on: PurgeDeps = {
+    deps,
+    live: given.kcp,
+    runtimes: new RuntimeClients(deps.kcp, deps.config.kubeconfigExecCommands),
+    events: new EventRecorder(given.kcp, NAME),
+  };
   return {
     name: NAME,
     accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
     async handle({ event, key, log }) {
-      if (key.kind !== 'Kyma' && key.kind !== 'Manifest') throw new InvalidEventError(`${NAME} handles Kyma and Manifest events, not ${key.kind}`);
+      if (key.kind !== 'Kyma' && key.kind !== 'Manifest')
+        throw new InvalidEventError(`${NAME} handles Kyma and Manifest events, not ${key.kind}`);
       const kymaName = await kymaNameOf(deps.kcp, key, event);
       // A Manifest gone without a trace of its Kyma, or a Kyma not being deleted: nothing to purge.
-      const kyma = kymaName ? await deps.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name: kymaName }) : undefined;
+      const kyma = kymaName
+        ? await deps.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name: kymaName })
+        : undefined;
       if (!kyma?.metadata.deletionTimestamp) return undefined;
       await continueDeletion(on, kyma, log);
       return undefined;

@@ -6,10 +6,15 @@ import { RUNTIME_CRDS, RUNTIME_KYMA_CRD } from './decide.ts';
 const CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' };
 const CATALOG_MANAGER = 'catalog-sync';
 const KIND_OF: Record<string, string> = {
-  [RUNTIME_CRDS[0] ?? '']: 'ModuleTemplate', [RUNTIME_CRDS[1] ?? '']: 'ModuleReleaseMeta', [RUNTIME_KYMA_CRD]: 'Kyma',
+  [RUNTIME_CRDS[0] ?? '']: 'ModuleTemplate',
+  [RUNTIME_CRDS[1] ?? '']: 'ModuleReleaseMeta',
+  [RUNTIME_KYMA_CRD]: 'Kyma',
 };
 
-interface Listed { metadata: { name: string; namespace?: string; deletionTimestamp?: string; managedFields?: { manager?: string }[] }; status?: { state?: string } }
+interface Listed {
+  metadata: { name: string; namespace?: string; deletionTimestamp?: string; managedFields?: { manager?: string }[] };
+  status?: { state?: string };
+}
 
 export interface RuntimeView {
   /** Lifecycle CRDs that exist and hold nothing but our own objects (deleting them deletes nobody else's data). */
@@ -33,14 +38,16 @@ export async function observeRuntime(runtime: KubeClient, scope: RuntimeScope): 
     if (!crd || crd.metadata.deletionTimestamp) continue;
     const kind = KIND_OF[name] ?? '';
     const items = (await runtime.list<Listed>(API_VERSION, kind).catch(() => ({ items: [] as Listed[] }))).items;
-    const ours = (i: Listed) => i.metadata.namespace === scope.namespace
-      && (kind === 'Kyma' ? i.metadata.name === 'default' : Boolean(i.metadata.managedFields?.some((f) => f.manager === CATALOG_MANAGER)));
+    const ours = (i: Listed) =>
+      i.metadata.namespace === scope.namespace &&
+      (kind === 'Kyma'
+        ? i.metadata.name === 'default'
+        : Boolean(i.metadata.managedFields?.some((f) => f.manager === CATALOG_MANAGER)));
     if (kind === 'Kyma') {
       const remote = items.find((i) => ours(i) && !i.metadata.deletionTimestamp);
       view.remoteKyma = Boolean(remote);
       view.remoteKymaState = remote?.status?.state;
-    }
-    else view.copies.push(...items.filter(ours).map((i) => ({ kind, name: i.metadata.name })));
+    } else view.copies.push(...items.filter(ours).map((i) => ({ kind, name: i.metadata.name })));
     if (items.every(ours)) view.crds.push(name);
   }
   return view;
@@ -48,10 +55,27 @@ export async function observeRuntime(runtime: KubeClient, scope: RuntimeScope): 
 
 export const deleteRuntimeCrd = (runtime: KubeClient, name: string) => runtime.delete({ ...CRD, name });
 export const deleteRemoteKyma = (runtime: KubeClient, scope: RuntimeScope) => runtime.delete(remoteKymaRef(scope));
-export async function deleteCopies(runtime: KubeClient, scope: RuntimeScope, copies: { kind: string; name: string }[]): Promise<void> {
-  for (const c of copies) await runtime.delete({ apiVersion: API_VERSION, kind: c.kind, namespace: scope.namespace, name: c.name });
+export async function deleteCopies(
+  runtime: KubeClient,
+  scope: RuntimeScope,
+  copies: { kind: string; name: string }[],
+): Promise<void> {
+  for (const c of copies)
+    await runtime.delete({ apiVersion: API_VERSION, kind: c.kind, namespace: scope.namespace, name: c.name });
 }
 
 /** The runtime Kyma's state Deleting (upstream's SetSkrKymaStateDeleting): the user on the runtime sees the deletion. */
-export const setRemoteKymaDeleting = (runtime: KubeClient, scope: RuntimeScope) => runtime.mergePatch({ ...remoteKymaRef(scope), apiVersion: API_VERSION },
-  { status: { state: 'Deleting', lastOperation: { operation: 'the Kyma is being deleted: its modules are removed', lastUpdateTime: new Date().toISOString() } } }, 'status');
+export const setRemoteKymaDeleting = (runtime: KubeClient, scope: RuntimeScope) =>
+  runtime.mergePatch(
+    { ...remoteKymaRef(scope), apiVersion: API_VERSION },
+    {
+      status: {
+        state: 'Deleting',
+        lastOperation: {
+          operation: 'the Kyma is being deleted: its modules are removed',
+          lastUpdateTime: new Date().toISOString(),
+        },
+      },
+    },
+    'status',
+  );

@@ -10,8 +10,18 @@ export const PURGE_MANAGER = FIELD_MANAGER.purge;
 export async function setKymaDeletionStatus(kcp: KubeClient, kyma: Kyma, operation: string): Promise<void> {
   if (kyma.status?.state === 'Deleting' && kyma.status.lastOperation?.operation === operation) return;
   const { name, namespace } = kyma.metadata;
-  await kcp.apply({
-    apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace },
-    status: { state: 'Deleting', lastOperation: { operation, lastUpdateTime: new Date().toISOString() }, lastTrace: currentTraceparent() },
-  }, PURGE_MANAGER, 'status');
+  await kcp.apply(
+    {
+      apiVersion: API_VERSION,
+      kind: 'Kyma',
+      metadata: { name, namespace },
+      status: {
+        state: 'Deleting',
+        lastOperation: { operation, lastUpdateTime: new Date().toISOString() },
+        lastTrace: currentTraceparent(),
+      },
+    },
+    PURGE_MANAGER,
+    'status',
+  );
 }

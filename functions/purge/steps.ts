@@ -14,17 +14,33 @@ import { involvedOf, recordEvent, type EventRecorder } from '../../shared/kube/e
 import { listAll } from '../../shared/kube/list.ts';
 import { inClusterAccess, type RuntimeClients } from '../../shared/kube/runtime-clients.ts';
 import { nextDeletionStep, requeueReasonOf, type DeletionStep, type DeletionView } from './decide.ts';
-import { deleteCopies, deleteRemoteKyma, deleteRuntimeCrd, observeRuntime, setRemoteKymaDeleting } from './runtime-view.ts';
+import {
+  deleteCopies,
+  deleteRemoteKyma,
+  deleteRuntimeCrd,
+  observeRuntime,
+  setRemoteKymaDeleting,
+} from './runtime-view.ts';
 import { setKymaDeletionStatus } from './status.ts';
 import { stripStuckFinalizers } from './strip.ts';
 
 /** What every call shares. */
-export interface PurgeDeps { deps: FunctionDeps; live: KubeClient; runtimes: RuntimeClients; events: EventRecorder }
+export interface PurgeDeps {
+  deps: FunctionDeps;
+  live: KubeClient;
+  runtimes: RuntimeClients;
+  events: EventRecorder;
+}
 
 type Runtime = { client: KubeClient; scope: RuntimeScope };
 
 /** Deletion steps on the runtime that one call takes back to back. */
-const RUNTIME_STEPS = new Set<DeletionStep['step']>(['SetRuntimeKymaStateDeleting', 'DeleteCatalogCopies', 'DeleteRuntimeCrd', 'DeleteRemoteKyma']);
+const RUNTIME_STEPS = new Set<DeletionStep['step']>([
+  'SetRuntimeKymaStateDeleting',
+  'DeleteCatalogCopies',
+  'DeleteRuntimeCrd',
+  'DeleteRemoteKyma',
+]);
 
 /** Deletion steps that need nothing from the runtime. */
 const KCP_STEPS = new Set<DeletionStep['step']>(['SetKymaStateDeleting', 'DeleteManifests']);
@@ -33,17 +49,25 @@ export const runtimeUnusableMessage = (reason: string) =>
   `the runtime cannot be cleaned up: ${reason}; fix the kubeconfig Secret, or delete it to let the Kyma go without cleaning up the runtime`;
 
 type StepOf<S extends DeletionStep['step']> = Extract<DeletionStep, { step: S }>;
-type Take<S extends DeletionStep['step']> = (kcp: KubeClient, kyma: Kyma, step: StepOf<S>, runtime: Runtime | undefined) => Promise<void>;
+type Take<S extends DeletionStep['step']> = (
+  kcp: KubeClient,
+  kyma: Kyma,
+  step: StepOf<S>,
+  runtime: Runtime | undefined,
+) => Promise<void>;
 /** A step on the runtime: nothing to do without one (its Secret is gone). */
-const onRuntime = <S extends DeletionStep['step']>(act: (runtime: Runtime, step: StepOf<S>) => Promise<unknown>): Take<S> => async (_, __, step, runtime) => {
-  if (runtime) await act(runtime, step);
-};
+const onRuntime =
+  <S extends DeletionStep['step']>(act: (runtime: Runtime, step: StepOf<S>) => Promise<unknown>): Take<S> =>
+  async (_, __, step, runtime) => {
+    if (runtime) await act(runtime, step);
+  };
 
 /** What each step does. */
 const STEPS: { [S in DeletionStep['step']]: Take<S> } = {
   SetKymaStateDeleting: (kcp, kyma) => setKymaDeletionStatus(kcp, kyma, 'waiting for modules to be deleted'),
   DeleteManifests: async (kcp, kyma, { names }) => {
-    for (const name of names) await kcp.delete({ apiVersion: API_VERSION, kind: 'Manifest', namespace: kyma.metadata.namespace ?? '', name });
+    for (const name of names)
+      await kcp.delete({ apiVersion: API_VERSION, kind: 'Manifest', namespace: kyma.metadata.namespace ?? '', name });
   },
   DeleteCatalogCopies: onRuntime((r, { copies }) => deleteCopies(r.client, r.scope, copies)),
   DeleteRuntimeCrd: onRuntime((r, { name }) => deleteRuntimeCrd(r.client, name)),
@@ -52,7 +76,10 @@ const STEPS: { [S in DeletionStep['step']]: Take<S> } = {
   WaitForManifests: (kcp, kyma, { message }) => setKymaDeletionStatus(kcp, kyma, message),
   DropKymaFinalizer: async (kcp, kyma, { finalizers }) => {
     const { name, namespace = '', resourceVersion } = kyma.metadata;
-    await kcp.mergePatch({ apiVersion: API_VERSION, kind: 'Kyma', namespace, name }, { metadata: { finalizers, resourceVersion } });
+    await kcp.mergePatch(
+      { apiVersion: API_VERSION, kind: 'Kyma', namespace, name },
+      { metadata: { finalizers, resourceVersion } },
+    );
   },
   PurgeModuleCrFinalizers: async () => undefined,
 };
@@ -71,7 +98,10 @@ async function execute(kcp: KubeClient, kyma: Kyma, step: DeletionStep, runtime:
 export async function continueDeletion(on: PurgeDeps, kyma: Kyma, log: Logger): Promise<void> {
   const { deps, events } = on;
   const { name, namespace = '' } = kyma.metadata;
-  const manifests = await listAll<Manifest>(deps.kcp, API_VERSION, 'Manifest', { namespace, labelSelector: `${LABEL.kymaName}=${name}` });
+  const manifests = await listAll<Manifest>(deps.kcp, API_VERSION, 'Manifest', {
+    namespace,
+    labelSelector: `${LABEL.kymaName}=${name}`,
+  });
   const { runtime, unusable } = await accessOf(on, kyma);
   const gracePeriodMs = deps.config.purgeGracePeriodMs;
   const take = async (step: DeletionStep) => {
@@ -86,7 +116,9 @@ export async function continueDeletion(on: PurgeDeps, kyma: Kyma, log: Logger): 
   }
   const observe = async (): Promise<DeletionView> => {
     // Single-cluster mode (ADR 21): the control plane has no runtime Kyma, catalog copies or runtime CRDs to remove.
-    const observed = runtime && (isInClusterKyma(kyma) ? { crds: [], remoteKyma: false } : await observeRuntime(runtime.client, runtime.scope));
+    const observed =
+      runtime &&
+      (isInClusterKyma(kyma) ? { crds: [], remoteKyma: false } : await observeRuntime(runtime.client, runtime.scope));
     return { kyma, manifests, now: Date.now(), gracePeriodMs, ...(observed ? { runtime: observed } : {}) };
   };
   let view = await observe().catch(async (error: unknown) => {
@@ -111,7 +143,8 @@ export async function continueDeletion(on: PurgeDeps, kyma: Kyma, log: Logger): 
     step = nextDeletionStep((view = await observe()), false);
   }
   if (step?.step === 'PurgeModuleCrFinalizers') markStep('manifest_crs_cleanup');
-  if (step?.step === 'PurgeModuleCrFinalizers' && runtime && !(await purgeStuck(deps, kyma, manifests, runtime, log))) step = nextDeletionStep(view, true);
+  if (step?.step === 'PurgeModuleCrFinalizers' && runtime && !(await purgeStuck(deps, kyma, manifests, runtime, log)))
+    step = nextDeletionStep(view, true);
   // Nothing of ours left to do, yet the Kyma stays: someone else's finalizer holds it (upstream's KymaDeletionStuck).
   if (!step) {
     await events.record(involvedOf(kyma), deletionStuckEvent(kyma.metadata.finalizers ?? []));
@@ -120,19 +153,36 @@ export async function continueDeletion(on: PurgeDeps, kyma: Kyma, log: Logger): 
   if (step.step === 'PurgeModuleCrFinalizers') return;
   await take(step);
   if (step.step === 'DropKymaFinalizer') return;
-  throw new NotYetReadyError(step.step === 'WaitForManifests' ? step.message : `Kyma deletion continues after ${step.step}`, requeueReasonOf(step));
+  throw new NotYetReadyError(
+    step.step === 'WaitForManifests' ? step.message : `Kyma deletion continues after ${step.step}`,
+    requeueReasonOf(step),
+  );
 }
 
 /** As upstream: only a missing kubeconfig Secret lets the chain go on without the runtime; an unusable one (refused,
  * not a kubeconfig, several Secrets) holds the deletion at the first runtime step, saying why and the way out. */
-async function accessOf({ deps, live, runtimes }: PurgeDeps, kyma: Kyma): Promise<{ runtime?: Runtime; unusable?: string }> {
-  const access = isInClusterKyma(kyma) ? (deps.config.inCluster ? inClusterAccess(live) : { missing: 'in-cluster installs disabled' })
-    : await runtimes.forKyma(kyma.metadata.namespace ?? '', kyma.metadata.name).catch((e: unknown) => ({ unusable: e instanceof Error ? e.message : String(e) }));
+async function accessOf(
+  { deps, live, runtimes }: PurgeDeps,
+  kyma: Kyma,
+): Promise<{ runtime?: Runtime; unusable?: string }> {
+  const access = isInClusterKyma(kyma)
+    ? deps.config.inCluster
+      ? inClusterAccess(live)
+      : { missing: 'in-cluster installs disabled' }
+    : await runtimes
+        .forKyma(kyma.metadata.namespace ?? '', kyma.metadata.name)
+        .catch((e: unknown) => ({ unusable: e instanceof Error ? e.message : String(e) }));
   if ('unusable' in access) return { unusable: runtimeUnusableMessage(access.unusable) };
   return 'client' in access ? { runtime: { client: access.client, scope: access.scope } } : {};
 }
 
-async function purgeStuck(deps: FunctionDeps, kyma: Kyma, manifests: Manifest[], runtime: Runtime, log: Logger): Promise<boolean> {
+async function purgeStuck(
+  deps: FunctionDeps,
+  kyma: Kyma,
+  manifests: Manifest[],
+  runtime: Runtime,
+  log: Logger,
+): Promise<boolean> {
   const removed = await stripStuckFinalizers(runtime.client, manifests, deps.config.purgeSkip, runtime.scope);
   if (!removed.length) return false;
   const message = `grace period of ${deps.config.purgeGracePeriodMs / 1000} s passed: finalizers force-removed from ${removed.join('; ')}`;

@@ -7,28 +7,57 @@ import { ignoreReason, namedManifests, needsWrite, renderSteps, toUnmanage, unwa
 import { desiredManifest } from '../../shared/core/desired-manifest.ts';
 
 const kyma = (modules: { name: string; managed?: boolean }[], refused: string[] = []): Kyma => ({
-  apiVersion: 'v', kind: 'Kyma', metadata: { name: 'k1' }, spec: { channel: 'regular' },
+  apiVersion: 'v',
+  kind: 'Kyma',
+  metadata: { name: 'k1' },
+  spec: { channel: 'regular' },
   status: {
     specSource: { from: 'runtime', channel: 'regular' },
-    modules: modules.map((m) => ({ name: m.name, resolution: refused.includes(m.name) ? { state: 'Error' as const, notAllowed: true } : { state: 'Resolved' as const, ...(m.managed === false ? { managed: false } : {}) } })),
+    modules: modules.map((m) => ({
+      name: m.name,
+      resolution: refused.includes(m.name)
+        ? { state: 'Error' as const, notAllowed: true }
+        : { state: 'Resolved' as const, ...(m.managed === false ? { managed: false } : {}) },
+    })),
   },
 });
-const manifest = (module: string, opts: { mandatory?: boolean; unmanaged?: boolean; deleting?: boolean; foreign?: boolean } = {}): Manifest => ({
-  apiVersion: 'v', kind: 'Manifest', metadata: {
-    name: `k1-${module}`, labels: { 'operator.kyma-project.io/module-name': module, ...(opts.foreign ? {} : { 'operator.kyma-project.io/managed-by': 'lifecycle-manager' }), ...(opts.mandatory ? { 'operator.kyma-project.io/mandatory-module': 'true' } : {}) },
-    ...(opts.unmanaged ? { annotations: { 'operator.kyma-project.io/is-unmanaged': 'true' } } : {}), ...(opts.deleting ? { deletionTimestamp: 'x' } : {}),
+const manifest = (
+  module: string,
+  opts: { mandatory?: boolean; unmanaged?: boolean; deleting?: boolean; foreign?: boolean } = {},
+): Manifest => ({
+  apiVersion: 'v',
+  kind: 'Manifest',
+  metadata: {
+    name: `k1-${module}`,
+    labels: {
+      'operator.kyma-project.io/module-name': module,
+      ...(opts.foreign ? {} : { 'operator.kyma-project.io/managed-by': 'lifecycle-manager' }),
+      ...(opts.mandatory ? { 'operator.kyma-project.io/mandatory-module': 'true' } : {}),
+    },
+    ...(opts.unmanaged ? { annotations: { 'operator.kyma-project.io/is-unmanaged': 'true' } } : {}),
+    ...(opts.deleting ? { deletionTimestamp: 'x' } : {}),
   },
 });
 const names = (ms: Manifest[]) => ms.map((m) => m.metadata.name);
 
 describe('unwantedManifests', () => {
   it('deletes Manifests of modules left out of the spec or refused, keeps wanted, deleting and unmanaged ones', () => {
-    const all = [manifest('kept'), manifest('gone'), manifest('refused'), manifest('going', { deleting: true }), manifest('mine', { unmanaged: true })];
-    expect(names(unwantedManifests(kyma([{ name: 'kept' }, { name: 'refused' }], ['refused']), all, new Set()))).toEqual(['k1-gone', 'k1-refused']);
+    const all = [
+      manifest('kept'),
+      manifest('gone'),
+      manifest('refused'),
+      manifest('going', { deleting: true }),
+      manifest('mine', { unmanaged: true }),
+    ];
+    expect(
+      names(unwantedManifests(kyma([{ name: 'kept' }, { name: 'refused' }], ['refused']), all, new Set())),
+    ).toEqual(['k1-gone', 'k1-refused']);
   });
 
   it('leaves Manifests it did not render alone (written by someone else for this Kyma, e.g. of Helm charts)', () => {
-    expect(names(unwantedManifests(kyma([]), [manifest('charts', { foreign: true }), manifest('gone')], new Set()))).toEqual(['k1-gone']);
+    expect(
+      names(unwantedManifests(kyma([]), [manifest('charts', { foreign: true }), manifest('gone')], new Set())),
+    ).toEqual(['k1-gone']);
   });
 
   it('keeps mandatory Manifests while their module is mandatory, whatever the spec says', () => {
@@ -40,16 +69,30 @@ describe('unwantedManifests', () => {
 describe('toUnmanage', () => {
   it('marks Manifests of managed: false modules once', () => {
     const all = [manifest('a'), manifest('b', { unmanaged: true }), manifest('c')];
-    expect(names(toUnmanage(kyma([{ name: 'a', managed: false }, { name: 'b', managed: false }, { name: 'c' }]), all))).toEqual(['k1-a']);
+    expect(
+      names(toUnmanage(kyma([{ name: 'a', managed: false }, { name: 'b', managed: false }, { name: 'c' }]), all)),
+    ).toEqual(['k1-a']);
   });
 });
 
 describe('desiredManifest', () => {
-  const template: ModuleTemplate = { apiVersion: 'v', kind: 'ModuleTemplate', metadata: { name: 'sample-1.0.0' }, spec: {} } as ModuleTemplate;
-  const source = { module: { name: 'sample' }, entry: { name: 'sample', channel: 'regular' }, template, componentName: 'kyma-project.io/module/sample', version: '1.0.0',
-    install: { repo: 'r', name: 'kyma-project.io/module/sample', ref: 'sha256:0', type: 'oci-ref' as const }, localizedImages: [] };
+  const template: ModuleTemplate = {
+    apiVersion: 'v',
+    kind: 'ModuleTemplate',
+    metadata: { name: 'sample-1.0.0' },
+    spec: {},
+  } as ModuleTemplate;
+  const source = {
+    module: { name: 'sample' },
+    entry: { name: 'sample', channel: 'regular' },
+    template,
+    componentName: 'kyma-project.io/module/sample',
+    version: '1.0.0',
+    install: { repo: 'r', name: 'kyma-project.io/module/sample', ref: 'sha256:0', type: 'oci-ref' as const },
+    localizedImages: [],
+  };
 
-  it('writes upstream\'s deprecated spec.remote: false for every Kyma; single-cluster mode is the in-cluster label (ADR 40)', () => {
+  it("writes upstream's deprecated spec.remote: false for every Kyma; single-cluster mode is the in-cluster label (ADR 40)", () => {
     const remote = desiredManifest(kyma([{ name: 'sample' }]), source, 'k1-sample');
     expect(remote.spec?.remote).toBe(false);
     expect(remote.metadata.labels).not.toHaveProperty(['operator.kyma-project.io/in-cluster']);
@@ -62,16 +105,35 @@ describe('desiredManifest', () => {
 });
 
 describe('needsWrite', () => {
-  const template: ModuleTemplate = { apiVersion: 'v', kind: 'ModuleTemplate', metadata: { name: 'sample-1.0.0' }, spec: {} } as ModuleTemplate;
-  const source = { module: { name: 'sample' }, entry: { name: 'sample', channel: 'regular' }, template, componentName: 'kyma-project.io/module/sample', version: '1.0.0',
-    install: { repo: 'r', name: 'kyma-project.io/module/sample', ref: 'sha256:0', type: 'oci-ref' as const }, localizedImages: [] };
-  const desired = desiredManifest({ ...kyma([{ name: 'sample' }]), metadata: { name: 'k1', uid: 'u1' } }, source, 'k1-sample');
+  const template: ModuleTemplate = {
+    apiVersion: 'v',
+    kind: 'ModuleTemplate',
+    metadata: { name: 'sample-1.0.0' },
+    spec: {},
+  } as ModuleTemplate;
+  const source = {
+    module: { name: 'sample' },
+    entry: { name: 'sample', channel: 'regular' },
+    template,
+    componentName: 'kyma-project.io/module/sample',
+    version: '1.0.0',
+    install: { repo: 'r', name: 'kyma-project.io/module/sample', ref: 'sha256:0', type: 'oci-ref' as const },
+    localizedImages: [],
+  };
+  const desired = desiredManifest(
+    { ...kyma([{ name: 'sample' }]), metadata: { name: 'k1', uid: 'u1' } },
+    source,
+    'k1-sample',
+  );
 
-  it('takes a Manifest that means the same as written: upstream\'s (no empty lists, remote false) and older ones of ours (no remote)', () => {
-    const without = (field: string) => Object.fromEntries(Object.entries(desired.spec ?? {}).filter(([k]) => k !== field));
+  it("takes a Manifest that means the same as written: upstream's (no empty lists, remote false) and older ones of ours (no remote)", () => {
+    const without = (field: string) =>
+      Object.fromEntries(Object.entries(desired.spec ?? {}).filter(([k]) => k !== field));
     expect(needsWrite({ ...desired, spec: without('localizedImages') }, desired)).toBe(false);
     expect(needsWrite({ ...desired, spec: without('remote') }, desired)).toBe(false);
-    expect(needsWrite({ ...desired, spec: { ...desired.spec, resource: null } }, { ...desired, spec: { ...desired.spec } })).toBe(false);
+    expect(
+      needsWrite({ ...desired, spec: { ...desired.spec, resource: null } }, { ...desired, spec: { ...desired.spec } }),
+    ).toBe(false);
   });
 
   it('writes what differs in meaning: a version, a localized image, a label', () => {
@@ -82,33 +144,62 @@ describe('needsWrite', () => {
 });
 
 describe('namedManifests (ADR 40)', () => {
-  const template: ModuleTemplate = { apiVersion: 'v', kind: 'ModuleTemplate', metadata: { name: 't' }, spec: {} } as ModuleTemplate;
+  const template: ModuleTemplate = {
+    apiVersion: 'v',
+    kind: 'ModuleTemplate',
+    metadata: { name: 't' },
+    spec: {},
+  } as ModuleTemplate;
   const RUNTIME_ID = '0c3a2f8e-6b1d-4e5a-9f7c-2d8b4a6e1c03';
-  const uuidKyma: Kyma = { ...kyma([{ name: 'connectivity-proxy' }, { name: 'sample' }]), metadata: { name: RUNTIME_ID, uid: 'u' } };
-  const src = (module: string) => ({ module: { name: module }, entry: { name: module, channel: 'regular' }, template, componentName: `kyma-project.io/module/${module}`, version: '1.0.0',
-    install: { repo: 'r', name: `kyma-project.io/module/${module}`, ref: 'sha256:0', type: 'oci-ref' as const }, localizedImages: [] });
+  const uuidKyma: Kyma = {
+    ...kyma([{ name: 'connectivity-proxy' }, { name: 'sample' }]),
+    metadata: { name: RUNTIME_ID, uid: 'u' },
+  };
+  const src = (module: string) => ({
+    module: { name: module },
+    entry: { name: module, channel: 'regular' },
+    template,
+    componentName: `kyma-project.io/module/${module}`,
+    version: '1.0.0',
+    install: { repo: 'r', name: `kyma-project.io/module/${module}`, ref: 'sha256:0', type: 'oci-ref' as const },
+    localizedImages: [],
+  });
   const named = (existing: Manifest[], elsewhere: string[] = [], modules = ['sample', 'connectivity-proxy']) =>
     namedManifests(uuidKyma, modules.map(src), existing, (n) => elsewhere.includes(n)).map((m) => m.metadata.name);
 
-  it('gives a new Manifest exactly upstream\'s name, also where upstream\'s cut leaves 6 digits of the hash', () => {
+  it("gives a new Manifest exactly upstream's name, also where upstream's cut leaves 6 digits of the hash", () => {
     expect(named([])).toEqual([`${RUNTIME_ID}-connectivity-proxy-381734`, `${RUNTIME_ID}-sample-1092497565`]);
   });
 
-  it('starts a new Manifest\'s sync-oci-ref at its layer; an existing one keeps its own or none', () => {
+  it("starts a new Manifest's sync-oci-ref at its layer; an existing one keeps its own or none", () => {
     const [fresh] = namedManifests(uuidKyma, [src('sample')], [], () => false);
     expect(fresh?.metadata.annotations?.['sync-oci-ref']).toBe('sha256:0');
-    const recorded: Manifest = { ...manifest('sample'), metadata: { ...manifest('sample').metadata, annotations: { 'sync-oci-ref': 'sha256:old' } } };
-    expect(namedManifests(uuidKyma, [src('sample')], [recorded], () => false)[0]?.metadata.annotations?.['sync-oci-ref']).toBe('sha256:old');
-    expect(namedManifests(uuidKyma, [src('sample')], [manifest('sample')], () => false)[0]?.metadata.annotations).not.toHaveProperty(['sync-oci-ref']);
+    const recorded: Manifest = {
+      ...manifest('sample'),
+      metadata: { ...manifest('sample').metadata, annotations: { 'sync-oci-ref': 'sha256:old' } },
+    };
+    expect(
+      namedManifests(uuidKyma, [src('sample')], [recorded], () => false)[0]?.metadata.annotations?.['sync-oci-ref'],
+    ).toBe('sha256:old');
+    expect(
+      namedManifests(uuidKyma, [src('sample')], [manifest('sample')], () => false)[0]?.metadata.annotations,
+    ).not.toHaveProperty(['sync-oci-ref']);
   });
 
-  it('adopts the Manifest a module has, whatever its name (an earlier rule\'s, a hand-made one)', () => {
-    const earlier: Manifest = { ...manifest('connectivity-proxy'), metadata: { ...manifest('connectivity-proxy').metadata, name: `${RUNTIME_ID}-connectivity-p-3817348617` } };
+  it("adopts the Manifest a module has, whatever its name (an earlier rule's, a hand-made one)", () => {
+    const earlier: Manifest = {
+      ...manifest('connectivity-proxy'),
+      metadata: { ...manifest('connectivity-proxy').metadata, name: `${RUNTIME_ID}-connectivity-p-3817348617` },
+    };
     expect(named([earlier])[0]).toBe(`${RUNTIME_ID}-connectivity-p-3817348617`);
   });
 
-  it('takes the collision-safe form only where upstream\'s name is held: by another module of the Kyma or another Kyma', () => {
-    const upstream = upstreamManifestName(RUNTIME_ID, 'kyma-project.io/module/connectivity-proxy', 'connectivity-proxy');
+  it("takes the collision-safe form only where upstream's name is held: by another module of the Kyma or another Kyma", () => {
+    const upstream = upstreamManifestName(
+      RUNTIME_ID,
+      'kyma-project.io/module/connectivity-proxy',
+      'connectivity-proxy',
+    );
     expect(named([], [upstream])[0]).toBe(`${RUNTIME_ID}-connectivity-p-3817348617`);
     const holder: Manifest = { ...manifest('other'), metadata: { ...manifest('other').metadata, name: upstream } };
     expect(named([holder])[0]).toBe(`${RUNTIME_ID}-connectivity-p-3817348617`);
@@ -120,7 +211,9 @@ describe('namedManifests (ADR 40)', () => {
     for (const order of [modules, [...modules].reverse()]) {
       const names = namedManifests(long, order.map(src), [], () => false).map((m) => m.metadata.name);
       expect(new Set(names).size).toBe(2);
-      expect(names[0]).toBe(upstreamManifestName(long.metadata.name, 'kyma-project.io/module/plain-octet', 'plain-octet'));
+      expect(names[0]).toBe(
+        upstreamManifestName(long.metadata.name, 'kyma-project.io/module/plain-octet', 'plain-octet'),
+      );
       for (const name of names) expect(name.length).toBeLessThanOrEqual(62);
     }
   });
@@ -129,8 +222,16 @@ describe('namedManifests (ADR 40)', () => {
 describe('the steps of render-manifest, in order', () => {
   it.each([
     ['a Kyma gone', undefined, 'gone'],
-    ['a Kyma being deleted (purge takes its Manifests)', { ...kyma([]), metadata: { name: 'k1', deletionTimestamp: 'x' } }, 'deleting'],
-    ['a Kyma that skips reconciliation', { ...kyma([]), metadata: { name: 'k1', labels: { 'operator.kyma-project.io/skip-reconciliation': 'true' } } }, 'skip-reconciliation'],
+    [
+      'a Kyma being deleted (purge takes its Manifests)',
+      { ...kyma([]), metadata: { name: 'k1', deletionTimestamp: 'x' } },
+      'deleting',
+    ],
+    [
+      'a Kyma that skips reconciliation',
+      { ...kyma([]), metadata: { name: 'k1', labels: { 'operator.kyma-project.io/skip-reconciliation': 'true' } } },
+      'skip-reconciliation',
+    ],
     ['a Kyma not resolved yet: nothing is known to be wanted', { ...kyma([]), status: {} }, 'not resolved yet'],
   ])('renders nothing for %s', (_, k, why) => {
     expect(ignoreReason(k)).toEqual({ step: 'Ignore', why });
@@ -143,10 +244,25 @@ describe('the steps of render-manifest, in order', () => {
   it('writes the Manifests that differ first, then marks unmanaged ones, then deletes the unwanted', () => {
     const k = kyma([{ name: 'new' }, { name: 'same' }, { name: 'mine', managed: false }]);
     const plain = manifest('same');
-    const same = { ...plain, metadata: { ...plain.metadata, ownerReferences: [{ apiVersion: 'v', kind: 'Kyma', name: 'k1', uid: 'u1', controller: true }] } };
-    const steps = renderSteps({ kyma: k, existing: [manifest('gone'), manifest('mine'), same], wanted: [manifest('new'), same], mandatory: new Set() });
-    expect(steps.map((s) => [s.step, 'name' in s ? s.name : s.step === 'WriteManifest' ? s.manifest.metadata.name : ''])).toEqual([
-      ['WriteManifest', 'k1-new'], ['MarkUnmanaged', 'k1-mine'], ['DeleteManifest', 'k1-gone'],
+    const same = {
+      ...plain,
+      metadata: {
+        ...plain.metadata,
+        ownerReferences: [{ apiVersion: 'v', kind: 'Kyma', name: 'k1', uid: 'u1', controller: true }],
+      },
+    };
+    const steps = renderSteps({
+      kyma: k,
+      existing: [manifest('gone'), manifest('mine'), same],
+      wanted: [manifest('new'), same],
+      mandatory: new Set(),
+    });
+    expect(
+      steps.map((s) => [s.step, 'name' in s ? s.name : s.step === 'WriteManifest' ? s.manifest.metadata.name : '']),
+    ).toEqual([
+      ['WriteManifest', 'k1-new'],
+      ['MarkUnmanaged', 'k1-mine'],
+      ['DeleteManifest', 'k1-gone'],
     ]);
   });
 });

@@ -12,28 +12,48 @@ export function needsWrite(stored: Manifest | undefined, desired: Manifest): boo
   if (!stored) return true;
   const subset = (have: Record<string, string> | undefined, want: Record<string, string> | undefined) =>
     Object.entries(want ?? {}).every(([k, v]) => have?.[k] === v);
-  return !subset(stored.metadata.labels, desired.metadata.labels)
-    || !subset(stored.metadata.annotations, desired.metadata.annotations)
+  return (
+    !subset(stored.metadata.labels, desired.metadata.labels) ||
+    !subset(stored.metadata.annotations, desired.metadata.annotations) ||
     // An opt-in taken back goes too (the apply of a Manifest without it removes it).
-    || stored.metadata.annotations?.[ANNOTATION.allowCrdPrune] !== desired.metadata.annotations?.[ANNOTATION.allowCrdPrune]
-    || canonicalJson(meaningOf(stored.spec)) !== canonicalJson(meaningOf(desired.spec))
-    || !(stored.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === desired.metadata.ownerReferences?.[0]?.uid);
+    stored.metadata.annotations?.[ANNOTATION.allowCrdPrune] !==
+      desired.metadata.annotations?.[ANNOTATION.allowCrdPrune] ||
+    canonicalJson(meaningOf(stored.spec)) !== canonicalJson(meaningOf(desired.spec)) ||
+    !(stored.metadata.ownerReferences ?? []).some(
+      (o) => o.controller && o.uid === desired.metadata.ownerReferences?.[0]?.uid,
+    )
+  );
 }
 
 /** A spec as it is read: no deprecated `remote`, no empty lists, no nulls. */
 function meaningOf(spec: ManifestSpec | undefined): Partial<ManifestSpec> {
-  return Object.fromEntries(Object.entries(spec ?? {}).filter(([k, v]) => k !== 'remote' && v !== null && !(Array.isArray(v) && v.length === 0)));
+  return Object.fromEntries(
+    Object.entries(spec ?? {}).filter(
+      ([k, v]) => k !== 'remote' && v !== null && !(Array.isArray(v) && v.length === 0),
+    ),
+  );
 }
 
 /** PURE. The Manifest of each module to write: its Manifest's name (by labels, whatever the name) or a new one
  * (chooseManifestName) that neither this Kyma's other Manifests, another module of this call nor `elsewhere` (a
  * Manifest of another Kyma) holds. Sources in module order, so two calls choose alike. */
-export function namedManifests(kyma: Kyma, sources: ModuleSource[], existing: Manifest[], elsewhere: (name: string) => boolean): Manifest[] {
+export function namedManifests(
+  kyma: Kyma,
+  sources: ModuleSource[],
+  existing: Manifest[],
+  elsewhere: (name: string) => boolean,
+): Manifest[] {
   const held = new Set(existing.map((m) => m.metadata.name));
   const ordered = [...sources].sort((a, b) => a.module.name.localeCompare(b.module.name));
   return ordered.map((src) => {
     const own = ownManifest(existing, src.module.name);
-    const name = chooseManifestName(kyma.metadata.name, src.componentName, src.module.name, own?.metadata.name, (n) => held.has(n) || elsewhere(n));
+    const name = chooseManifestName(
+      kyma.metadata.name,
+      src.componentName,
+      src.module.name,
+      own?.metadata.name,
+      (n) => held.has(n) || elsewhere(n),
+    );
     held.add(name);
     return desiredManifest(kyma, src, name, syncedRefOf(own, src));
   });
@@ -42,12 +62,16 @@ export function namedManifests(kyma: Kyma, sources: ModuleSource[], existing: Ma
 /** `sync-oci-ref` (ADR 40): a new raw-manifest Manifest starts with its layer, as upstream's first pass sets it; an
  * existing one keeps what apply-remote recorded (or, made before the guard, none). */
 const syncedRefOf = (own: Manifest | undefined, src: ModuleSource): string | undefined =>
-  (own ? own.metadata.annotations?.[ANNOTATION.syncOciRef] : src.chart ? undefined : src.install.ref);
+  own ? own.metadata.annotations?.[ANNOTATION.syncOciRef] : src.chart ? undefined : src.install.ref;
 
 /** The Manifest of a module among a Kyma's Manifests (by its module-name label; the oldest if there are several). */
 export function ownManifest(existing: Manifest[], module: string): Manifest | undefined {
   const candidates = existing.filter((m) => m.metadata.labels?.[LABEL.moduleName] === module);
-  return candidates.sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') || a.metadata.name.localeCompare(b.metadata.name))[0];
+  return candidates.sort(
+    (a, b) =>
+      (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') ||
+      a.metadata.name.localeCompare(b.metadata.name),
+  )[0];
 }
 
 const isMandatory = (m: Manifest) => m.metadata.labels?.[LABEL.mandatoryModule] === 'true';
@@ -70,16 +94,26 @@ export function unwantedManifests(kyma: Kyma, manifests: Manifest[], mandatory: 
 
 /** PURE. Manifests of modules the Kyma set to `managed: false` that are not yet marked unmanaged. */
 export function toUnmanage(kyma: Kyma, manifests: Manifest[]): Manifest[] {
-  const unmanaged = new Set(effectiveModules(kyma).filter((m) => m.managed === false).map((m) => m.name));
-  return manifests.filter((m) => !m.metadata.deletionTimestamp && !isUnmanaged(m) && !isMandatory(m)
-    && unmanaged.has(m.metadata.labels?.[LABEL.moduleName] ?? ''));
+  const unmanaged = new Set(
+    effectiveModules(kyma)
+      .filter((m) => m.managed === false)
+      .map((m) => m.name),
+  );
+  return manifests.filter(
+    (m) =>
+      !m.metadata.deletionTimestamp &&
+      !isUnmanaged(m) &&
+      !isMandatory(m) &&
+      unmanaged.has(m.metadata.labels?.[LABEL.moduleName] ?? ''),
+  );
 }
 
 /** PURE. Modules that should have a Manifest written now: resolved (or kept on a warning) with a template. */
 export function renderable(kyma: Kyma): { module: KymaModule; entry: ModuleStatus }[] {
   return effectiveModules(kyma).flatMap((module) => {
     const entry = kyma.status?.modules?.find((m) => m.name === module.name);
-    const usable = entry?.template && entry.ocmComponentName && !entry.resolution?.notAllowed && module.managed !== false;
+    const usable =
+      entry?.template && entry.ocmComponentName && !entry.resolution?.notAllowed && module.managed !== false;
     return usable ? [{ module, entry }] : [];
   });
 }
@@ -104,7 +138,8 @@ export type RenderStep =
 export function ignoreReason(kyma: Kyma | undefined): Extract<RenderStep, { step: 'Ignore' }> | undefined {
   if (!kyma) return { step: 'Ignore', why: 'gone' };
   if (kyma.metadata.deletionTimestamp) return { step: 'Ignore', why: 'deleting' };
-  if (kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true') return { step: 'Ignore', why: 'skip-reconciliation' };
+  if (kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true')
+    return { step: 'Ignore', why: 'skip-reconciliation' };
   return kyma.status?.specSource ? undefined : { step: 'Ignore', why: 'not resolved yet' };
 }
 
@@ -113,8 +148,13 @@ export function ignoreReason(kyma: Kyma | undefined): Extract<RenderStep, { step
 export function renderSteps(view: RenderView): RenderStep[] {
   const stored = (name: string) => view.existing.find((m) => m.metadata.name === name);
   return [
-    ...view.wanted.filter((m) => needsWrite(stored(m.metadata.name), m)).map((manifest) => ({ step: 'WriteManifest' as const, manifest, stored: stored(manifest.metadata.name) })),
+    ...view.wanted
+      .filter((m) => needsWrite(stored(m.metadata.name), m))
+      .map((manifest) => ({ step: 'WriteManifest' as const, manifest, stored: stored(manifest.metadata.name) })),
     ...toUnmanage(view.kyma, view.existing).map((m) => ({ step: 'MarkUnmanaged' as const, name: m.metadata.name })),
-    ...unwantedManifests(view.kyma, view.existing, view.mandatory).map((m) => ({ step: 'DeleteManifest' as const, name: m.metadata.name })),
+    ...unwantedManifests(view.kyma, view.existing, view.mandatory).map((m) => ({
+      step: 'DeleteManifest' as const,
+      name: m.metadata.name,
+    })),
   ];
 }

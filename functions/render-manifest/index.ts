@@ -11,7 +11,15 @@ import { MODULES_RESOLVED, RESYNC_DUE } from '../../shared/host/events.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/deps.ts';
 import type { LifecycleFunction } from '../../shared/host/invoke.ts';
 import type { Logger } from '../../shared/host/logger.ts';
-import { ignoreReason, namedManifests, ownManifest, renderable, renderSteps, type RenderStep, type RenderView } from './decide.ts';
+import {
+  ignoreReason,
+  namedManifests,
+  ownManifest,
+  renderable,
+  renderSteps,
+  type RenderStep,
+  type RenderView,
+} from './decide.ts';
 import { installSources, type ModuleSource } from '../../shared/core/desired-manifest.ts';
 import { upstreamManifestName } from '../../shared/core/names.ts';
 import { mandatorySources } from './mandatory.ts';
@@ -29,13 +37,19 @@ export function renderManifest(given: FunctionDeps): LifecycleFunction {
     name: NAME,
     accepts: [MODULES_RESOLVED, RESYNC_DUE],
     async handle({ key, log }) {
-      const kyma = await deps.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name: key.name });
+      const kyma = await deps.kcp.get<Kyma>({
+        apiVersion: API_VERSION,
+        kind: 'Kyma',
+        namespace: key.namespace,
+        name: key.name,
+      });
       const ignored = ignoreReason(kyma);
       if (ignored || !kyma) {
         log.debug({ step: 'Ignore', why: ignored?.why }, `${NAME}: nothing to render`);
         return undefined;
       }
-      for (const step of renderSteps(await observe(deps, kyma))) await take(deps, kyma, step, log.child({ step: step.step }));
+      for (const step of renderSteps(await observe(deps, kyma)))
+        await take(deps, kyma, step, log.child({ step: step.step }));
       return undefined;
     },
   };
@@ -43,10 +57,12 @@ export function renderManifest(given: FunctionDeps): LifecycleFunction {
 
 /** The Kyma's Manifests and the Manifest each of its modules should have. */
 async function observe(deps: FunctionDeps, kyma: Kyma): Promise<RenderView> {
-  const existing = await listAll<Manifest>(deps.kcp, API_VERSION, 'Manifest',
-    { namespace: kyma.metadata.namespace ?? '', labelSelector: `${LABEL.kymaName}=${kyma.metadata.name}` });
+  const existing = await listAll<Manifest>(deps.kcp, API_VERSION, 'Manifest', {
+    namespace: kyma.metadata.namespace ?? '',
+    labelSelector: `${LABEL.kymaName}=${kyma.metadata.name}`,
+  });
   const mandatory = await mandatorySources(deps, kyma);
-  const all = [...await sources(deps, kyma), ...mandatory, ...await removedModuleSources(deps, kyma, existing)];
+  const all = [...(await sources(deps, kyma)), ...mandatory, ...(await removedModuleSources(deps, kyma, existing))];
   const elsewhere = await namesHeldElsewhere(deps, kyma, all, existing);
   const wanted = namedManifests(kyma, all, existing, (name) => elsewhere.has(name));
   return { kyma, existing, wanted, mandatory: new Set(mandatory.map((m) => m.module.name)) };
@@ -55,38 +71,72 @@ async function observe(deps: FunctionDeps, kyma: Kyma): Promise<RenderView> {
 async function take(deps: FunctionDeps, kyma: Kyma, step: RenderStep, log: Logger): Promise<void> {
   const ref = { apiVersion: API_VERSION, kind: 'Manifest', namespace: kyma.metadata.namespace };
   switch (step.step) {
-    case 'WriteManifest': return write(deps, step.manifest, step.stored, log);
+    case 'WriteManifest':
+      return write(deps, step.manifest, step.stored, log);
     case 'MarkUnmanaged':
-      await deps.kcp.mergePatch({ ...ref, name: step.name }, { metadata: { annotations: { [ANNOTATION.isUnmanaged]: 'true' } } });
+      await deps.kcp.mergePatch(
+        { ...ref, name: step.name },
+        { metadata: { annotations: { [ANNOTATION.isUnmanaged]: 'true' } } },
+      );
       return log.info({ manifest: step.name }, 'module set to managed: false: Manifest marked unmanaged');
     case 'DeleteManifest':
       await deps.kcp.delete({ ...ref, name: step.name });
       return log.info({ manifest: step.name }, 'module no longer wanted: Manifest deleted');
-    case 'Ignore': return undefined;
+    case 'Ignore':
+      return undefined;
   }
 }
 
 export async function sources(deps: FunctionDeps, kyma: Kyma): Promise<ModuleSource[]> {
-  const found = await Promise.all(renderable(kyma).map(async ({ module, entry }) => {
-    const ref = entry.template?.metadata;
-    const template = ref && await deps.kcp.get<ModuleTemplate>({ apiVersion: API_VERSION, kind: 'ModuleTemplate', namespace: ref.namespace || kyma.metadata.namespace, name: ref.name });
-    const componentName = entry.ocmComponentName ?? '';
-    const version = template?.spec?.version ?? '';
-    const lookup = template ? await deps.artifacts.lookup(componentName, version, template) : undefined;
-    if (!template || !lookup || 'error' in lookup) return [];
-    const { artifact } = lookup;
-    const install = installSources(deps.registry.host, componentName, artifact.install);
-    return [{ module, entry, template, componentName, version: artifact.version, ...install, localizedImages: artifact.localizedImages }];
-  }));
+  const found = await Promise.all(
+    renderable(kyma).map(async ({ module, entry }) => {
+      const ref = entry.template?.metadata;
+      const template =
+        ref &&
+        (await deps.kcp.get<ModuleTemplate>({
+          apiVersion: API_VERSION,
+          kind: 'ModuleTemplate',
+          namespace: ref.namespace || kyma.metadata.namespace,
+          name: ref.name,
+        }));
+      const componentName = entry.ocmComponentName ?? '';
+      const version = template?.spec?.version ?? '';
+      const lookup = template ? await deps.artifacts.lookup(componentName, version, template) : undefined;
+      if (!template || !lookup || 'error' in lookup) return [];
+      const { artifact } = lookup;
+      const install = installSources(deps.registry.host, componentName, artifact.install);
+      return [
+        {
+          module,
+          entry,
+          template,
+          componentName,
+          version: artifact.version,
+          ...install,
+          localizedImages: artifact.localizedImages,
+        },
+      ];
+    }),
+  );
   return found.flat();
 }
 
 /** Upstream's names of modules that have no Manifest yet which a Manifest of another Kyma holds (watch cache). */
-async function namesHeldElsewhere(deps: FunctionDeps, kyma: Kyma, all: ModuleSource[], existing: Manifest[]): Promise<Set<string>> {
+async function namesHeldElsewhere(
+  deps: FunctionDeps,
+  kyma: Kyma,
+  all: ModuleSource[],
+  existing: Manifest[],
+): Promise<Set<string>> {
   const held = new Set<string>();
   for (const src of all.filter((s) => !ownManifest(existing, s.module.name))) {
     const name = upstreamManifestName(kyma.metadata.name, src.componentName, src.module.name);
-    const found = await deps.kcp.get<Manifest>({ apiVersion: API_VERSION, kind: 'Manifest', namespace: kyma.metadata.namespace, name });
+    const found = await deps.kcp.get<Manifest>({
+      apiVersion: API_VERSION,
+      kind: 'Manifest',
+      namespace: kyma.metadata.namespace,
+      name,
+    });
     if (found && found.metadata.labels?.[LABEL.kymaName] !== kyma.metadata.name) held.add(name);
   }
   return held;
@@ -96,9 +146,15 @@ async function write(deps: FunctionDeps, desired: Manifest, stored: Manifest | u
   // The write records this call's trace (ADR 20); the decision ignores it, so it never causes a write. It carries the
   // install finalizers: a new Manifest is created with them (ADR 26), an update keeps those stored.
   const finalizers = renderedFinalizers(stored, desired);
-  const metadata = { ...desired.metadata, ...(finalizers.length ? { finalizers } : {}),
-    annotations: { ...desired.metadata.annotations, [ANNOTATION.lastTrace]: currentTraceparent() } };
+  const metadata = {
+    ...desired.metadata,
+    ...(finalizers.length ? { finalizers } : {}),
+    annotations: { ...desired.metadata.annotations, [ANNOTATION.lastTrace]: currentTraceparent() },
+  };
   const traced = { ...desired, metadata };
   await deps.kcp.apply(traced, FIELD_MANAGER.lifecycleManager);
-  log.info({ manifest: desired.metadata.name, version: desired.spec?.version }, stored ? 'Manifest updated' : 'Manifest created');
+  log.info(
+    { manifest: desired.metadata.name, version: desired.spec?.version },
+    stored ? 'Manifest updated' : 'Manifest created',
+  );
 }

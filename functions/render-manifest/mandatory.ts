@@ -10,20 +10,37 @@ import { installSources, type ModuleSource } from '../../shared/core/desired-man
  * missing are left out (their Manifests stay as they are). */
 export async function mandatorySources(deps: FunctionDeps, kyma: Kyma): Promise<ModuleSource[]> {
   const namespace = kyma.metadata.namespace ?? '';
-  const metas = (await listAll<ModuleReleaseMeta>(deps.kcp, API_VERSION, 'ModuleReleaseMeta', { namespace }))
-    .filter((m) => m.spec?.mandatory?.version && !m.metadata.deletionTimestamp);
-  const found = await Promise.all(metas.map(async (mrm) => {
-    const name = mrm.metadata.name;
-    const template = await deps.kcp.get<ModuleTemplate>({ apiVersion: API_VERSION, kind: 'ModuleTemplate', namespace, name: templateName(name, mrm.spec?.mandatory?.version ?? '') });
-    const componentName = mrm.spec?.ocmComponentName ?? '';
-    const lookup = template ? await deps.artifacts.lookup(componentName, template.spec?.version ?? '', template) : undefined;
-    if (!template || !lookup || 'error' in lookup) return [];
-    const { artifact } = lookup;
-    return [{
-      module: { name, customResourcePolicy: 'CreateAndDelete' as const }, entry: { name }, template, componentName, version: artifact.version,
-      ...installSources(deps.registry.host, componentName, artifact.install),
-      localizedImages: artifact.localizedImages, mandatory: true,
-    }];
-  }));
+  const metas = (await listAll<ModuleReleaseMeta>(deps.kcp, API_VERSION, 'ModuleReleaseMeta', { namespace })).filter(
+    (m) => m.spec?.mandatory?.version && !m.metadata.deletionTimestamp,
+  );
+  const found = await Promise.all(
+    metas.map(async (mrm) => {
+      const name = mrm.metadata.name;
+      const template = await deps.kcp.get<ModuleTemplate>({
+        apiVersion: API_VERSION,
+        kind: 'ModuleTemplate',
+        namespace,
+        name: templateName(name, mrm.spec?.mandatory?.version ?? ''),
+      });
+      const componentName = mrm.spec?.ocmComponentName ?? '';
+      const lookup = template
+        ? await deps.artifacts.lookup(componentName, template.spec?.version ?? '', template)
+        : undefined;
+      if (!template || !lookup || 'error' in lookup) return [];
+      const { artifact } = lookup;
+      return [
+        {
+          module: { name, customResourcePolicy: 'CreateAndDelete' as const },
+          entry: { name },
+          template,
+          componentName,
+          version: artifact.version,
+          ...installSources(deps.registry.host, componentName, artifact.install),
+          localizedImages: artifact.localizedImages,
+          mandatory: true,
+        },
+      ];
+    }),
+  );
   return found.flat();
 }

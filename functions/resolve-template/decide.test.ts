@@ -9,45 +9,89 @@ const listed = { metadataEnsured: true, list: { created: false, gone: false } };
 describe('nextResolveStep (the order of resolve-template)', () => {
   it.each([
     ['a ModuleTemplate change fans out', { kind: 'ModuleTemplate' }, 'FanOut'],
-    ['a ModuleReleaseMeta: a deleted mandatory module is released first', { kind: 'ModuleReleaseMeta' }, 'ReleaseMandatory'],
+    [
+      'a ModuleReleaseMeta: a deleted mandatory module is released first',
+      { kind: 'ModuleReleaseMeta' },
+      'ReleaseMandatory',
+    ],
     ['then nothing else, when that took the call', { kind: 'ModuleReleaseMeta', mandatoryReleased: true }, 'Ignore'],
     ['else it fans out', { kind: 'ModuleReleaseMeta', mandatoryReleased: false }, 'FanOut'],
     ['a Kyma gone: nothing', kymaView({ kyma: undefined }), 'Ignore'],
     ['a Kyma being deleted: nothing (purge)', kymaView({ kyma: kyma({ deleting: true }) }), 'Ignore'],
-    ['a Kyma that skips reconciliation: nothing', kymaView({ kyma: kyma({ labels: { 'operator.kyma-project.io/skip-reconciliation': 'true' } }) }), 'Ignore'],
+    [
+      'a Kyma that skips reconciliation: nothing',
+      kymaView({ kyma: kyma({ labels: { 'operator.kyma-project.io/skip-reconciliation': 'true' } }) }),
+      'Ignore',
+    ],
     ['first its finalizer and label', kymaView(), 'EnsureMetadata'],
     ['then the module list that counts', kymaView({ metadataEnsured: true }), 'TakeModuleList'],
-    ['a runtime Kyma this call created is reported', kymaView({ metadataEnsured: true, list: { created: true, gone: false } }), 'ReportRuntimeKymaCreated'],
-    ['reported also when the Kyma went meanwhile (created, then deleted again)', kymaView({ metadataEnsured: true, list: { created: true, gone: true } }), 'ReportRuntimeKymaCreated'],
-    ['then nothing for a Kyma gone meanwhile', kymaView({ metadataEnsured: true, list: { created: true, gone: true }, createdReported: true }), 'Ignore'],
+    [
+      'a runtime Kyma this call created is reported',
+      kymaView({ metadataEnsured: true, list: { created: true, gone: false } }),
+      'ReportRuntimeKymaCreated',
+    ],
+    [
+      'reported also when the Kyma went meanwhile (created, then deleted again)',
+      kymaView({ metadataEnsured: true, list: { created: true, gone: true } }),
+      'ReportRuntimeKymaCreated',
+    ],
+    [
+      'then nothing for a Kyma gone meanwhile',
+      kymaView({ metadataEnsured: true, list: { created: true, gone: true }, createdReported: true }),
+      'Ignore',
+    ],
     ['then the resolution', kymaView(listed), 'Resolve'],
     ['written when it changed', kymaView({ ...listed, resolution: { changed: true } }), 'WriteResolution'],
     ['then the reply', kymaView({ ...listed, resolution: { changed: true }, written: true }), 'ReplyResolved'],
-    ['the reply at once when nothing changed', kymaView({ ...listed, resolution: { changed: false } }), 'ReplyResolved'],
+    [
+      'the reply at once when nothing changed',
+      kymaView({ ...listed, resolution: { changed: false } }),
+      'ReplyResolved',
+    ],
   ])('%s', (_, view, step) => {
     expect(nextResolveStep(view).step).toBe(step);
   });
 
   it('says why it leaves a Kyma alone', () => {
     expect(nextResolveStep(kymaView({ kyma: undefined }))).toEqual({ step: 'Ignore', why: 'gone' });
-    expect(nextResolveStep(kymaView({ metadataEnsured: true, list: { created: false, gone: true } }))).toEqual({ step: 'Ignore', why: 'gone meanwhile' });
+    expect(nextResolveStep(kymaView({ metadataEnsured: true, list: { created: false, gone: true } }))).toEqual({
+      step: 'Ignore',
+      why: 'gone meanwhile',
+    });
   });
 
   it('walks a Kyma event from the read to the reply, each step once', () => {
     const view = kymaView();
     const taken: string[] = [];
     const observe: Record<string, (v: ResolveView) => void> = {
-      EnsureMetadata: (v) => { v.metadataEnsured = true; },
-      TakeModuleList: (v) => { v.list = { created: true, gone: false }; },
-      ReportRuntimeKymaCreated: (v) => { v.createdReported = true; },
-      Resolve: (v) => { v.resolution = { changed: true }; },
-      WriteResolution: (v) => { v.written = true; },
+      EnsureMetadata: (v) => {
+        v.metadataEnsured = true;
+      },
+      TakeModuleList: (v) => {
+        v.list = { created: true, gone: false };
+      },
+      ReportRuntimeKymaCreated: (v) => {
+        v.createdReported = true;
+      },
+      Resolve: (v) => {
+        v.resolution = { changed: true };
+      },
+      WriteResolution: (v) => {
+        v.written = true;
+      },
     };
     for (let step = nextResolveStep(view); taken.length < 10; step = nextResolveStep(view)) {
       taken.push(step.step);
       if (FINAL.has(step.step)) break;
       observe[step.step]?.(view);
     }
-    expect(taken).toEqual(['EnsureMetadata', 'TakeModuleList', 'ReportRuntimeKymaCreated', 'Resolve', 'WriteResolution', 'ReplyResolved']);
+    expect(taken).toEqual([
+      'EnsureMetadata',
+      'TakeModuleList',
+      'ReportRuntimeKymaCreated',
+      'Resolve',
+      'WriteResolution',
+      'ReplyResolved',
+    ]);
   });
 });

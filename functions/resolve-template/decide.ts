@@ -27,7 +27,10 @@ export interface ResolveView {
 export type ResolveStep =
   | { step: 'ReleaseMandatory' }
   | { step: 'FanOut' }
-  | { step: 'Ignore'; why: 'gone' | 'deleting' | 'skip-reconciliation' | 'gone meanwhile' | 'mandatory module released' }
+  | {
+      step: 'Ignore';
+      why: 'gone' | 'deleting' | 'skip-reconciliation' | 'gone meanwhile' | 'mandatory module released';
+    }
   | { step: 'EnsureMetadata' }
   | { step: 'TakeModuleList' }
   | { step: 'ReportRuntimeKymaCreated' }
@@ -52,7 +55,8 @@ export function nextResolveStep(view: ResolveView): ResolveStep {
   const { kyma, list } = view;
   if (!kyma) return { step: 'Ignore', why: 'gone' };
   if (kyma.metadata.deletionTimestamp) return { step: 'Ignore', why: 'deleting' };
-  if (kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true') return { step: 'Ignore', why: 'skip-reconciliation' };
+  if (kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true')
+    return { step: 'Ignore', why: 'skip-reconciliation' };
   if (!view.metadataEnsured) return { step: 'EnsureMetadata' };
   if (!list) return { step: 'TakeModuleList' };
   if (list.created && !view.createdReported) return { step: 'ReportRuntimeKymaCreated' };

@@ -22,9 +22,18 @@ export const NAME = 'resolve-template';
  * `modules.resolved` reply for render-manifest. ModuleTemplate/ModuleReleaseMeta changes fan out to Kymas.
  */
 export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
-  const deps = readingFromCaches(given, [CACHED.kymas, CACHED.manifests, CACHED.templates, CACHED.releaseMetas, CACHED.kubeconfigs]);
+  const deps = readingFromCaches(given, [
+    CACHED.kymas,
+    CACHED.manifests,
+    CACHED.templates,
+    CACHED.releaseMetas,
+    CACHED.kubeconfigs,
+  ]);
   const on: ResolveDeps = {
-    deps, live: given.kcp, runtimes: new RuntimeClients(deps.kcp, deps.config.kubeconfigExecCommands), events: new EventRecorder(given.kcp, NAME),
+    deps,
+    live: given.kcp,
+    runtimes: new RuntimeClients(deps.kcp, deps.config.kubeconfigExecCommands),
+    events: new EventRecorder(given.kcp, NAME),
     maintenance: new MaintenancePolicyFile(deps.config.maintenancePolicyPath, deps.config.maintenanceMinWindowMinutes),
     remotes: new RemoteKymaMemo(deps.config.driftPeriodMinutes * 60_000),
   };
@@ -32,8 +41,17 @@ export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
     name: NAME,
     accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
     async handle({ event, key, log }) {
-      if (!['Kyma', 'ModuleTemplate', 'ModuleReleaseMeta'].includes(key.kind)) throw new InvalidEventError(`${NAME} handles Kyma, ModuleTemplate and ModuleReleaseMeta, not ${key.kind}`);
-      const kyma = key.kind === 'Kyma' ? await deps.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name: key.name }) : undefined;
+      if (!['Kyma', 'ModuleTemplate', 'ModuleReleaseMeta'].includes(key.kind))
+        throw new InvalidEventError(`${NAME} handles Kyma, ModuleTemplate and ModuleReleaseMeta, not ${key.kind}`);
+      const kyma =
+        key.kind === 'Kyma'
+          ? await deps.kcp.get<Kyma>({
+              apiVersion: API_VERSION,
+              kind: 'Kyma',
+              namespace: key.namespace,
+              name: key.name,
+            })
+          : undefined;
       const call: ResolveCall = { view: { kind: key.kind, kyma }, key, event, log };
       for (let step = nextResolveStep(call.view); ; step = nextResolveStep(call.view)) {
         log.debug({ step: step.step }, `${NAME}: ${step.step}`);

@@ -12,11 +12,22 @@ export async function ensureKymaMetadata(kcp: KubeClient, kyma: Kyma, events: Ev
   const labelled = kyma.metadata.labels?.[LABEL.managedBy] === MANAGED_BY_KCP;
   if (labelled && kyma.metadata.finalizers?.includes(FINALIZER.kyma)) return kyma;
   markStep('labels_and_finalizers_update');
-  return kcp.apply<Kyma>({
-    apiVersion: API_VERSION, kind: 'Kyma',
-    metadata: { name: kyma.metadata.name, namespace: kyma.metadata.namespace, labels: { [LABEL.managedBy]: MANAGED_BY_KCP }, finalizers: [FINALIZER.kyma] },
-  } as Kyma, FIELD_MANAGER.lifecycleManager).catch(async (error: unknown) => {
-    if (isWorthAWarning(error)) await events.record(involvedOf(kyma), failedWriteEvent('UpdateSpecError', error));
-    throw error;
-  });
+  return kcp
+    .apply<Kyma>(
+      {
+        apiVersion: API_VERSION,
+        kind: 'Kyma',
+        metadata: {
+          name: kyma.metadata.name,
+          namespace: kyma.metadata.namespace,
+          labels: { [LABEL.managedBy]: MANAGED_BY_KCP },
+          finalizers: [FINALIZER.kyma],
+        },
+      } as Kyma,
+      FIELD_MANAGER.lifecycleManager,
+    )
+    .catch(async (error: unknown) => {
+      if (isWorthAWarning(error)) await events.record(involvedOf(kyma), failedWriteEvent('UpdateSpecError', error));
+      throw error;
+    });
 }

@@ -5,7 +5,15 @@ import { API_VERSION } from '../../shared/core/vocabulary.ts';
 import { listAll } from '../../shared/kube/list.ts';
 import { runtimeServersOf } from '../../shared/kube/runtime-servers.ts';
 import type { FunctionDeps } from '../../shared/host/deps.ts';
-import { eventAbout, LANE, LANE_BACKGROUND, RESYNC_DUE, RESYNC_REASON, RESYNC_RELEASE, type EventAttributes } from '../../shared/host/events.ts';
+import {
+  eventAbout,
+  LANE,
+  LANE_BACKGROUND,
+  RESYNC_DUE,
+  RESYNC_REASON,
+  RESYNC_RELEASE,
+  type EventAttributes,
+} from '../../shared/host/events.ts';
 
 /**
  * Spread releases (ADR 30): the Kymas of `namespace` a moved channel has not reached yet get a `release` event, at most
@@ -14,7 +22,12 @@ import { eventAbout, LANE, LANE_BACKGROUND, RESYNC_DUE, RESYNC_REASON, RESYNC_RE
  * wait, so every minute the next budget's worth goes. Which Kymas wait is read from their status (the version their
  * last resolution saw), so a restart loses nothing.
  */
-export async function releaseToWaitingKymas(deps: FunctionDeps, namespace: string, cause: EventAttributes, extra: Record<string, string>): Promise<{ sent: number; deferred: number }> {
+export async function releaseToWaitingKymas(
+  deps: FunctionDeps,
+  namespace: string,
+  cause: EventAttributes,
+  extra: Record<string, string>,
+): Promise<{ sent: number; deferred: number }> {
   const metas = await listAll<ModuleReleaseMeta>(deps.kcp, API_VERSION, 'ModuleReleaseMeta', { namespace });
   const versions = channelVersionsOf(metas);
   const kymas = await listAll<Kyma>(deps.kcp, API_VERSION, 'Kyma', { namespace });
@@ -22,10 +35,19 @@ export async function releaseToWaitingKymas(deps: FunctionDeps, namespace: strin
   if (waiting.length === 0) return { sent: 0, deferred: 0 };
   const servers = await runtimeServersOf(deps.kcp, namespace);
   const name = (kyma: Kyma) => kyma.metadata.name;
-  const picked = pickReleases(waiting.map((kyma) => ({ name: name(kyma), runtime: servers.get(name(kyma)) ?? `kyma:${name(kyma)}`, kyma })), deps.config.releaseBudget);
+  const picked = pickReleases(
+    waiting.map((kyma) => ({ name: name(kyma), runtime: servers.get(name(kyma)) ?? `kyma:${name(kyma)}`, kyma })),
+    deps.config.releaseBudget,
+  );
   for (const { kyma } of picked.now) {
     const key = { kind: 'Kyma', apiVersion: API_VERSION, namespace, name: name(kyma) };
-    await deps.sink(eventAbout(RESYNC_DUE, 'resolve-template', key, cause, { ...extra, [LANE]: LANE_BACKGROUND, [RESYNC_REASON]: RESYNC_RELEASE }));
+    await deps.sink(
+      eventAbout(RESYNC_DUE, 'resolve-template', key, cause, {
+        ...extra,
+        [LANE]: LANE_BACKGROUND,
+        [RESYNC_REASON]: RESYNC_RELEASE,
+      }),
+    );
   }
   return { sent: picked.now.length, deferred: picked.later };
 }

@@ -9,8 +9,16 @@ import { failedWriteEvent } from '../../shared/core/state-events.ts';
 import { isRuntimeUnreachable } from '../../shared/host/errors.ts';
 import { markStep } from '../../shared/host/steps.ts';
 
-const KYMA_CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: 'kymas.operator.kyma-project.io' };
-const COPIED_LABELS = ['kyma-project.io/runtime-id', 'kyma-project.io/global-account-id', 'kyma-project.io/subaccount-id'];
+const KYMA_CRD = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  name: 'kymas.operator.kyma-project.io',
+};
+const COPIED_LABELS = [
+  'kyma-project.io/runtime-id',
+  'kyma-project.io/global-account-id',
+  'kyma-project.io/subaccount-id',
+];
 
 /** Where the module list of a Kyma comes from this time. */
 export interface EffectiveSpec {
@@ -40,17 +48,27 @@ export type KymaExists = (owner: string) => Promise<boolean>;
  * would otherwise re-create it after purge removed it, and the runtime's next Kyma would inherit the deleted Kyma's
  * module list.
  */
-export async function effectiveSpec(runtime: KubeClient, kyma: Kyma, scope: RuntimeScope, stillWanted: StillWanted, recalled: Kyma | undefined, exists: KymaExists, events?: EventRecorder): Promise<EffectiveSpec> {
+export async function effectiveSpec(
+  runtime: KubeClient,
+  kyma: Kyma,
+  scope: RuntimeScope,
+  stillWanted: StillWanted,
+  recalled: Kyma | undefined,
+  exists: KymaExists,
+  events?: EventRecorder,
+): Promise<EffectiveSpec> {
   markStep('spec_replacement_from_remote');
   const kcpSpec = { from: 'kcp' as const, spec: kyma.spec ?? { channel: '' } };
   // The runtime Kyma first: when it exists, so does its CRD (one read per call instead of two); a kind the runtime
   // does not serve is a 404 too. `recalled`: as read by an earlier call (remote-memo.ts), no read at all.
-  let remote = recalled ?? await runtime.get<Kyma>(remoteKymaRef(scope)).catch((e: unknown) => {
-    if (isNotFound(e)) return undefined;
-    throw e;
-  });
+  let remote =
+    recalled ??
+    (await runtime.get<Kyma>(remoteKymaRef(scope)).catch((e: unknown) => {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }));
   // Left by another Kyma that is gone (ADR 35): not inherited. Deleted, and this Kyma's own is created from its spec.
-  if (remote && await leftByAGoneKyma(remote, kyma, exists)) {
+  if (remote && (await leftByAGoneKyma(remote, kyma, exists))) {
     await runtime.delete(remoteKymaRef(scope));
     remote = undefined;
   }
@@ -67,10 +85,19 @@ export async function effectiveSpec(runtime: KubeClient, kyma: Kyma, scope: Runt
     return { ...kcpSpec, ...(made ? { created: true as const, remote: made } : {}), from: 'runtime' };
   }
   const current = await syncMetadata(runtime, kyma, remote, scope).catch(async (error: unknown) => {
-    if (!isRuntimeUnreachable(error)) await events?.record(involvedOf(kyma), failedWriteEvent('MetadataSynchronization', error));
+    if (!isRuntimeUnreachable(error))
+      await events?.record(involvedOf(kyma), failedWriteEvent('MetadataSynchronization', error));
     throw error;
   });
-  return { from: 'runtime', remote: current, spec: { ...kcpSpec.spec, channel: remote.spec?.channel ?? kcpSpec.spec.channel, modules: remote.spec?.modules ?? [] } };
+  return {
+    from: 'runtime',
+    remote: current,
+    spec: {
+      ...kcpSpec.spec,
+      channel: remote.spec?.channel ?? kcpSpec.spec.channel,
+      modules: remote.spec?.modules ?? [],
+    },
+  };
 }
 
 /** PURE but for `exists`: the runtime Kyma names another KCP Kyma as its owner, and that Kyma no longer exists. */
@@ -81,7 +108,10 @@ async function leftByAGoneKyma(remote: Kyma, kyma: Kyma, exists: KymaExists): Pr
 }
 
 function metadataOf(kyma: Kyma): { labels: Record<string, string>; annotations: Record<string, string> } {
-  const labels: Record<string, string> = { [LABEL.managedBy]: MANAGED_BY_RUNTIME, 'operator.kyma-project.io/watched-by': MANAGED_BY_RUNTIME };
+  const labels: Record<string, string> = {
+    [LABEL.managedBy]: MANAGED_BY_RUNTIME,
+    'operator.kyma-project.io/watched-by': MANAGED_BY_RUNTIME,
+  };
   for (const key of COPIED_LABELS) if (kyma.metadata.labels?.[key]) labels[key] = kyma.metadata.labels[key];
   return { labels, annotations: { [ANNOTATION.ownedBy]: `${kyma.metadata.namespace ?? ''}/${kyma.metadata.name}` } };
 }
@@ -92,18 +122,39 @@ async function createRemote(runtime: KubeClient, kyma: Kyma, scope: RuntimeScope
   const spec = { channel: kyma.spec?.channel ?? '', modules: kyma.spec?.modules ?? [] };
   const { name, namespace } = remoteKymaRef(scope);
   // Created as kyma-sync-context: the runtime watch tells this creation from a user's edit by that field manager (ADR 28).
-  return runtime.create<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace, ...metadataOf(kyma) }, spec } as Kyma, false, SYNC_CONTEXT_MANAGER)
-    .catch((e: unknown) => { if ((e as { status?: number }).status !== 409) throw e; return undefined; });
+  return runtime
+    .create<Kyma>(
+      { apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace, ...metadataOf(kyma) }, spec } as Kyma,
+      false,
+      SYNC_CONTEXT_MANAGER,
+    )
+    .catch((e: unknown) => {
+      if ((e as { status?: number }).status !== 409) throw e;
+      return undefined;
+    });
 }
 
 /** Labels and the owned-by annotation, applied as kyma-sync-context only when they differ; the runtime Kyma as it is
  * then (undefined: gone meanwhile). */
-async function syncMetadata(runtime: KubeClient, kyma: Kyma, remote: Kyma, scope: RuntimeScope): Promise<Kyma | undefined> {
+async function syncMetadata(
+  runtime: KubeClient,
+  kyma: Kyma,
+  remote: Kyma,
+  scope: RuntimeScope,
+): Promise<Kyma | undefined> {
   const wanted = metadataOf(kyma);
-  const same = Object.entries(wanted.labels).every(([k, v]) => remote.metadata.labels?.[k] === v)
-    && Object.entries(wanted.annotations).every(([k, v]) => remote.metadata.annotations?.[k] === v);
+  const same =
+    Object.entries(wanted.labels).every(([k, v]) => remote.metadata.labels?.[k] === v) &&
+    Object.entries(wanted.annotations).every(([k, v]) => remote.metadata.annotations?.[k] === v);
   if (same) return remote;
   const { name, namespace } = remoteKymaRef(scope);
-  return runtime.apply<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace, ...wanted } } as Kyma, SYNC_CONTEXT_MANAGER)
-    .catch((e: unknown) => { if (!isNotFound(e)) throw e; return undefined; });
+  return runtime
+    .apply<Kyma>(
+      { apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace, ...wanted } } as Kyma,
+      SYNC_CONTEXT_MANAGER,
+    )
+    .catch((e: unknown) => {
+      if (!isNotFound(e)) throw e;
+      return undefined;
+    });
 }

@@ -3,24 +3,48 @@ import type { Kyma } from '../../shared/core/kyma.ts';
 import { specSourceOf } from './decide.ts';
 import { recordsAsResolved } from './remote-memo.ts';
 
-const runtimeKyma = (generation: number): Kyma => ({ apiVersion: 'operator.kyma-project.io/v1beta2', kind: 'Kyma', metadata: { name: 'default', namespace: 'kyma-system', generation }, spec: { channel: 'regular', modules: [] } });
+const runtimeKyma = (generation: number): Kyma => ({
+  apiVersion: 'operator.kyma-project.io/v1beta2',
+  kind: 'Kyma',
+  metadata: { name: 'default', namespace: 'kyma-system', generation },
+  spec: { channel: 'regular', modules: [] },
+});
 
 describe('a remembered runtime Kyma (ADR 43)', () => {
   it('counts only while the Kyma status records its generation as the one resolved', () => {
     expect(recordsAsResolved(runtimeKyma(2), { from: 'runtime', channel: 'regular', generation: 2 })).toBe(true);
-    expect(recordsAsResolved(runtimeKyma(1), { from: 'runtime', channel: 'regular', generation: 2 }), 'another instance read a newer one').toBe(false);
-    expect(recordsAsResolved(runtimeKyma(3), { from: 'runtime', channel: 'regular', generation: 2 }), 'newer than recorded: read again too').toBe(false);
+    expect(
+      recordsAsResolved(runtimeKyma(1), { from: 'runtime', channel: 'regular', generation: 2 }),
+      'another instance read a newer one',
+    ).toBe(false);
+    expect(
+      recordsAsResolved(runtimeKyma(3), { from: 'runtime', channel: 'regular', generation: 2 }),
+      'newer than recorded: read again too',
+    ).toBe(false);
   });
 
   it('does not count when the status records no generation or a list from the KCP', () => {
-    expect(recordsAsResolved(runtimeKyma(1), { from: 'runtime', channel: 'regular' }), 'a status written before ADR 43').toBe(false);
+    expect(
+      recordsAsResolved(runtimeKyma(1), { from: 'runtime', channel: 'regular' }),
+      'a status written before ADR 43',
+    ).toBe(false);
     expect(recordsAsResolved(runtimeKyma(1), { from: 'kcp', channel: 'regular' })).toBe(false);
     expect(recordsAsResolved(runtimeKyma(1), undefined), 'never resolved').toBe(false);
   });
 
   it('the status records the generation of the runtime Kyma the list came from, and none for the KCP spec', () => {
-    expect(specSourceOf({ from: 'runtime', spec: { channel: 'fast' }, remote: runtimeKyma(4) })).toEqual({ from: 'runtime', channel: 'fast', generation: 4 });
-    expect(specSourceOf({ from: 'runtime', spec: { channel: 'fast' } }), 'created by another instance meanwhile: unknown').toEqual({ from: 'runtime', channel: 'fast' });
-    expect(specSourceOf({ from: 'kcp', spec: { channel: 'regular' }, remote: runtimeKyma(4) })).toEqual({ from: 'kcp', channel: 'regular' });
+    expect(specSourceOf({ from: 'runtime', spec: { channel: 'fast' }, remote: runtimeKyma(4) })).toEqual({
+      from: 'runtime',
+      channel: 'fast',
+      generation: 4,
+    });
+    expect(
+      specSourceOf({ from: 'runtime', spec: { channel: 'fast' } }),
+      'created by another instance meanwhile: unknown',
+    ).toEqual({ from: 'runtime', channel: 'fast' });
+    expect(specSourceOf({ from: 'kcp', spec: { channel: 'regular' }, remote: runtimeKyma(4) })).toEqual({
+      from: 'kcp',
+      channel: 'regular',
+    });
   });
 });

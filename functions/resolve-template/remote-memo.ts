@@ -31,5 +31,9 @@ export class RemoteKymaMemo {
 
 /** PURE. The Kyma's status records `remote`'s generation as the one its module list was resolved from. */
 export function recordsAsResolved(remote: Kyma, recorded: SpecSource | undefined): boolean {
-  return recorded?.from === 'runtime' && recorded.generation !== undefined && recorded.generation === remote.metadata.generation;
+  return (
+    recorded?.from === 'runtime' &&
+    recorded.generation !== undefined &&
+    recorded.generation === remote.metadata.generation
+  );
 }

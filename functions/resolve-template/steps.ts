@@ -5,7 +5,13 @@ import { isInClusterKyma } from '../../shared/core/in-cluster.ts';
 import { canonicalJson } from '../../shared/core/canonical.ts';
 import { API_VERSION, FIELD_MANAGER } from '../../shared/core/vocabulary.ts';
 import { NotYetReadyError, isRuntimeUnreachable } from '../../shared/host/errors.ts';
-import { MODULES_RESOLVED, checksDrift, eventAbout, type EventAttributes, type ObjectKey } from '../../shared/host/events.ts';
+import {
+  MODULES_RESOLVED,
+  checksDrift,
+  eventAbout,
+  type EventAttributes,
+  type ObjectKey,
+} from '../../shared/host/events.ts';
 import type { FunctionDeps } from '../../shared/host/deps.ts';
 import type { Logger } from '../../shared/host/logger.ts';
 import { markStep } from '../../shared/host/steps.ts';
@@ -57,7 +63,10 @@ export const STEPS: Record<ResolveStep['step'], Take> = {
   },
   FanOut: async ({ deps }, { key, event, log }) => {
     const { sent, deferred } = await fanOut(deps, key, event);
-    log.info({ kymas: sent, deferred }, `${key.kind} change fanned out${deferred ? ` (${deferred} Kymas wait for the release budget; the resync sends them)` : ''}`);
+    log.info(
+      { kymas: sent, deferred },
+      `${key.kind} change fanned out${deferred ? ` (${deferred} Kymas wait for the release budget; the resync sends them)` : ''}`,
+    );
   },
   Ignore: async () => undefined,
   EnsureMetadata: async ({ deps, events }, call) => {
@@ -71,8 +80,18 @@ export const STEPS: Record<ResolveStep['step'], Take> = {
   // Upstream's RemoteInstallation Event on the Kyma (not when the Kyma went meanwhile and it was deleted again).
   ReportRuntimeKymaCreated: async ({ events }, call) => {
     const effective = call.effective as EffectiveSpec;
-    call.log.info({ modules: effective.spec.modules?.map((m) => m.name) ?? [], gone: effective.gone ?? false }, effective.gone ? 'runtime Kyma created, then deleted: the Kyma went meanwhile' : 'runtime Kyma created from the KCP spec');
-    if (!effective.gone) await events.record(involvedOf(kymaOf(call)), { type: 'Normal', reason: 'RemoteInstallation', message: 'runtime Kyma created from the KCP spec' });
+    call.log.info(
+      { modules: effective.spec.modules?.map((m) => m.name) ?? [], gone: effective.gone ?? false },
+      effective.gone
+        ? 'runtime Kyma created, then deleted: the Kyma went meanwhile'
+        : 'runtime Kyma created from the KCP spec',
+    );
+    if (!effective.gone)
+      await events.record(involvedOf(kymaOf(call)), {
+        type: 'Normal',
+        reason: 'RemoteInstallation',
+        message: 'runtime Kyma created from the KCP spec',
+      });
     call.view.createdReported = true;
   },
   Resolve: async ({ deps, maintenance }, call) => {
@@ -80,10 +99,16 @@ export const STEPS: Record<ResolveStep['step'], Take> = {
     const kyma = kymaOf(call);
     const effective = call.effective as EffectiveSpec;
     const observed = await observe(deps.kcp, deps.artifacts, { ...kyma, spec: effective.spec });
-    const modules = resolveModules({ ...observed, maintenance: await maintenance.windowOf(kyma), restrictedModules: deps.config.restrictedModules });
+    const modules = resolveModules({
+      ...observed,
+      maintenance: await maintenance.windowOf(kyma),
+      restrictedModules: deps.config.restrictedModules,
+    });
     const specSource = specSourceOf(effective);
     call.resolved = { modules, specSource };
-    call.view.resolution = { changed: !sameResolution(kyma, modules) || canonicalJson(kyma.status?.specSource) !== canonicalJson(specSource) };
+    call.view.resolution = {
+      changed: !sameResolution(kyma, modules) || canonicalJson(kyma.status?.specSource) !== canonicalJson(specSource),
+    };
   },
   WriteResolution: async ({ deps, events }, call) => {
     const kyma = kymaOf(call);
@@ -91,19 +116,35 @@ export const STEPS: Record<ResolveStep['step'], Take> = {
     // A list taken from memory is written only onto the Kyma version read: a call that worked from an older Kyma
     // (and so perhaps from a stale memo) cannot overwrite a newer resolution; it gets 409 and is retried (ADR 43).
     const { resourceVersion } = kyma.metadata;
-    const metadata = { name: call.key.name, namespace: call.key.namespace, ...(call.effective?.remembered && resourceVersion ? { resourceVersion } : {}) };
-    call.stored = await deps.kcp.apply<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', metadata, status: { modules, specSource, lastTrace: currentTraceparent() } },
-      FIELD_MANAGER.resolution, 'status');
+    const metadata = {
+      name: call.key.name,
+      namespace: call.key.namespace,
+      ...(call.effective?.remembered && resourceVersion ? { resourceVersion } : {}),
+    };
+    call.stored = await deps.kcp.apply<Kyma>(
+      {
+        apiVersion: API_VERSION,
+        kind: 'Kyma',
+        metadata,
+        status: { modules, specSource, lastTrace: currentTraceparent() },
+      },
+      FIELD_MANAGER.resolution,
+      'status',
+    );
     call.view.written = true;
     for (const downgrade of startedDowngrades(kyma, modules)) {
-      call.log.info({ kyma: call.key.name, ...downgrade }, 'explicit downgrade allowed by spec.modules[].allowDowngradeTo');
+      call.log.info(
+        { kyma: call.key.name, ...downgrade },
+        'explicit downgrade allowed by spec.modules[].allowDowngradeTo',
+      );
       await events.record(involvedOf(kyma), downgradeEvent(downgrade));
     }
   },
   ReplyResolved: async (_, call) => {
     const stored = kymaOf(call);
     call.reply = eventAbout(MODULES_RESOLVED, 'resolve-template', call.key, call.event, {
-      generation: String(stored.metadata.generation ?? 0), resourceversion: stored.metadata.resourceVersion ?? '',
+      generation: String(stored.metadata.generation ?? 0),
+      resourceversion: stored.metadata.resourceVersion ?? '',
     });
   },
 };
@@ -116,14 +157,22 @@ export const STEPS: Record<ResolveStep['step'], Take> = {
  * `resync.due` events that check drift (the runtime watch's, fan-outs, the resync's drift checks); other events — the
  * resync's safety net for a Kyma not Ready yet among them (ADR 27) — `reuse` it from the memo (ADR 25).
  */
-async function effectiveSpecOf({ runtimes, remotes, events, live }: ResolveDeps, kyma: Kyma, reuse: boolean): Promise<EffectiveSpec> {
+async function effectiveSpecOf(
+  { runtimes, remotes, events, live }: ResolveDeps,
+  kyma: Kyma,
+  reuse: boolean,
+): Promise<EffectiveSpec> {
   // Single-cluster mode (ADR 21): the Kyma is the only one; there is no runtime Kyma to take the list from.
   if (isInClusterKyma(kyma)) return { from: 'kcp', spec: kyma.spec ?? { channel: '' } };
   const { namespace = '', name } = kyma.metadata;
-  const access = await runtimes.forKyma(namespace, name).catch((e: unknown) => ({ missing: e instanceof Error ? e.message : String(e) }));
-  if ('missing' in access) throw new NotYetReadyError(`runtime of Kyma ${name}: ${access.missing}`, 'sync_context_retrieval');
+  const access = await runtimes
+    .forKyma(namespace, name)
+    .catch((e: unknown) => ({ missing: e instanceof Error ? e.message : String(e) }));
+  if ('missing' in access)
+    throw new NotYetReadyError(`runtime of Kyma ${name}: ${access.missing}`, 'sync_context_retrieval');
   // Live reads (not the watch cache) of this Kyma and of another a runtime Kyma names as its owner.
-  const read = (ns: string, n: string) => live.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: ns, name: n });
+  const read = (ns: string, n: string) =>
+    live.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: ns, name: n });
   const stillWanted = async () => {
     const current = await read(namespace, name);
     return Boolean(current && !current.metadata.deletionTimestamp);
@@ -138,6 +187,9 @@ async function effectiveSpecOf({ runtimes, remotes, events, live }: ResolveDeps,
   } catch (error) {
     if (!isRuntimeUnreachable(error)) throw error;
     runtimes.evict(namespace, name);
-    throw new NotYetReadyError(`runtime of Kyma ${name} unreachable: ${error instanceof Error ? error.message : String(error)}`, 'sync_context_retrieval');
+    throw new NotYetReadyError(
+      `runtime of Kyma ${name} unreachable: ${error instanceof Error ? error.message : String(error)}`,
+      'sync_context_retrieval',
+    );
   }
 }

@@ -3,7 +3,9 @@ import { isDue, reasonOf, resyncSteps, selectDue, type Candidate } from './decid
 
 describe('isDue', () => {
   it.each([['Processing'], ['Error'], ['Warning'], [undefined]])('a %s object is due every minute', (state) => {
-    expect([0, 1, 2, 3, 4].every((minute) => isDue({ name: 'k', state, deleting: false, lastOwnWrite: 0 }, minute, 5))).toBe(true);
+    expect(
+      [0, 1, 2, 3, 4].every((minute) => isDue({ name: 'k', state, deleting: false, lastOwnWrite: 0 }, minute, 5)),
+    ).toBe(true);
   });
 
   it('a deleting object is due every minute', () => {
@@ -11,31 +13,58 @@ describe('isDue', () => {
   });
 
   it('a Ready object is due exactly once per drift period, and Ready objects spread over the period', () => {
-    const hits = [0, 1, 2, 3, 4].filter((minute) => isDue({ name: 'kyma-42', state: 'Ready', deleting: false, lastOwnWrite: 0 }, 100 + minute, 5));
+    const hits = [0, 1, 2, 3, 4].filter((minute) =>
+      isDue({ name: 'kyma-42', state: 'Ready', deleting: false, lastOwnWrite: 0 }, 100 + minute, 5),
+    );
     expect(hits).toHaveLength(1);
-    const buckets = new Set(Array.from({ length: 200 }, (_, i) => [0, 1, 2, 3, 4].find((m) => isDue({ name: `kyma-${i}`, state: 'Ready', deleting: false, lastOwnWrite: 0 }, 100 + m, 5))));
+    const buckets = new Set(
+      Array.from({ length: 200 }, (_, i) =>
+        [0, 1, 2, 3, 4].find((m) =>
+          isDue({ name: `kyma-${i}`, state: 'Ready', deleting: false, lastOwnWrite: 0 }, 100 + m, 5),
+        ),
+      ),
+    );
     expect(buckets.size).toBe(5);
   });
 
   it('a Ready object the functions wrote within the last drift period is not due: its first check comes a period after the write at the earliest', () => {
     const writtenAt = 1000 * 60_000 + 30_000;
-    const due = Array.from({ length: 20 }, (_, i) => 1000 + i).filter((minute) => isDue({ name: 'kyma-42', state: 'Ready', deleting: false, lastOwnWrite: writtenAt }, minute, 5));
+    const due = Array.from({ length: 20 }, (_, i) => 1000 + i).filter((minute) =>
+      isDue({ name: 'kyma-42', state: 'Ready', deleting: false, lastOwnWrite: writtenAt }, minute, 5),
+    );
     expect(due.length).toBeGreaterThan(0);
     expect(Math.min(...due) * 60_000 - writtenAt).toBeGreaterThanOrEqual(5 * 60_000);
     expect(Math.min(...due) * 60_000 - writtenAt).toBeLessThan(10 * 60_000);
     const [first = 0, second = 0] = due;
     expect(second - first, 'then once per period').toBe(5);
-    const others = Array.from({ length: 5 }, (_, i) => 1000 + i).filter((minute) => isDue({ name: 'kyma-42', state: 'Ready', deleting: false }, minute, 5, minute * 60_000));
+    const others = Array.from({ length: 5 }, (_, i) => 1000 + i).filter((minute) =>
+      isDue({ name: 'kyma-42', state: 'Ready', deleting: false }, minute, 5, minute * 60_000),
+    );
     expect(others, 'written by others only (upstream before a takeover): checked in its slot').toHaveLength(1);
-    const waiting = Array.from({ length: 5 }, (_, i) => 1000 + i).filter((minute) => isDue({ name: 'kyma-42', state: 'Ready', deleting: false, lastOwnWrite: writtenAt, awaitsMaintenance: true }, minute, 5));
-    expect(waiting, 'an upgrade waiting for its maintenance window: checked in its slot, written or not').toHaveLength(1);
+    const waiting = Array.from({ length: 5 }, (_, i) => 1000 + i).filter((minute) =>
+      isDue(
+        { name: 'kyma-42', state: 'Ready', deleting: false, lastOwnWrite: writtenAt, awaitsMaintenance: true },
+        minute,
+        5,
+      ),
+    );
+    expect(waiting, 'an upgrade waiting for its maintenance window: checked in its slot, written or not').toHaveLength(
+      1,
+    );
   });
 });
 
 describe('selectDue', () => {
   const minute = 29_000_000;
   const now = minute * 60_000;
-  const candidate = (name: string, state: string | undefined, secondsAgo: number, deleting = false) => ({ kind: 'Manifest', name, state, deleting, lastWrite: now - secondsAgo * 1000, lastOwnWrite: now - secondsAgo * 1000 });
+  const candidate = (name: string, state: string | undefined, secondsAgo: number, deleting = false) => ({
+    kind: 'Manifest',
+    name,
+    state,
+    deleting,
+    lastWrite: now - secondsAgo * 1000,
+    lastOwnWrite: now - secondsAgo * 1000,
+  });
 
   it('sends everything due while the objects not Ready fit in the budget, in listing order', () => {
     const all = [candidate('a', 'Processing', 0), candidate('b', 'Error', 300), candidate('c', undefined, 90)];
@@ -45,7 +74,14 @@ describe('selectDue', () => {
   it('over budget: quiet objects before busy ones; deleting and drifting Ready ones always go', () => {
     const ready = Array.from({ length: 50 }, (_, i) => candidate(`ready-${i}`, 'Ready', 1800));
     const slot = ready.filter((c) => isDue(c, minute, 5)).map((c) => c.name);
-    const all = [candidate('busy', 'Processing', 5), candidate('busier', 'Processing', 1), candidate('stuck', 'Error', 600), candidate('gone', 'Ready', 0, true), ...ready, candidate('new', undefined, 120)];
+    const all = [
+      candidate('busy', 'Processing', 5),
+      candidate('busier', 'Processing', 1),
+      candidate('stuck', 'Error', 600),
+      candidate('gone', 'Ready', 0, true),
+      ...ready,
+      candidate('new', undefined, 120),
+    ];
     const names = (budget: number) => selectDue(all, minute, 5, budget, now).map((c) => c.name);
     expect(new Set(names(2))).toEqual(new Set(['stuck', 'gone', 'new', ...slot]));
     expect(new Set(names(3))).toEqual(new Set(['stuck', 'gone', 'new', 'busy', ...slot]));
@@ -67,18 +103,42 @@ describe('selectDue', () => {
 describe('reasonOf', () => {
   it('a Ready object gets a drift check; one not Ready or being deleted gets the safety net (ADR 27)', () => {
     expect(reasonOf({ state: 'Ready', deleting: false })).toBe('drift');
-    expect([reasonOf({ state: 'Processing', deleting: false }), reasonOf({ state: 'Error', deleting: false }), reasonOf({ state: undefined, deleting: false }), reasonOf({ state: 'Ready', deleting: true })])
-      .toEqual(['pending', 'pending', 'pending', 'pending']);
+    expect([
+      reasonOf({ state: 'Processing', deleting: false }),
+      reasonOf({ state: 'Error', deleting: false }),
+      reasonOf({ state: undefined, deleting: false }),
+      reasonOf({ state: 'Ready', deleting: true }),
+    ]).toEqual(['pending', 'pending', 'pending', 'pending']);
   });
 });
 
 describe('resyncSteps (the events of a tick, in order)', () => {
-  const candidate = (name: string, extra: Partial<Candidate> = {}): Candidate => ({ kind: 'Kyma', name, state: 'Processing', deleting: false, lastWrite: 0, ...extra });
-  const metas = [{ name: 'mandatory', channels: 1, mandatory: true }, { name: 'none', channels: 0, mandatory: false }, { name: 'sample', channels: 2, mandatory: false }];
-  const view = (candidates: Candidate[]) => ({ candidates, metas, minute: 100, now: 100 * 60_000, driftPeriodMinutes: 5, budget: 10 });
+  const candidate = (name: string, extra: Partial<Candidate> = {}): Candidate => ({
+    kind: 'Kyma',
+    name,
+    state: 'Processing',
+    deleting: false,
+    lastWrite: 0,
+    ...extra,
+  });
+  const metas = [
+    { name: 'mandatory', channels: 1, mandatory: true },
+    { name: 'none', channels: 0, mandatory: false },
+    { name: 'sample', channels: 2, mandatory: false },
+  ];
+  const view = (candidates: Candidate[]) => ({
+    candidates,
+    metas,
+    minute: 100,
+    now: 100 * 60_000,
+    driftPeriodMinutes: 5,
+    budget: 10,
+  });
 
   it('sends the due objects first, with why, then one release tick naming a meta with channels that is not mandatory', () => {
-    const steps = resyncSteps(view([candidate('k1', { awaitsRelease: true }), candidate('k1-sample', { kind: 'Manifest', deleting: true })]));
+    const steps = resyncSteps(
+      view([candidate('k1', { awaitsRelease: true }), candidate('k1-sample', { kind: 'Manifest', deleting: true })]),
+    );
     expect(steps).toEqual([
       { step: 'SendResyncDue', kind: 'Kyma', name: 'k1', reason: 'pending' },
       { step: 'SendResyncDue', kind: 'Manifest', name: 'k1-sample', reason: 'pending' },
@@ -88,10 +148,14 @@ describe('resyncSteps (the events of a tick, in order)', () => {
 
   it('sends no release tick when no Kyma waits for a release, or only a deleting one does', () => {
     expect(resyncSteps(view([candidate('k1')])).map((s) => s.step)).toEqual(['SendResyncDue']);
-    expect(resyncSteps(view([candidate('k1', { awaitsRelease: true, deleting: true })])).map((s) => s.step)).toEqual(['SendResyncDue']);
+    expect(resyncSteps(view([candidate('k1', { awaitsRelease: true, deleting: true })])).map((s) => s.step)).toEqual([
+      'SendResyncDue',
+    ]);
   });
 
   it('keeps to the budget', () => {
-    expect(resyncSteps({ ...view(Array.from({ length: 30 }, (_, i) => candidate(`k${i}`))), budget: 7 })).toHaveLength(7);
+    expect(resyncSteps({ ...view(Array.from({ length: 30 }, (_, i) => candidate(`k${i}`))), budget: 7 })).toHaveLength(
+      7,
+    );
   });
 });

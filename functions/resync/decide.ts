@@ -24,7 +24,12 @@ export interface Candidate {
  * What others wrote (upstream before a takeover, a user), and a Kyma waiting for a maintenance window, are checked in
  * their slot.
  */
-export function isDue(candidate: Pick<Candidate, 'name' | 'state' | 'deleting' | 'lastOwnWrite' | 'awaitsMaintenance'>, minute: number, driftPeriodMinutes: number, now = minute * 60_000): boolean {
+export function isDue(
+  candidate: Pick<Candidate, 'name' | 'state' | 'deleting' | 'lastOwnWrite' | 'awaitsMaintenance'>,
+  minute: number,
+  driftPeriodMinutes: number,
+  now = minute * 60_000,
+): boolean {
   if (candidate.deleting || candidate.state !== 'Ready') return true;
   const period = Math.max(1, driftPeriodMinutes);
   if (!candidate.awaitsMaintenance && now - (candidate.lastOwnWrite ?? 0) < period * 60_000) return false;
@@ -33,7 +38,9 @@ export function isDue(candidate: Pick<Candidate, 'name' | 'state' | 'deleting' |
 
 /** PURE. What a due object's `resync.due` asks for (ADR 27): a Ready object in its drift slot gets a full drift check;
  * one not Ready (or being deleted) gets the safety net's normal reconcile, which may rely on what functions remember. */
-export function reasonOf(candidate: Pick<Candidate, 'state' | 'deleting'>): typeof RESYNC_DRIFT | typeof RESYNC_PENDING {
+export function reasonOf(
+  candidate: Pick<Candidate, 'state' | 'deleting'>,
+): typeof RESYNC_DRIFT | typeof RESYNC_PENDING {
   return candidate.state === 'Ready' && !candidate.deleting ? RESYNC_DRIFT : RESYNC_PENDING;
 }
 
@@ -47,12 +54,22 @@ export const BUSY_MS = 60_000;
  * first, in an order that rotates every tick (none starves), then those written within the last minute, oldest
  * write first.
  */
-export function selectDue(candidates: readonly Candidate[], minute: number, driftPeriodMinutes: number, budget: number, now = minute * 60_000): Candidate[] {
+export function selectDue(
+  candidates: readonly Candidate[],
+  minute: number,
+  driftPeriodMinutes: number,
+  budget: number,
+  now = minute * 60_000,
+): Candidate[] {
   const due = candidates.filter((c) => isDue(c, minute, driftPeriodMinutes, now));
   const waiting = due.filter((c) => !c.deleting && c.state !== 'Ready');
   if (waiting.length <= budget) return due;
   // Sort keys computed once per object, not per comparison (30,000 waiting objects: 900,000 hashes otherwise).
-  const keyed = waiting.map((c) => ({ c, busy: now - c.lastWrite < BUSY_MS, order: mix32(fnv1Hash32(`${c.kind}/${c.name}`) ^ Math.imul(minute, 0x9e3779b9)) }));
+  const keyed = waiting.map((c) => ({
+    c,
+    busy: now - c.lastWrite < BUSY_MS,
+    order: mix32(fnv1Hash32(`${c.kind}/${c.name}`) ^ Math.imul(minute, 0x9e3779b9)),
+  }));
   keyed.sort((a, b) => Number(a.busy) - Number(b.busy) || (a.busy ? a.c.lastWrite - b.c.lastWrite : a.order - b.order));
   const picked = new Set(keyed.slice(0, budget).map((k) => k.c));
   return due.filter((c) => c.deleting || c.state === 'Ready' || picked.has(c));
@@ -67,7 +84,12 @@ function mix32(value: number): number {
 }
 
 /** One event a tick sends: a resync.due for a due object, or the release tick for resolve-template (ADR 30). */
-export interface ResyncStep { step: 'SendResyncDue' | 'SendReleaseTick'; kind: string; name: string; reason: string }
+export interface ResyncStep {
+  step: 'SendResyncDue' | 'SendReleaseTick';
+  kind: string;
+  name: string;
+  reason: string;
+}
 
 /** What a tick saw: the Kymas' and Manifests' candidates, and the release metas (name, channels, mandatory). */
 export interface ResyncView {
@@ -87,6 +109,8 @@ export function resyncSteps(view: ResyncView): ResyncStep[] {
   const meta = awaiting ? view.metas.find((m) => m.channels > 0 && !m.mandatory) : undefined;
   return [
     ...due.map((c): ResyncStep => ({ step: 'SendResyncDue', kind: c.kind, name: c.name, reason: reasonOf(c) })),
-    ...(meta ? [{ step: 'SendReleaseTick' as const, kind: 'ModuleReleaseMeta', name: meta.name, reason: RESYNC_RELEASE }] : []),
+    ...(meta
+      ? [{ step: 'SendReleaseTick' as const, kind: 'ModuleReleaseMeta', name: meta.name, reason: RESYNC_RELEASE }]
+      : []),
   ];
 }

@@ -20,30 +20,60 @@ const KINDS = ['Kyma', 'Manifest'] as const;
  * those quiet the longest first), sent to the broker ingress; `resyncreason` says drift check or pending (ADR 27). Reads Kymas and Manifests from the watch caches (ADR
  * 17; without copying them — KubeClient.scan; without the caches, page by page) and keeps only a small candidate per object.
  */
+const metaView = (m: ModuleReleaseMeta) => ({
+  name: m.metadata.name,
+  channels: m.spec?.channels?.length ?? 0,
+  mandatory: Boolean(m.spec?.mandatory),
+});
+
 export function resync(given: FunctionDeps): LifecycleFunction {
   const deps = readingFromCaches(given, [CACHED.kymas, CACHED.manifests, CACHED.releaseMetas]);
+  /** The ModuleReleaseMetas, their names and specs only. */
+  const releaseMetas = (namespace: string) =>
+    deps.kcp.scan<ModuleReleaseMeta, ModuleReleaseMeta>(API_VERSION, 'ModuleReleaseMeta', { namespace }, (m) => ({
+      ...m,
+      metadata: { name: m.metadata.name },
+    }));
+  /** Every Kyma and Manifest as the resync decides on it. */
+  const candidatesOf = async (
+    namespace: string,
+    versions: ReturnType<typeof channelVersionsOf>,
+  ): Promise<Candidate[]> => {
+    const candidates: Candidate[] = [];
+    for (const kind of KINDS) {
+      const scan = (o: Listed) => candidateOf(o, kind, versions);
+      candidates.push(...(await deps.kcp.scan<Listed, Candidate>(API_VERSION, kind, { namespace }, scan)));
+    }
+    return candidates;
+  };
   return {
     name: NAME,
     accepts: [PING],
     keyless: true,
     async handle({ event, log }) {
       const namespace = deps.config.kcpNamespace;
-      const metas = await deps.kcp.scan<ModuleReleaseMeta, ModuleReleaseMeta>(API_VERSION, 'ModuleReleaseMeta', { namespace }, (m) => ({ ...m, metadata: { name: m.metadata.name } }));
-      const versions = channelVersionsOf(metas);
-      const candidates: Candidate[] = [];
-      for (const kind of KINDS) candidates.push(...await deps.kcp.scan<Listed, Candidate>(API_VERSION, kind, { namespace }, (o) => candidateOf(o, kind, versions)));
+      const metas = await releaseMetas(namespace);
+      const candidates = await candidatesOf(namespace, channelVersionsOf(metas));
       const now = Date.now();
       const steps = resyncSteps({
-        candidates, minute: Math.floor(now / 60_000), now, driftPeriodMinutes: deps.config.driftPeriodMinutes, budget: deps.config.resyncMaxEvents,
-        metas: metas.map((m) => ({ name: m.metadata.name, channels: m.spec?.channels?.length ?? 0, mandatory: Boolean(m.spec?.mandatory) })),
+        candidates,
+        minute: Math.floor(now / 60_000),
+        now,
+        driftPeriodMinutes: deps.config.driftPeriodMinutes,
+        budget: deps.config.resyncMaxEvents,
+        metas: metas.map(metaView),
       });
       const counts: Record<string, number> = Object.fromEntries([...KINDS, 'ModuleReleaseMeta'].map((k) => [k, 0]));
       for (const { kind, name, reason } of steps) {
-        await deps.sink(eventAbout(RESYNC_DUE, NAME, { kind, apiVersion: API_VERSION, namespace, name }, event, { [LANE]: LANE_BACKGROUND, [RESYNC_REASON]: reason }));
+        const extensions = { [LANE]: LANE_BACKGROUND, [RESYNC_REASON]: reason };
+        await deps.sink(
+          eventAbout(RESYNC_DUE, NAME, { kind, apiVersion: API_VERSION, namespace, name }, event, extensions),
+        );
         counts[kind] = (counts[kind] ?? 0) + 1;
       }
-      const awaiting = candidates.filter((c) => c.awaitsRelease && !c.deleting).length;
-      log.info({ ...counts, objects: candidates.length, budget: deps.config.resyncMaxEvents, awaitingRelease: awaiting }, 'resync events sent');
+      const awaitingRelease = candidates.filter((c) => c.awaitsRelease && !c.deleting).length;
+      const objects = candidates.length;
+      log.info({ ...counts, objects, budget: deps.config.resyncMaxEvents, awaitingRelease }, 'resync events sent');
       return undefined;
     },
   };
@@ -54,11 +84,16 @@ type Listed = Resource & { metadata: { managedFields?: { manager?: string; time?
 function candidateOf(object: Listed, kind: string, versions: ChannelVersions): Candidate {
   const fields = object.metadata.managedFields ?? [];
   return {
-    kind, name: object.metadata.name, state: (object.status as { state?: string } | undefined)?.state,
-    deleting: Boolean(object.metadata.deletionTimestamp), lastWrite: newest([object.metadata.creationTimestamp, ...fields.map((f) => f.time)]),
+    kind,
+    name: object.metadata.name,
+    state: (object.status as { state?: string } | undefined)?.state,
+    deleting: Boolean(object.metadata.deletionTimestamp),
+    lastWrite: newest([object.metadata.creationTimestamp, ...fields.map((f) => f.time)]),
     lastOwnWrite: newest(fields.filter((f) => OUR_MANAGERS.includes(f.manager ?? '')).map((f) => f.time)),
     ...(kind === 'Kyma' && awaitedReleases(object as Kyma, versions).length ? { awaitsRelease: true } : {}),
-    ...(kind === 'Kyma' && (object as Kyma).status?.modules?.some((m) => m.maintenance === true) ? { awaitsMaintenance: true } : {}),
+    ...(kind === 'Kyma' && (object as Kyma).status?.modules?.some((m) => m.maintenance === true)
+      ? { awaitsMaintenance: true }
+      : {}),
   };
 }
 

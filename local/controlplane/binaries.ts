@@ -3,7 +3,15 @@ import { fileURLToPath } from 'node:url';
 
 /** The real binaries the control plane runs, by name. */
 export const BINARY_NAMES = [
-  'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubectl', 'etcd', 'kwok', 'oras', 'registry', 'helm',
+  'kube-apiserver',
+  'kube-controller-manager',
+  'kube-scheduler',
+  'kubectl',
+  'etcd',
+  'kwok',
+  'oras',
+  'registry',
+  'helm',
 ] as const;
 export type BinaryName = (typeof BINARY_NAMES)[number];
 export type Binaries = Record<BinaryName, string>;
@@ -23,7 +31,9 @@ function runBuildScript(): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn('bash', [buildScript], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
-    child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
     child.on('error', reject);
     child.on('close', (code) => {
       const dir = out.trim().split('\n').pop() ?? '';

@@ -58,9 +58,13 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const etcd = await startEtcd(opts, dir, timeoutMs);
   const port = await freePort();
   const server = `https://127.0.0.1:${port}`;
-  const startApiServer = (name: string, at: number) => startProcess({
-    name, bin: opts.binaries['kube-apiserver'], runDir: opts.runDir, args: apiServerArgs(opts, pki, etcd.url, at, port),
-  });
+  const startApiServer = (name: string, at: number) =>
+    startProcess({
+      name,
+      bin: opts.binaries['kube-apiserver'],
+      runDir: opts.runDir,
+      args: apiServerArgs(opts, pki, etcd.url, at, port),
+    });
   const apiserver = await startApiServer(`${opts.name}-kube-apiserver`, port);
   const ca = await readFile(pki.caCert, 'utf8');
   const admin = await issueClientCert(pki, 'lifecycle-admin', ['system:masters']);
@@ -75,13 +79,17 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const apiServerReady = (proc: ManagedProcess, at: string) =>
     waitUntil(`${proc.name} ready`, () => answers(`${at}/readyz`, tls), proc, timeoutMs);
   await apiServerReady(apiserver, server);
-  await waitUntil(`${opts.name} namespace default`, () => answers(`${server}/api/v1/namespaces/default`, tls),
-    apiserver, timeoutMs);
+  await waitUntil(
+    `${opts.name} namespace default`,
+    () => answers(`${server}/api/v1/namespaces/default`, tls),
+    apiserver,
+    timeoutMs,
+  );
   const processes = [etcd.process, apiserver];
   if (opts.workloads === 'simulated') {
-    processes.push(...await startSimulatedRollouts({ ...opts, pki, kubeconfigPath }));
+    processes.push(...(await startSimulatedRollouts({ ...opts, pki, kubeconfigPath })));
   } else if (opts.workloads) {
-    processes.push(...await startWorkloadControllers({ ...opts, pki, kubeconfigPath, kubeconfig, timeoutMs }));
+    processes.push(...(await startWorkloadControllers({ ...opts, pki, kubeconfigPath, kubeconfig, timeoutMs })));
   } else if (opts.garbageCollection) {
     processes.push(await startControllerManager({ ...opts, pki, kubeconfigPath }, 'namespace,garbagecollector'));
   }
@@ -90,10 +98,19 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     const proc = await startApiServer(`${opts.name}-kube-apiserver-replica-${replicaPort}`, replicaPort);
     processes.push(proc);
     await apiServerReady(proc, `https://127.0.0.1:${replicaPort}`);
-    return { kubeconfig: await kubeconfigFor('lifecycle-admin', [], `https://127.0.0.1:${replicaPort}`), process: proc };
+    return {
+      kubeconfig: await kubeconfigFor('lifecycle-admin', [], `https://127.0.0.1:${replicaPort}`),
+      process: proc,
+    };
   };
   return {
-    name: opts.name, server, kubeconfig, kubeconfigPath, pki, processes, apiServer: apiserver,
+    name: opts.name,
+    server,
+    kubeconfig,
+    kubeconfigPath,
+    pki,
+    processes,
+    apiServer: apiserver,
     restartApiServer: async () => {
       await apiserver.respawn();
       await apiServerReady(apiserver, server);
@@ -112,12 +129,19 @@ async function startEtcd(opts: ClusterOptions, dir: string, timeoutMs: number) {
   const url = `http://127.0.0.1:${client}`;
   const peerUrl = `http://127.0.0.1:${peer}`;
   const process = await startProcess({
-    name: `${opts.name}-etcd`, bin: opts.binaries.etcd, runDir: opts.runDir,
+    name: `${opts.name}-etcd`,
+    bin: opts.binaries.etcd,
+    runDir: opts.runDir,
     args: [
-      `--name=${opts.name}`, `--data-dir=${join(dir, 'etcd')}`,
-      `--listen-client-urls=${url}`, `--advertise-client-urls=${url}`,
-      `--listen-peer-urls=${peerUrl}`, `--initial-advertise-peer-urls=${peerUrl}`,
-      `--initial-cluster=${opts.name}=${peerUrl}`, '--unsafe-no-fsync=true', '--log-level=warn',
+      `--name=${opts.name}`,
+      `--data-dir=${join(dir, 'etcd')}`,
+      `--listen-client-urls=${url}`,
+      `--advertise-client-urls=${url}`,
+      `--listen-peer-urls=${peerUrl}`,
+      `--initial-advertise-peer-urls=${peerUrl}`,
+      `--initial-cluster=${opts.name}=${peerUrl}`,
+      '--unsafe-no-fsync=true',
+      '--log-level=warn',
       '--quota-backend-bytes=8589934592',
     ],
   });
@@ -126,15 +150,32 @@ async function startEtcd(opts: ClusterOptions, dir: string, timeoutMs: number) {
 }
 
 /** The kube-apiserver's flags; `issuerPort` is the first API server's port (replicas share its token issuer). */
-function apiServerArgs(opts: ClusterOptions, pki: ClusterPki, etcdUrl: string, port: number, issuerPort: number): string[] {
+function apiServerArgs(
+  opts: ClusterOptions,
+  pki: ClusterPki,
+  etcdUrl: string,
+  port: number,
+  issuerPort: number,
+): string[] {
   return [
-    `--etcd-servers=${etcdUrl}`, '--bind-address=127.0.0.1', `--secure-port=${port}`,
-    '--advertise-address=127.0.0.1', '--endpoint-reconciler-type=none', `--cert-dir=${pki.dir}`,
-    `--tls-cert-file=${pki.servingCert}`, `--tls-private-key-file=${pki.servingKey}`, `--client-ca-file=${pki.caCert}`,
-    '--authorization-mode=RBAC', `--service-account-issuer=https://127.0.0.1:${issuerPort}`,
-    `--service-account-key-file=${pki.serviceAccountPub}`, `--service-account-signing-key-file=${pki.serviceAccountKey}`,
-    '--service-cluster-ip-range=10.0.0.0/24', '--allow-privileged=true',
-    '--disable-admission-plugins=ServiceAccount,TaintNodesByCondition', '--profiling=false', '--v=1',
+    `--etcd-servers=${etcdUrl}`,
+    '--bind-address=127.0.0.1',
+    `--secure-port=${port}`,
+    '--advertise-address=127.0.0.1',
+    '--endpoint-reconciler-type=none',
+    `--cert-dir=${pki.dir}`,
+    `--tls-cert-file=${pki.servingCert}`,
+    `--tls-private-key-file=${pki.servingKey}`,
+    `--client-ca-file=${pki.caCert}`,
+    '--authorization-mode=RBAC',
+    `--service-account-issuer=https://127.0.0.1:${issuerPort}`,
+    `--service-account-key-file=${pki.serviceAccountPub}`,
+    `--service-account-signing-key-file=${pki.serviceAccountKey}`,
+    '--service-cluster-ip-range=10.0.0.0/24',
+    '--allow-privileged=true',
+    '--disable-admission-plugins=ServiceAccount,TaintNodesByCondition',
+    '--profiling=false',
+    '--v=1',
     ...(opts.apiServerFlags ?? []),
   ];
 }

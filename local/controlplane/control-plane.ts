@@ -47,7 +47,10 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
   const runDir = join(runRoot, `run-${process.pid}-${Date.now()}`);
   await mkdir(join(runDir, 'pids'), { recursive: true });
   await writeFile(join(runDir, 'owner.pid'), String(process.pid));
-  const watchdog = spawn('bash', [here('./watchdog.sh'), String(process.pid), runDir], { detached: true, stdio: 'ignore' });
+  const watchdog = spawn('bash', [here('./watchdog.sh'), String(process.pid), runDir], {
+    detached: true,
+    stdio: 'ignore',
+  });
   watchdog.unref();
   const started = Date.now();
   const common = { runDir, binaries, ...(opts.apiServerFlags ? { apiServerFlags: opts.apiServerFlags } : {}) };
@@ -55,7 +58,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
   const results = await Promise.allSettled([
     startCluster({ ...common, name: 'kcp', garbageCollection: true, workloads: opts.kcpWorkloads ?? false }),
     ...runtimeNames.map((name) => startCluster({ ...common, name, workloads: opts.runtimeWorkloads ?? true })),
-    ...(opts.registry ?? true ? [startRegistry(runDir, binaries)] : []),
+    ...((opts.registry ?? true) ? [startRegistry(runDir, binaries)] : []),
   ]);
   // The watchdog ends by itself once the run directory is gone; it stays until then so that an interrupted
   // stop (a test runner's teardown timeout, a second Ctrl-C) still ends with everything reaped.
@@ -71,11 +74,16 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
   const values = results.map((r) => (r as PromiseFulfilledResult<Cluster | Registry>).value);
   const [kcp, ...rest] = values as [Cluster, ...Cluster[]];
   const startSeconds = (Date.now() - started) / 1000;
-  opts.progress?.(`control plane ready in ${startSeconds.toFixed(1)} s: KCP + ${runtimeNames.length} runtimes (${runDir})`);
+  opts.progress?.(
+    `control plane ready in ${startSeconds.toFixed(1)} s: KCP + ${runtimeNames.length} runtimes (${runDir})`,
+  );
   return {
-    runDir, binaries, kcp, startSeconds,
+    runDir,
+    binaries,
+    kcp,
+    startSeconds,
     runtimes: rest.slice(0, runtimeNames.length),
-    registry: opts.registry ?? true ? (values.at(-1) as Registry) : undefined,
+    registry: (opts.registry ?? true) ? (values.at(-1) as Registry) : undefined,
     stop: stopAll,
   };
 }
@@ -89,7 +97,9 @@ export async function reapStaleRuns(runRoot: string): Promise<void> {
     if (!isAlive(owner)) stale.push(join(runRoot, entry));
   }
   if (stale.length === 0) return;
-  await new Promise((resolve) => spawn('bash', [here('./reap.sh'), ...stale], { stdio: 'ignore' }).on('close', resolve));
+  await new Promise((resolve) =>
+    spawn('bash', [here('./reap.sh'), ...stale], { stdio: 'ignore' }).on('close', resolve),
+  );
 }
 
 function isAlive(pid: number): boolean {

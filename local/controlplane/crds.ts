@@ -13,9 +13,12 @@ export async function lifecycleCrds(): Promise<V1CustomResourceDefinition[]> {
 }
 
 /** Applies the CRDs (server-side apply) and waits until each is Established. */
-export async function installCrds(kc: KubeConfig, crds?: V1CustomResourceDefinition[], timeoutMs = 30_000):
-Promise<void> {
-  const list = crds ?? await lifecycleCrds();
+export async function installCrds(
+  kc: KubeConfig,
+  crds?: V1CustomResourceDefinition[],
+  timeoutMs = 30_000,
+): Promise<void> {
+  const list = crds ?? (await lifecycleCrds());
   const client = await KubeClient.from(kc);
   for (const crd of list) await client.apply(crd, FIELD_MANAGER);
   const deadline = Date.now() + timeoutMs;

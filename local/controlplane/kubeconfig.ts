@@ -22,7 +22,9 @@ export function renderKubeconfig(input: KubeconfigInput): string {
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{ name: input.cluster, cluster: { server: input.server, 'certificate-authority-data': b64(input.caPem) } }],
+    clusters: [
+      { name: input.cluster, cluster: { server: input.server, 'certificate-authority-data': b64(input.caPem) } },
+    ],
     users: [{ name: input.user, user }],
     contexts: [{ name: input.cluster, context: { cluster: input.cluster, user: input.user } }],
     'current-context': input.cluster,

@@ -13,7 +13,9 @@ export interface ManifestDocument {
 /** Every object of every `*.yaml`/`*.yml` file of a directory (multi-document; kustomization files skipped). */
 export async function readManifestDirectory(dir: string): Promise<ManifestDocument[]> {
   const files = (await readdir(dir)).filter(isManifestFile).sort();
-  const perFile = await Promise.all(files.map(async (name) => parseManifests(await readFile(join(dir, name), 'utf8'), join(dir, name))));
+  const perFile = await Promise.all(
+    files.map(async (name) => parseManifests(await readFile(join(dir, name), 'utf8'), join(dir, name))),
+  );
   return perFile.flat();
 }
 
@@ -23,7 +25,8 @@ export function parseManifests(text: string, file: string): ManifestDocument[] {
     if (doc.errors.length > 0) throw new Error(`${file}: invalid YAML: ${doc.errors[0]?.message ?? 'parse error'}`);
     const object: unknown = doc.toJS();
     if (object === null || object === undefined) return [];
-    if (typeof object !== 'object' || Array.isArray(object)) throw new Error(`${file}: a YAML document is not an object`);
+    if (typeof object !== 'object' || Array.isArray(object))
+      throw new Error(`${file}: a YAML document is not an object`);
     return [{ file, object: object as Record<string, unknown> }];
   });
 }

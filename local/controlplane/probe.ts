@@ -19,7 +19,9 @@ export function get(url: string, tls: TlsMaterial = {}): Promise<ProbeResponse> 
     const req = request(url, { method: 'GET', timeout: 5_000, ...tls }, (res) => {
       let body = '';
       res.setEncoding('utf8');
-      res.on('data', (chunk: string) => { body += chunk; });
+      res.on('data', (chunk: string) => {
+        body += chunk;
+      });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
     });
     req.on('timeout', () => req.destroy(new Error(`GET ${url} timed out`)));

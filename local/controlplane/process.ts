@@ -22,7 +22,10 @@ export interface ManagedProcess {
   respawn(): Promise<void>;
 }
 
-export interface ProcessExit { code: number | null; signal: string | null }
+export interface ProcessExit {
+  code: number | null;
+  signal: string | null;
+}
 
 export interface ProcessSpec {
   name: string;
@@ -41,8 +44,11 @@ export async function startProcess(spec: ProcessSpec): Promise<ManagedProcess> {
   const pidFile = join(pidDir(spec.runDir), `${spec.name}.pid`);
   let run = await spawnRun(spec, logFile, pidFile);
   return {
-    name: spec.name, logFile,
-    get pid() { return run.pid; },
+    name: spec.name,
+    logFile,
+    get pid() {
+      return run.pid;
+    },
     exit: () => run.exited(),
     stop: async () => {
       if (!run.exited() && run.pid > 0) await terminateGroup(run.pid, run.gone);
@@ -77,13 +83,21 @@ interface Run {
 async function spawnRun(spec: ProcessSpec, logFile: string, pidFile: string): Promise<Run> {
   const fd = openSync(logFile, 'a');
   const child = spawn(spec.bin, spec.args, {
-    detached: true, stdio: ['ignore', fd, fd], env: { ...process.env, ...spec.env },
+    detached: true,
+    stdio: ['ignore', fd, fd],
+    env: { ...process.env, ...spec.env },
   });
   closeSync(fd);
   let exited: ProcessExit | undefined;
   const gone = new Promise<void>((resolve) => {
-    child.once('exit', (code, signal) => { exited = { code, signal }; resolve(); });
-    child.once('error', () => { exited = { code: -1, signal: null }; resolve(); });
+    child.once('exit', (code, signal) => {
+      exited = { code, signal };
+      resolve();
+    });
+    child.once('error', () => {
+      exited = { code: -1, signal: null };
+      resolve();
+    });
   });
   child.unref();
   const pid = child.pid ?? -1;
@@ -119,8 +133,12 @@ export async function logTail(proc: ManagedProcess, lines = 15): Promise<string>
  * Polls `probe` until it returns true. Fails early when `proc` exits, and after `timeoutMs`, with the
  * process log's tail in the message.
  */
-export async function waitUntil(what: string, probe: () => Promise<boolean>, proc: ManagedProcess, timeoutMs: number):
-Promise<void> {
+export async function waitUntil(
+  what: string,
+  probe: () => Promise<boolean>,
+  proc: ManagedProcess,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await probe().catch(() => false)) return;

@@ -23,36 +23,55 @@ export interface Registry {
 }
 
 /** Basic-auth users of a registry (htpasswd, bcrypt): a private registry for tests of registry credentials. */
-export interface RegistryAuth { username: string; password: string }
+export interface RegistryAuth {
+  username: string;
+  password: string;
+}
 
 /**
  * Starts a registry in `<runDir>/<name>` (its storage, config and htpasswd), running as process `<name>`. The name
  * defaults to `registry` — the control plane's registry — and to `registry-<random>` for one with basic auth; a test
  * that starts a registry of its own passes a name of its own.
  */
-export async function startRegistry(runDir: string, binaries: Binaries, timeoutMs = 30_000, auth?: RegistryAuth, name?: string): Promise<Registry> {
+export async function startRegistry(
+  runDir: string,
+  binaries: Binaries,
+  timeoutMs = 30_000,
+  auth?: RegistryAuth,
+  name?: string,
+): Promise<Registry> {
   const dirName = name ?? (auth ? `registry-${randomBytes(4).toString('hex')}` : 'registry');
   const dir = join(runDir, dirName);
   await mkdir(join(dir, 'storage'), { recursive: true });
   const port = await freePort();
   const host = `127.0.0.1:${port}`;
   const config = join(dir, 'config.yml');
-  await writeFile(config, stringify({
-    version: 0.1,
-    log: { level: 'warn', accesslog: { disabled: true } },
-    storage: { filesystem: { rootdirectory: join(dir, 'storage') }, delete: { enabled: true } },
-    http: { addr: host, secret: randomBytes(16).toString('hex') },
-    ...(auth ? { auth: { htpasswd: { realm: 'lifecycle-test', path: await htpasswd(dir, auth) } } } : {}),
-  }));
+  await writeFile(
+    config,
+    stringify({
+      version: 0.1,
+      log: { level: 'warn', accesslog: { disabled: true } },
+      storage: { filesystem: { rootdirectory: join(dir, 'storage') }, delete: { enabled: true } },
+      http: { addr: host, secret: randomBytes(16).toString('hex') },
+      ...(auth ? { auth: { htpasswd: { realm: 'lifecycle-test', path: await htpasswd(dir, auth) } } } : {}),
+    }),
+  );
   const proc = await startProcess({
-    name: dirName, bin: binaries.registry, args: ['serve', config], runDir,
+    name: dirName,
+    bin: binaries.registry,
+    args: ['serve', config],
+    runDir,
     env: { OTEL_TRACES_EXPORTER: 'none' },
   });
   const url = `http://${host}`;
-  const answering = () => waitUntil(`${dirName} answering /v2/`, () => answers(`${url}/v2/`, {}, auth ? 401 : 200), proc, timeoutMs);
+  const answering = () =>
+    waitUntil(`${dirName} answering /v2/`, () => answers(`${url}/v2/`, {}, auth ? 401 : 200), proc, timeoutMs);
   await answering();
   return {
-    host, url, process: proc, stop: () => proc.stop(),
+    host,
+    url,
+    process: proc,
+    stop: () => proc.stop(),
     start: async () => {
       await proc.respawn();
       await answering();

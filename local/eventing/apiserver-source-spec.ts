@@ -22,18 +22,26 @@ function resourcesOf(docs: readonly ManifestDocument[]): WatchedResource[] {
     try {
       return sourceResources(metadata, asRecord(doc.object.spec, 'spec') ?? {});
     } catch (e) {
-      throw new Error(`${doc.file}: ApiServerSource ${String(metadata.name ?? '(unnamed)')}: ${(e as Error).message}`, { cause: e });
+      throw new Error(`${doc.file}: ApiServerSource ${String(metadata.name ?? '(unnamed)')}: ${(e as Error).message}`, {
+        cause: e,
+      });
     }
   });
 }
 
 function sourceResources(metadata: Record<string, unknown>, spec: Record<string, unknown>): WatchedResource[] {
-  if (spec.mode !== 'Resource') throw new Error(`spec.mode: the local source supports only Resource mode, got ${JSON.stringify(spec.mode ?? 'Reference (the default)')}`);
+  if (spec.mode !== 'Resource')
+    throw new Error(
+      `spec.mode: the local source supports only Resource mode, got ${JSON.stringify(spec.mode ?? 'Reference (the default)')}`,
+    );
   for (const field of ['owner', 'filters'] as const) {
     if (spec[field] !== undefined) throw new Error(`spec.${field}: not supported by the local ApiServerSource`);
   }
   const namespace = watchedNamespace(metadata, asRecord(spec.namespaceSelector, 'spec.namespaceSelector'));
-  const extensions = asRecord(asRecord(spec.ceOverrides, 'spec.ceOverrides')?.extensions, 'spec.ceOverrides.extensions');
+  const extensions = asRecord(
+    asRecord(spec.ceOverrides, 'spec.ceOverrides')?.extensions,
+    'spec.ceOverrides.extensions',
+  );
   const resources = asList(spec.resources, 'spec.resources');
   if (resources.length === 0) throw new Error('spec.resources: at least one resource is required');
   return resources.map((raw, i) => {
@@ -51,17 +59,26 @@ function sourceResources(metadata: Record<string, unknown>, spec: Record<string,
 }
 
 /** Knative: no namespaceSelector = the source's own namespace; `{}` = all namespaces. */
-function watchedNamespace(metadata: Record<string, unknown>, selector: Record<string, unknown> | undefined): string | undefined {
+function watchedNamespace(
+  metadata: Record<string, unknown>,
+  selector: Record<string, unknown> | undefined,
+): string | undefined {
   if (selector === undefined) return optionalString(metadata.namespace, 'metadata.namespace') ?? 'default';
   if (Object.keys(selector).length === 0) return undefined;
-  throw new Error('spec.namespaceSelector: only {} (all namespaces) or none (the source namespace) is supported locally');
+  throw new Error(
+    'spec.namespaceSelector: only {} (all namespaces) or none (the source namespace) is supported locally',
+  );
 }
 
 /** A metav1.LabelSelector (`matchLabels`, `matchExpressions`) in the query syntax of the API server. */
 export function labelSelectorText(selector: Record<string, unknown> | undefined, path = 'selector'): string {
   if (!selector) return '';
-  const labels = Object.entries(stringMap(asRecord(selector.matchLabels, `${path}.matchLabels`) ?? {}, `${path}.matchLabels`));
-  const expressions = asList(selector.matchExpressions, `${path}.matchExpressions`).map((raw, i) => expressionText(asRecord(raw, `${path}.matchExpressions[${i}]`) ?? {}, `${path}.matchExpressions[${i}]`));
+  const labels = Object.entries(
+    stringMap(asRecord(selector.matchLabels, `${path}.matchLabels`) ?? {}, `${path}.matchLabels`),
+  );
+  const expressions = asList(selector.matchExpressions, `${path}.matchExpressions`).map((raw, i) =>
+    expressionText(asRecord(raw, `${path}.matchExpressions[${i}]`) ?? {}, `${path}.matchExpressions[${i}]`),
+  );
   return [...labels.map(([key, value]) => `${key}=${value}`), ...expressions].join(',');
 }
 
@@ -69,14 +86,21 @@ function expressionText(expression: Record<string, unknown>, path: string): stri
   const key = requiredString(expression.key, `${path}.key`);
   const values = asList(expression.values, `${path}.values`).map((v, i) => requiredString(v, `${path}.values[${i}]`));
   switch (expression.operator) {
-    case 'In': return `${key} in (${values.join(',')})`;
-    case 'NotIn': return `${key} notin (${values.join(',')})`;
-    case 'Exists': return key;
-    case 'DoesNotExist': return `!${key}`;
-    default: throw new Error(`${path}.operator: must be In, NotIn, Exists or DoesNotExist`);
+    case 'In':
+      return `${key} in (${values.join(',')})`;
+    case 'NotIn':
+      return `${key} notin (${values.join(',')})`;
+    case 'Exists':
+      return key;
+    case 'DoesNotExist':
+      return `!${key}`;
+    default:
+      throw new Error(`${path}.operator: must be In, NotIn, Exists or DoesNotExist`);
   }
 }
 
 function stringMap(map: Record<string, unknown>, path: string): Record<string, string> {
-  return Object.fromEntries(Object.entries(map).map(([key, value]) => [key, optionalString(value, `${path}.${key}`) ?? '']));
+  return Object.fromEntries(
+    Object.entries(map).map(([key, value]) => [key, optionalString(value, `${path}.${key}`) ?? '']),
+  );
 }

@@ -6,7 +6,12 @@ import { ResourceWatch, type WatchedResource } from '../../shared/kube/resource-
 import type { EventSink } from '../../shared/host/sink.ts';
 import { defaultLog, type EventingLog } from './log.ts';
 
-export { labelSelectorText, loadApiServerSources, parseApiServerSources, type WatchedResource } from './apiserver-source-spec.ts';
+export {
+  labelSelectorText,
+  loadApiServerSources,
+  parseApiServerSources,
+  type WatchedResource,
+} from './apiserver-source-spec.ts';
 
 export interface LocalApiServerSourceOptions {
   /** The cluster to watch: its kubeconfig, or a client made already (shared with others of this process). */
@@ -31,8 +36,11 @@ export class LocalApiServerSource {
   constructor(options: LocalApiServerSourceOptions) {
     this.options = options;
     this.log = options.log ?? defaultLog('local-apiserver-source');
-    this.allEstablished = new Promise<ResourceWatch[]>((resolve) => (this.markStarted = resolve))
-      .then(async (watches) => { await Promise.all(watches.map((w) => w.established)); });
+    this.allEstablished = new Promise<ResourceWatch[]>((resolve) => (this.markStarted = resolve)).then(
+      async (watches) => {
+        await Promise.all(watches.map((w) => w.established));
+      },
+    );
   }
 
   /** Starts one watch per resource (one event stream each, sunk in order). */
@@ -42,7 +50,17 @@ export class LocalApiServerSource {
     const client = this.options.client ?? (kubeConfig ? await KubeClient.from(kubeConfig) : undefined);
     if (!client) throw new Error('the ApiServerSource has neither a kubeconfig nor a client');
     const source = client.server;
-    this.watches = resources.map((resource) => new ResourceWatch({ client, resource, source, sink, log: this.log, announceExisting: this.options.announceExisting ?? false }));
+    this.watches = resources.map(
+      (resource) =>
+        new ResourceWatch({
+          client,
+          resource,
+          source,
+          sink,
+          log: this.log,
+          announceExisting: this.options.announceExisting ?? false,
+        }),
+    );
     for (const watch of this.watches) watch.start();
     this.markStarted(this.watches);
   }

@@ -3,7 +3,13 @@
 import type { CloudEvent } from 'cloudevents';
 import { setTimeout as delay } from 'node:timers/promises';
 import { DeadLetterList, type DeadLetter } from './dead-letters.ts';
-import { backoffMs, deliverInProcess, deliverOnce, type DeliveryOutcome, type InProcessSubscriber } from './delivery.ts';
+import {
+  backoffMs,
+  deliverInProcess,
+  deliverOnce,
+  type DeliveryOutcome,
+  type InProcessSubscriber,
+} from './delivery.ts';
 import { attributesOf, withExtension, withoutExtension } from './event-message.ts';
 import { matchesAll } from './filters.ts';
 import { startIngress, type Ingress } from './ingress.ts';
@@ -52,7 +58,11 @@ const TTL = 'knativebrokerttl';
 const MAX_TTL = 255;
 
 /** A delivery waiting for its Trigger's first free slot; a newer event about the same object takes its place. */
-interface Waiting { event: CloudEvent<unknown>; ttl: number; rank: number }
+interface Waiting {
+  event: CloudEvent<unknown>;
+  ttl: number;
+  rank: number;
+}
 
 export class LocalBroker {
   private readonly options: LocalBrokerOptions;
@@ -62,7 +72,15 @@ export class LocalBroker {
   /** Over all Triggers, when maxDeliveriesInFlight is set. */
   private readonly total: ConcurrencyLimiter | undefined;
   private readonly letters: DeadLetterList;
-  private readonly counters = { received: 0, delivered: 0, retries: 0, deadLettered: 0, droppedTtl: 0, replies: 0, coalesced: 0 };
+  private readonly counters = {
+    received: 0,
+    delivered: 0,
+    retries: 0,
+    deadLettered: 0,
+    droppedTtl: 0,
+    replies: 0,
+    coalesced: 0,
+  };
   /** Not yet started deliveries by Trigger, type, source and subject (ADR 17). */
   private readonly waiting = new Map<string, Waiting>();
   private readonly stopping = new AbortController();
@@ -126,7 +144,10 @@ export class LocalBroker {
     this.counters.received++;
     if (ttl <= 0) {
       this.counters.droppedTtl++;
-      this.log.warn({ eventId: event.id, type: event.type, source: event.source }, 'event dropped: knativebrokerttl exhausted (a reply loop?)');
+      this.log.warn(
+        { eventId: event.id, type: event.type, source: event.source },
+        'event dropped: knativebrokerttl exhausted (a reply loop?)',
+      );
       return;
     }
     const attributes = attributesOf(event);
@@ -137,19 +158,24 @@ export class LocalBroker {
 
   private track(delivery: Promise<void>): void {
     this.pending++;
-    void delivery.catch((e: unknown) => this.log.error({ err: e }, 'delivery failed unexpectedly')).finally(() => {
-      this.pending--;
-      if (this.pending > 0) return;
-      const waiters = this.idleWaiters;
-      this.idleWaiters = [];
-      for (const resolve of waiters) resolve();
-    });
+    void delivery
+      .catch((e: unknown) => this.log.error({ err: e }, 'delivery failed unexpectedly'))
+      .finally(() => {
+        this.pending--;
+        if (this.pending > 0) return;
+        const waiters = this.idleWaiters;
+        this.idleWaiters = [];
+        for (const resolve of waiters) resolve();
+      });
   }
 
   /** Delivers to one Trigger's subscriber with its retry policy; a reply goes back into the broker. Never rejects.
    * While it waits for its first slot, newer events of the same type, source and subject replace it (ADR 17). */
   private async deliver(trigger: Trigger, given: CloudEvent<unknown>, ttl: number): Promise<void> {
-    const key = this.options.coalesce !== false && typeof given.subject === 'string' && given.subject ? `${trigger.name}\n${given.type}\n${given.source}\n${given.subject}` : undefined;
+    const key =
+      this.options.coalesce !== false && typeof given.subject === 'string' && given.subject
+        ? `${trigger.name}\n${given.type}\n${given.source}\n${given.subject}`
+        : undefined;
     const queued = key === undefined ? undefined : this.waiting.get(key);
     if (queued) {
       Object.assign(queued, { event: given, ttl });
@@ -171,7 +197,8 @@ export class LocalBroker {
   private async attempt(trigger: Trigger, latest: Waiting, started: () => void): Promise<void> {
     // The subscriber: a function of this process, its URL, or why there is none.
     const target = this.options.inProcess?.(trigger) ?? this.subscriberUrl(trigger);
-    let outcome: DeliveryOutcome = typeof target === 'object' ? target : { kind: 'failed', retryable: false, error: 'not attempted' };
+    let outcome: DeliveryOutcome =
+      typeof target === 'object' ? target : { kind: 'failed', retryable: false, error: 'not attempted' };
     let attempts = 0;
     while (typeof target !== 'object' && attempts <= trigger.delivery.retry && this.running()) {
       if (attempts > 0) await this.waitForRetry(backoffMs(trigger.delivery, attempts));
@@ -179,12 +206,25 @@ export class LocalBroker {
       attempts++;
       const once = () => {
         started();
-        return typeof target === 'string' ? deliverOnce(target, latest.event, trigger.delivery.timeoutMs, this.stopping.signal)
+        return typeof target === 'string'
+          ? deliverOnce(target, latest.event, trigger.delivery.timeoutMs, this.stopping.signal)
           : deliverInProcess(target, latest.event, trigger.delivery.timeoutMs, this.stopping.signal);
       };
-      outcome = await this.limiterOf(trigger).run(() => (this.total ? this.total.run(once, latest.rank) : once()), latest.rank);
+      outcome = await this.limiterOf(trigger).run(
+        () => (this.total ? this.total.run(once, latest.rank) : once()),
+        latest.rank,
+      );
       if (outcome.kind !== 'failed') break;
-      this.log.debug({ trigger: trigger.name, eventId: latest.event.id, attempt: attempts, status: outcome.status, error: outcome.error }, 'delivery attempt failed');
+      this.log.debug(
+        {
+          trigger: trigger.name,
+          eventId: latest.event.id,
+          attempt: attempts,
+          status: outcome.status,
+          error: outcome.error,
+        },
+        'delivery attempt failed',
+      );
       if (!outcome.retryable) break;
     }
     if (outcome.kind === 'failed') return this.deadLetter(trigger, latest.event, outcome, attempts);
@@ -197,7 +237,11 @@ export class LocalBroker {
 
   private limiterOf(trigger: Trigger): ConcurrencyLimiter {
     let limiter = this.limiters.get(trigger.name);
-    if (!limiter) this.limiters.set(trigger.name, (limiter = new ConcurrencyLimiter(trigger.maxInFlight ?? this.options.maxConcurrentDeliveries ?? 32)));
+    if (!limiter)
+      this.limiters.set(
+        trigger.name,
+        (limiter = new ConcurrencyLimiter(trigger.maxInFlight ?? this.options.maxConcurrentDeliveries ?? 32)),
+      );
     return limiter;
   }
 
@@ -218,11 +262,34 @@ export class LocalBroker {
     return !this.stopping.signal.aborted;
   }
 
-  private deadLetter(trigger: Trigger, event: CloudEvent<unknown>, failure: Extract<DeliveryOutcome, { kind: 'failed' }>, attempts: number): void {
+  private deadLetter(
+    trigger: Trigger,
+    event: CloudEvent<unknown>,
+    failure: Extract<DeliveryOutcome, { kind: 'failed' }>,
+    attempts: number,
+  ): void {
     const error = this.running() ? failure.error : `the broker stopped (last: ${failure.error})`;
-    const letter: DeadLetter = { trigger: trigger.name, event, error, attempts, at: new Date(), ...(failure.status === undefined ? {} : { status: failure.status }) };
+    const letter: DeadLetter = {
+      trigger: trigger.name,
+      event,
+      error,
+      attempts,
+      at: new Date(),
+      ...(failure.status === undefined ? {} : { status: failure.status }),
+    };
     this.counters.deadLettered++;
     this.letters.add(letter);
-    this.log.warn({ trigger: trigger.name, eventId: event.id, type: event.type, subject: event.subject, status: failure.status, attempts, error }, 'event dead-lettered');
+    this.log.warn(
+      {
+        trigger: trigger.name,
+        eventId: event.id,
+        type: event.type,
+        subject: event.subject,
+        status: failure.status,
+        attempts,
+        error,
+      },
+      'event dead-lettered',
+    );
   }
 }

@@ -8,8 +8,16 @@ const event = new CloudEvent({ id: 'e-1', source: 'test', type: 'test.event', da
 describe('an in-process delivery', () => {
   it("leaves no listener on the broker's stop signal, however many deliveries ran", async () => {
     const stopping = new AbortController();
-    for (let i = 0; i < 100; i++) await deliverInProcess(async () => ({ kind: 'acked', status: 204 }), event, 1_000, stopping.signal);
-    await deliverInProcess(async () => { throw new Error('boom'); }, event, undefined, stopping.signal);
+    for (let i = 0; i < 100; i++)
+      await deliverInProcess(async () => ({ kind: 'acked', status: 204 }), event, 1_000, stopping.signal);
+    await deliverInProcess(
+      async () => {
+        throw new Error('boom');
+      },
+      event,
+      undefined,
+      stopping.signal,
+    );
     expect(getEventListeners(stopping.signal, 'abort')).toHaveLength(0);
   });
 
@@ -17,7 +25,15 @@ describe('an in-process delivery', () => {
     const stopping = new AbortController();
     stopping.abort();
     let called = 0;
-    const outcome = await deliverInProcess(async () => { called++; return { kind: 'acked', status: 204 }; }, event, 1_000, stopping.signal);
+    const outcome = await deliverInProcess(
+      async () => {
+        called++;
+        return { kind: 'acked', status: 204 };
+      },
+      event,
+      1_000,
+      stopping.signal,
+    );
     expect(outcome).toEqual({ kind: 'failed', retryable: true, error: 'the broker stopped' });
     expect(called).toBe(0);
   });

@@ -25,7 +25,12 @@ export type InProcessSubscriber = (event: CloudEvent<unknown>) => Promise<Delive
 
 /** One call of an in-process subscriber, with the Trigger's timeout and the broker's stop as an HTTP delivery has them;
  * none once the broker has stopped (a delivery that waited for a slot meanwhile). */
-export async function deliverInProcess(subscriber: InProcessSubscriber, event: CloudEvent<unknown>, timeoutMs: number | undefined, signal: AbortSignal): Promise<DeliveryOutcome> {
+export async function deliverInProcess(
+  subscriber: InProcessSubscriber,
+  event: CloudEvent<unknown>,
+  timeoutMs: number | undefined,
+  signal: AbortSignal,
+): Promise<DeliveryOutcome> {
   if (signal.aborted) return { kind: 'failed', retryable: true, error: 'the broker stopped' };
   let timer: NodeJS.Timeout | undefined;
   let stopped: (() => void) | undefined;
@@ -36,7 +41,14 @@ export async function deliverInProcess(subscriber: InProcessSubscriber, event: C
     signal.addEventListener('abort', stopped, { once: true });
   });
   try {
-    return await Promise.race([subscriber(event).catch((e: unknown): DeliveryOutcome => ({ kind: 'failed', retryable: true, error: `the subscriber failed: ${(e as Error).message}` })), cut]);
+    return await Promise.race([
+      subscriber(event).catch((e: unknown): DeliveryOutcome => ({
+        kind: 'failed',
+        retryable: true,
+        error: `the subscriber failed: ${(e as Error).message}`,
+      })),
+      cut,
+    ]);
   } finally {
     clearTimeout(timer);
     // The broker's signal lives as long as the broker: a listener left on it per delivery makes every later
@@ -46,10 +58,20 @@ export async function deliverInProcess(subscriber: InProcessSubscriber, event: C
 }
 
 /** POSTs the event in binary mode (with `Prefer: reply`, as Knative's dispatcher does) and classifies the answer. */
-export async function deliverOnce(url: string, event: CloudEvent<unknown>, timeoutMs: number | undefined, signal: AbortSignal): Promise<DeliveryOutcome> {
+export async function deliverOnce(
+  url: string,
+  event: CloudEvent<unknown>,
+  timeoutMs: number | undefined,
+  signal: AbortSignal,
+): Promise<DeliveryOutcome> {
   try {
     const message = binaryMessage(event);
-    const answer = await post(url, { headers: { ...message.headers, prefer: 'reply' }, body: message.body, timeoutMs, signal });
+    const answer = await post(url, {
+      headers: { ...message.headers, prefer: 'reply' },
+      body: message.body,
+      timeoutMs,
+      signal,
+    });
     return outcomeOf(answer);
   } catch (e) {
     return { kind: 'failed', retryable: true, error: `no answer from ${url}: ${(e as Error).message}` };
@@ -59,7 +81,12 @@ export async function deliverOnce(url: string, event: CloudEvent<unknown>, timeo
 export function outcomeOf(answer: HttpAnswer): DeliveryOutcome {
   const { status } = answer;
   if (status < 200 || status >= 300) {
-    return { kind: 'failed', retryable: isRetryableStatus(status), status, error: `subscriber answered ${status}${snippet(answer.body)}` };
+    return {
+      kind: 'failed',
+      retryable: isRetryableStatus(status),
+      status,
+      error: `subscriber answered ${status}${snippet(answer.body)}`,
+    };
   }
   if (carriesCloudEvent(answer.headers)) {
     try {
@@ -69,7 +96,10 @@ export function outcomeOf(answer: HttpAnswer): DeliveryOutcome {
     }
   }
   if (answer.body.byteLength === 0) return { kind: 'acked', status };
-  return badGateway(status, `received a non-empty response not recognized as CloudEvent<unknown>${snippet(answer.body)}`);
+  return badGateway(
+    status,
+    `received a non-empty response not recognized as CloudEvent<unknown>${snippet(answer.body)}`,
+  );
 }
 
 /** Knative's filter turns an unusable 2xx answer into 502 Bad Gateway, which is retried. */

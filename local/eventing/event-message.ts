@@ -12,18 +12,27 @@ export function binaryMessage(event: CloudEvent<unknown>): HttpMessage {
   const message = HTTP.binary(event);
   const headers = Object.fromEntries(Object.entries(message.headers).map(([name, value]) => [name, String(value)]));
   const body = message.body;
-  return { headers, body: typeof body === 'string' || body instanceof Uint8Array ? body : body === undefined ? '' : JSON.stringify(body) };
+  return {
+    headers,
+    body:
+      typeof body === 'string' || body instanceof Uint8Array ? body : body === undefined ? '' : JSON.stringify(body),
+  };
 }
 
 /** True when the headers announce a CloudEvent (structured content type or binary `ce-specversion`). */
 export function carriesCloudEvent(headers: IncomingHttpHeaders): boolean {
-  return headerText(headers['content-type']).startsWith('application/cloudevents') || headers['ce-specversion'] !== undefined;
+  return (
+    headerText(headers['content-type']).startsWith('application/cloudevents') || headers['ce-specversion'] !== undefined
+  );
 }
 
 /** Parses and validates one CloudEvent in binary or structured mode; throws when malformed or a batch. */
 export function eventFromHttp(headers: IncomingHttpHeaders, body: Buffer): CloudEvent<unknown> {
   const flat = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, headerText(value)]));
-  const parsed = HTTP.toEvent({ headers: flat, body: isTextual(flat['content-type'] ?? '') ? body.toString('utf8') : body });
+  const parsed = HTTP.toEvent({
+    headers: flat,
+    body: isTextual(flat['content-type'] ?? '') ? body.toString('utf8') : body,
+  });
   if (Array.isArray(parsed)) throw new Error('batched CloudEvents are not supported');
   const event = parsed as CloudEvent<unknown>;
   event.validate();
@@ -50,5 +59,5 @@ function isTextual(contentType: string): boolean {
 }
 
 function headerText(value: string | string[] | undefined): string {
-  return Array.isArray(value) ? value.join(', ') : value ?? '';
+  return Array.isArray(value) ? value.join(', ') : (value ?? '');
 }

@@ -24,18 +24,30 @@ function parseFilter(raw: unknown, path: string): EventFilter {
   const unknown = Object.keys(raw).filter((key) => !(DIALECTS as readonly string[]).includes(key));
   if (unknown.length > 0) throw new Error(`${path}: unknown filter dialect ${unknown.join(', ')}`);
   const set = DIALECTS.filter((dialect) => isSet(dialect, raw[dialect]));
-  if (set.length > 1) throw new Error(`${path}: multiple dialects found (${set.join(', ')}), a filter can have only one`);
+  if (set.length > 1)
+    throw new Error(`${path}: multiple dialects found (${set.join(', ')}), a filter can have only one`);
   const [dialect] = set;
   switch (dialect) {
-    case undefined: return { all: [] };
-    case 'cesql': throw new Error(`${path}.cesql: CloudEvents SQL filters are not supported by the local broker; use exact/prefix/suffix/all/any/not`);
-    case 'not': return { not: parseFilter(raw.not, `${path}.not`) };
-    case 'all': return { all: parseFilters(raw.all, `${path}.all`) };
-    case 'any': return { any: parseFilters(raw.any, `${path}.any`) };
-    case 'exact': return { exact: attributeMap(raw.exact, `${path}.exact`, true) };
-    case 'prefix': return { prefix: attributeMap(raw.prefix, `${path}.prefix`, true) };
-    case 'suffix': return { suffix: attributeMap(raw.suffix, `${path}.suffix`, true) };
-    default: throw new Error(`${path}: unknown filter dialect ${String(dialect)}`);
+    case undefined:
+      return { all: [] };
+    case 'cesql':
+      throw new Error(
+        `${path}.cesql: CloudEvents SQL filters are not supported by the local broker; use exact/prefix/suffix/all/any/not`,
+      );
+    case 'not':
+      return { not: parseFilter(raw.not, `${path}.not`) };
+    case 'all':
+      return { all: parseFilters(raw.all, `${path}.all`) };
+    case 'any':
+      return { any: parseFilters(raw.any, `${path}.any`) };
+    case 'exact':
+      return { exact: attributeMap(raw.exact, `${path}.exact`, true) };
+    case 'prefix':
+      return { prefix: attributeMap(raw.prefix, `${path}.prefix`, true) };
+    case 'suffix':
+      return { suffix: attributeMap(raw.suffix, `${path}.suffix`, true) };
+    default:
+      throw new Error(`${path}: unknown filter dialect ${String(dialect)}`);
   }
 }
 
@@ -47,10 +59,13 @@ function attributeMap(raw: unknown, path: string, single: boolean): Record<strin
   if (!isRecord(raw)) throw new Error(`${path}: must be a map of attribute name to string`);
   const entries = Object.entries(raw);
   if (single && entries.length > 1) {
-    throw new Error(`${path}: Knative allows only one attribute per filter, got ${entries.length}; write one filters entry per attribute`);
+    throw new Error(
+      `${path}: Knative allows only one attribute per filter, got ${entries.length}; write one filters entry per attribute`,
+    );
   }
   for (const [name, value] of entries) {
-    if (!ATTRIBUTE_NAME.test(name)) throw new Error(`${path}.${name}: attribute names must start with a letter and be lowercase alphanumeric`);
+    if (!ATTRIBUTE_NAME.test(name))
+      throw new Error(`${path}.${name}: attribute names must start with a letter and be lowercase alphanumeric`);
     if (typeof value !== 'string') throw new Error(`${path}.${name}: must be a string, got ${JSON.stringify(value)}`);
   }
   return Object.fromEntries(entries) as Record<string, string>;

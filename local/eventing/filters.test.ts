@@ -3,8 +3,15 @@ import { parseAttributesFilter, parseFilters } from './filter-spec.ts';
 import { matches, matchesAll, type EventFilter } from './filters.ts';
 
 const update = {
-  specversion: '1.0', id: '1', source: 'https://127.0.0.1:6443', type: 'dev.knative.apiserver.resource.update',
-  subject: '/apis/v1/namespaces/team-a/configmaps/web', kind: 'ConfigMap', name: 'web', namespace: 'team-a', knativebrokerttl: 255,
+  specversion: '1.0',
+  id: '1',
+  source: 'https://127.0.0.1:6443',
+  type: 'dev.knative.apiserver.resource.update',
+  subject: '/apis/v1/namespaces/team-a/configmaps/web',
+  kind: 'ConfigMap',
+  name: 'web',
+  namespace: 'team-a',
+  knativebrokerttl: 255,
 };
 
 describe('Subscriptions API dialects', () => {
@@ -29,7 +36,16 @@ describe('Subscriptions API dialects', () => {
     ['not', { not: { exact: { kind: 'Secret' } } }, true],
     ['not of a match', { not: { exact: { kind: 'ConfigMap' } } }, false],
     ['not of a missing attribute', { not: { exact: { partitionkey: 'x' } } }, true],
-    ['nested', { all: [{ any: [{ suffix: { type: '.add' } }, { suffix: { type: '.update' } }] }, { not: { prefix: { namespace: 'kube-' } } }] }, true],
+    [
+      'nested',
+      {
+        all: [
+          { any: [{ suffix: { type: '.add' } }, { suffix: { type: '.update' } }] },
+          { not: { prefix: { namespace: 'kube-' } } },
+        ],
+      },
+      true,
+    ],
   ])('%s', (_, filter, expected) => {
     expect(matches(filter, update)).toBe(expected);
   });
@@ -56,23 +72,37 @@ describe('legacy filter.attributes', () => {
 describe('parseFilters (Trigger load time)', () => {
   it('reads every dialect', () => {
     const filters = parseFilters([
-      { exact: { type: 'a' } }, { prefix: { source: '/x' } }, { suffix: { subject: '.yaml' } },
-      { any: [{ exact: { kind: 'Kyma' } }] }, { all: [{ not: { exact: { name: 'n' } } }] }, {},
+      { exact: { type: 'a' } },
+      { prefix: { source: '/x' } },
+      { suffix: { subject: '.yaml' } },
+      { any: [{ exact: { kind: 'Kyma' } }] },
+      { all: [{ not: { exact: { name: 'n' } } }] },
+      {},
     ]);
     expect(filters).toEqual([
-      { exact: { type: 'a' } }, { prefix: { source: '/x' } }, { suffix: { subject: '.yaml' } },
-      { any: [{ exact: { kind: 'Kyma' } }] }, { all: [{ not: { exact: { name: 'n' } } }] }, { all: [] },
+      { exact: { type: 'a' } },
+      { prefix: { source: '/x' } },
+      { suffix: { subject: '.yaml' } },
+      { any: [{ exact: { kind: 'Kyma' } }] },
+      { all: [{ not: { exact: { name: 'n' } } }] },
+      { all: [] },
     ]);
   });
 
   it('rejects cesql with a clear message at load time', () => {
-    expect(() => parseFilters([{ any: [{ cesql: "type = 'a'" }] }])).toThrow(/spec\.filters\[0\]\.any\[0\]\.cesql: CloudEvents SQL filters are not supported by the local broker/);
+    expect(() => parseFilters([{ any: [{ cesql: "type = 'a'" }] }])).toThrow(
+      /spec\.filters\[0\]\.any\[0\]\.cesql: CloudEvents SQL filters are not supported by the local broker/,
+    );
   });
 
   it.each([
     ['two dialects in one filter', [{ exact: { type: 'a' }, prefix: { type: 'b' } }], /multiple dialects/],
     ['an unknown dialect', [{ regex: { type: 'a' } }], /unknown filter dialect regex/],
-    ['more than one attribute per exact (Knative webhook)', [{ exact: { type: 'a', kind: 'b' } }], /only one attribute per filter/],
+    [
+      'more than one attribute per exact (Knative webhook)',
+      [{ exact: { type: 'a', kind: 'b' } }],
+      /only one attribute per filter/,
+    ],
     ['an invalid attribute name', [{ exact: { Kind: 'a' } }], /lowercase alphanumeric/],
     ['a non-string value', [{ exact: { knativebrokerttl: 5 } }], /must be a string/],
     ['a non-list', { exact: { type: 'a' } }, /must be a list/],

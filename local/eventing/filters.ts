@@ -28,7 +28,11 @@ export function matches(filter: EventFilter, event: EventAttributes): boolean {
   if ('all' in filter) return filter.all.every((f) => matches(f, event));
   if ('any' in filter) return filter.any.length === 0 || filter.any.some((f) => matches(f, event));
   if ('not' in filter) return !matches(filter.not, event);
-  return compareEach(filter.attributes, withContextDefaults(event), (value, expected) => expected === '' || value === expected);
+  return compareEach(
+    filter.attributes,
+    withContextDefaults(event),
+    (value, expected) => expected === '' || value === expected,
+  );
 }
 
 /** The legacy filter sees every context attribute, set or not (unset = ""); only extensions can be absent. */
@@ -42,7 +46,11 @@ function definedOnly(event: EventAttributes): EventAttributes {
 }
 
 /** Every entry must match; an attribute the event does not carry never matches. */
-function compareEach(expected: AttributeMap, event: EventAttributes, test: (value: string, expected: string) => boolean) {
+function compareEach(
+  expected: AttributeMap,
+  event: EventAttributes,
+  test: (value: string, expected: string) => boolean,
+) {
   return Object.entries(expected).every(([name, want]) => {
     const value = attributeText(event[name]);
     return value !== undefined && test(value, want);

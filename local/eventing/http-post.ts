@@ -23,14 +23,23 @@ export function post(url: string, options: PostOptions): Promise<HttpAnswer> {
   const body = typeof options.body === 'string' ? Buffer.from(options.body) : options.body;
   const headers = { ...options.headers, 'content-length': String(body.byteLength) };
   return new Promise<HttpAnswer>((resolve, reject) => {
-    const req = send(url, { method: 'POST', headers, agent: secure ? agents.https : agents.http, signal: options.signal }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
+    const req = send(
+      url,
+      { method: 'POST', headers, agent: secure ? agents.https : agents.http, signal: options.signal },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on('error', reject);
+      },
+    );
     if (options.timeoutMs !== undefined) {
-      const timer = setTimeout(() => req.destroy(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
+      const timer = setTimeout(
+        () => req.destroy(new Error(`no answer within ${options.timeoutMs} ms`)),
+        options.timeoutMs,
+      );
       req.on('close', () => clearTimeout(timer));
     }
     req.on('error', reject);

@@ -4,10 +4,34 @@ export type { DeadLetter } from './dead-letters.ts';
 export { backoffMs, isRetryableStatus, type DeliveryOutcome } from './delivery.ts';
 export { matches, matchesAll, type EventAttributes, type EventFilter } from './filters.ts';
 export { parseAttributesFilter, parseFilters } from './filter-spec.ts';
-export { DEFAULT_DELIVERY, loadTriggers, parseTriggers, type DeliveryOptions, type SubscriberRef, type Trigger } from './triggers.ts';
+export {
+  DEFAULT_DELIVERY,
+  loadTriggers,
+  parseTriggers,
+  type DeliveryOptions,
+  type SubscriberRef,
+  type Trigger,
+} from './triggers.ts';
 export { parseIsoDuration } from './duration.ts';
-export { LocalApiServerSource, labelSelectorText, loadApiServerSources, parseApiServerSources, type LocalApiServerSourceOptions, type WatchedResource } from './apiserver-source.ts';
+export {
+  LocalApiServerSource,
+  labelSelectorText,
+  loadApiServerSources,
+  parseApiServerSources,
+  type LocalApiServerSourceOptions,
+  type WatchedResource,
+} from './apiserver-source.ts';
 export { apiServerEvent, guessPlural, selfLink, type ResourceChange } from '../../shared/kube/apiserver-events.ts';
-export { LocalPingSource, cronMatches, loadPingSources, parseCron, parsePingSources, pingEvent, type CronSchedule, type LocalPingSourceOptions, type PingSourceSpec } from './ping-source.ts';
+export {
+  LocalPingSource,
+  cronMatches,
+  loadPingSources,
+  parseCron,
+  parsePingSources,
+  pingEvent,
+  type CronSchedule,
+  type LocalPingSourceOptions,
+  type PingSourceSpec,
+} from './ping-source.ts';
 export type { EventSink } from '../../shared/host/sink.ts';
 export type { EventingLog } from './log.ts';

@@ -12,7 +12,11 @@ export interface Ingress {
 }
 
 /** Listens on `host:port` (0 = a free port); every path accepts events, like a Broker address with any path. */
-export async function startIngress(accept: (event: CloudEvent<unknown>) => void, port: number, host: string): Promise<Ingress> {
+export async function startIngress(
+  accept: (event: CloudEvent<unknown>) => void,
+  port: number,
+  host: string,
+): Promise<Ingress> {
   const server = createServer((req, res) => void handle(req, res, accept));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -22,7 +26,11 @@ export async function startIngress(accept: (event: CloudEvent<unknown>) => void,
   return { url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`, close: () => closeServer(server) };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, accept: (event: CloudEvent<unknown>) => void): Promise<void> {
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  accept: (event: CloudEvent<unknown>) => void,
+): Promise<void> {
   if (req.method !== 'POST') return answer(res, 405, 'only POST is accepted', { allow: 'POST' });
   let body: Buffer;
   try {

@@ -7,13 +7,17 @@ describe('ConcurrencyLimiter', () => {
     let running = 0;
     let peak = 0;
     const order: number[] = [];
-    await Promise.all(Array.from({ length: 5000 }, (_, i) => limiter.run(async () => {
-      running++;
-      peak = Math.max(peak, running);
-      order.push(i);
-      await new Promise((r) => setImmediate(r));
-      running--;
-    })));
+    await Promise.all(
+      Array.from({ length: 5000 }, (_, i) =>
+        limiter.run(async () => {
+          running++;
+          peak = Math.max(peak, running);
+          order.push(i);
+          await new Promise((r) => setImmediate(r));
+          running--;
+        }),
+      ),
+    );
     expect(peak).toBe(3);
     expect(order).toEqual(Array.from({ length: 5000 }, (_, i) => i));
   });
@@ -31,9 +35,18 @@ describe('ConcurrencyLimiter ranks', () => {
     const limiter = new ConcurrencyLimiter(1);
     const order: string[] = [];
     let release: () => void = () => undefined;
-    const first = limiter.run(() => new Promise<void>((r) => { release = r; }));
+    const first = limiter.run(
+      () =>
+        new Promise<void>((r) => {
+          release = r;
+        }),
+    );
     const ranks = [5, 3, 9, 3, 1, 5, 0, 9, 2];
-    const rest = ranks.map((rank, i) => limiter.run(async () => { order.push(`${rank}:${i}`); }, rank));
+    const rest = ranks.map((rank, i) =>
+      limiter.run(async () => {
+        order.push(`${rank}:${i}`);
+      }, rank),
+    );
     expect(limiter.waiting).toBe(ranks.length);
     release();
     await Promise.all([first, ...rest]);

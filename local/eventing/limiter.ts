@@ -1,5 +1,9 @@
 /** A task waiting for a slot: the lowest rank goes first, arrival order among equal ranks. */
-interface Waiter { rank: number; seq: number; start: () => void }
+interface Waiter {
+  rank: number;
+  seq: number;
+  start: () => void;
+}
 
 /**
  * Runs at most `limit` tasks at once; the others wait, the lowest `rank` first and in arrival order among equal
@@ -13,7 +17,8 @@ export class ConcurrencyLimiter {
   private seq = 0;
 
   constructor(limit: number) {
-    if (!Number.isInteger(limit) || limit < 1) throw new Error(`concurrency limit must be a positive integer, got ${limit}`);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new Error(`concurrency limit must be a positive integer, got ${limit}`);
     this.limit = limit;
   }
 

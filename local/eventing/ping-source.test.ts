@@ -1,7 +1,14 @@
 import type { CloudEvent } from 'cloudevents';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { cronMatches, loadPingSources, LocalPingSource, parseCron, parsePingSources, pingEvent } from './ping-source.ts';
+import {
+  cronMatches,
+  loadPingSources,
+  LocalPingSource,
+  parseCron,
+  parsePingSources,
+  pingEvent,
+} from './ping-source.ts';
 
 const at = (iso: string) => new Date(iso);
 const fires = (expression: string, iso: string) => cronMatches(parseCron(expression), at(iso));
@@ -34,25 +41,40 @@ describe('cron', () => {
     expect(fires(expression, iso)).toBe(expected);
   });
 
-  it.each(['* * * *', '60 * * * *', '* 24 * * *', '* * 0 * *', '*/0 * * * *', '5-1 * * * *', 'x * * * *', '@every 1m'])('rejects %s', (expression) => {
-    expect(() => parseCron(expression)).toThrow(/cron/);
-  });
+  it.each(['* * * *', '60 * * * *', '* 24 * * *', '* * 0 * *', '*/0 * * * *', '5-1 * * * *', 'x * * * *', '@every 1m'])(
+    'rejects %s',
+    (expression) => {
+      expect(() => parseCron(expression)).toThrow(/cron/);
+    },
+  );
 });
 
 describe('PingSource YAML', () => {
   it('reads PingSources from a directory (other kinds ignored)', async () => {
-    const [resync, ...rest] = await loadPingSources(fileURLToPath(new URL('../../test/fixtures/eventing/sources', import.meta.url)));
+    const [resync, ...rest] = await loadPingSources(
+      fileURLToPath(new URL('../../test/fixtures/eventing/sources', import.meta.url)),
+    );
     expect(rest).toEqual([]);
-    expect(resync).toMatchObject({ name: 'resync', namespace: 'kcp-system', data: '{"action":"resync"}', contentType: 'application/json' });
+    expect(resync).toMatchObject({
+      name: 'resync',
+      namespace: 'kcp-system',
+      data: '{"action":"resync"}',
+      contentType: 'application/json',
+    });
     expect(resync && cronMatches(resync.schedule, at('2026-03-04T05:02:00Z'))).toBe(true);
   });
 
-  const ping = (spec: string) => `apiVersion: sources.knative.dev/v1\nkind: PingSource\nmetadata: {name: p, namespace: ns}\nspec:\n${spec}`;
+  const ping = (spec: string) =>
+    `apiVersion: sources.knative.dev/v1\nkind: PingSource\nmetadata: {name: p, namespace: ns}\nspec:\n${spec}`;
 
   it('supports UTC only', () => {
-    expect(() => parsePingSources(ping('  timezone: Europe/Berlin'), 'p.yaml')).toThrow(/p\.yaml: PingSource p: spec\.timezone: .*only UTC/);
+    expect(() => parsePingSources(ping('  timezone: Europe/Berlin'), 'p.yaml')).toThrow(
+      /p\.yaml: PingSource p: spec\.timezone: .*only UTC/,
+    );
     expect(() => parsePingSources(ping('  schedule: "CRON_TZ=America/New_York 0 * * * *"'))).toThrow(/only UTC/);
-    expect(parsePingSources(ping('  timezone: UTC\n  schedule: "TZ=UTC 0 * * * *"'))[0]?.schedule.minutes).toEqual(new Set([0]));
+    expect(parsePingSources(ping('  timezone: UTC\n  schedule: "TZ=UTC 0 * * * *"'))[0]?.schedule.minutes).toEqual(
+      new Set([0]),
+    );
   });
 
   it('defaults the schedule to every minute and rejects data with dataBase64', () => {
@@ -74,13 +96,18 @@ spec: {schedule: "*/5 * * * *", contentType: application/json, data: '{"action":
     await expect(source.fireNow('unknown')).rejects.toThrow(/no PingSource named unknown/);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({
-      type: 'dev.knative.sources.ping', source: '/apis/v1/namespaces/kcp-system/pingsources/resync',
-      datacontenttype: 'application/json', data: '{"action":"resync"}', specversion: '1.0',
+      type: 'dev.knative.sources.ping',
+      source: '/apis/v1/namespaces/kcp-system/pingsources/resync',
+      datacontenttype: 'application/json',
+      data: '{"action":"resync"}',
+      specversion: '1.0',
     });
   });
 
   it('decodes dataBase64', () => {
-    const [spec] = parsePingSources('apiVersion: sources.knative.dev/v1\nkind: PingSource\nmetadata: {name: b}\nspec: {dataBase64: aGk=, contentType: text/plain}');
+    const [spec] = parsePingSources(
+      'apiVersion: sources.knative.dev/v1\nkind: PingSource\nmetadata: {name: b}\nspec: {dataBase64: aGk=, contentType: text/plain}',
+    );
     if (!spec) throw new Error('no spec');
     const event = pingEvent(spec, at('2026-03-04T05:00:00Z'));
     expect(Buffer.from(event.data as Uint8Array).toString()).toBe('hi');

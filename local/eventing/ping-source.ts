@@ -33,7 +33,9 @@ function pingSourcesOf(docs: readonly ManifestDocument[]): PingSourceSpec[] {
     try {
       return pingSourceFrom(metadata, asRecord(doc.object.spec, 'spec') ?? {});
     } catch (e) {
-      throw new Error(`${doc.file}: PingSource ${String(metadata.name ?? '(unnamed)')}: ${(e as Error).message}`, { cause: e });
+      throw new Error(`${doc.file}: PingSource ${String(metadata.name ?? '(unnamed)')}: ${(e as Error).message}`, {
+        cause: e,
+      });
     }
   });
 }
@@ -41,10 +43,12 @@ function pingSourcesOf(docs: readonly ManifestDocument[]): PingSourceSpec[] {
 function pingSourceFrom(metadata: Record<string, unknown>, spec: Record<string, unknown>): PingSourceSpec {
   const { schedule, timezone } = splitTimezone(optionalString(spec.schedule, 'spec.schedule') ?? '* * * * *');
   const zone = optionalString(spec.timezone, 'spec.timezone') ?? timezone;
-  if (zone !== undefined && !UTC_NAMES.has(zone)) throw new Error(`spec.timezone: the local PingSource supports only UTC, got ${zone}`);
+  if (zone !== undefined && !UTC_NAMES.has(zone))
+    throw new Error(`spec.timezone: the local PingSource supports only UTC, got ${zone}`);
   const data = optionalString(spec.data, 'spec.data');
   const dataBase64 = optionalString(spec.dataBase64, 'spec.dataBase64');
-  if (data !== undefined && dataBase64 !== undefined) throw new Error('spec.data and spec.dataBase64 are mutually exclusive');
+  if (data !== undefined && dataBase64 !== undefined)
+    throw new Error('spec.data and spec.dataBase64 are mutually exclusive');
   const contentType = optionalString(spec.contentType, 'spec.contentType');
   return {
     name: requiredString(metadata.name, 'metadata.name'),

@@ -18,7 +18,9 @@ describe('loadTriggers', () => {
     expect(triggers.map((t) => t.name)).toEqual(['purge', 'resolve-template-kyma', 'resolve-template-resync']);
     const [purge, kyma, resync] = triggers;
     expect(kyma).toEqual({
-      name: 'resolve-template-kyma', namespace: 'kcp-system', broker: 'default',
+      name: 'resolve-template-kyma',
+      namespace: 'kcp-system',
+      broker: 'default',
       filters: [{ prefix: { type: 'dev.knative.apiserver.resource.' } }, { exact: { kind: 'Kyma' } }],
       subscriber: { ref: { apiVersion: 'serving.knative.dev/v1', kind: 'Service', name: 'resolve-template' } },
       delivery: { retry: 5, backoffPolicy: 'linear', backoffDelayMs: 500, timeoutMs: 120_000 },
@@ -31,16 +33,20 @@ describe('loadTriggers', () => {
   });
 
   it('fails fast on cesql, naming the file and the Trigger', async () => {
-    await expect(loadTriggers(fixtures('bad-trigger'))).rejects.toThrow(/cesql\.yaml: Trigger uses-cesql: spec\.filters\[0\]\.cesql: .*not supported by the local broker/);
+    await expect(loadTriggers(fixtures('bad-trigger'))).rejects.toThrow(
+      /cesql\.yaml: Trigger uses-cesql: spec\.filters\[0\]\.cesql: .*not supported by the local broker/,
+    );
   });
 });
 
 describe('parseTriggers', () => {
   it('prefers filters over filter.attributes, as Knative does', () => {
-    const [t] = parseTriggers(trigger(`  broker: default
+    const [t] = parseTriggers(
+      trigger(`  broker: default
   filter: {attributes: {type: legacy}}
   filters: [{exact: {type: modern}}]
-  subscriber: {uri: http://x/}`));
+  subscriber: {uri: http://x/}`),
+    );
     expect(t?.filters).toEqual([{ exact: { type: 'modern' } }]);
   });
 
@@ -48,9 +54,21 @@ describe('parseTriggers', () => {
     ['no broker', '  subscriber: {uri: http://x/}', /spec\.broker: is required/],
     ['no subscriber', '  broker: default', /spec\.subscriber: is required/],
     ['a subscriber without ref or uri', '  broker: default\n  subscriber: {}', /needs a ref or a uri/],
-    ['a negative retry', '  broker: b\n  subscriber: {uri: http://x/}\n  delivery: {retry: -1}', /retry: must be a non-negative integer/],
-    ['an unknown backoff policy', '  broker: b\n  subscriber: {uri: http://x/}\n  delivery: {backoffPolicy: random}', /backoffPolicy: must be exponential or linear/],
-    ['a bad duration', '  broker: b\n  subscriber: {uri: http://x/}\n  delivery: {backoffDelay: 200ms}', /backoffDelay: "200ms" is not an ISO-8601 duration/],
+    [
+      'a negative retry',
+      '  broker: b\n  subscriber: {uri: http://x/}\n  delivery: {retry: -1}',
+      /retry: must be a non-negative integer/,
+    ],
+    [
+      'an unknown backoff policy',
+      '  broker: b\n  subscriber: {uri: http://x/}\n  delivery: {backoffPolicy: random}',
+      /backoffPolicy: must be exponential or linear/,
+    ],
+    [
+      'a bad duration',
+      '  broker: b\n  subscriber: {uri: http://x/}\n  delivery: {backoffDelay: 200ms}',
+      /backoffDelay: "200ms" is not an ISO-8601 duration/,
+    ],
   ])('rejects a Trigger with %s, naming the file', (_, spec, message) => {
     expect(() => parseTriggers(trigger(spec), 'triggers/t1.yaml')).toThrow(message);
     expect(() => parseTriggers(trigger(spec), 'triggers/t1.yaml')).toThrow(/^triggers\/t1\.yaml: Trigger t1: /);

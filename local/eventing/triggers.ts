@@ -36,7 +36,11 @@ export interface Trigger {
 
 export const MAX_IN_FLIGHT_ANNOTATION = 'lifecycle.kyma-project.io/max-in-flight';
 
-export const DEFAULT_DELIVERY: DeliveryOptions = Object.freeze({ retry: 3, backoffPolicy: 'exponential', backoffDelayMs: 200 });
+export const DEFAULT_DELIVERY: DeliveryOptions = Object.freeze({
+  retry: 3,
+  backoffPolicy: 'exponential',
+  backoffDelayMs: 200,
+});
 
 const API_VERSION = 'eventing.knative.dev/v1';
 
@@ -56,7 +60,10 @@ function triggersOf(docs: readonly ManifestDocument[]): Trigger[] {
       return triggerFrom(doc.object);
     } catch (e) {
       const name = asRecord(doc.object.metadata, 'metadata')?.name;
-      throw new Error(`${doc.file}: Trigger ${typeof name === 'string' ? name : '(unnamed)'}: ${(e as Error).message}`, { cause: e });
+      throw new Error(
+        `${doc.file}: Trigger ${typeof name === 'string' ? name : '(unnamed)'}: ${(e as Error).message}`,
+        { cause: e },
+      );
     }
   });
 }
@@ -82,7 +89,10 @@ function triggerFrom(object: Record<string, unknown>): Trigger {
 function maxInFlightOf(raw: unknown): number | undefined {
   if (raw === undefined) return undefined;
   const value = typeof raw === 'string' && /^[0-9]{1,6}$/.test(raw) ? Number(raw) : 0;
-  if (value < 1) throw new Error(`metadata.annotations.${MAX_IN_FLIGHT_ANNOTATION}: must be a positive whole number, got ${JSON.stringify(raw)}`);
+  if (value < 1)
+    throw new Error(
+      `metadata.annotations.${MAX_IN_FLIGHT_ANNOTATION}: must be a positive whole number, got ${JSON.stringify(raw)}`,
+    );
   return value;
 }
 
@@ -106,15 +116,18 @@ function subscriberFrom(raw: Record<string, unknown> | undefined): Trigger['subs
 function deliveryFrom(raw: Record<string, unknown> | undefined): DeliveryOptions {
   if (!raw) return DEFAULT_DELIVERY;
   const retry = raw.retry ?? DEFAULT_DELIVERY.retry;
-  if (typeof retry !== 'number' || !Number.isInteger(retry) || retry < 0) throw new Error(`spec.delivery.retry: must be a non-negative integer, got ${JSON.stringify(retry)}`);
+  if (typeof retry !== 'number' || !Number.isInteger(retry) || retry < 0)
+    throw new Error(`spec.delivery.retry: must be a non-negative integer, got ${JSON.stringify(retry)}`);
   const policy = raw.backoffPolicy ?? DEFAULT_DELIVERY.backoffPolicy;
-  if (policy !== 'exponential' && policy !== 'linear') throw new Error(`spec.delivery.backoffPolicy: must be exponential or linear, got ${JSON.stringify(policy)}`);
+  if (policy !== 'exponential' && policy !== 'linear')
+    throw new Error(`spec.delivery.backoffPolicy: must be exponential or linear, got ${JSON.stringify(policy)}`);
   const delay = optionalString(raw.backoffDelay, 'spec.delivery.backoffDelay');
   const timeout = optionalString(raw.timeout, 'spec.delivery.timeout');
   return {
     retry,
     backoffPolicy: policy,
-    backoffDelayMs: delay === undefined ? DEFAULT_DELIVERY.backoffDelayMs : duration(delay, 'spec.delivery.backoffDelay'),
+    backoffDelayMs:
+      delay === undefined ? DEFAULT_DELIVERY.backoffDelayMs : duration(delay, 'spec.delivery.backoffDelay'),
     ...(timeout === undefined ? {} : { timeoutMs: duration(timeout, 'spec.delivery.timeout') }),
   };
 }

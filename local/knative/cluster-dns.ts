@@ -8,17 +8,30 @@ import { createConnection, createServer, type Server } from 'node:net';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import type { LocalPod } from './pods.ts';
 
-interface ServicePort { name?: string; port: number; targetPort?: number | string }
+interface ServicePort {
+  name?: string;
+  port: number;
+  targetPort?: number | string;
+}
 interface Service {
   metadata: { name: string; namespace?: string };
-  spec?: { type?: string; clusterIP?: string; externalName?: string; selector?: Record<string, string>; ports?: ServicePort[] };
+  spec?: {
+    type?: string;
+    clusterIP?: string;
+    externalName?: string;
+    selector?: Record<string, string>;
+    ports?: ServicePort[];
+  };
 }
 
 /** The KCP kube-apiserver's Service address inside the cluster (in its serving certificate). */
 export const KUBERNETES_SERVICE = { ip: '10.0.0.1', port: 443 };
 
 /** PURE. The hosts-file names of a Service. */
-export const clusterNames = (name: string, namespace: string) => [`${name}.${namespace}.svc.cluster.local`, `${name}.${namespace}.svc`];
+export const clusterNames = (name: string, namespace: string) => [
+  `${name}.${namespace}.svc.cluster.local`,
+  `${name}.${namespace}.svc`,
+];
 
 /** PURE. The pod a Service's selector picks (first match in its namespace), if any. */
 export function podFor(service: Service, pods: readonly LocalPod[]): LocalPod | undefined {
@@ -49,9 +62,14 @@ export class ClusterDns {
 
   /** Re-reads the Services: hosts file and listeners follow. */
   async sync(): Promise<void> {
-    this.services = (await this.options.kcp.list<Service & { apiVersion: string; kind: string }>('v1', 'Service')).items
-      .filter((s) => s.metadata.namespace !== 'default' && s.metadata.namespace !== 'kube-system');
-    const lines = ['127.0.0.1 localhost', '::1 localhost', `${KUBERNETES_SERVICE.ip} ${clusterNames('kubernetes', 'default').join(' ')}`];
+    this.services = (
+      await this.options.kcp.list<Service & { apiVersion: string; kind: string }>('v1', 'Service')
+    ).items.filter((s) => s.metadata.namespace !== 'default' && s.metadata.namespace !== 'kube-system');
+    const lines = [
+      '127.0.0.1 localhost',
+      '::1 localhost',
+      `${KUBERNETES_SERVICE.ip} ${clusterNames('kubernetes', 'default').join(' ')}`,
+    ];
     await this.listen(KUBERNETES_SERVICE.ip, KUBERNETES_SERVICE.port);
     for (const s of this.services) {
       const namespace = s.metadata.namespace ?? '';
@@ -61,7 +79,9 @@ export class ClusterDns {
       lines.push(`${ip} ${clusterNames(s.metadata.name, namespace).join(' ')}`);
       if (target) continue;
       for (const p of s.spec?.ports ?? []) await this.listen(ip, p.port);
-      await this.publishEndpoints(s).catch((e: unknown) => console.error(`[cluster-dns] EndpointSlice of ${namespace}/${s.metadata.name}: ${String(e)}`));
+      await this.publishEndpoints(s).catch((e: unknown) =>
+        console.error(`[cluster-dns] EndpointSlice of ${namespace}/${s.metadata.name}: ${String(e)}`),
+      );
     }
     await writeFile(this.options.hostsFile, `${lines.join('\n')}\n`);
   }
@@ -74,12 +94,15 @@ export class ClusterDns {
   }
 
   private byClusterName(host: string): Service | undefined {
-    return this.services.find((s) => clusterNames(s.metadata.name, s.metadata.namespace ?? '').includes(host.replace(/\.$/, '')));
+    return this.services.find((s) =>
+      clusterNames(s.metadata.name, s.metadata.namespace ?? '').includes(host.replace(/\.$/, '')),
+    );
   }
 
   /** Where a Service's address and port lead, looked up per connection (pods restart on new addresses). */
   private backend(ip: string, port: number): { host: string; port: number } | undefined {
-    if (ip === KUBERNETES_SERVICE.ip && port === KUBERNETES_SERVICE.port) return { host: '127.0.0.1', port: this.options.apiServerPort };
+    if (ip === KUBERNETES_SERVICE.ip && port === KUBERNETES_SERVICE.port)
+      return { host: '127.0.0.1', port: this.options.apiServerPort };
     const service = this.services.find((s) => s.spec?.clusterIP === ip);
     const servicePort = service?.spec?.ports?.find((p) => p.port === port);
     const pod = service && podFor(service, this.options.pods());
@@ -100,9 +123,19 @@ export class ClusterDns {
       return Number.isInteger(port) ? [{ ...(p.name ? { name: p.name } : {}), protocol: 'TCP', port }] : [];
     });
     const slice = {
-      apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', addressType: 'IPv4',
-      metadata: { name: `${service.metadata.name}-local`, namespace, labels: { 'kubernetes.io/service-name': service.metadata.name, 'endpointslice.kubernetes.io/managed-by': 'knative-local-kubelet' } },
-      endpoints: [{ addresses: [pod.ip], conditions: { ready: true } }], ports,
+      apiVersion: 'discovery.k8s.io/v1',
+      kind: 'EndpointSlice',
+      addressType: 'IPv4',
+      metadata: {
+        name: `${service.metadata.name}-local`,
+        namespace,
+        labels: {
+          'kubernetes.io/service-name': service.metadata.name,
+          'endpointslice.kubernetes.io/managed-by': 'knative-local-kubelet',
+        },
+      },
+      endpoints: [{ addresses: [pod.ip], conditions: { ready: true } }],
+      ports,
     };
     const text = JSON.stringify(slice);
     if (this.published.get(`${namespace}/${service.metadata.name}`) === text) return;
@@ -119,7 +152,12 @@ export class ClusterDns {
       const upstream = createConnection(backend);
       client.pipe(upstream).pipe(client);
       this.connections.add(client).add(upstream);
-      const end = () => { client.destroy(); upstream.destroy(); this.connections.delete(client); this.connections.delete(upstream); };
+      const end = () => {
+        client.destroy();
+        upstream.destroy();
+        this.connections.delete(client);
+        this.connections.delete(upstream);
+      };
       client.on('close', end);
       client.on('error', end);
       upstream.on('error', end);

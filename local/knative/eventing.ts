@@ -43,14 +43,25 @@ export interface KnativeEventing {
 }
 
 /** Applies files with kubectl (server-side), retrying while the webhook that validates them is not serving yet. */
-export async function kubectlApply(opts: Pick<KnativeEventingOptions, 'kubectl' | 'kubeconfigPath'>, args: string[], timeoutMs = 180_000): Promise<void> {
+export async function kubectlApply(
+  opts: Pick<KnativeEventingOptions, 'kubectl' | 'kubeconfigPath'>,
+  args: string[],
+  timeoutMs = 180_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
-      await run(opts.kubectl, ['--kubeconfig', opts.kubeconfigPath, 'apply', '--server-side', '--force-conflicts', ...args], { maxBuffer: 16 << 20 });
+      await run(
+        opts.kubectl,
+        ['--kubeconfig', opts.kubeconfigPath, 'apply', '--server-side', '--force-conflicts', ...args],
+        { maxBuffer: 16 << 20 },
+      );
       return;
     } catch (error) {
-      if (Date.now() > deadline) throw new Error(`kubectl apply ${args.join(' ')}: ${(error as { stderr?: string }).stderr ?? String(error)}`, { cause: error });
+      if (Date.now() > deadline)
+        throw new Error(`kubectl apply ${args.join(' ')}: ${(error as { stderr?: string }).stderr ?? String(error)}`, {
+          cause: error,
+        });
       await sleep(2_000);
     }
   }
@@ -58,7 +69,9 @@ export async function kubectlApply(opts: Pick<KnativeEventingOptions, 'kubectl' 
 
 /** Kubeconfig files acting as ServiceAccounts (a client certificate with the ServiceAccount's user name and groups,
  * which RBAC and Knative's webhooks treat as that ServiceAccount), one file per account. */
-function serviceAccountKubeconfigs(opts: KnativeEventingOptions): (namespace: string, serviceAccount: string) => Promise<string> {
+function serviceAccountKubeconfigs(
+  opts: KnativeEventingOptions,
+): (namespace: string, serviceAccount: string) => Promise<string> {
   const files = new Map<string, Promise<string>>();
   return (namespace, serviceAccount) => {
     const key = `${namespace}/${serviceAccount}`;
@@ -67,8 +80,13 @@ function serviceAccountKubeconfigs(opts: KnativeEventingOptions): (namespace: st
       const path = join(opts.runDir, `sa-${namespace}-${serviceAccount}.kubeconfig`);
       // Pods reach the kube-apiserver as in a cluster: kubernetes.default.svc (cluster-dns.ts forwards it).
       const inCluster = `https://${KUBERNETES_SERVICE.ip}:${KUBERNETES_SERVICE.port}`;
-      file = opts.kubeconfigFor(`system:serviceaccount:${namespace}:${serviceAccount}`, ['system:serviceaccounts', `system:serviceaccounts:${namespace}`])
-        .then((text) => writeFile(path, text.replace(/server: \S+/, `server: ${inCluster}`), { mode: 0o600 })).then(() => path);
+      file = opts
+        .kubeconfigFor(`system:serviceaccount:${namespace}:${serviceAccount}`, [
+          'system:serviceaccounts',
+          `system:serviceaccounts:${namespace}`,
+        ])
+        .then((text) => writeFile(path, text.replace(/server: \S+/, `server: ${inCluster}`), { mode: 0o600 }))
+        .then(() => path);
       files.set(key, file);
     }
     return file;
@@ -79,22 +97,39 @@ export async function startKnativeEventing(opts: KnativeEventingOptions): Promis
   const say = opts.progress ?? (() => undefined);
   const config = join(opts.knativeDir, 'config');
   const kubelet = new LocalKubelet({
-    kcp: opts.kcp, kubeconfigOf: serviceAccountKubeconfigs(opts), binDir: opts.knativeDir, runDir: opts.runDir,
+    kcp: opts.kcp,
+    kubeconfigOf: serviceAccountKubeconfigs(opts),
+    binDir: opts.knativeDir,
+    runDir: opts.runDir,
     namespaces: [KNATIVE_NAMESPACE, ...opts.namespaces],
     runs: (image) => existsSync(join(opts.knativeDir, commandOf(image) ?? '-')),
     onChange: () => void dns.sync().catch(() => undefined),
   });
-  const dns = new ClusterDns({ kcp: opts.kcp, hostsFile: opts.hostsFile, pods: () => kubelet.running(), apiServerPort: Number(new URL(opts.apiServer).port) });
+  const dns = new ClusterDns({
+    kcp: opts.kcp,
+    hostsFile: opts.hostsFile,
+    pods: () => kubelet.running(),
+    apiServerPort: Number(new URL(opts.apiServer).port),
+  });
   say(`applying Knative Eventing's config (${CONFIG_DIRS.join(', ')}) and the serving Service CRD`);
   await kubectlApply(opts, ['-f', here('./serving-service-crd.yaml')]);
-  for (const dir of CONFIG_DIRS) await kubectlApply(opts, ['-R', '-f', join(config, dir)]).catch((e: unknown) => say(`(first pass) ${String(e).slice(0, 300)}`));
+  for (const dir of CONFIG_DIRS)
+    await kubectlApply(opts, ['-R', '-f', join(config, dir)]).catch((e: unknown) =>
+      say(`(first pass) ${String(e).slice(0, 300)}`),
+    );
   kubelet.start();
   const ticker = setInterval(() => void dns.sync().catch(() => undefined), 1_000);
   // The second pass: objects the webhook refused while it was starting.
   for (const dir of CONFIG_DIRS) await kubectlApply(opts, ['-R', '-f', join(config, dir)]);
-  say(`Knative Eventing's pods run: ${kubelet.running().map((p) => p.process.name).join(', ')}`);
+  say(
+    `Knative Eventing's pods run: ${kubelet
+      .running()
+      .map((p) => p.process.name)
+      .join(', ')}`,
+  );
   return {
-    kubelet, dns,
+    kubelet,
+    dns,
     stop: async () => {
       clearInterval(ticker);
       await kubelet.stop();

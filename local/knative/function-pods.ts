@@ -36,7 +36,10 @@ async function ready(child: ChildProcess, port: number, log: string): Promise<vo
   const deadline = Date.now() + READY_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
-    const ok = await fetch(`http://127.0.0.1:${port}/health/readiness`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/health/readiness`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await sleep(200);
   }
@@ -45,7 +48,10 @@ async function ready(child: ChildProcess, port: number, log: string): Promise<vo
 }
 
 /** One instance's calls: how many by outcome status, and the seconds they took together (time in the function). */
-export interface CallsOfInstance { byStatus: Record<string, number>; busySeconds: number }
+export interface CallsOfInstance {
+  byStatus: Record<string, number>;
+  busySeconds: number;
+}
 
 /** PURE. An instance's calls, from its Prometheus text. */
 export function callsOf(metrics: string): CallsOfInstance {
@@ -54,7 +60,10 @@ export function callsOf(metrics: string): CallsOfInstance {
     const status = /status="([^"]*)"/.exec(m[1] ?? '')?.[1] ?? 'unknown';
     byStatus[status] = (byStatus[status] ?? 0) + Number(m[2]);
   }
-  const busySeconds = [...metrics.matchAll(/^lifecycle_function_duration_seconds_sum(?:\{[^}]*\})? (\S+)$/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+  const busySeconds = [...metrics.matchAll(/^lifecycle_function_duration_seconds_sum(?:\{[^}]*\})? (\S+)$/gm)].reduce(
+    (sum, m) => sum + Number(m[1]),
+    0,
+  );
   return { byStatus, busySeconds };
 }
 
@@ -64,7 +73,10 @@ async function spread(ports: number[]): Promise<{ port: number; server: Server }
   const server = createServer((client) => {
     const upstream = createConnection({ host: '127.0.0.1', port: ports[next++ % ports.length] ?? 0 });
     client.pipe(upstream).pipe(client);
-    const end = () => { client.destroy(); upstream.destroy(); };
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+    };
     client.on('error', end);
     upstream.on('error', end);
   });
@@ -81,7 +93,10 @@ export async function startFunctionPods(opts: FunctionPodsOptions): Promise<Func
       const name = `${opts.name}-${i}`;
       const log = join(opts.logDir, `fn-${name}.log`);
       const out = openSync(log, 'a');
-      const child = spawn(process.execPath, [entryOf(opts.name)], { env: { ...opts.env, PORT: String(port) }, stdio: ['ignore', out, out] });
+      const child = spawn(process.execPath, [entryOf(opts.name)], {
+        env: { ...opts.env, PORT: String(port) },
+        stdio: ['ignore', out, out],
+      });
       children.push({ child, port, name });
       await ready(child, port, log);
     }
@@ -93,15 +108,27 @@ export async function startFunctionPods(opts: FunctionPodsOptions): Promise<Func
   return {
     port: spreader?.port ?? children[0]?.port ?? 0,
     processes: children.map(({ child, name }) => ({ name, pid: child.pid ?? 0 })),
-    calls: () => Promise.all(children.map(({ port }) => fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text()).then(callsOf, () => ({ byStatus: {}, busySeconds: 0 })))),
+    calls: () =>
+      Promise.all(
+        children.map(({ port }) =>
+          fetch(`http://127.0.0.1:${port}/metrics`)
+            .then((r) => r.text())
+            .then(callsOf, () => ({ byStatus: {}, busySeconds: 0 })),
+        ),
+      ),
     close: async () => {
       spreader?.server.close();
-      await Promise.all(children.map(({ child }) => new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 35_000).unref();
-      })));
+      await Promise.all(
+        children.map(
+          ({ child }) =>
+            new Promise<void>((resolve) => {
+              if (child.exitCode !== null) return resolve();
+              child.once('exit', () => resolve());
+              child.kill('SIGTERM');
+              setTimeout(() => child.kill('SIGKILL'), 35_000).unref();
+            }),
+        ),
+      );
     },
   };
 }

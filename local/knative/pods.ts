@@ -15,11 +15,27 @@ import type { KubeClient } from '../../shared/kube/client.ts';
 
 const KO_PREFIX = 'ko://knative.dev/eventing/cmd/';
 
-interface EnvVar { name: string; value?: string; valueFrom?: { fieldRef?: { fieldPath: string }; configMapKeyRef?: { name: string; key: string; optional?: boolean } } }
-interface ContainerPort { name?: string; containerPort: number }
+interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: { fieldRef?: { fieldPath: string }; configMapKeyRef?: { name: string; key: string; optional?: boolean } };
+}
+interface ContainerPort {
+  name?: string;
+  containerPort: number;
+}
 export interface Deployment {
   metadata: { name: string; namespace?: string; uid?: string };
-  spec?: { replicas?: number; template?: { metadata?: { labels?: Record<string, string> }; spec?: { serviceAccountName?: string; containers?: { image?: string; env?: EnvVar[]; args?: string[]; ports?: ContainerPort[] }[] } } };
+  spec?: {
+    replicas?: number;
+    template?: {
+      metadata?: { labels?: Record<string, string> };
+      spec?: {
+        serviceAccountName?: string;
+        containers?: { image?: string; env?: EnvVar[]; args?: string[]; ports?: ContainerPort[] }[];
+      };
+    };
+  };
 }
 
 const run = promisify(execFile);
@@ -44,11 +60,21 @@ export function commandOf(image: string | undefined): string | undefined {
 }
 
 /** PURE. The environment of a container as a kubelet would set it; `configMaps` answers configMapKeyRefs. */
-export function resolveEnv(env: readonly EnvVar[], pod: { name: string; namespace: string }, configMaps: (name: string) => Record<string, string> | undefined): Record<string, string> {
+export function resolveEnv(
+  env: readonly EnvVar[],
+  pod: { name: string; namespace: string },
+  configMaps: (name: string) => Record<string, string> | undefined,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const v of env) {
     const ref = v.valueFrom;
-    if (ref?.fieldRef) out[v.name] = ref.fieldRef.fieldPath === 'metadata.namespace' ? pod.namespace : ref.fieldRef.fieldPath === 'metadata.name' ? pod.name : '';
+    if (ref?.fieldRef)
+      out[v.name] =
+        ref.fieldRef.fieldPath === 'metadata.namespace'
+          ? pod.namespace
+          : ref.fieldRef.fieldPath === 'metadata.name'
+            ? pod.name
+            : '';
     else if (ref?.configMapKeyRef) {
       const value = configMaps(ref.configMapKeyRef.name)?.[ref.configMapKeyRef.key];
       if (value !== undefined) out[v.name] = value;
@@ -106,10 +132,15 @@ export class LocalKubelet {
   async sync(): Promise<void> {
     const wanted = new Map<string, Deployment>();
     for (const namespace of this.options.namespaces) {
-      const list = await this.options.kcp.list<Deployment & { apiVersion: string; kind: string }>('apps/v1', 'Deployment', { namespace });
+      const list = await this.options.kcp.list<Deployment & { apiVersion: string; kind: string }>(
+        'apps/v1',
+        'Deployment',
+        { namespace },
+      );
       for (const d of list.items) {
         const image = d.spec?.template?.spec?.containers?.[0]?.image;
-        if ((d.spec?.replicas ?? 1) > 0 && commandOf(image) && this.options.runs(image ?? '')) wanted.set(`${namespace}/${d.metadata.name}`, d);
+        if ((d.spec?.replicas ?? 1) > 0 && commandOf(image) && this.options.runs(image ?? ''))
+          wanted.set(`${namespace}/${d.metadata.name}`, d);
       }
     }
     let changed = false;
@@ -133,14 +164,27 @@ export class LocalKubelet {
     const container = d.spec?.template?.spec?.containers?.[0] ?? {};
     const command = commandOf(container.image) ?? '';
     const configMaps = new Map<string, Record<string, string>>();
-    for (const cm of (await this.options.kcp.list<{ apiVersion: string; kind: string; metadata: { name: string }; data?: Record<string, string> }>('v1', 'ConfigMap', { namespace })).items) configMaps.set(cm.metadata.name, cm.data ?? {});
-    const env = resolveEnv(container.env ?? [], { name: `${d.metadata.name}-local`, namespace }, (n) => configMaps.get(n));
+    for (const cm of (
+      await this.options.kcp.list<{
+        apiVersion: string;
+        kind: string;
+        metadata: { name: string };
+        data?: Record<string, string>;
+      }>('v1', 'ConfigMap', { namespace })
+    ).items)
+      configMaps.set(cm.metadata.name, cm.data ?? {});
+    const env = resolveEnv(container.env ?? [], { name: `${d.metadata.name}-local`, namespace }, (n) =>
+      configMaps.get(n),
+    );
     const ports = new Map<number | string, number>();
     for (const p of container.ports ?? []) {
       ports.set(p.containerPort, p.containerPort);
       if (p.name) ports.set(p.name, p.containerPort);
     }
-    const kubeconfig = await this.options.kubeconfigOf(namespace, d.spec?.template?.spec?.serviceAccountName ?? 'default');
+    const kubeconfig = await this.options.kubeconfigOf(
+      namespace,
+      d.spec?.template?.spec?.serviceAccountName ?? 'default',
+    );
     Object.assign(env, { KUBECONFIG: kubeconfig });
     const n = ++this.started;
     const ip = `10.244.${Math.floor(n / 200)}.${(n % 200) + 2}`;
@@ -148,12 +192,30 @@ export class LocalKubelet {
     // The process waits in its new network namespace until the network is there, then becomes the command; it gives
     // up after 60 s (a pod whose network was never set up must not poll forever after its run ended).
     const proc = await startProcess({
-      name: `knative-${namespace}-${d.metadata.name}`.slice(0, 100), bin: 'unshare', runDir: this.options.runDir, env,
-      args: ['--net', 'bash', '-c', 'i=0; while [ ! -e "$0" ]; do i=$((i+1)); [ "$i" -le 1200 ] || exit 1; sleep 0.05; done; exec "$@"', ready, join(this.options.binDir, command), ...(container.args ?? [])],
+      name: `knative-${namespace}-${d.metadata.name}`.slice(0, 100),
+      bin: 'unshare',
+      runDir: this.options.runDir,
+      env,
+      args: [
+        '--net',
+        'bash',
+        '-c',
+        'i=0; while [ ! -e "$0" ]; do i=$((i+1)); [ "$i" -le 1200 ] || exit 1; sleep 0.05; done; exec "$@"',
+        ready,
+        join(this.options.binDir, command),
+        ...(container.args ?? []),
+      ],
     });
     await podNetwork(proc.pid, `kpod${n}`, ip);
     await writeFile(ready, '');
-    return { namespace, labels: d.spec?.template?.metadata?.labels ?? {}, ip, ports, process: proc, specHash: hashOf(d) };
+    return {
+      namespace,
+      labels: d.spec?.template?.metadata?.labels ?? {},
+      ip,
+      ports,
+      process: proc,
+      specHash: hashOf(d),
+    };
   }
 }
 
@@ -167,4 +229,7 @@ async function podNetwork(pid: number, device: string, ip: string): Promise<void
   await run('nsenter', ['-t', String(pid), '-n', 'sh', '-c', inside]);
 }
 
-const hashOf = (d: Deployment) => createHash('sha256').update(JSON.stringify(d.spec?.template ?? {})).digest('hex');
+const hashOf = (d: Deployment) =>
+  createHash('sha256')
+    .update(JSON.stringify(d.spec?.template ?? {}))
+    .digest('hex');

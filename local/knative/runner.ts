@@ -48,19 +48,50 @@ export interface KnativeRunner {
   stop(): Promise<void>;
 }
 
-interface ServedFunctions { urls: Map<string, string>; pods: Map<string, FunctionPods>; close(): Promise<void> }
+interface ServedFunctions {
+  urls: Map<string, string>;
+  pods: Map<string, FunctionPods>;
+  close(): Promise<void>;
+}
 
-interface Conditioned { metadata?: { name?: string }; status?: { conditions?: { type: string; status: string; message?: string }[]; address?: { url?: string } } }
-const ready = (o: Conditioned | undefined) => o?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+interface Conditioned {
+  metadata?: { name?: string };
+  status?: { conditions?: { type: string; status: string; message?: string }[]; address?: { url?: string } };
+}
+const ready = (o: Conditioned | undefined) =>
+  o?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 
 /** Waits until every object of a kind in the namespace is Ready; fails naming those that are not. */
-async function allReady(kcp: KubeClient, apiVersion: string, kind: string, namespace: string, timeoutMs = 120_000): Promise<void> {
+async function allReady(
+  kcp: KubeClient,
+  apiVersion: string,
+  kind: string,
+  namespace: string,
+  timeoutMs = 120_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const items = (await kcp.list<Conditioned & { apiVersion: string; kind: string; metadata: { name: string } }>(apiVersion, kind, { namespace })).items;
+    const items = (
+      await kcp.list<Conditioned & { apiVersion: string; kind: string; metadata: { name: string } }>(apiVersion, kind, {
+        namespace,
+      })
+    ).items;
     const waiting = items.filter((i) => !ready(i));
     if (items.length && !waiting.length) return;
-    if (Date.now() > deadline) throw new Error(`${kind}s not Ready within ${timeoutMs / 1000} s: ${waiting.map((w) => `${w.metadata.name} (${w.status?.conditions?.filter((c) => c.status !== 'True').map((c) => `${c.type}: ${c.message ?? c.status}`).join('; ')})`).join(', ') || 'none exists'}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `${kind}s not Ready within ${timeoutMs / 1000} s: ${
+          waiting
+            .map(
+              (w) =>
+                `${w.metadata.name} (${w.status?.conditions
+                  ?.filter((c) => c.status !== 'True')
+                  .map((c) => `${c.type}: ${c.message ?? c.status}`)
+                  .join('; ')})`,
+            )
+            .join(', ') || 'none exists'
+        }`,
+      );
     await sleep(500);
   }
 }
@@ -69,7 +100,18 @@ export async function startKnativeRunner(opts: KnativeRunnerOptions): Promise<Kn
   const say = opts.progress ?? (() => undefined);
   const kcp = await KubeClient.from(opts.kcp);
   const namespace = opts.config.kcpNamespace;
-  const eventing = await startKnativeEventing({ kcp, kubeconfigPath: opts.kubeconfigPath, apiServer: opts.kcp.getCurrentCluster()?.server ?? '', kubeconfigFor: opts.kubeconfigFor, kubectl: opts.kubectl, knativeDir: opts.knativeDir, runDir: opts.runDir, hostsFile: opts.hostsFile, namespaces: [namespace], progress: say });
+  const eventing = await startKnativeEventing({
+    kcp,
+    kubeconfigPath: opts.kubeconfigPath,
+    apiServer: opts.kcp.getCurrentCluster()?.server ?? '',
+    kubeconfigFor: opts.kubeconfigFor,
+    kubectl: opts.kubectl,
+    knativeDir: opts.knativeDir,
+    runDir: opts.runDir,
+    hostsFile: opts.hostsFile,
+    namespaces: [namespace],
+    progress: say,
+  });
   try {
     return await routeThroughKnative(opts, kcp, eventing, say);
   } catch (error) {
@@ -81,25 +123,44 @@ export async function startKnativeRunner(opts: KnativeRunnerOptions): Promise<Kn
 /** Waits until Knative's webhook defaults a Broker (its `spec.config`, from config-br-defaults): a Broker created
  * before that has no channel template and never becomes Ready. */
 async function brokerDefaultsServed(kcp: KubeClient, timeoutMs = 120_000): Promise<void> {
-  const probe = { apiVersion: 'eventing.knative.dev/v1', kind: 'Broker', metadata: { name: 'defaulting-probe', namespace: 'knative-eventing' } };
+  const probe = {
+    apiVersion: 'eventing.knative.dev/v1',
+    kind: 'Broker',
+    metadata: { name: 'defaulting-probe', namespace: 'knative-eventing' },
+  };
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const defaulted = await kcp.create<typeof probe & { spec?: { config?: { name?: string } } }>(probe, true).catch(() => undefined);
+    const defaulted = await kcp
+      .create<typeof probe & { spec?: { config?: { name?: string } } }>(probe, true)
+      .catch(() => undefined);
     if (defaulted?.spec?.config?.name) return;
-    if (Date.now() > deadline) throw new Error(`Knative's webhook did not default a Broker's spec.config within ${timeoutMs / 1000} s`);
+    if (Date.now() > deadline)
+      throw new Error(`Knative's webhook did not default a Broker's spec.config within ${timeoutMs / 1000} s`);
     await sleep(1_000);
   }
 }
 
-async function routeThroughKnative(opts: KnativeRunnerOptions, kcp: KubeClient, eventing: KnativeEventing, say: (line: string) => void): Promise<KnativeRunner> {
+async function routeThroughKnative(
+  opts: KnativeRunnerOptions,
+  kcp: KubeClient,
+  eventing: KnativeEventing,
+  say: (line: string) => void,
+): Promise<KnativeRunner> {
   const namespace = opts.config.kcpNamespace;
   await brokerDefaultsServed(kcp);
   say('applying manifests/ (kubectl apply -k)');
   await kubectlApply(opts, ['-k', MANIFESTS_DIR]);
   await allReady(kcp, 'eventing.knative.dev/v1', 'Broker', namespace);
-  const broker = await kcp.get<Conditioned>({ apiVersion: 'eventing.knative.dev/v1', kind: 'Broker', namespace, name: 'lifecycle' });
+  const broker = await kcp.get<Conditioned>({
+    apiVersion: 'eventing.knative.dev/v1',
+    kind: 'Broker',
+    namespace,
+    name: 'lifecycle',
+  });
   const ingress = broker?.status?.address?.url ?? '';
-  const served = opts.functionPods ? await functionsInProcesses(opts, kcp, opts.functionPods, ingress) : await functionsInProcess(opts, ingress);
+  const served = opts.functionPods
+    ? await functionsInProcesses(opts, kcp, opts.functionPods, ingress)
+    : await functionsInProcess(opts, ingress);
   const functions = served.urls;
   let watches: RuntimeWatches;
   try {
@@ -110,12 +171,17 @@ async function routeThroughKnative(opts: KnativeRunnerOptions, kcp: KubeClient, 
   }
   say(`Knative routes the events: Broker ${ingress}, Triggers, ApiServerSource and PingSource Ready`);
   return {
-    eventing, ingress, functions,
+    eventing,
+    ingress,
+    functions,
     processes: () => [
       ...eventing.kubelet.running().map((p) => ({ name: p.process.name, pid: p.process.pid })),
       ...[...served.pods.values()].flatMap((p) => p.processes),
     ],
-    calls: async () => Object.fromEntries(await Promise.all([...served.pods].map(async ([name, p]) => [name, await p.calls()] as const))),
+    calls: async () =>
+      Object.fromEntries(
+        await Promise.all([...served.pods].map(async ([name, p]) => [name, await p.calls()] as const)),
+      ),
     stop: async () => {
       await watches.stop();
       await eventing.stop();
@@ -125,18 +191,34 @@ async function routeThroughKnative(opts: KnativeRunnerOptions, kcp: KubeClient, 
 }
 
 /** Points each serving Service at its function, waits for Knative's routing to be Ready, then starts the runtime watch. */
-async function routeToFunctions(opts: KnativeRunnerOptions, kcp: KubeClient, functions: Map<string, string>, ingress: string, say: (line: string) => void): Promise<RuntimeWatches> {
+async function routeToFunctions(
+  opts: KnativeRunnerOptions,
+  kcp: KubeClient,
+  functions: Map<string, string>,
+  ingress: string,
+  say: (line: string) => void,
+): Promise<RuntimeWatches> {
   const namespace = opts.config.kcpNamespace;
   for (const [name, url] of functions) {
-    await kcp.mergePatch({ apiVersion: 'serving.knative.dev/v1', kind: 'Service', namespace, name }, {
-      status: { url, address: { url }, conditions: [{ type: 'Ready', status: 'True' }] },
-    }, 'status');
+    await kcp.mergePatch(
+      { apiVersion: 'serving.knative.dev/v1', kind: 'Service', namespace, name },
+      {
+        status: { url, address: { url }, conditions: [{ type: 'Ready', status: 'True' }] },
+      },
+      'status',
+    );
   }
   say(`functions on local hosts: ${[...functions].map(([n, u]) => `${n} ${u}`).join(', ')}`);
   await allReady(kcp, 'eventing.knative.dev/v1', 'Trigger', namespace);
   await allReady(kcp, 'sources.knative.dev/v1', 'ApiServerSource', namespace);
   await allReady(kcp, 'sources.knative.dev/v1', 'PingSource', namespace);
-  const watches = new RuntimeWatches({ kcp, namespace, sink: httpSink(ingress), log: opts.log.child({ component: 'runtime-watch' }), execCommands: opts.config.kubeconfigExecCommands });
+  const watches = new RuntimeWatches({
+    kcp,
+    namespace,
+    sink: httpSink(ingress),
+    log: opts.log.child({ component: 'runtime-watch' }),
+    execCommands: opts.config.kubeconfigExecCommands,
+  });
   await watches.start();
   return watches;
 }
@@ -151,19 +233,40 @@ async function functionsInProcess(opts: KnativeRunnerOptions, ingress: string): 
     hosts.push(host);
     urls.set(name, `http://${CLUSTER_SIDE_IP}:${new URL(host.url).port}`);
   }
-  return { urls, pods: new Map(), close: async () => { await Promise.all(hosts.map((h) => h.close())); deps.kcp.stopCaches(); } };
+  return {
+    urls,
+    pods: new Map(),
+    close: async () => {
+      await Promise.all(hosts.map((h) => h.close()));
+      deps.kcp.stopCaches();
+    },
+  };
 }
 
 /** Every function in processes of its own (function-pods.ts), configured as its Knative Service configures it
  * (containerConcurrency is not enforced: no queue-proxy runs). */
-async function functionsInProcesses(opts: KnativeRunnerOptions, kcp: KubeClient, pods: { instances: number; env: Record<string, string> }, ingress: string): Promise<ServedFunctions> {
+async function functionsInProcesses(
+  opts: KnativeRunnerOptions,
+  kcp: KubeClient,
+  pods: { instances: number; env: Record<string, string> },
+  ingress: string,
+): Promise<ServedFunctions> {
   // The Services' envFrom: manifests/config.yaml as applied, then what the caller sets over it (the registry, log level).
-  const configMap = await kcp.get<KubeObject & { data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'ConfigMap', namespace: opts.config.kcpNamespace, name: 'lifecycle-config' });
+  const configMap = await kcp.get<KubeObject & { data?: Record<string, string> }>({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    namespace: opts.config.kcpNamespace,
+    name: 'lifecycle-config',
+  });
   const env = { ...configMap?.data, ...pods.env, K_SINK: ingress, KUBECONFIG: opts.kubeconfigPath };
   const started = new Map<string, FunctionPods>();
   const close = () => Promise.all([...started.values()].map((p) => p.close())).then(() => undefined);
   try {
-    for (const name of Object.keys(FUNCTIONS)) started.set(name, await startFunctionPods({ name, instances: pods.instances, env, logDir: join(opts.runDir, 'logs') }));
+    for (const name of Object.keys(FUNCTIONS))
+      started.set(
+        name,
+        await startFunctionPods({ name, instances: pods.instances, env, logDir: join(opts.runDir, 'logs') }),
+      );
   } catch (error) {
     await close();
     throw error;

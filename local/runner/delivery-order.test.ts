@@ -4,17 +4,43 @@ import { LABEL } from '../../shared/core/vocabulary.ts';
 import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, LANE, RESYNC_DUE } from '../../shared/host/events.ts';
 import { DeliveryOrder } from './delivery-order.ts';
 
-const kymaEvent = (name: string, created: string, type = APISERVER_ADD) => new CloudEvent({
-  type, source: 'kcp', subject: `kcp-system/${name}`, kind: 'Kyma', namespace: 'kcp-system', name,
-  data: { metadata: { name, namespace: 'kcp-system', creationTimestamp: created } },
-});
-const manifestEvent = (name: string, kyma: string) => new CloudEvent({
-  type: APISERVER_UPDATE, source: 'kcp', subject: `kcp-system/${name}`, kind: 'Manifest', namespace: 'kcp-system', name,
-  data: { metadata: { name, namespace: 'kcp-system', creationTimestamp: new Date().toISOString(), labels: { [LABEL.kymaName]: kyma } } },
-});
-const ours = (name: string, lane?: string) => new CloudEvent({
-  type: RESYNC_DUE, source: 'runtime-watch', subject: `kcp-system/${name}`, kind: 'Kyma', namespace: 'kcp-system', name, ...(lane ? { [LANE]: lane } : {}),
-});
+const kymaEvent = (name: string, created: string, type = APISERVER_ADD) =>
+  new CloudEvent({
+    type,
+    source: 'kcp',
+    subject: `kcp-system/${name}`,
+    kind: 'Kyma',
+    namespace: 'kcp-system',
+    name,
+    data: { metadata: { name, namespace: 'kcp-system', creationTimestamp: created } },
+  });
+const manifestEvent = (name: string, kyma: string) =>
+  new CloudEvent({
+    type: APISERVER_UPDATE,
+    source: 'kcp',
+    subject: `kcp-system/${name}`,
+    kind: 'Manifest',
+    namespace: 'kcp-system',
+    name,
+    data: {
+      metadata: {
+        name,
+        namespace: 'kcp-system',
+        creationTimestamp: new Date().toISOString(),
+        labels: { [LABEL.kymaName]: kyma },
+      },
+    },
+  });
+const ours = (name: string, lane?: string) =>
+  new CloudEvent({
+    type: RESYNC_DUE,
+    source: 'runtime-watch',
+    subject: `kcp-system/${name}`,
+    kind: 'Kyma',
+    namespace: 'kcp-system',
+    name,
+    ...(lane ? { [LANE]: lane } : {}),
+  });
 
 describe('DeliveryOrder', () => {
   it('ranks the work of the Kyma created first first, a Manifest with its Kyma, the user lane before all, background after all', () => {
@@ -29,7 +55,10 @@ describe('DeliveryOrder', () => {
     const background = order.rankOf(ours('old', 'background'));
     expect(user).toBeLessThan(old);
     expect(background).toBeGreaterThan(young);
-    expect(order.rankOf(manifestEvent('new-m1', 'unknown')), 'an unknown Kyma ranks by arrival: after the known ones').toBeGreaterThan(young);
+    expect(
+      order.rankOf(manifestEvent('new-m1', 'unknown')),
+      'an unknown Kyma ranks by arrival: after the known ones',
+    ).toBeGreaterThan(young);
   });
 
   it('keeps the first creation time it saw, and forgets a deleted Kyma', () => {

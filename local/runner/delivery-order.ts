@@ -2,7 +2,9 @@ import type { CloudEvent } from 'cloudevents';
 import { LABEL } from '../../shared/core/vocabulary.ts';
 import { APISERVER_DELETE, LANE, LANE_BACKGROUND, LANE_USER } from '../../shared/host/events.ts';
 
-interface Seen { metadata?: { namespace?: string; name?: string; creationTimestamp?: string; labels?: Record<string, string> } }
+interface Seen {
+  metadata?: { namespace?: string; name?: string; creationTimestamp?: string; labels?: Record<string, string> };
+}
 
 /** Lanes are ranked apart by more than any time in milliseconds. */
 const LANE_STEP = 1e13;

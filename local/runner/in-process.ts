@@ -52,7 +52,12 @@ export function deliveryOutcomeOf(outcome: Outcome): DeliveryOutcome {
   if ('reply' in outcome) return { kind: 'replied', status: 200, reply: outcome.reply };
   if (!('error' in outcome)) return { kind: 'acked', status: 204 };
   const body = JSON.stringify({ code: outcome.error.code, message: outcome.error.message }).slice(0, 200);
-  return { kind: 'failed', retryable: isRetryableStatus(outcome.status), status: outcome.status, error: `subscriber answered ${outcome.status}: ${body}` };
+  return {
+    kind: 'failed',
+    retryable: isRetryableStatus(outcome.status),
+    status: outcome.status,
+    error: `subscriber answered ${outcome.status}: ${body}`,
+  };
 }
 
 /** The functions' fan-out straight into the broker, as a POST to its ingress would put it there. */
@@ -61,7 +66,9 @@ export function brokerSink(broker: LocalBroker): EventSink {
     try {
       await broker.publish(event);
     } catch (error) {
-      throw new TransientError(`broker ingress did not accept event ${event.type}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new TransientError(
+        `broker ingress did not accept event ${event.type}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   };
 }

@@ -2,7 +2,14 @@ import type { ClusterConfig } from '../../shared/kube/kubeconfig.ts';
 import type { CloudEvent } from 'cloudevents';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LocalApiServerSource, LocalBroker, LocalPingSource, loadApiServerSources, loadPingSources, loadTriggers } from '../eventing/index.ts';
+import {
+  LocalApiServerSource,
+  LocalBroker,
+  LocalPingSource,
+  loadApiServerSources,
+  loadPingSources,
+  loadTriggers,
+} from '../eventing/index.ts';
 import { startFleetService, type FleetService } from '../../components/fleet/service.ts';
 import { KubeClient } from '../../shared/kube/client.ts';
 import { composeDeps } from '../../shared/host/compose.ts';
@@ -56,7 +63,10 @@ export async function startLocalRunner(opts: LocalRunnerOptions): Promise<LocalR
   const inProcess = new Map<string, InProcessSubscriber>();
   const triggers = await loadTriggers(join(MANIFESTS_DIR, 'triggers'));
   const broker = new LocalBroker({
-    triggers, log: opts.log.child({ component: 'broker' }), coalesce: opts.config.localBrokerCoalesce, rankOf: new DeliveryOrder().rankOf,
+    triggers,
+    log: opts.log.child({ component: 'broker' }),
+    coalesce: opts.config.localBrokerCoalesce,
+    rankOf: new DeliveryOrder().rankOf,
     ...(opts.config.localBrokerMaxInFlight ? { maxDeliveriesInFlight: opts.config.localBrokerMaxInFlight } : {}),
     resolveSubscriber: (t) => urls.get(t.subscriber.ref?.name ?? '') ?? t.subscriber.uri ?? '',
     inProcess: (t) => (t.subscriber.ref ? inProcess.get(t.subscriber.ref.name) : undefined),
@@ -68,7 +78,7 @@ export async function startLocalRunner(opts: LocalRunnerOptions): Promise<LocalR
   const hosts: FunctionHost[] = [];
   const clients = new Set<KubeClient>();
   for (const [name, factory] of Object.entries(FUNCTIONS)) {
-    const deps = shared ?? await composeDeps(await kubeConfigOf(name), opts.config, sinkOfFunctions);
+    const deps = shared ?? (await composeDeps(await kubeConfigOf(name), opts.config, sinkOfFunctions));
     clients.add(deps.kcp);
     const host = await startFunctionHost(factory(deps), opts.log.child({ fn: name }));
     hosts.push(host);
@@ -79,7 +89,12 @@ export async function startLocalRunner(opts: LocalRunnerOptions): Promise<LocalR
     opts.onSourceEvent?.(event);
     return broker.publish(event);
   };
-  const source = new LocalApiServerSource({ kubeConfig: await kubeConfigOf('apiserver-source'), resources: await loadApiServerSources(join(MANIFESTS_DIR, 'eventing')), sink, log: opts.log.child({ component: 'apiserver-source' }) });
+  const source = new LocalApiServerSource({
+    kubeConfig: await kubeConfigOf('apiserver-source'),
+    resources: await loadApiServerSources(join(MANIFESTS_DIR, 'eventing')),
+    sink,
+    log: opts.log.child({ component: 'apiserver-source' }),
+  });
   await source.start();
   await source.ready();
   const pingSources = await loadPingSources(join(MANIFESTS_DIR, 'eventing'));
@@ -88,17 +103,31 @@ export async function startLocalRunner(opts: LocalRunnerOptions): Promise<LocalR
   // Without per-component identities the runtime watch, as the fleet below, shares the functions' client and so their
   // watch caches of the Kymas and the kubeconfig Secrets.
   const runtimeWatches = new RuntimeWatches({
-    kcp: shared?.kcp ?? await KubeClient.from(await kubeConfigOf('runtime-watch')), sharedCaches: Boolean(shared),
-    namespace: opts.config.kcpNamespace, sink, log: opts.log.child({ component: 'runtime-watch' }), execCommands: opts.config.kubeconfigExecCommands,
+    kcp: shared?.kcp ?? (await KubeClient.from(await kubeConfigOf('runtime-watch'))),
+    sharedCaches: Boolean(shared),
+    namespace: opts.config.kcpNamespace,
+    sink,
+    log: opts.log.child({ component: 'runtime-watch' }),
+    execCommands: opts.config.kubeconfigExecCommands,
   });
   await runtimeWatches.start();
   // The fleet too (one copy of the Kymas and Manifests in this process, not two).
-  const fleetClient = shared?.kcp ?? await KubeClient.from(await kubeConfigOf('fleet'));
-  const fleet = await startFleetService(fleetClient, opts.config.kcpNamespace, opts.log.child({ component: 'fleet' }), opts.config.fleetPort, '127.0.0.1', opts.config);
+  const fleetClient = shared?.kcp ?? (await KubeClient.from(await kubeConfigOf('fleet')));
+  const fleet = await startFleetService(
+    fleetClient,
+    opts.config.kcpNamespace,
+    opts.log.child({ component: 'fleet' }),
+    opts.config.fleetPort,
+    '127.0.0.1',
+    opts.config,
+  );
   const resync = () => Promise.all(pingSources.map((p) => ping.fireNow(p.name))).then(() => undefined);
   if (opts.resyncAtStart ?? true) await resync();
   return {
-    broker, functions: urls, fleet, resync,
+    broker,
+    functions: urls,
+    fleet,
+    resync,
     runtimeWatching: (kyma) => runtimeWatches.watching(kyma),
     stop: async () => {
       ping.stop();

@@ -6,7 +6,12 @@
 import { ANNOTATION } from './vocabulary.ts';
 
 export interface Annotated {
-  metadata?: { name?: string; annotations?: Record<string, string>; deletionTimestamp?: string; managedFields?: { manager?: string; operation?: string }[] };
+  metadata?: {
+    name?: string;
+    annotations?: Record<string, string>;
+    deletionTimestamp?: string;
+    managedFields?: { manager?: string; operation?: string }[];
+  };
 }
 
 /** True when `live` carries the hash of `desired` (shared/kube/apply-current.ts), is not being deleted, and covers it;
@@ -16,7 +21,12 @@ export function isCurrent(live: Annotated | undefined, desired: Annotated, field
   const hash = desired.metadata?.annotations?.[ANNOTATION.appliedHash];
   const liveHash = live.metadata?.annotations?.[ANNOTATION.appliedHash];
   if (hash !== undefined && liveHash === hash) return covers(live, desired);
-  return liveHash === undefined && fieldManager !== undefined && appliedBy(live, fieldManager) && covers(live, withoutHash(desired));
+  return (
+    liveHash === undefined &&
+    fieldManager !== undefined &&
+    appliedBy(live, fieldManager) &&
+    covers(live, withoutHash(desired))
+  );
 }
 
 /** Whether `fieldManager` server-side applied fields of the object (not only its status). */
@@ -32,10 +42,13 @@ function withoutHash(desired: Annotated): Annotated {
 /** Every field of `desired` has the same value in `live` (extra live fields, e.g. defaults and status, are fine;
  * lists must have the same length, element by element). */
 export function covers(live: unknown, desired: unknown): boolean {
-  if (Array.isArray(desired)) return Array.isArray(live) && live.length === desired.length && desired.every((d, i) => covers(live[i], d));
+  if (Array.isArray(desired))
+    return Array.isArray(live) && live.length === desired.length && desired.every((d, i) => covers(live[i], d));
   if (desired !== null && typeof desired === 'object') {
     if (live === null || typeof live !== 'object' || Array.isArray(live)) return false;
-    return Object.entries(desired).every(([k, v]) => v === undefined || covers((live as Record<string, unknown>)[k], v));
+    return Object.entries(desired).every(
+      ([k, v]) => v === undefined || covers((live as Record<string, unknown>)[k], v),
+    );
   }
   return live === desired;
 }

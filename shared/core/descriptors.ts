@@ -25,8 +25,8 @@ export const CHART_MEDIA_TYPE = {
 
 /** The layer a module installs: its raw manifest, or its packaged Helm chart with the optional config and CRDs layers. */
 export type ModuleInstall =
-  | ModuleLayer & { name: 'raw-manifest' }
-  | ModuleLayer & { name: typeof CHART_RESOURCE.chart; config?: ModuleLayer; crds?: ModuleLayer };
+  | (ModuleLayer & { name: 'raw-manifest' })
+  | (ModuleLayer & { name: typeof CHART_RESOURCE.chart; config?: ModuleLayer; crds?: ModuleLayer });
 
 export interface ModuleContent {
   install: ModuleInstall;

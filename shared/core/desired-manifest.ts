@@ -28,21 +28,37 @@ export interface ModuleSource {
 export function desiredManifest(kyma: Kyma, src: ModuleSource, name: string, syncedRef?: string): Manifest {
   const namespace = kyma.metadata.namespace ?? '';
   const labels: Record<string, string> = {
-    [LABEL.kymaName]: kyma.metadata.name, [LABEL.moduleName]: src.module.name, [LABEL.managedBy]: MANAGED_BY_KCP,
+    [LABEL.kymaName]: kyma.metadata.name,
+    [LABEL.moduleName]: src.module.name,
+    [LABEL.managedBy]: MANAGED_BY_KCP,
     [LABEL.controllerName]: src.template.metadata.labels?.[LABEL.controllerName] ?? '',
     ...(src.mandatory ? { [LABEL.mandatoryModule]: 'true' } : { [LABEL.channel]: src.entry.channel ?? '' }),
     // Single-cluster mode (ADR 21): the module goes into the control-plane cluster.
     ...(isInClusterKyma(kyma) ? { [LABEL.inCluster]: 'true' } : {}),
   };
   return {
-    apiVersion: API_VERSION, kind: 'Manifest',
+    apiVersion: API_VERSION,
+    kind: 'Manifest',
     metadata: {
-      name, namespace, labels,
+      name,
+      namespace,
+      labels,
       annotations: {
-        [ANNOTATION.ocmComponentName]: src.componentName, [ANNOTATION.fqdn]: src.componentName, ...(syncedRef ? { [ANNOTATION.syncOciRef]: syncedRef } : {}),
+        [ANNOTATION.ocmComponentName]: src.componentName,
+        [ANNOTATION.fqdn]: src.componentName,
+        ...(syncedRef ? { [ANNOTATION.syncOciRef]: syncedRef } : {}),
         ...(src.module.allowCrdPrune?.length ? { [ANNOTATION.allowCrdPrune]: src.module.allowCrdPrune.join(',') } : {}),
       },
-      ownerReferences: [{ apiVersion: API_VERSION, kind: 'Kyma', name: kyma.metadata.name, uid: kyma.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [
+        {
+          apiVersion: API_VERSION,
+          kind: 'Kyma',
+          name: kyma.metadata.name,
+          uid: kyma.metadata.uid ?? '',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
     },
     spec: {
       ...installOf(src),
@@ -59,10 +75,25 @@ export function desiredManifest(kyma: Kyma, src: ModuleSource, name: string, syn
 
 /** PURE. The layers of a descriptor's install as the Manifest names them (in the module registry, by digest): named by
  * the layer's blob name, as upstream writes it — the component name, or its SHA-256 hex under sha256-digest mapping. */
-export function installSources(registryHost: string, componentName: string, install: ModuleInstall): Pick<ModuleSource, 'install' | 'chart'> {
-  const spec = (layer: { ref: string; type: ImageSpec['type']; blobName?: string }): ImageSpec => ({ repo: registryHost, name: layer.blobName ?? componentName, ref: layer.ref, type: layer.type });
+export function installSources(
+  registryHost: string,
+  componentName: string,
+  install: ModuleInstall,
+): Pick<ModuleSource, 'install' | 'chart'> {
+  const spec = (layer: { ref: string; type: ImageSpec['type']; blobName?: string }): ImageSpec => ({
+    repo: registryHost,
+    name: layer.blobName ?? componentName,
+    ref: layer.ref,
+    type: layer.type,
+  });
   if (install.name !== CHART_RESOURCE.chart) return { install: spec(install) };
-  return { install: spec(install), chart: { ...(install.config ? { config: spec(install.config) } : {}), ...(install.crds ? { crds: spec(install.crds) } : {}) } };
+  return {
+    install: spec(install),
+    chart: {
+      ...(install.config ? { config: spec(install.config) } : {}),
+      ...(install.crds ? { crds: spec(install.crds) } : {}),
+    },
+  };
 }
 
 /** `spec.install` (raw manifest), or for a chart module `spec.installs` (one release named after the module),

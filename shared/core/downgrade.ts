@@ -5,7 +5,12 @@ import { isDowngrade } from './semver.ts';
  * PURE. The upstream downgrade guard: a version lower (major.minor.patch) than the installed one is refused — unless
  * the module names exactly that version in `allowDowngradeTo` (ADR 38). Returns the refusal, '' when allowed.
  */
-export function downgradeProblem(previous: ModuleStatus | undefined, version: string, channel: string, allowDowngradeTo?: string): string {
+export function downgradeProblem(
+  previous: ModuleStatus | undefined,
+  version: string,
+  channel: string,
+  allowDowngradeTo?: string,
+): string {
   if (!previous?.template || !previous.version) return '';
   if (!isDowngrade(previous.version, version) || allowDowngradeTo === version) return '';
   return `ignore channel skew (from ${previous.channel ?? ''} to ${channel}), as a higher version (${previous.version}) of the module was previously installed`;
@@ -26,14 +31,17 @@ export function startedDowngrades(kyma: Kyma, computed: ModuleStatus[]): Downgra
   return computed.flatMap((entry) => {
     const stored = kyma.status?.modules?.find((m) => m.name === entry.name);
     const [from, to] = [stored?.version, entry.resolution?.version];
-    if (!from || !to || entry.resolution?.state !== 'Resolved' || !entry.template || entry.resolution.maintenance) return [];
-    const already = stored?.resolution?.state === 'Resolved' && stored.template?.metadata.name === entry.template.metadata.name;
+    if (!from || !to || entry.resolution?.state !== 'Resolved' || !entry.template || entry.resolution.maintenance)
+      return [];
+    const already =
+      stored?.resolution?.state === 'Resolved' && stored.template?.metadata.name === entry.template.metadata.name;
     return !already && isDowngrade(from, to) ? [{ module: entry.name, from, to }] : [];
   });
 }
 
 /** The Kubernetes Event about a downgrade that starts. */
 export const downgradeEvent = (d: Downgrade) => ({
-  type: 'Normal' as const, reason: 'ModuleDowngrade',
+  type: 'Normal' as const,
+  reason: 'ModuleDowngrade',
   message: `module ${d.module}: downgrade from ${d.from} to ${d.to} allowed by spec.modules[].allowDowngradeTo; what ${d.from} added is pruned, ${d.to} is applied, user CRs are kept`,
 });

@@ -3,9 +3,20 @@ import { inClusterRefusal, isInClusterKyma, targetOf } from './in-cluster.ts';
 import type { Manifest } from './manifest.ts';
 
 const manifest = (opts: { remote?: boolean; kyma?: string; inCluster?: boolean }): Manifest => ({
-  apiVersion: 'operator.kyma-project.io/v1beta2', kind: 'Manifest',
-  metadata: { name: 'm', namespace: 'kcp-system', labels: { ...(opts.kyma ? { 'operator.kyma-project.io/kyma-name': opts.kyma } : {}), ...(opts.inCluster ? { 'operator.kyma-project.io/in-cluster': 'true' } : {}) } },
-  spec: { install: { name: 'raw-manifest', source: { repo: 'r', name: 'n', ref: 'sha256:0', type: 'oci-ref' } }, ...(opts.remote === undefined ? {} : { remote: opts.remote }) },
+  apiVersion: 'operator.kyma-project.io/v1beta2',
+  kind: 'Manifest',
+  metadata: {
+    name: 'm',
+    namespace: 'kcp-system',
+    labels: {
+      ...(opts.kyma ? { 'operator.kyma-project.io/kyma-name': opts.kyma } : {}),
+      ...(opts.inCluster ? { 'operator.kyma-project.io/in-cluster': 'true' } : {}),
+    },
+  },
+  spec: {
+    install: { name: 'raw-manifest', source: { repo: 'r', name: 'n', ref: 'sha256:0', type: 'oci-ref' } },
+    ...(opts.remote === undefined ? {} : { remote: opts.remote }),
+  },
 });
 
 describe('targetOf', () => {
@@ -30,7 +41,9 @@ describe('targetOf', () => {
 
   it('refuses a remote Manifest without a Kyma: there is no runtime to install to', () => {
     expect(targetOf(manifest({}), true)).toEqual({ refused: expect.stringContaining('no runtime to install to') });
-    expect(targetOf(manifest({ remote: false }), true)).toEqual({ refused: expect.stringContaining('no runtime to install to') });
+    expect(targetOf(manifest({ remote: false }), true)).toEqual({
+      refused: expect.stringContaining('no runtime to install to'),
+    });
   });
 });
 

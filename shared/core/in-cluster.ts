@@ -10,13 +10,17 @@ import { LABEL } from './vocabulary.ts';
 
 export const IN_CLUSTER_SETTING = 'LIFECYCLE_IN_CLUSTER';
 
-export const isInClusterKyma = (kyma: Pick<Kyma, 'metadata'>): boolean => kyma.metadata.labels?.[LABEL.inCluster] === 'true';
+export const isInClusterKyma = (kyma: Pick<Kyma, 'metadata'>): boolean =>
+  kyma.metadata.labels?.[LABEL.inCluster] === 'true';
 
-export const isInClusterManifest = (manifest: Pick<Manifest, 'metadata'>): boolean => manifest.metadata.labels?.[LABEL.inCluster] === 'true';
+export const isInClusterManifest = (manifest: Pick<Manifest, 'metadata'>): boolean =>
+  manifest.metadata.labels?.[LABEL.inCluster] === 'true';
 
 /** Why this control plane does not install into itself ('' when it does). */
-export const inClusterRefusal = (enabled: boolean): string => (enabled ? ''
-  : `in-cluster installs are disabled on this control plane (set ${IN_CLUSTER_SETTING}=true to let modules install into the control-plane cluster)`);
+export const inClusterRefusal = (enabled: boolean): string =>
+  enabled
+    ? ''
+    : `in-cluster installs are disabled on this control plane (set ${IN_CLUSTER_SETTING}=true to let modules install into the control-plane cluster)`;
 
 /** Where a Manifest's module goes: the control-plane cluster, the runtime of its Kyma, or nowhere (why). */
 export type ManifestTarget = { inCluster: true } | { kyma: string } | { refused: string };
@@ -27,5 +31,9 @@ export function targetOf(manifest: Pick<Manifest, 'spec' | 'metadata'>, inCluste
     return refusal ? { refused: refusal } : { inCluster: true };
   }
   const kyma = manifest.metadata.labels?.[LABEL.kymaName];
-  return kyma ? { kyma } : { refused: `Manifest has no ${LABEL.kymaName} label: no runtime to install to (the label ${LABEL.inCluster}: "true" installs into the control-plane cluster)` };
+  return kyma
+    ? { kyma }
+    : {
+        refused: `Manifest has no ${LABEL.kymaName} label: no runtime to install to (the label ${LABEL.inCluster}: "true" installs into the control-plane cluster)`,
+      };
 }

@@ -86,11 +86,18 @@ export const isManaged = (module: KymaModule) => module.managed !== false;
 /** The modules the Kyma wants, as resolve-template recorded them from the effective spec (runtime Kyma or KCP); a pinned
  * module comes back with its `version` and without the `none` its entry records as channel (ADR 38). */
 export function effectiveModules(kyma: Kyma): KymaModule[] {
-  return (kyma.status?.modules ?? []).flatMap((m) => (m.resolution ? [{
-    name: m.name, ...(m.channel && !m.resolution.pinned ? { channel: m.channel } : {}),
-    ...(m.resolution.customResourcePolicy ? { customResourcePolicy: m.resolution.customResourcePolicy } : {}),
-    ...(m.resolution.managed === false ? { managed: false } : {}),
-    ...(m.resolution.allowCrdPrune?.length ? { allowCrdPrune: m.resolution.allowCrdPrune } : {}),
-    ...(m.resolution.pinned && m.resolution.version ? { version: m.resolution.version } : {}),
-  }] : []));
+  return (kyma.status?.modules ?? []).flatMap((m) =>
+    m.resolution
+      ? [
+          {
+            name: m.name,
+            ...(m.channel && !m.resolution.pinned ? { channel: m.channel } : {}),
+            ...(m.resolution.customResourcePolicy ? { customResourcePolicy: m.resolution.customResourcePolicy } : {}),
+            ...(m.resolution.managed === false ? { managed: false } : {}),
+            ...(m.resolution.allowCrdPrune?.length ? { allowCrdPrune: m.resolution.allowCrdPrune } : {}),
+            ...(m.resolution.pinned && m.resolution.version ? { version: m.resolution.version } : {}),
+          },
+        ]
+      : [],
+  );
 }

@@ -3,9 +3,18 @@ import type { Kyma } from './kyma.ts';
 import { maintenanceRequired, parsePolicy, windowOpen, windowsFor } from './maintenance.ts';
 import type { ModuleTemplate } from './templates.ts';
 
-const kyma = (labels: Record<string, string> = {}, skip = false): Kyma =>
-  ({ apiVersion: 'operator.kyma-project.io/v1beta2', kind: 'Kyma', metadata: { name: 'k', labels }, spec: { channel: 'regular', skipMaintenanceWindows: skip } });
-const template = (requiresDowntime: boolean): ModuleTemplate => ({ apiVersion: 'operator.kyma-project.io/v1beta2', kind: 'ModuleTemplate', metadata: { name: 'm-2.0.0' }, spec: { requiresDowntime } });
+const kyma = (labels: Record<string, string> = {}, skip = false): Kyma => ({
+  apiVersion: 'operator.kyma-project.io/v1beta2',
+  kind: 'Kyma',
+  metadata: { name: 'k', labels },
+  spec: { channel: 'regular', skipMaintenanceWindows: skip },
+});
+const template = (requiresDowntime: boolean): ModuleTemplate => ({
+  apiVersion: 'operator.kyma-project.io/v1beta2',
+  kind: 'ModuleTemplate',
+  metadata: { name: 'm-2.0.0' },
+  spec: { requiresDowntime },
+});
 // 2026-11-21 is a Saturday.
 const at = (iso: string) => new Date(iso);
 
@@ -22,10 +31,14 @@ describe('maintenanceRequired', () => {
 });
 
 describe('policy', () => {
-  const policy = parsePolicy(JSON.stringify({
-    rules: [{ match: { plan: 'trial|free' }, windows: [{ days: ['Sat'], begin: '02:00:00+00:00', end: '04:00:00+00:00' }] }],
-    default: { days: ['Sun'], begin: '23:00:00+02:00', end: '01:00:00+02:00' },
-  }));
+  const policy = parsePolicy(
+    JSON.stringify({
+      rules: [
+        { match: { plan: 'trial|free' }, windows: [{ days: ['Sat'], begin: '02:00:00+00:00', end: '04:00:00+00:00' }] },
+      ],
+      default: { days: ['Sun'], begin: '23:00:00+02:00', end: '01:00:00+02:00' },
+    }),
+  );
 
   it('picks the first matching rule by Kyma labels (whole-value regex), else the default', () => {
     expect(windowsFor(policy, kyma({ 'kyma-project.io/broker-plan-name': 'trial' }))[0]?.days).toEqual(['Sat']);
@@ -48,8 +61,14 @@ describe('policy', () => {
 
   it('refuses malformed policies with the reason', () => {
     expect(() => parsePolicy('{')).toThrow(SyntaxError);
-    expect(() => parsePolicy(JSON.stringify({ rules: [{ match: { colour: 'x' }, windows: [] }] }))).toThrow(/unknown match key "colour"/);
-    expect(() => parsePolicy(JSON.stringify({ rules: [], default: { days: ['Funday'], begin: '01:00:00Z', end: '02:00:00Z' } }))).toThrow(/unknown day "Funday"/);
-    expect(() => parsePolicy(JSON.stringify({ rules: [], default: { begin: '1am', end: '02:00:00Z' } }))).toThrow(/not HH:MM:SS/);
+    expect(() => parsePolicy(JSON.stringify({ rules: [{ match: { colour: 'x' }, windows: [] }] }))).toThrow(
+      /unknown match key "colour"/,
+    );
+    expect(() =>
+      parsePolicy(JSON.stringify({ rules: [], default: { days: ['Funday'], begin: '01:00:00Z', end: '02:00:00Z' } })),
+    ).toThrow(/unknown day "Funday"/);
+    expect(() => parsePolicy(JSON.stringify({ rules: [], default: { begin: '1am', end: '02:00:00Z' } }))).toThrow(
+      /not HH:MM:SS/,
+    );
   });
 });

@@ -3,7 +3,11 @@ import type { Kyma, ModuleStatus } from './kyma.ts';
 import type { ModuleTemplate } from './templates.ts';
 
 /** One weekly window: weekdays (none = every day) and begin/end times with offsets, `HH:MM:SS+HH:MM`. */
-export interface MaintenanceWindow { days?: string[]; begin: string; end: string }
+export interface MaintenanceWindow {
+  days?: string[];
+  begin: string;
+  end: string;
+}
 export interface MaintenancePolicy {
   rules: { match: Record<string, string>; windows: MaintenanceWindow[] }[];
   default?: MaintenanceWindow | MaintenanceWindow[];
@@ -14,23 +18,37 @@ const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const TIME = /^(\d{2}):(\d{2}):(\d{2})(?:([+-])(\d{2}):(\d{2})|Z)?$/;
 /** Kyma labels → the runtime facts a rule's `match` may test (regular expressions, matched whole). */
 const FACTS: Record<string, string> = {
-  globalAccountID: 'kyma-project.io/global-account-id', region: 'kyma-project.io/region',
-  platformRegion: 'kyma-project.io/platform-region', plan: 'kyma-project.io/broker-plan-name',
+  globalAccountID: 'kyma-project.io/global-account-id',
+  region: 'kyma-project.io/region',
+  platformRegion: 'kyma-project.io/platform-region',
+  plan: 'kyma-project.io/broker-plan-name',
 };
 
 /** An upgrade waits for a window iff the template requires downtime, the Kyma does not skip windows, and an
  * installed (different) version exists: first installs never wait. */
-export function maintenanceRequired(kyma: Kyma, template: ModuleTemplate, previous: ModuleStatus | undefined, version: string): boolean {
-  return Boolean(template.spec?.requiresDowntime) && !kyma.spec?.skipMaintenanceWindows
-    && Boolean(previous?.version) && previous?.version !== version;
+export function maintenanceRequired(
+  kyma: Kyma,
+  template: ModuleTemplate,
+  previous: ModuleStatus | undefined,
+  version: string,
+): boolean {
+  return (
+    Boolean(template.spec?.requiresDowntime) &&
+    !kyma.spec?.skipMaintenanceWindows &&
+    Boolean(previous?.version) &&
+    previous?.version !== version
+  );
 }
 
 /** Parses and checks a policy file's JSON; the error says what is wrong. */
 export function parsePolicy(text: string): MaintenancePolicy {
   const policy = JSON.parse(text) as Partial<MaintenancePolicy>;
-  if (!policy || typeof policy !== 'object' || !Array.isArray(policy.rules ?? [])) throw new Error('policy must be an object with a "rules" array');
+  if (!policy || typeof policy !== 'object' || !Array.isArray(policy.rules ?? []))
+    throw new Error('policy must be an object with a "rules" array');
   const rules = (policy.rules ?? []).map((rule, i) => {
-    for (const key of Object.keys(rule.match ?? {})) if (!FACTS[key]) throw new Error(`rule ${i}: unknown match key "${key}" (known: ${Object.keys(FACTS).join(', ')})`);
+    for (const key of Object.keys(rule.match ?? {}))
+      if (!FACTS[key])
+        throw new Error(`rule ${i}: unknown match key "${key}" (known: ${Object.keys(FACTS).join(', ')})`);
     for (const value of Object.values(rule.match ?? {})) new RegExp(value);
     return { match: rule.match ?? {}, windows: (rule.windows ?? []).map(checkWindow) };
   });
@@ -39,16 +57,21 @@ export function parsePolicy(text: string): MaintenancePolicy {
 }
 
 function checkWindow(window: MaintenanceWindow): MaintenanceWindow {
-  for (const day of window.days ?? []) if (!DAYS.includes(day)) throw new Error(`unknown day "${day}" (use ${DAYS.join(', ')})`);
-  for (const time of [window.begin, window.end]) if (typeof time !== 'string' || !TIME.test(time)) throw new Error(`time "${String(time)}" is not HH:MM:SS±HH:MM`);
+  for (const day of window.days ?? [])
+    if (!DAYS.includes(day)) throw new Error(`unknown day "${day}" (use ${DAYS.join(', ')})`);
+  for (const time of [window.begin, window.end])
+    if (typeof time !== 'string' || !TIME.test(time)) throw new Error(`time "${String(time)}" is not HH:MM:SS±HH:MM`);
   return window;
 }
 
 /** The windows of the first rule whose every match expression fits the Kyma's labels, else the default. */
 export function windowsFor(policy: MaintenancePolicy, kyma: Kyma): MaintenanceWindow[] {
   const labels = kyma.metadata.labels ?? {};
-  const rule = policy.rules.find((r) => Object.entries(r.match).every(([key, pattern]) =>
-    new RegExp(`^(?:${pattern})$`).test(labels[FACTS[key] ?? ''] ?? '')));
+  const rule = policy.rules.find((r) =>
+    Object.entries(r.match).every(([key, pattern]) =>
+      new RegExp(`^(?:${pattern})$`).test(labels[FACTS[key] ?? ''] ?? ''),
+    ),
+  );
   return rule ? rule.windows : [policy.default ?? []].flat();
 }
 

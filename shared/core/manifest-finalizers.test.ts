@@ -3,15 +3,28 @@ import type { Manifest } from './manifest.ts';
 import { installFinalizers, renderedFinalizers } from './manifest-finalizers.ts';
 
 const manifest = (spec: NonNullable<Manifest['spec']>, finalizers?: string[]): Manifest => ({
-  apiVersion: 'operator.kyma-project.io/v1beta2', kind: 'Manifest', metadata: { name: 'k-m', namespace: 'kcp-system', ...(finalizers ? { finalizers } : {}) }, spec,
+  apiVersion: 'operator.kyma-project.io/v1beta2',
+  kind: 'Manifest',
+  metadata: { name: 'k-m', namespace: 'kcp-system', ...(finalizers ? { finalizers } : {}) },
+  spec,
 });
 const cr = { apiVersion: 'x/v1', kind: 'X', metadata: { name: 'x' } };
 
 describe('installFinalizers', () => {
   it('adds the resource finalizer only when the Manifest creates and deletes a default CR', () => {
-    expect(installFinalizers(manifest({ resource: cr }))).toEqual(['declarative.kyma-project.io/finalizer', 'label-removal-finalizer', 'resource.kyma-project.io/finalizer']);
-    expect(installFinalizers(manifest({ resource: cr, customResourcePolicy: 'Ignore' }))).toEqual(['declarative.kyma-project.io/finalizer', 'label-removal-finalizer']);
-    expect(installFinalizers(manifest({ resource: null }))).toEqual(['declarative.kyma-project.io/finalizer', 'label-removal-finalizer']);
+    expect(installFinalizers(manifest({ resource: cr }))).toEqual([
+      'declarative.kyma-project.io/finalizer',
+      'label-removal-finalizer',
+      'resource.kyma-project.io/finalizer',
+    ]);
+    expect(installFinalizers(manifest({ resource: cr, customResourcePolicy: 'Ignore' }))).toEqual([
+      'declarative.kyma-project.io/finalizer',
+      'label-removal-finalizer',
+    ]);
+    expect(installFinalizers(manifest({ resource: null }))).toEqual([
+      'declarative.kyma-project.io/finalizer',
+      'label-removal-finalizer',
+    ]);
   });
 });
 

@@ -9,8 +9,11 @@ export const hasDefaultCr = (m: Manifest): boolean =>
   (m.spec?.customResourcePolicy ?? 'CreateAndDelete') === 'CreateAndDelete' && Boolean(m.spec?.resource);
 
 /** The lifecycle finalizers an installed Manifest needs. */
-export const installFinalizers = (m: Manifest): string[] =>
-  [FINALIZER.declarative, FINALIZER.labelRemoval, ...(hasDefaultCr(m) ? [FINALIZER.resource] : [])];
+export const installFinalizers = (m: Manifest): string[] => [
+  FINALIZER.declarative,
+  FINALIZER.labelRemoval,
+  ...(hasDefaultCr(m) ? [FINALIZER.resource] : []),
+];
 
 const OURS: readonly string[] = [FINALIZER.declarative, FINALIZER.labelRemoval, FINALIZER.resource];
 

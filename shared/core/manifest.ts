@@ -62,4 +62,5 @@ export const syncedId = (r: SyncedResource) => `${r.namespace}/${r.name}/${r.gro
 export const syncedText = (r: SyncedResource) => `${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${r.name}`;
 
 /** `managed: false` in the Kyma: render-manifest marks the Manifest, apply-remote lets go of the module's objects. */
-export const isUnmanaged = (m: Pick<Manifest, 'metadata'>): boolean => m.metadata.annotations?.[ANNOTATION.isUnmanaged] === 'true';
+export const isUnmanaged = (m: Pick<Manifest, 'metadata'>): boolean =>
+  m.metadata.annotations?.[ANNOTATION.isUnmanaged] === 'true';

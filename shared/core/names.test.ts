@@ -20,7 +20,9 @@ describe('upstreamManifestName', () => {
   it('cuts names of 63 characters or more to 62, without a trailing dash, as upstream (its recorded names)', () => {
     // What upstream c5b83f1 wrote for 36-character runtime ids (test/fixtures/upstream-klm-c5b83f1/README.md).
     const kyma = '0c3a2f8e-6b1d-4e5a-9f7c-2d8b4a6e1c03';
-    expect(upstreamManifestName(kyma, 'kyma-project.io/module/connectivity-proxy', 'connectivity-proxy')).toBe(`${kyma}-connectivity-proxy-381734`);
+    expect(upstreamManifestName(kyma, 'kyma-project.io/module/connectivity-proxy', 'connectivity-proxy')).toBe(
+      `${kyma}-connectivity-proxy-381734`,
+    );
     expect(upstreamManifestName(kyma, 'kyma-project.io/module/sample', 'sample')).toBe(`${kyma}-sample-1092497565`);
     const hash = String(fnv1Hash32('x.io/m/abab'));
     expect(upstreamManifestName('k'.repeat(56), 'x.io/m/ab', 'ab')).toBe(`${'k'.repeat(56)}-ab-${hash.slice(0, 2)}`);
@@ -46,9 +48,13 @@ describe('safeManifestName', () => {
 describe('chooseManifestName', () => {
   const kyma = '0c3a2f8e-6b1d-4e5a-9f7c-2d8b4a6e1c03';
   const component = 'kyma-project.io/module/connectivity-proxy';
-  it('keeps the name the module\'s Manifest has, takes upstream\'s where free, the safe form where held', () => {
+  it("keeps the name the module's Manifest has, takes upstream's where free, the safe form where held", () => {
     expect(chooseManifestName(kyma, component, 'connectivity-proxy', 'any-name', () => true)).toBe('any-name');
-    expect(chooseManifestName(kyma, component, 'connectivity-proxy', undefined, () => false)).toBe(`${kyma}-connectivity-proxy-381734`);
-    expect(chooseManifestName(kyma, component, 'connectivity-proxy', undefined, (n) => n.endsWith('-381734'))).toBe(`${kyma}-connectivity-p-3817348617`);
+    expect(chooseManifestName(kyma, component, 'connectivity-proxy', undefined, () => false)).toBe(
+      `${kyma}-connectivity-proxy-381734`,
+    );
+    expect(chooseManifestName(kyma, component, 'connectivity-proxy', undefined, (n) => n.endsWith('-381734'))).toBe(
+      `${kyma}-connectivity-p-3817348617`,
+    );
   });
 });

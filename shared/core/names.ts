@@ -29,7 +29,13 @@ export function safeManifestName(kymaName: string, componentName: string, module
  * PURE. The name of a (Kyma, module)'s Manifest (ADR 40): the one it already has, whatever its name (upstream's, an
  * earlier rule's); else upstream's name unless another Manifest holds it (`taken`); else the collision-safe form.
  */
-export function chooseManifestName(kymaName: string, componentName: string, moduleName: string, own: string | undefined, taken: (name: string) => boolean): string {
+export function chooseManifestName(
+  kymaName: string,
+  componentName: string,
+  moduleName: string,
+  own: string | undefined,
+  taken: (name: string) => boolean,
+): string {
   if (own) return own;
   const upstream = upstreamManifestName(kymaName, componentName, moduleName);
   return taken(upstream) ? safeManifestName(kymaName, componentName, moduleName) : upstream;

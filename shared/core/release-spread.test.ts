@@ -3,41 +3,92 @@ import type { Kyma } from './kyma.ts';
 import { awaitedReleases, channelVersionsOf, pickReleases, releaseNeed } from './release-spread.ts';
 
 const versions = channelVersionsOf([
-  { spec: { moduleName: 'alpha', ocmComponentName: 'c/alpha', channels: [{ channel: 'regular', version: '1.1.0' }, { channel: 'fast', version: '1.2.0' }] } },
+  {
+    spec: {
+      moduleName: 'alpha',
+      ocmComponentName: 'c/alpha',
+      channels: [
+        { channel: 'regular', version: '1.1.0' },
+        { channel: 'fast', version: '1.2.0' },
+      ],
+    },
+  },
   { spec: { moduleName: 'beta', ocmComponentName: 'c/beta', channels: [{ channel: 'regular', version: '2.0.0' }] } },
 ]);
 
-const kyma = (modules: { name: string; channel?: string; seen?: string; notAllowed?: boolean }[], labels: Record<string, string> = {}): Pick<Kyma, 'metadata' | 'spec' | 'status'> => ({
+const kyma = (
+  modules: { name: string; channel?: string; seen?: string; notAllowed?: boolean }[],
+  labels: Record<string, string> = {},
+): Pick<Kyma, 'metadata' | 'spec' | 'status'> => ({
   metadata: { name: 'k', namespace: 'kcp-system', labels },
   spec: { channel: 'regular', modules: modules.map((m) => ({ name: m.name })) },
   status: {
     modules: modules.map((m) => ({
-      name: m.name, ...(m.channel ? { channel: m.channel } : {}),
-      ...(m.seen ? { resolution: { state: 'Resolved' as const, version: m.seen, ...(m.notAllowed ? { notAllowed: true } : {}) } } : {}),
+      name: m.name,
+      ...(m.channel ? { channel: m.channel } : {}),
+      ...(m.seen
+        ? { resolution: { state: 'Resolved' as const, version: m.seen, ...(m.notAllowed ? { notAllowed: true } : {}) } }
+        : {}),
     })),
   },
 });
 
 describe('awaitedReleases', () => {
   it('names the modules whose channel moved since their last resolution', () => {
-    expect(awaitedReleases(kyma([{ name: 'alpha', channel: 'regular', seen: '1.0.0' }, { name: 'beta', channel: 'regular', seen: '2.0.0' }]), versions)).toEqual(['alpha']);
+    expect(
+      awaitedReleases(
+        kyma([
+          { name: 'alpha', channel: 'regular', seen: '1.0.0' },
+          { name: 'beta', channel: 'regular', seen: '2.0.0' },
+        ]),
+        versions,
+      ),
+    ).toEqual(['alpha']);
   });
-  it('follows the entry\'s own channel, else the Kyma\'s', () => {
+  it("follows the entry's own channel, else the Kyma's", () => {
     expect(awaitedReleases(kyma([{ name: 'alpha', channel: 'fast', seen: '1.1.0' }]), versions)).toEqual(['alpha']);
     expect(awaitedReleases(kyma([{ name: 'alpha', seen: '1.1.0' }]), versions)).toEqual([]);
   });
   it('follows the channel the resolution followed where the entry keeps the installed one (a refused downgrade)', () => {
-    const refused = (followed: string, seen: string) => ({ ...kyma([]), status: { modules: [{ name: 'alpha', channel: 'fast', resolution: { state: 'Warning' as const, version: seen, channel: followed } }] } });
+    const refused = (followed: string, seen: string) => ({
+      ...kyma([]),
+      status: {
+        modules: [
+          {
+            name: 'alpha',
+            channel: 'fast',
+            resolution: { state: 'Warning' as const, version: seen, channel: followed },
+          },
+        ],
+      },
+    });
     expect(awaitedReleases(refused('regular', '1.1.0'), versions)).toEqual([]);
     expect(awaitedReleases(refused('regular', '1.0.0'), versions)).toEqual(['alpha']);
   });
   it('ignores entries never resolved, refused for this Kyma, or of modules without a release meta or channel', () => {
-    expect(awaitedReleases(kyma([{ name: 'alpha' }, { name: 'beta', seen: '1.0.0', notAllowed: true }, { name: 'gamma', seen: '0.1.0' }, { name: 'alpha', channel: 'none', seen: '1.0.0' }]), versions)).toEqual([]);
+    expect(
+      awaitedReleases(
+        kyma([
+          { name: 'alpha' },
+          { name: 'beta', seen: '1.0.0', notAllowed: true },
+          { name: 'gamma', seen: '0.1.0' },
+          { name: 'alpha', channel: 'none', seen: '1.0.0' },
+        ]),
+        versions,
+      ),
+    ).toEqual([]);
   });
 });
 
 describe('releaseNeed', () => {
-  const alpha = (kymaSelector?: { matchLabels: Record<string, string> }) => ({ spec: { moduleName: 'alpha', ocmComponentName: 'c/alpha', channels: [{ channel: 'regular', version: '1.1.0' }], ...(kymaSelector ? { kymaSelector } : {}) } });
+  const alpha = (kymaSelector?: { matchLabels: Record<string, string> }) => ({
+    spec: {
+      moduleName: 'alpha',
+      ocmComponentName: 'c/alpha',
+      channels: [{ channel: 'regular', version: '1.1.0' }],
+      ...(kymaSelector ? { kymaSelector } : {}),
+    },
+  });
   it('spreads a moved channel, resolves at once what has no resolved version, leaves the rest alone', () => {
     expect(releaseNeed(kyma([{ name: 'alpha', channel: 'regular', seen: '1.0.0' }]), 'alpha', alpha())).toBe('release');
     expect(releaseNeed(kyma([{ name: 'alpha', channel: 'regular' }]), 'alpha', alpha())).toBe('resolve');
@@ -46,10 +97,33 @@ describe('releaseNeed', () => {
   });
   it('resolves at once where the kymaSelector now refuses a module the last resolution allowed, or allowed what it refused', () => {
     const selector = { matchLabels: { 'kyma-project.io/global-account-id': 'ga-1' } };
-    expect(releaseNeed(kyma([{ name: 'alpha', channel: 'regular', seen: '1.1.0' }], { 'kyma-project.io/global-account-id': 'ga-2' }), 'alpha', alpha(selector), ['alpha'])).toBe('resolve');
-    expect(releaseNeed(kyma([{ name: 'alpha', channel: 'regular', seen: '1.1.0' }], { 'kyma-project.io/global-account-id': 'ga-1' }), 'alpha', alpha(selector), ['alpha'])).toBe('none');
-    expect(releaseNeed(kyma([{ name: 'alpha', channel: 'regular', seen: '1.1.0' }], { 'kyma-project.io/global-account-id': 'ga-1' }), 'alpha', alpha(selector), [])).toBe('resolve');
-    expect(releaseNeed(kyma([{ name: 'alpha', channel: 'regular', seen: '1.1.0', notAllowed: true }]), 'alpha', alpha())).toBe('resolve');
+    expect(
+      releaseNeed(
+        kyma([{ name: 'alpha', channel: 'regular', seen: '1.1.0' }], { 'kyma-project.io/global-account-id': 'ga-2' }),
+        'alpha',
+        alpha(selector),
+        ['alpha'],
+      ),
+    ).toBe('resolve');
+    expect(
+      releaseNeed(
+        kyma([{ name: 'alpha', channel: 'regular', seen: '1.1.0' }], { 'kyma-project.io/global-account-id': 'ga-1' }),
+        'alpha',
+        alpha(selector),
+        ['alpha'],
+      ),
+    ).toBe('none');
+    expect(
+      releaseNeed(
+        kyma([{ name: 'alpha', channel: 'regular', seen: '1.1.0' }], { 'kyma-project.io/global-account-id': 'ga-1' }),
+        'alpha',
+        alpha(selector),
+        [],
+      ),
+    ).toBe('resolve');
+    expect(
+      releaseNeed(kyma([{ name: 'alpha', channel: 'regular', seen: '1.1.0', notAllowed: true }]), 'alpha', alpha()),
+    ).toBe('resolve');
   });
 });
 
@@ -75,7 +149,10 @@ describe('pickReleases', () => {
   it('moves on to the next Kymas once the first ones no longer wait', () => {
     const budget = { kymasPerMinute: 10, kymasPerRuntimePerMinute: 0 };
     const first = new Set(pickReleases(fleet, budget).now.map((c) => c.name));
-    const second = pickReleases(fleet.filter((c) => !first.has(c.name)), budget).now;
+    const second = pickReleases(
+      fleet.filter((c) => !first.has(c.name)),
+      budget,
+    ).now;
     expect(second).toHaveLength(10);
     expect(second.some((c) => first.has(c.name))).toBe(false);
   });

@@ -55,10 +55,16 @@ export interface ReleaseCandidate {
  * every tick, so a Kyma picked but not yet worked on is picked again rather than a new one (never more than a
  * budget's worth waiting at once).
  */
-export function pickReleases<T extends ReleaseCandidate>(waiting: readonly T[], budget: ReleaseBudget): { now: T[]; later: number } {
+export function pickReleases<T extends ReleaseCandidate>(
+  waiting: readonly T[],
+  budget: ReleaseBudget,
+): { now: T[]; later: number } {
   const unlimited = (n: number) => n <= 0;
-  if (unlimited(budget.kymasPerMinute) && unlimited(budget.kymasPerRuntimePerMinute)) return { now: [...waiting], later: 0 };
-  const ordered = waiting.map((c) => ({ c, order: fnv1Hash32(`release/${c.name}`) })).sort((a, b) => a.order - b.order || (a.c.name < b.c.name ? -1 : 1));
+  if (unlimited(budget.kymasPerMinute) && unlimited(budget.kymasPerRuntimePerMinute))
+    return { now: [...waiting], later: 0 };
+  const ordered = waiting
+    .map((c) => ({ c, order: fnv1Hash32(`release/${c.name}`) }))
+    .sort((a, b) => a.order - b.order || (a.c.name < b.c.name ? -1 : 1));
   const perRuntime = new Map<string, number>();
   const now: T[] = [];
   for (const { c } of ordered) {
@@ -77,9 +83,19 @@ export function pickReleases<T extends ReleaseCandidate>(waiting: readonly T[], 
  * Kyma's last resolution allowed; `release` — a channel it follows moved (within the budget); `none` — neither the
  * versions it follows nor its visibility changed.
  */
-export function releaseNeed(kyma: Pick<Kyma, 'metadata' | 'spec' | 'status'>, module: string, meta: Pick<ModuleReleaseMeta, 'spec'> | undefined, restricted: readonly string[] = []): 'release' | 'resolve' | 'none' {
+export function releaseNeed(
+  kyma: Pick<Kyma, 'metadata' | 'spec' | 'status'>,
+  module: string,
+  meta: Pick<ModuleReleaseMeta, 'spec'> | undefined,
+  restricted: readonly string[] = [],
+): 'release' | 'resolve' | 'none' {
   const entry = kyma.status?.modules?.find((m) => m.name === module);
   if (!entry?.resolution?.version || entry.resolution.notAllowed) return 'resolve';
   if (restrictionProblem(kyma, module, meta?.spec?.kymaSelector, restricted)) return 'resolve';
-  return awaitedReleases({ ...kyma, status: { ...kyma.status, modules: [entry] } }, channelVersionsOf(meta ? [meta] : [])).length ? 'release' : 'none';
+  return awaitedReleases(
+    { ...kyma, status: { ...kyma.status, modules: [entry] } },
+    channelVersionsOf(meta ? [meta] : []),
+  ).length
+    ? 'release'
+    : 'none';
 }

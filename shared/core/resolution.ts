@@ -20,7 +20,8 @@ export interface Observed {
   restrictedModules?: readonly string[];
 }
 
-type Lookup = { template: ModuleTemplate; version: string; componentName: string } | { error: string; keepPrevious: boolean };
+type Lookup =
+  { template: ModuleTemplate; version: string; componentName: string } | { error: string; keepPrevious: boolean };
 
 /** The modules of the Kyma spec, first occurrence wins. */
 export function wantedModules(kyma: Kyma): KymaModule[] {
@@ -28,13 +29,15 @@ export function wantedModules(kyma: Kyma): KymaModule[] {
   return (kyma.spec?.modules ?? []).filter((m) => !seen.has(m.name) && seen.add(m.name));
 }
 
-export const desiredChannel = (kyma: Kyma, module: KymaModule) => module.channel || kyma.spec?.channel || DEFAULT_CHANNEL;
+export const desiredChannel = (kyma: Kyma, module: KymaModule) =>
+  module.channel || kyma.spec?.channel || DEFAULT_CHANNEL;
 
 /** The status channel of a pinned module (upstream's desired channel for a version install): no channel it follows. */
 export const PINNED_CHANNEL = 'none';
 
 /** The channel a module's resolution follows: its desired channel, or `none` for a pinned module (ADR 38). */
-export const followedChannel = (kyma: Kyma, module: KymaModule) => (module.version ? PINNED_CHANNEL : desiredChannel(kyma, module));
+export const followedChannel = (kyma: Kyma, module: KymaModule) =>
+  module.version ? PINNED_CHANNEL : desiredChannel(kyma, module);
 
 /** The version a module is pinned to (`spec.modules[].version`, ADR 38), if any. */
 export const pinnedVersion = (module: KymaModule): string | undefined => module.version || undefined;
@@ -49,21 +52,30 @@ export function lookup(observed: Observed, module: KymaModule, channel: string):
   const mrm = observed.releaseMetas.get(module.name);
   const pin = pinnedVersion(module);
   if (!mrm) {
-    return pin ? lookupWithoutMrm(observed, module.name, `version ${pin}`, (t) => t.spec?.version === pin)
+    return pin
+      ? lookupWithoutMrm(observed, module.name, `version ${pin}`, (t) => t.spec?.version === pin)
       : lookupWithoutMrm(observed, module.name, `channel ${channel}`, (t) => t.spec?.channel === channel);
   }
   const spec = mrm.spec;
-  if (!spec?.ocmComponentName) return { error: `ModuleReleaseMeta ${module.name} has no ocmComponentName`, keepPrevious: false };
+  if (!spec?.ocmComponentName)
+    return { error: `ModuleReleaseMeta ${module.name} has no ocmComponentName`, keepPrevious: false };
   const version = versionFor(spec, module, channel);
   if (!version) {
-    const error = spec.channels?.length ? `no versions found for channel: ${channel} in module ${module.name}` : `no channels found for module ${module.name}`;
+    const error = spec.channels?.length
+      ? `no versions found for channel: ${channel} in module ${module.name}`
+      : `no channels found for module ${module.name}`;
     return { error, keepPrevious: false };
   }
   const name = templateName(module.name, version);
   const template = observed.templates.get(name);
   // A pin to a version that has no template (a typo, a version withdrawn) keeps what is installed: Warning, not Error.
-  if (!template) return pin ? { error: `ModuleTemplate ${name} not found for module ${module.name} pinned to version ${pin}`, keepPrevious: true }
-    : { error: `ModuleTemplate ${name} not found for module ${module.name} version ${version}`, keepPrevious: false };
+  if (!template)
+    return pin
+      ? {
+          error: `ModuleTemplate ${name} not found for module ${module.name} pinned to version ${pin}`,
+          keepPrevious: true,
+        }
+      : { error: `ModuleTemplate ${name} not found for module ${module.name} version ${version}`, keepPrevious: false };
   return { template, version, componentName: spec.ocmComponentName };
 }
 
@@ -71,15 +83,27 @@ const versionOfChannel = (channels: { channel: string; version: string }[] | und
   channels?.find((c) => c.channel === channel)?.version;
 
 /** Upstream's lookup without a ModuleReleaseMeta: exactly one template of the module that `matches` (its channel). */
-function lookupWithoutMrm(observed: Observed, moduleName: string, wanted: string, matches: (t: ModuleTemplate) => boolean): Lookup {
+function lookupWithoutMrm(
+  observed: Observed,
+  moduleName: string,
+  wanted: string,
+  matches: (t: ModuleTemplate) => boolean,
+): Lookup {
   const candidates = (observed.allTemplates ?? []).filter((t) => moduleOf(t) === moduleName && matches(t));
   if (candidates.length !== 1) {
-    const why = candidates.length === 0 ? `and no ModuleTemplate for ${wanted}` : `and ${candidates.length} ModuleTemplates claim ${wanted}`;
+    const why =
+      candidates.length === 0
+        ? `and no ModuleTemplate for ${wanted}`
+        : `and ${candidates.length} ModuleTemplates claim ${wanted}`;
     return { error: `no ModuleReleaseMeta found for module ${moduleName} ${why}`, keepPrevious: true };
   }
   const [template] = candidates as [ModuleTemplate];
   const componentName = componentNameOf(template);
-  if (!componentName) return { error: `ModuleTemplate ${template.metadata.name} names no OCM component (spec.descriptor.component.name)`, keepPrevious: false };
+  if (!componentName)
+    return {
+      error: `ModuleTemplate ${template.metadata.name} names no OCM component (spec.descriptor.component.name)`,
+      keepPrevious: false,
+    };
   return { template, version: template.spec?.version ?? '', componentName };
 }
 
@@ -95,6 +119,11 @@ export { visibilityProblem } from './visibility.ts';
 export { downgradeProblem } from './downgrade.ts';
 
 export const trackingOf = (template: ModuleTemplate) => ({
-  apiVersion: API_VERSION, kind: 'ModuleTemplate',
-  metadata: { name: template.metadata.name, namespace: template.metadata.namespace ?? '', generation: template.metadata.generation ?? 0 },
+  apiVersion: API_VERSION,
+  kind: 'ModuleTemplate',
+  metadata: {
+    name: template.metadata.name,
+    namespace: template.metadata.namespace ?? '',
+    generation: template.metadata.generation ?? 0,
+  },
 });

@@ -20,17 +20,27 @@ export const OWN_RUNTIME: RuntimeScope = Object.freeze({ namespace: REMOTE_NAMES
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 /** The scope a kubeconfig Secret's annotations give; throws with a clear message on an invalid namespace. */
-export function scopeOfSecret(secretName: string, annotations: Readonly<Record<string, string>> | undefined): RuntimeScope {
+export function scopeOfSecret(
+  secretName: string,
+  annotations: Readonly<Record<string, string>> | undefined,
+): RuntimeScope {
   const namespace = annotations?.[RUNTIME_NAMESPACE_ANNOTATION];
   if (namespace === undefined) return OWN_RUNTIME;
   if (!DNS_LABEL.test(namespace)) {
-    throw new Error(`kubeconfig Secret ${secretName}: annotation ${RUNTIME_NAMESPACE_ANNOTATION} must be a namespace name (DNS-1123 label), got ${JSON.stringify(namespace)}`);
+    throw new Error(
+      `kubeconfig Secret ${secretName}: annotation ${RUNTIME_NAMESPACE_ANNOTATION} must be a namespace name (DNS-1123 label), got ${JSON.stringify(namespace)}`,
+    );
   }
   return { namespace, shared: true };
 }
 
 /** The runtime Kyma of a scope (`kyma-system/default` for a runtime of its own). */
-export const remoteKymaRef = (scope: RuntimeScope) => ({ apiVersion: API_VERSION, kind: 'Kyma', namespace: scope.namespace, name: 'default' });
+export const remoteKymaRef = (scope: RuntimeScope) => ({
+  apiVersion: API_VERSION,
+  kind: 'Kyma',
+  namespace: scope.namespace,
+  name: 'default',
+});
 
 /**
  * The namespace a namespaced module object gets on the runtime. A runtime of its own keeps the module's namespaces

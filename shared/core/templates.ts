@@ -6,7 +6,11 @@ export interface ModuleTemplateSpec {
   channel?: string;
   mandatory?: boolean;
   requiresDowntime?: boolean;
-  data?: Record<string, unknown> & { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string } };
+  data?: Record<string, unknown> & {
+    apiVersion?: string;
+    kind?: string;
+    metadata?: { name?: string; namespace?: string };
+  };
   descriptor?: Record<string, unknown>;
   manager?: ManagerRef;
 }

@@ -4,11 +4,14 @@ import { LABEL } from './vocabulary.ts';
 
 /** Why a template may not be installed or shown for this Kyma (beta/internal without the Kyma's opt-in), or ''. */
 export function visibilityProblem(kyma: Kyma, template: ModuleTemplate): string {
-  const allows = (label: string) => template.metadata.labels?.[label]?.toLowerCase() !== 'true'
-    || kyma.metadata.labels?.[label]?.toLowerCase() === 'true';
+  const allows = (label: string) =>
+    template.metadata.labels?.[label]?.toLowerCase() !== 'true' ||
+    kyma.metadata.labels?.[label]?.toLowerCase() === 'true';
   const name = template.metadata.name;
-  if (!allows(LABEL.internal)) return `ModuleTemplate ${name} is internal and Kyma ${kyma.metadata.name} does not enable internal modules (label ${LABEL.internal}: "true")`;
-  if (!allows(LABEL.beta)) return `ModuleTemplate ${name} is beta and Kyma ${kyma.metadata.name} does not enable beta modules (label ${LABEL.beta}: "true")`;
+  if (!allows(LABEL.internal))
+    return `ModuleTemplate ${name} is internal and Kyma ${kyma.metadata.name} does not enable internal modules (label ${LABEL.internal}: "true")`;
+  if (!allows(LABEL.beta))
+    return `ModuleTemplate ${name} is beta and Kyma ${kyma.metadata.name} does not enable beta modules (label ${LABEL.beta}: "true")`;
   return '';
 }
 
@@ -19,16 +22,24 @@ export function selectorMatches(kyma: Pick<Kyma, 'metadata'>, selector: LabelSel
   const pairs = Object.entries(selector?.matchLabels ?? {});
   const expressions = selector?.matchExpressions ?? [];
   if (pairs.length + expressions.length === 0) return false;
-  return pairs.every(([k, v]) => labels[k] === v) && expressions.every((e) => {
-    const value = labels[e.key];
-    switch (e.operator) {
-      case 'In': return value !== undefined && (e.values ?? []).includes(value);
-      case 'NotIn': return value === undefined || !(e.values ?? []).includes(value);
-      case 'Exists': return value !== undefined;
-      case 'DoesNotExist': return value === undefined;
-      default: return false;
-    }
-  });
+  return (
+    pairs.every(([k, v]) => labels[k] === v) &&
+    expressions.every((e) => {
+      const value = labels[e.key];
+      switch (e.operator) {
+        case 'In':
+          return value !== undefined && (e.values ?? []).includes(value);
+        case 'NotIn':
+          return value === undefined || !(e.values ?? []).includes(value);
+        case 'Exists':
+          return value !== undefined;
+        case 'DoesNotExist':
+          return value === undefined;
+        default:
+          return false;
+      }
+    })
+  );
 }
 
 /**
@@ -36,9 +47,17 @@ export function selectorMatches(kyma: Pick<Kyma, 'metadata'>, selector: LabelSel
  * restricted modules, LIFECYCLE_RESTRICTED_MODULES): a listed module only where its kymaSelector matches the Kyma (none
  * or an empty one never matches); a module not listed whose ModuleReleaseMeta has a kymaSelector nowhere.
  */
-export function restrictionProblem(kyma: Pick<Kyma, 'metadata'>, module: string, selector: LabelSelector | undefined, restricted: readonly string[]): string {
+export function restrictionProblem(
+  kyma: Pick<Kyma, 'metadata'>,
+  module: string,
+  selector: LabelSelector | undefined,
+  restricted: readonly string[],
+): string {
   const listed = restricted.includes(module);
-  if (!listed) return selector ? `module ${module} is not a restricted module (LIFECYCLE_RESTRICTED_MODULES) but its ModuleReleaseMeta has a kymaSelector: not allowed` : '';
+  if (!listed)
+    return selector
+      ? `module ${module} is not a restricted module (LIFECYCLE_RESTRICTED_MODULES) but its ModuleReleaseMeta has a kymaSelector: not allowed`
+      : '';
   if (selectorMatches(kyma, selector)) return '';
   return `module ${module} is restricted and Kyma ${kyma.metadata.name} does not match its kymaSelector`;
 }

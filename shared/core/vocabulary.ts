@@ -51,8 +51,9 @@ export const ANNOTATION = {
 
 export const MANAGED_BY_KCP = 'lifecycle-manager';
 export const MANAGED_BY_RUNTIME = 'kyma';
-export const DISCLAIMER = 'DO NOT EDIT - This resource is managed by Kyma.\n'
-  + 'Any modifications are discarded and the resource is reverted to the original state.';
+export const DISCLAIMER =
+  'DO NOT EDIT - This resource is managed by Kyma.\n' +
+  'Any modifications are discarded and the resource is reverted to the original state.';
 
 export const FINALIZER = {
   kyma: `${GROUP}/Kyma`,

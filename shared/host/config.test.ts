@@ -3,7 +3,13 @@ import { readConfig } from './config.ts';
 
 describe('readConfig', () => {
   it('starts the embedded control plane with one runtime when nothing is set', () => {
-    expect(readConfig({})).toMatchObject({ kubeconfigPath: undefined, embeddedRuntimes: 1, logLevel: 'info', kcpNamespace: 'kcp-system', port: 8080 });
+    expect(readConfig({})).toMatchObject({
+      kubeconfigPath: undefined,
+      embeddedRuntimes: 1,
+      logLevel: 'info',
+      kcpNamespace: 'kcp-system',
+      port: 8080,
+    });
   });
 
   it('installs into the control plane itself only when LIFECYCLE_IN_CLUSTER=true; anything but true/false is refused', () => {
@@ -17,7 +23,9 @@ describe('readConfig', () => {
   });
 
   it.each(['-1', '2.5', 'many', '21'])('rejects LIFECYCLE_EMBEDDED_RUNTIMES=%s with a clear message', (value) => {
-    expect(() => readConfig({ LIFECYCLE_EMBEDDED_RUNTIMES: value })).toThrow(/LIFECYCLE_EMBEDDED_RUNTIMES must be an integer from 0 to 20/);
+    expect(() => readConfig({ LIFECYCLE_EMBEDDED_RUNTIMES: value })).toThrow(
+      /LIFECYCLE_EMBEDDED_RUNTIMES must be an integer from 0 to 20/,
+    );
   });
 });
 
@@ -31,28 +39,45 @@ describe('registry configuration', () => {
   });
 
   it('reads the registry allowlist: hosts, trimmed and lower-cased', () => {
-    expect(readConfig({ LIFECYCLE_OCI_REGISTRY_ALLOWLIST: ' Mirror.example.net ,127.0.0.1:5000,' }).registry.allowlist).toEqual(['mirror.example.net', '127.0.0.1:5000']);
+    expect(
+      readConfig({ LIFECYCLE_OCI_REGISTRY_ALLOWLIST: ' Mirror.example.net ,127.0.0.1:5000,' }).registry.allowlist,
+    ).toEqual(['mirror.example.net', '127.0.0.1:5000']);
   });
 
-  it.each(['https://mirror.example.net', 'mirror.example.net/path', 'bad host', 'host:port'])('refuses %s in the allowlist, naming the variable', (value) => {
-    expect(() => readConfig({ LIFECYCLE_OCI_REGISTRY_ALLOWLIST: value })).toThrow(/LIFECYCLE_OCI_REGISTRY_ALLOWLIST must list registry hosts/);
-  });
+  it.each(['https://mirror.example.net', 'mirror.example.net/path', 'bad host', 'host:port'])(
+    'refuses %s in the allowlist, naming the variable',
+    (value) => {
+      expect(() => readConfig({ LIFECYCLE_OCI_REGISTRY_ALLOWLIST: value })).toThrow(
+        /LIFECYCLE_OCI_REGISTRY_ALLOWLIST must list registry hosts/,
+      );
+    },
+  );
 });
 
 describe('exec credential plugins of kubeconfigs from other hands (ADR 31, issue 34)', () => {
   it('reads commands with their exact arguments and the env names; none by default', () => {
     expect(readConfig({}).kubeconfigExecCommands).toEqual({ plugins: [], env: [] });
-    expect(readConfig({
-      LIFECYCLE_KUBECONFIG_EXEC_COMMANDS: '/usr/local/bin/gke-gcloud-auth-plugin, kubelogin get-token --login azurecli,',
-      LIFECYCLE_KUBECONFIG_EXEC_ENV: ' AZURE_CONFIG_DIR ,HOME',
-    }).kubeconfigExecCommands).toEqual({
-      plugins: [{ command: '/usr/local/bin/gke-gcloud-auth-plugin', args: [] }, { command: 'kubelogin', args: ['get-token', '--login', 'azurecli'] }],
+    expect(
+      readConfig({
+        LIFECYCLE_KUBECONFIG_EXEC_COMMANDS:
+          '/usr/local/bin/gke-gcloud-auth-plugin, kubelogin get-token --login azurecli,',
+        LIFECYCLE_KUBECONFIG_EXEC_ENV: ' AZURE_CONFIG_DIR ,HOME',
+      }).kubeconfigExecCommands,
+    ).toEqual({
+      plugins: [
+        { command: '/usr/local/bin/gke-gcloud-auth-plugin', args: [] },
+        { command: 'kubelogin', args: ['get-token', '--login', 'azurecli'] },
+      ],
       env: ['AZURE_CONFIG_DIR', 'HOME'],
     });
   });
 
   it('refuses arguments not separated by single spaces and env entries that are no variable names, naming the variable', () => {
-    expect(() => readConfig({ LIFECYCLE_KUBECONFIG_EXEC_COMMANDS: 'kubelogin get-token  --login azurecli' })).toThrow(/LIFECYCLE_KUBECONFIG_EXEC_COMMANDS must list commands.*single spaces/);
-    expect(() => readConfig({ LIFECYCLE_KUBECONFIG_EXEC_ENV: 'BASH_ENV=x' })).toThrow(/LIFECYCLE_KUBECONFIG_EXEC_ENV must list environment variable names/);
+    expect(() => readConfig({ LIFECYCLE_KUBECONFIG_EXEC_COMMANDS: 'kubelogin get-token  --login azurecli' })).toThrow(
+      /LIFECYCLE_KUBECONFIG_EXEC_COMMANDS must list commands.*single spaces/,
+    );
+    expect(() => readConfig({ LIFECYCLE_KUBECONFIG_EXEC_ENV: 'BASH_ENV=x' })).toThrow(
+      /LIFECYCLE_KUBECONFIG_EXEC_ENV must list environment variable names/,
+    );
   });
 });

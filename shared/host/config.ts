@@ -13,7 +13,9 @@ export interface Config {
   readonly kcpNamespace: string;
   /** The module registry: `host[:port][/path]`; `http://` in LIFECYCLE_OCI_REGISTRY means plain HTTP. */
   readonly registry: {
-    readonly base: string; readonly plainHttp: boolean; readonly credentialSecret: string | undefined;
+    readonly base: string;
+    readonly plainHttp: boolean;
+    readonly credentialSecret: string | undefined;
     /** Registry hosts besides the configured one that descriptors may name and the registry may redirect to (blob
      * storage); `host[:port]`, LIFECYCLE_OCI_REGISTRY_ALLOWLIST, comma-separated. Default: none. */
     readonly allowlist: readonly string[];
@@ -81,7 +83,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     kcpNamespace: env.LIFECYCLE_KCP_NAMESPACE || 'kcp-system',
     registry: Object.freeze({
-      base: registry.replace(/^https?:\/\//, '').replace(/\/$/, ''), plainHttp: registry.startsWith('http://'),
+      base: registry.replace(/^https?:\/\//, '').replace(/\/$/, ''),
+      plainHttp: registry.startsWith('http://'),
       credentialSecret: env.LIFECYCLE_OCI_REGISTRY_CRED_SECRET || undefined,
       allowlist: Object.freeze(hosts(env, 'LIFECYCLE_OCI_REGISTRY_ALLOWLIST')),
     }),
@@ -96,14 +99,24 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     kubeconfigExecCommands: kubeconfigExec(env),
     purgeGracePeriodMs: integer(env, 'LIFECYCLE_PURGE_GRACE_SECONDS', '300', 0, 30 * 86400) * 1000,
     orphanGraceMs: integer(env, 'LIFECYCLE_ORPHAN_GRACE_SECONDS', '300', 1, 30 * 86400) * 1000,
-    purgeSkip: Object.freeze((env.LIFECYCLE_PURGE_SKIP ?? '').split(',').map((s) => s.trim()).filter(Boolean)),
+    purgeSkip: Object.freeze(
+      (env.LIFECYCLE_PURGE_SKIP ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
     maintenancePolicyPath: env.LIFECYCLE_MAINTENANCE_POLICY || undefined,
     runtimeImagePullSecret: env.LIFECYCLE_RUNTIME_IMAGE_PULL_SECRET || undefined,
     maintenanceMinWindowMinutes: integer(env, 'LIFECYCLE_MAINTENANCE_MIN_WINDOW_MINUTES', '20', 0, 1440),
     kcpReadCache: flag(env, 'LIFECYCLE_KCP_READ_CACHE', true),
     localBrokerCoalesce: flag(env, 'LIFECYCLE_LOCAL_BROKER_COALESCE', true),
     localBrokerMaxInFlight: integer(env, 'LIFECYCLE_LOCAL_BROKER_MAX_IN_FLIGHT', '0', 0, 10_000),
-    restrictedModules: Object.freeze((env.LIFECYCLE_RESTRICTED_MODULES ?? '').split(',').map((s) => s.trim()).filter(Boolean)),
+    restrictedModules: Object.freeze(
+      (env.LIFECYCLE_RESTRICTED_MODULES ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
     fleetPort: integer(env, 'LIFECYCLE_FLEET_PORT', '0', 0, 65535),
     inCluster: flag(env, 'LIFECYCLE_IN_CLUSTER', false),
     helmBinary: env.LIFECYCLE_HELM_BINARY || undefined,
@@ -112,29 +125,46 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /** The module packaging CLI's registry login (tools/module/cli): MODULE_REGISTRY_USERNAME and MODULE_REGISTRY_PASSWORD. */
-export function readModuleRegistryLogin(env: NodeJS.ProcessEnv = process.env): { username: string | undefined; password: string | undefined } {
+export function readModuleRegistryLogin(env: NodeJS.ProcessEnv = process.env): {
+  username: string | undefined;
+  password: string | undefined;
+} {
   return { username: env.MODULE_REGISTRY_USERNAME || undefined, password: env.MODULE_REGISTRY_PASSWORD || undefined };
 }
 
 /** LIFECYCLE_KUBECONFIG_EXEC_COMMANDS and LIFECYCLE_KUBECONFIG_EXEC_ENV, parsed (exec-allowlist.ts). */
 function kubeconfigExec(env: NodeJS.ProcessEnv): ExecAllowlist {
-  const list = (name: string) => (env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const list = (name: string) =>
+    (env[name] ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   const names = list('LIFECYCLE_KUBECONFIG_EXEC_ENV');
   const bad = names.find((name) => !isEnvName(name));
-  if (bad !== undefined) throw new Error(`LIFECYCLE_KUBECONFIG_EXEC_ENV must list environment variable names (letters, digits, _), comma-separated, got "${bad}"`);
+  if (bad !== undefined)
+    throw new Error(
+      `LIFECYCLE_KUBECONFIG_EXEC_ENV must list environment variable names (letters, digits, _), comma-separated, got "${bad}"`,
+    );
   try {
     return execAllowlist(list('LIFECYCLE_KUBECONFIG_EXEC_COMMANDS'), names);
   } catch (error) {
-    throw new Error(`LIFECYCLE_KUBECONFIG_EXEC_COMMANDS must list commands, each optionally followed by its exact arguments (single spaces), comma-separated: ${(error as Error).message}`, { cause: error });
+    throw new Error(
+      `LIFECYCLE_KUBECONFIG_EXEC_COMMANDS must list commands, each optionally followed by its exact arguments (single spaces), comma-separated: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
 }
 
 const HOST = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(:[0-9]{1,5})?$/;
 
 function hosts(env: NodeJS.ProcessEnv, name: string): string[] {
-  const list = (env[name] ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  const list = (env[name] ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
   const bad = list.find((h) => !HOST.test(h));
-  if (bad !== undefined) throw new Error(`${name} must list registry hosts (host[:port], comma-separated), got "${bad}"`);
+  if (bad !== undefined)
+    throw new Error(`${name} must list registry hosts (host[:port], comma-separated), got "${bad}"`);
   return list;
 }
 
@@ -156,8 +186,16 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: string, min: nu
 
 /** Where KubeConfig.loadFromDefault looks: KUBECONFIG's first file, else the pod's API server (Kubernetes sets
  * KUBERNETES_SERVICE_HOST/PORT in every pod). */
-export function kubeconfigLocation(env: NodeJS.ProcessEnv = process.env): { file: string | undefined; serviceHost: string | undefined; servicePort: string } {
-  return { file: (env.KUBECONFIG ?? '').split(':').find(Boolean), serviceHost: env.KUBERNETES_SERVICE_HOST || undefined, servicePort: env.KUBERNETES_SERVICE_PORT || '443' };
+export function kubeconfigLocation(env: NodeJS.ProcessEnv = process.env): {
+  file: string | undefined;
+  serviceHost: string | undefined;
+  servicePort: string;
+} {
+  return {
+    file: (env.KUBECONFIG ?? '').split(':').find(Boolean),
+    serviceHost: env.KUBERNETES_SERVICE_HOST || undefined,
+    servicePort: env.KUBERNETES_SERVICE_PORT || '443',
+  };
 }
 
 /** The environment an exec credential plugin starts from: this process's own, as kubectl passes it. */

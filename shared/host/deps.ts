@@ -16,7 +16,9 @@ export interface FunctionDeps {
 }
 
 /** What functions may read from watch caches (ADR 15): the collections they would otherwise list per call. */
-export const CACHED: Readonly<Record<'kymas' | 'manifests' | 'templates' | 'releaseMetas' | 'kubeconfigs', CachedKind>> = {
+export const CACHED: Readonly<
+  Record<'kymas' | 'manifests' | 'templates' | 'releaseMetas' | 'kubeconfigs', CachedKind>
+> = {
   /** Read for every event (each function checks its Kyma); decisions that destroy confirm with a live read. */
   kymas: { apiVersion: API_VERSION, kind: 'Kyma' },
   manifests: { apiVersion: API_VERSION, kind: 'Manifest' },

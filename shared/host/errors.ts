@@ -4,11 +4,7 @@
 import type { RequeueReason } from '../core/upstream-names.ts';
 
 export type ErrorCode =
-  | 'LCM_ERR_EVENT_INVALID'
-  | 'LCM_ERR_CONFLICT'
-  | 'LCM_ERR_TRANSIENT'
-  | 'LCM_ERR_NOT_YET_READY'
-  | 'LCM_ERR_INTERNAL';
+  'LCM_ERR_EVENT_INVALID' | 'LCM_ERR_CONFLICT' | 'LCM_ERR_TRANSIENT' | 'LCM_ERR_NOT_YET_READY' | 'LCM_ERR_INTERNAL';
 
 export class LifecycleError extends Error {
   readonly code: ErrorCode;
@@ -44,7 +40,6 @@ export class TransientError extends LifecycleError {
   }
 }
 
-
 /**
  * The step was done and recorded, but the outcome is not there yet (a rollout, a pruned object still
  * terminating): 503 so that the delivery is retried with backoff; resync covers what retries do not.
@@ -78,10 +73,25 @@ export function toLifecycleError(error: unknown): LifecycleError {
   return new InternalError(message, error);
 }
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
   // TLS: the server is not who the kubeconfig trusts (a wrong CA, an expired or mismatched serving certificate)
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'UNABLE_TO_GET_ISSUER_CERT', 'CERT_SIGNATURE_FAILURE', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'ERR_TLS_CERT_ALTNAME_INVALID']);
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
 
 export function isConnectionError(error: unknown): boolean {
   const code = (error as { code?: unknown }).code ?? (error as { cause?: { code?: unknown } }).cause?.code;

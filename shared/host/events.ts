@@ -27,7 +27,8 @@ export const LANE_BACKGROUND = 'background';
 export { RESYNC_DRIFT, RESYNC_PENDING, RESYNC_REASON, RESYNC_RELEASE };
 
 /** Whether an event is the resync's drift check of a Ready object (background work, not an install). */
-export const isDriftCheck = (event: EventAttributes): boolean => event.type === RESYNC_DUE && event[RESYNC_REASON] === RESYNC_DRIFT;
+export const isDriftCheck = (event: EventAttributes): boolean =>
+  event.type === RESYNC_DUE && event[RESYNC_REASON] === RESYNC_DRIFT;
 
 /** Whether an event asks for a full check against the runtime (read everything, trust no memo): every `resync.due`
  * but the resync's safety net for objects not Ready yet and a release reaching a Kyma. */
@@ -60,15 +61,27 @@ const API_VERSION = /^(?:(?=.{1,253}\/)[a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?v[1-9][
 /** The object key from the `kind`, `apiversion`, `namespace`, `name` extensions; 400 when any is missing or malformed. */
 export function objectKeyOf(event: EventAttributes): ObjectKey {
   const { kind, apiversion, namespace, name } = event;
-  if (typeof kind !== 'string' || !kind || typeof apiversion !== 'string' || !apiversion
-    || typeof name !== 'string' || !name || (namespace !== undefined && typeof namespace !== 'string')) {
-    throw new InvalidEventError(`event ${printable(event.id)} of type ${printable(event.type)} lacks the kind/apiversion/name extensions`);
+  if (
+    typeof kind !== 'string' ||
+    !kind ||
+    typeof apiversion !== 'string' ||
+    !apiversion ||
+    typeof name !== 'string' ||
+    !name ||
+    (namespace !== undefined && typeof namespace !== 'string')
+  ) {
+    throw new InvalidEventError(
+      `event ${printable(event.id)} of type ${printable(event.type)} lacks the kind/apiversion/name extensions`,
+    );
   }
   const malformed = [
-    !KIND.test(kind) && 'kind', !API_VERSION.test(apiversion) && 'apiversion',
-    !NAME.test(name) && 'name', namespace && !NAMESPACE.test(namespace) && 'namespace',
+    !KIND.test(kind) && 'kind',
+    !API_VERSION.test(apiversion) && 'apiversion',
+    !NAME.test(name) && 'name',
+    namespace && !NAMESPACE.test(namespace) && 'namespace',
   ].filter(Boolean);
-  if (malformed.length) throw new InvalidEventError(`event ${printable(event.id)} has malformed ${malformed.join(', ')} extension(s)`);
+  if (malformed.length)
+    throw new InvalidEventError(`event ${printable(event.id)} has malformed ${malformed.join(', ')} extension(s)`);
   return { kind, apiVersion: apiversion, namespace: namespace ?? '', name };
 }
 
@@ -97,14 +110,27 @@ export const partitionKeyOf = (key: ObjectKey) => `${key.kind}/${key.namespace}/
 
 /** An event about `key`, caused by `cause` (its id travels as `causationid`, its lane as `lifecyclelane`);
  * `traceparent` is the sending call's span (ADR 20), or a new trace outside a call. */
-export function eventAbout(type: string, fn: string, key: ObjectKey, cause: EventAttributes | undefined,
-  extra: Record<string, string> = {}): CloudEvent<undefined> {
+export function eventAbout(
+  type: string,
+  fn: string,
+  key: ObjectKey,
+  cause: EventAttributes | undefined,
+  extra: Record<string, string> = {},
+): CloudEvent<undefined> {
   const trace = { traceparent: currentTraceparent() };
   const lane = cause?.[LANE];
   return new CloudEvent<undefined>({
-    type, source: `${EVENT_SOURCE_PREFIX}/${fn}`, subject: `${key.namespace}/${key.name}`,
-    kind: key.kind, apiversion: key.apiVersion, namespace: key.namespace, name: key.name,
+    type,
+    source: `${EVENT_SOURCE_PREFIX}/${fn}`,
+    subject: `${key.namespace}/${key.name}`,
+    kind: key.kind,
+    apiversion: key.apiVersion,
+    namespace: key.namespace,
+    name: key.name,
     partitionkey: partitionKeyOf(key),
-    ...(cause ? { causationid: cause.id } : {}), ...(lane === LANE_USER || lane === LANE_BACKGROUND ? { [LANE]: lane } : {}), ...trace, ...extra,
+    ...(cause ? { causationid: cause.id } : {}),
+    ...(lane === LANE_USER || lane === LANE_BACKGROUND ? { [LANE]: lane } : {}),
+    ...trace,
+    ...extra,
   });
 }

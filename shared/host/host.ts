@@ -22,8 +22,12 @@ const BODY_LIMIT = 1024 * 1024;
  * Serves a lifecycle function over HTTP the way Knative delivers to it: CloudEvents in binary or structured
  * mode on POST /, one reply CloudEvent (binary mode) or 204 out, /health/readiness, /health/liveness, /metrics.
  */
-export async function startFunctionHost(fn: LifecycleFunction, log: Logger, port = 0, host = '127.0.0.1'):
-Promise<FunctionHost> {
+export async function startFunctionHost(
+  fn: LifecycleFunction,
+  log: Logger,
+  port = 0,
+  host = '127.0.0.1',
+): Promise<FunctionHost> {
   const server = Fastify({ bodyLimit: BODY_LIMIT, logger: false });
   const metrics = functionMetrics(fn.name);
   server.removeAllContentTypeParsers();
@@ -34,7 +38,11 @@ Promise<FunctionHost> {
     const running = parsed instanceof InvalidEventError ? invokeInvalid(fn, parsed, log) : invoke(fn, parsed, log);
     inFlight.add(running);
     const outcome = await running.finally(() => inFlight.delete(running));
-    metrics.observe(outcome, (performance.now() - started) / 1000, parsed instanceof InvalidEventError ? undefined : parsed);
+    metrics.observe(
+      outcome,
+      (performance.now() - started) / 1000,
+      parsed instanceof InvalidEventError ? undefined : parsed,
+    );
     return outcome;
   };
   server.post('/', async (request, reply) => {
@@ -43,7 +51,8 @@ Promise<FunctionHost> {
       const message = HTTP.binary(outcome.reply);
       return reply.code(200).headers(message.headers).send(message.body);
     }
-    if ('error' in outcome) return reply.code(outcome.status).send({ code: outcome.error.code, message: outcome.error.message });
+    if ('error' in outcome)
+      return reply.code(outcome.status).send({ code: outcome.error.code, message: outcome.error.message });
     return reply.code(204).send();
   });
   server.get('/health/readiness', async () => 'OK');
@@ -68,7 +77,10 @@ const DRAIN_MS = 30_000;
 
 function parseEvent(headers: IncomingHttpHeaders, body: unknown): EventAttributes | InvalidEventError {
   const missing = missingAttributes(headers, typeof body === 'string' ? body : '');
-  if (missing.length) return new InvalidEventError(`not a valid CloudEvent: required attribute(s) ${missing.join(', ')} missing or empty`);
+  if (missing.length)
+    return new InvalidEventError(
+      `not a valid CloudEvent: required attribute(s) ${missing.join(', ')} missing or empty`,
+    );
   try {
     const event = HTTP.toEvent({ headers, body: typeof body === 'string' ? body : '' });
     if (Array.isArray(event)) return new InvalidEventError('batched CloudEvents are not accepted');
@@ -82,10 +94,15 @@ const REQUIRED = ['specversion', 'id', 'source', 'type'] as const;
 
 /** The CloudEvents SDK fills in a missing specversion, id or source; the spec requires all four, so we check the wire. */
 function missingAttributes(headers: IncomingHttpHeaders, body: string): string[] {
-  if (!String(headers['content-type'] ?? '').startsWith('application/cloudevents+json')) return REQUIRED.filter((a) => !headers[`ce-${a}`]);
+  if (!String(headers['content-type'] ?? '').startsWith('application/cloudevents+json'))
+    return REQUIRED.filter((a) => !headers[`ce-${a}`]);
   let json: unknown;
-  try { json = JSON.parse(body); } catch { return []; } // the SDK refuses it with its own message
-  const fields = typeof json === 'object' && json !== null ? json as Record<string, unknown> : {};
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return [];
+  } // the SDK refuses it with its own message
+  const fields = typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {};
   return REQUIRED.filter((a) => typeof fields[a] !== 'string' || !fields[a]);
 }
 

@@ -10,7 +10,8 @@ export class InputError extends Error {
 
 const MODULE_NAME = /^[a-z]{3,}(-[a-z]{3,})*$/;
 // semver.org 2.0.0, the recommended regular expression
-const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
+const SEMVER =
+  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
 const CHANNEL = /^[a-z]{3,32}$/;
 const COMPONENT_NAME = /^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}(\/[a-z0-9]([a-z0-9._-]*[a-z0-9])?)+$/;
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -26,15 +27,19 @@ export function moduleNameProblem(name: string): string {
 /** A module version: strict semver 2.0 that can also name a ModuleTemplate (`<module>-<version>`). */
 export function versionProblem(version: string, moduleName: string): string {
   const parts = SEMVER.exec(version);
-  if (!parts) return 'expected a semantic version MAJOR.MINOR.PATCH[-PRERELEASE] without leading zeros or a "v" (e.g. 1.2.3 or 1.2.3-rc.1)';
-  if (parts[5] !== undefined) return 'build metadata ("+…") cannot be published: ModuleTemplate versions and names allow MAJOR.MINOR.PATCH[-PRERELEASE] only';
+  if (!parts)
+    return 'expected a semantic version MAJOR.MINOR.PATCH[-PRERELEASE] without leading zeros or a "v" (e.g. 1.2.3 or 1.2.3-rc.1)';
+  if (parts[5] !== undefined)
+    return 'build metadata ("+…") cannot be published: ModuleTemplate versions and names allow MAJOR.MINOR.PATCH[-PRERELEASE] only';
   if (version.length > MAX_VERSION) return `expected at most ${MAX_VERSION} characters (the ModuleTemplate CRD limit)`;
   const name = templateName(moduleName, version);
-  if (!DNS_SUBDOMAIN.test(name)) return `the ModuleTemplate name ${name} would not be a valid Kubernetes name (lowercase letters, digits, "-" and "." between alphanumerics)`;
+  if (!DNS_SUBDOMAIN.test(name))
+    return `the ModuleTemplate name ${name} would not be a valid Kubernetes name (lowercase letters, digits, "-" and "." between alphanumerics)`;
   return '';
 }
 
-export const channelProblem = (channel: string) => CHANNEL.test(channel) ? '' : 'expected 3 to 32 lowercase letters (e.g. regular, fast)';
+export const channelProblem = (channel: string) =>
+  CHANNEL.test(channel) ? '' : 'expected 3 to 32 lowercase letters (e.g. regular, fast)';
 
 export function componentNameProblem(name: string): string {
   if (COMPONENT_NAME.test(name) && name.length <= 255 && isRepositoryPath(name)) return '';

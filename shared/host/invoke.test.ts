@@ -7,15 +7,24 @@ import { createLogger } from './logger.ts';
 import { markStep } from './steps.ts';
 
 const log = createLogger('test', 'silent');
-const event = (name: string, id: string): EventAttributes => ({
-  specversion: '1.0', id, type: 'test.event', source: '/test', kind: 'Kyma', apiversion: 'operator.kyma-project.io/v1beta2', namespace: 'kcp-system', name,
-} as EventAttributes);
+const event = (name: string, id: string): EventAttributes =>
+  ({
+    specversion: '1.0',
+    id,
+    type: 'test.event',
+    source: '/test',
+    kind: 'Kyma',
+    apiversion: 'operator.kyma-project.io/v1beta2',
+    namespace: 'kcp-system',
+    name,
+  }) as EventAttributes;
 
 describe('invoke', () => {
   it('runs calls for the same object one after another and calls for different objects concurrently', async () => {
     const trace: string[] = [];
     const fn: LifecycleFunction = {
-      name: 'probe', accepts: ['test.event'],
+      name: 'probe',
+      accepts: ['test.event'],
       async handle({ event: e }) {
         trace.push(`start ${String(e.id)}`);
         await sleep(e.id === 'a1' ? 60 : 10);
@@ -24,15 +33,20 @@ describe('invoke', () => {
         return undefined;
       },
     };
-    const outcomes = await Promise.all([invoke(fn, event('a', 'a1'), log), invoke(fn, event('a', 'a2'), log), invoke(fn, event('b', 'b1'), log)]);
+    const outcomes = await Promise.all([
+      invoke(fn, event('a', 'a1'), log),
+      invoke(fn, event('a', 'a2'), log),
+      invoke(fn, event('b', 'b1'), log),
+    ]);
     expect(outcomes.map((o) => o.status)).toEqual([500, 204, 204]);
     expect(trace.indexOf('start a2')).toBeGreaterThan(trace.indexOf('end a1'));
     expect(trace.indexOf('start b1')).toBeLessThan(trace.indexOf('end a1'));
   });
 
-  it('names a failed call by the last step it marked (upstream\'s requeue reason, ADR 40); concurrent calls keep their own', async () => {
+  it("names a failed call by the last step it marked (upstream's requeue reason, ADR 40); concurrent calls keep their own", async () => {
     const fn: LifecycleFunction = {
-      name: 'probe', accepts: ['test.event'],
+      name: 'probe',
+      accepts: ['test.event'],
       async handle({ event: e }) {
         markStep('crds_sync');
         await sleep(e.id === 'c1' ? 30 : 5);
@@ -49,9 +63,10 @@ describe('invoke', () => {
 });
 
 describe('request tally by caller', () => {
-  it('counts a drift check\'s requests apart from the function\'s other calls', async () => {
+  it("counts a drift check's requests apart from the function's other calls", async () => {
     const fn: LifecycleFunction = {
-      name: 'probe', accepts: ['test.event', RESYNC_DUE],
+      name: 'probe',
+      accepts: ['test.event', RESYNC_DUE],
       async handle() {
         tally('https://rt', 'GET', '/api/v1/namespaces/kyma-system/configmaps/c', '');
         return undefined;
@@ -61,7 +76,10 @@ describe('request tally by caller', () => {
     await invoke(fn, event('a', 'e1'), log);
     await invoke(fn, { ...event('a', 'e2'), type: RESYNC_DUE, resyncreason: 'drift' } as EventAttributes, log);
     await invoke(fn, { ...event('a', 'e3'), type: RESYNC_DUE, resyncreason: 'pending' } as EventAttributes, log);
-    expect(requestTally().map((r) => [r.caller, r.count])).toEqual([['probe', 2], ['probe (drift)', 1]]);
+    expect(requestTally().map((r) => [r.caller, r.count])).toEqual([
+      ['probe', 2],
+      ['probe (drift)', 1],
+    ]);
     countRequests(false);
   });
 });

@@ -3,7 +3,15 @@ import { kindKey, revisionOf, withFreshness } from '../kube/freshness.ts';
 import { asCaller } from '../kube/request-tally.ts';
 import { Batches } from './batches.ts';
 import { InvalidEventError, toLifecycleError, type LifecycleError } from './errors.ts';
-import { isDriftCheck, keyText, objectKeyOf, printable, versionIn, type EventAttributes, type ObjectKey } from './events.ts';
+import {
+  isDriftCheck,
+  keyText,
+  objectKeyOf,
+  printable,
+  versionIn,
+  type EventAttributes,
+  type ObjectKey,
+} from './events.ts';
 import type { Logger } from './logger.ts';
 import { inSpan, parseTraceparent, recordedTrace, startSpan, type TraceContext } from './trace.ts';
 import { ANNOTATION, OUR_MANAGERS } from '../core/vocabulary.ts';
@@ -46,16 +54,24 @@ export async function invoke(fn: LifecycleFunction, event: EventAttributes, log:
   let outcome: Outcome;
   let step: RequeueReason | undefined;
   try {
-    if (event.specversion !== '1.0') throw new InvalidEventError(`unsupported specversion ${printable(event.specversion)}`);
-    if (!fn.accepts.includes(event.type)) throw new InvalidEventError(`${fn.name} does not accept events of type ${printable(event.type)}`);
+    if (event.specversion !== '1.0')
+      throw new InvalidEventError(`unsupported specversion ${printable(event.specversion)}`);
+    if (!fn.accepts.includes(event.type))
+      throw new InvalidEventError(`${fn.name} does not accept events of type ${printable(event.type)}`);
     const key = fn.keyless ? { kind: '', apiVersion: '', namespace: '', name: '' } : objectKeyOf(event);
     if (!fn.keyless) bound = bound.child({ object: keyText(key) });
     // Drift checks are counted apart (`<function> (drift)`): the bench then tells installs from background checks.
-    const work = () => asCaller(isDriftCheck(event) ? `${fn.name} (drift)` : fn.name, () => inSpan(span, () => withSeen(event, key, () => fn.handle({ event, key, log: bound }))));
+    const work = () =>
+      asCaller(isDriftCheck(event) ? `${fn.name} (drift)` : fn.name, () =>
+        inSpan(span, () => withSeen(event, key, () => fn.handle({ event, key, log: bound }))),
+      );
     const batch = fn.keyless ? undefined : fn.batchOf?.(event, key);
     // The step a call was in when it failed names its retry in the requeue metric (shared/host/steps.ts).
-    const run = await withSteps(() => (batch ? batchesOf(fn).run(batch.batch, revisionOf(versionIn(event)) ?? 0n, work, batch.settleMs)
-      : oneAtATime(fn, fn.keyless ? '' : keyText(key), work)));
+    const run = await withSteps(() =>
+      batch
+        ? batchesOf(fn).run(batch.batch, revisionOf(versionIn(event)) ?? 0n, work, batch.settleMs)
+        : oneAtATime(fn, fn.keyless ? '' : keyText(key), work),
+    );
     step = run.step;
     if ('thrown' in run) throw run.thrown;
     outcome = run.result ? { status: 200, reply: run.result } : { status: 204 };
@@ -72,8 +88,14 @@ export async function invoke(fn: LifecycleFunction, event: EventAttributes, log:
  * our `resourceversion` extension), and the `seenkind`/`seenversion` pair a fan-out passes on from its own cause.
  */
 function withSeen<T>(event: EventAttributes, key: ObjectKey, work: () => Promise<T>): Promise<T> {
-  return withFreshness(work, key.kind ? kindKey(key.apiVersion, key.kind) : undefined, versionIn(event),
-    typeof event.seenkind === 'string' && typeof event.seenversion === 'string' ? { kind: event.seenkind, resourceVersion: event.seenversion } : undefined);
+  return withFreshness(
+    work,
+    key.kind ? kindKey(key.apiVersion, key.kind) : undefined,
+    versionIn(event),
+    typeof event.seenkind === 'string' && typeof event.seenversion === 'string'
+      ? { kind: event.seenkind, resourceVersion: event.seenversion }
+      : undefined,
+  );
 }
 
 const running = new WeakMap<LifecycleFunction, Map<string, Promise<unknown>>>();
@@ -96,9 +118,14 @@ function oneAtATime<T>(fn: LifecycleFunction, key: string, work: () => Promise<T
   let chains = running.get(fn);
   if (!chains) running.set(fn, (chains = new Map()));
   const current = (chains.get(key) ?? Promise.resolve()).then(work, work);
-  const tail = current.then(() => undefined, () => undefined);
+  const tail = current.then(
+    () => undefined,
+    () => undefined,
+  );
   chains.set(key, tail);
-  void tail.then(() => { if (chains.get(key) === tail) chains.delete(key); });
+  void tail.then(() => {
+    if (chains.get(key) === tail) chains.delete(key);
+  });
   return current;
 }
 
@@ -106,17 +133,32 @@ function logOutcome(log: Logger, outcome: Outcome, ms: number): void {
   const durationMs = Math.round(ms);
   if ('error' in outcome) {
     const { error } = outcome;
-    const fields = { status: outcome.status, code: error.code, durationMs, err: { message: error.message, code: error.code } };
+    const fields = {
+      status: outcome.status,
+      code: error.code,
+      durationMs,
+      err: { message: error.message, code: error.code },
+    };
     if (error.code === 'LCM_ERR_NOT_YET_READY') log.info(fields, `requeue: ${error.message}`);
     else if (outcome.status < 500) log.warn(fields, error.message);
-    else log.error(error.code === 'LCM_ERR_INTERNAL' ? { ...fields, err: { ...fields.err, stack: error.stack } } : fields, error.message);
+    else
+      log.error(
+        error.code === 'LCM_ERR_INTERNAL' ? { ...fields, err: { ...fields.err, stack: error.stack } } : fields,
+        error.message,
+      );
     return;
   }
-  log.info({ status: outcome.status, durationMs, ...('reply' in outcome ? { replyType: outcome.reply.type } : {}) }, 'done');
+  log.info(
+    { status: outcome.status, durationMs, ...('reply' in outcome ? { replyType: outcome.reply.type } : {}) },
+    'done',
+  );
 }
 
 /** The trace a call continues (ADR 20): its event's `traceparent`, else the one recorded by our write the event is
  * about (ApiServerSource data); undefined = a new trace. */
 function parentOf(event: EventAttributes): TraceContext | undefined {
-  return parseTraceparent(event.traceparent) ?? recordedTrace((event as { data?: unknown }).data, OUR_MANAGERS, ANNOTATION.lastTrace);
+  return (
+    parseTraceparent(event.traceparent) ??
+    recordedTrace((event as { data?: unknown }).data, OUR_MANAGERS, ANNOTATION.lastTrace)
+  );
 }

@@ -15,8 +15,21 @@ export interface EventLog {
  * built without them in the first place; this is the second line of defence.
  */
 export const REDACT_PATHS = [
-  'kubeconfig', '*.kubeconfig', 'token', '*.token', 'password', '*.password', 'authorization', '*.authorization',
-  'headers.authorization', 'data.config', '*.data', 'stringData', '*.stringData', 'credentials', '*.credentials',
+  'kubeconfig',
+  '*.kubeconfig',
+  'token',
+  '*.token',
+  'password',
+  '*.password',
+  'authorization',
+  '*.authorization',
+  'headers.authorization',
+  'data.config',
+  '*.data',
+  'stringData',
+  '*.stringData',
+  'credentials',
+  '*.credentials',
 ];
 
 export function createLogger(name: string, level = 'info', destination?: DestinationStream): Logger {

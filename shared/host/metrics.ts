@@ -13,7 +13,8 @@ const processRegistry = new Registry();
 /** Upstream's `lifecycle_mgr_maintenance_window_config_read_success`: 1 when the maintenance policy was last read
  * and parsed, 0 when that failed; absent while no policy is configured (resolve-template sets it). */
 export const maintenanceConfigRead = new Gauge({
-  name: 'lifecycle_mgr_maintenance_window_config_read_success', help: 'Whether the maintenance-window policy could be read (1) or not (0).',
+  name: 'lifecycle_mgr_maintenance_window_config_read_success',
+  help: 'Whether the maintenance-window policy could be read (1) or not (0).',
   registers: [processRegistry],
 });
 
@@ -24,24 +25,33 @@ export const SLOW_RECONCILE_SECONDS = 60;
 export function functionMetrics(fn: string) {
   const registry = new Registry();
   const invocations = new Counter({
-    name: 'lifecycle_function_invocations_total', help: 'Invocations by outcome (HTTP status of the reply contract).',
-    labelNames: ['fn', 'status'], registers: [registry],
+    name: 'lifecycle_function_invocations_total',
+    help: 'Invocations by outcome (HTTP status of the reply contract).',
+    labelNames: ['fn', 'status'],
+    registers: [registry],
   });
   const seconds = new Histogram({
-    name: 'lifecycle_function_duration_seconds', help: 'Invocation duration.', labelNames: ['fn'],
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [registry],
+    name: 'lifecycle_function_duration_seconds',
+    help: 'Invocation duration.',
+    labelNames: ['fn'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
   });
   // Upstream's requeue counter: a call answered 409/503/500 is retried (requeued) by the broker; "intended" when the
   // function asked for it (not ready yet), "unexpected" for conflicts and failures. The reason is upstream's name of the
   // step the call was in (shared/core/upstream-names.ts, ADR 40).
   const requeues = new Counter({
-    name: 'lifecycle_mgr_requeue_reason_total', help: 'Calls the broker retries, by reason (function and error code) and type.',
-    labelNames: ['requeue_reason', 'requeue_type'], registers: [registry],
+    name: 'lifecycle_mgr_requeue_reason_total',
+    help: 'Calls the broker retries, by reason (function and error code) and type.',
+    labelNames: ['requeue_reason', 'requeue_type'],
+    registers: [registry],
   });
   // Upstream's slow-reconcile gauge: set while a Manifest's last call took a minute or more, removed once one is quicker.
   const slow = new Gauge({
-    name: 'reconcile_duration_seconds', help: 'Duration of the last call about a Manifest, when it took a minute or more.',
-    labelNames: ['manifest_name'], registers: [registry],
+    name: 'reconcile_duration_seconds',
+    help: 'Duration of the last call about a Manifest, when it took a minute or more.',
+    labelNames: ['manifest_name'],
+    registers: [registry],
   });
   return {
     contentType: registry.contentType,
@@ -50,8 +60,16 @@ export function functionMetrics(fn: string) {
       invocations.inc({ fn, status: String(outcome.status) });
       seconds.observe({ fn }, durationSeconds);
       if ('error' in outcome && outcome.status >= 409 && outcome.status !== 400) {
-        const reason = (outcome.error instanceof NotYetReadyError && outcome.error.requeueReason) || outcome.step || DEFAULT_STEP[fn] || `${fn}_${outcome.error.code.replace(/^LCM_ERR_/, '').toLowerCase()}`;
-        requeues.inc({ requeue_reason: reason, requeue_type: outcome.status === 503 && outcome.error.code === 'LCM_ERR_NOT_YET_READY' ? 'intended' : 'unexpected' });
+        const reason =
+          (outcome.error instanceof NotYetReadyError && outcome.error.requeueReason) ||
+          outcome.step ||
+          DEFAULT_STEP[fn] ||
+          `${fn}_${outcome.error.code.replace(/^LCM_ERR_/, '').toLowerCase()}`;
+        requeues.inc({
+          requeue_reason: reason,
+          requeue_type:
+            outcome.status === 503 && outcome.error.code === 'LCM_ERR_NOT_YET_READY' ? 'intended' : 'unexpected',
+        });
       }
       const manifest = event?.kind === 'Manifest' && typeof event.name === 'string' ? event.name : undefined;
       if (!manifest) return;

@@ -16,7 +16,11 @@ export async function serve(factory: (deps: FunctionDeps) => LifecycleFunction):
   const kc = new KubeConfig();
   kc.loadFromDefault();
   const sinkUrl = config.sinkUrl;
-  const sink = sinkUrl ? httpSink(sinkUrl) : async () => { throw new Error('K_SINK is not set: this function cannot fan out events'); };
+  const sink = sinkUrl
+    ? httpSink(sinkUrl)
+    : async () => {
+        throw new Error('K_SINK is not set: this function cannot fan out events');
+      };
   const fn = factory(await composeDeps(kc, config, sink));
   const log = createLogger(fn.name, config.logLevel);
   const host = await startFunctionHost(fn, log, config.port, '0.0.0.0');

@@ -13,7 +13,12 @@ export function httpSink(url: string): EventSink {
     for (let attempt = 0; attempt < 3; attempt++) {
       if (attempt) await sleep(100 * 2 ** attempt);
       try {
-        const response = await fetch(url, { method: 'POST', headers: headers as Record<string, string>, body: body as string, signal: AbortSignal.timeout(10_000) });
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: headers as Record<string, string>,
+          body: body as string,
+          signal: AbortSignal.timeout(10_000),
+        });
         if (response.ok) return;
         last = `status ${response.status}`;
       } catch (error) {
@@ -38,7 +43,10 @@ export async function sendToSink(sink: EventSink, event: CloudEvent<unknown>, lo
       return;
     } catch (e) {
       if (attempt >= SOURCE_RETRIES) {
-        log.error({ eventId: event.id, type: event.type, subject: event.subject, err: e }, 'event source could not send an event; it is lost');
+        log.error(
+          { eventId: event.id, type: event.type, subject: event.subject, err: e },
+          'event source could not send an event; it is lost',
+        );
         return;
       }
       await sleep(SOURCE_FIRST_BACKOFF_MS * 2 ** attempt);

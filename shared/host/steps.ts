@@ -6,7 +6,9 @@ import type { RequeueReason } from '../core/upstream-names.ts';
 const current = new AsyncLocalStorage<{ step?: RequeueReason }>();
 
 /** Runs a call with a step record of its own; answers the work's result and the step it was in last. */
-export async function withSteps<T>(work: () => Promise<T>): Promise<{ result: T; step?: RequeueReason } | { thrown: unknown; step?: RequeueReason }> {
+export async function withSteps<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; step?: RequeueReason } | { thrown: unknown; step?: RequeueReason }> {
   const record: { step?: RequeueReason } = {};
   try {
     return { result: await current.run(record, work), ...(record.step ? { step: record.step } : {}) };

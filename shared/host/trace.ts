@@ -18,10 +18,11 @@ const ZEROS = /^0+$/;
 export function parseTraceparent(value: unknown): TraceContext | undefined {
   const match = typeof value === 'string' ? TRACEPARENT.exec(value) : null;
   if (!match || ZEROS.test(match[1] ?? '') || ZEROS.test(match[2] ?? '')) return undefined;
-  return { traceId: match[1] ?? '', spanId: match[2] ?? '', sampled: ((Number.parseInt(match[3] ?? '0', 16)) & 1) === 1 };
+  return { traceId: match[1] ?? '', spanId: match[2] ?? '', sampled: (Number.parseInt(match[3] ?? '0', 16) & 1) === 1 };
 }
 
-export const formatTraceparent = (trace: TraceContext) => `00-${trace.traceId}-${trace.spanId}-${trace.sampled ? '01' : '00'}`;
+export const formatTraceparent = (trace: TraceContext) =>
+  `00-${trace.traceId}-${trace.spanId}-${trace.sampled ? '01' : '00'}`;
 
 /** Random bytes for ids are drawn from a pool filled 4 KiB at a time: one call into the system's generator per
  * ~170 spans instead of one per id (each call cost more than the id). */
@@ -37,13 +38,20 @@ export function randomHex(bytes: number): string {
 }
 
 /** A new span: in `parent`'s trace, or the root of a new trace. */
-export function startSpan(parent: TraceContext | undefined, random: (bytes: number) => string = randomHex): TraceContext & { parentSpanId?: string } {
+export function startSpan(
+  parent: TraceContext | undefined,
+  random: (bytes: number) => string = randomHex,
+): TraceContext & { parentSpanId?: string } {
   return parent
     ? { traceId: parent.traceId, spanId: random(8), sampled: parent.sampled, parentSpanId: parent.spanId }
     : { traceId: random(16), spanId: random(8), sampled: true };
 }
 
-interface ManagedFieldsEntry { manager?: string; subresource?: string; time?: string }
+interface ManagedFieldsEntry {
+  manager?: string;
+  subresource?: string;
+  time?: string;
+}
 interface Traced {
   metadata?: { annotations?: Record<string, string>; managedFields?: ManagedFieldsEntry[] };
   status?: { lastTrace?: unknown };
@@ -57,9 +65,14 @@ interface Traced {
 export function recordedTrace(object: unknown, ours: readonly string[], annotation: string): TraceContext | undefined {
   const traced = object as Traced | undefined;
   const entries = traced?.metadata?.managedFields ?? [];
-  const newest = entries.reduce<ManagedFieldsEntry | undefined>((best, e) => (!best || (e.time ?? '') >= (best.time ?? '') ? e : best), undefined);
+  const newest = entries.reduce<ManagedFieldsEntry | undefined>(
+    (best, e) => (!best || (e.time ?? '') >= (best.time ?? '') ? e : best),
+    undefined,
+  );
   if (!newest?.manager || !ours.includes(newest.manager)) return undefined;
-  return parseTraceparent(newest.subresource === 'status' ? traced?.status?.lastTrace : traced?.metadata?.annotations?.[annotation]);
+  return parseTraceparent(
+    newest.subresource === 'status' ? traced?.status?.lastTrace : traced?.metadata?.annotations?.[annotation],
+  );
 }
 
 const current = new AsyncLocalStorage<TraceContext>();

@@ -20,7 +20,12 @@ const EVENT_TYPE: Readonly<Record<ResourceChange, string>> = {
  * as `data`, and the extensions `kind`, `apiversion`, `name`, `namespace` ('' for cluster-scoped objects). `extensions`
  * (ceOverrides) are added but cannot replace any of these.
  */
-export function apiServerEvent(change: ResourceChange, source: string, object: WatchedObject, extensions: Readonly<Record<string, string>> = {}): CloudEvent<unknown> {
+export function apiServerEvent(
+  change: ResourceChange,
+  source: string,
+  object: WatchedObject,
+  extensions: Readonly<Record<string, string>> = {},
+): CloudEvent<unknown> {
   const apiVersion = object.apiVersion ?? '';
   const kind = object.kind ?? '';
   const name = object.metadata?.name ?? '';

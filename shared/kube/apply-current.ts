@@ -12,18 +12,28 @@ type Hashed<T> = T & { metadata: { annotations: Record<string, string> } };
 
 /** The desired object with its applied-hash annotation (a hash of everything else in it). */
 export function withAppliedHash<T extends Annotated>(desired: T): Hashed<T> {
-  const annotations = Object.fromEntries(Object.entries(desired.metadata?.annotations ?? {}).filter(([k]) => k !== ANNOTATION.appliedHash));
+  const annotations = Object.fromEntries(
+    Object.entries(desired.metadata?.annotations ?? {}).filter(([k]) => k !== ANNOTATION.appliedHash),
+  );
   const bare = { ...desired, metadata: { ...desired.metadata, annotations } };
   const hash = createHash('sha256').update(canonicalJson(bare)).digest('hex').slice(0, 32);
-  return { ...desired, metadata: { ...desired.metadata, annotations: { ...annotations, [ANNOTATION.appliedHash]: hash } } } as Hashed<T>;
+  return {
+    ...desired,
+    metadata: { ...desired.metadata, annotations: { ...annotations, [ANNOTATION.appliedHash]: hash } },
+  } as Hashed<T>;
 }
 
 /** Server-side applies `object` unless the live object already is it; returns the object as stored either way. A
  * failed read falls through to the apply, which reports the real problem. `known` is the live object when the
  * caller has just listed it (`null`: not there), which saves the read. */
-export async function applyUnlessCurrent<T extends KubeObject>(client: KubeClient, object: T, fieldManager: string, known?: T | null): Promise<T> {
+export async function applyUnlessCurrent<T extends KubeObject>(
+  client: KubeClient,
+  object: T,
+  fieldManager: string,
+  known?: T | null,
+): Promise<T> {
   const desired = withAppliedHash(object as T & Annotated);
-  const live = known === undefined ? await client.get<T>(refOf(desired)).catch(() => undefined) : known ?? undefined;
+  const live = known === undefined ? await client.get<T>(refOf(desired)).catch(() => undefined) : (known ?? undefined);
   if (isCurrent(live as Annotated | undefined, desired, fieldManager)) return live as T;
   return client.apply<T>(desired, fieldManager);
 }

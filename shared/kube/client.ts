@@ -34,7 +34,13 @@ export class KubeClient {
   /** The watch caches of this cluster's client (shared by its views) and the kinds this view reads from them. */
   private readonly reads: { cache: ReadCache; kinds: readonly CachedKind[] } | undefined;
 
-  private constructor(server: string, options: RequestOptions, watchOptions: RequestOptions, base?: KubeClient, kinds: readonly CachedKind[] = []) {
+  private constructor(
+    server: string,
+    options: RequestOptions,
+    watchOptions: RequestOptions,
+    base?: KubeClient,
+    kinds: readonly CachedKind[] = [],
+  ) {
     this.server = server;
     this.options = options;
     this.watchOptions = watchOptions;
@@ -81,7 +87,11 @@ export class KubeClient {
     const agent = new Agent({ keepAlive: true, maxSockets: connections, timeout: IDLE_SOCKET_MS, ...trust });
     const watchAgent = new Agent({ keepAlive: false, ...trust });
     const identified = { ...headers, 'user-agent': userAgent };
-    return new KubeClient(server.replace(/\/$/, ''), { agent, headers: identified }, { agent: watchAgent, headers: identified });
+    return new KubeClient(
+      server.replace(/\/$/, ''),
+      { agent, headers: identified },
+      { agent: watchAgent, headers: identified },
+    );
   }
 
   resource(apiVersion: string, kind: string): Promise<ResourceInfo> {
@@ -91,7 +101,14 @@ export class KubeClient {
   /** The apiVersion under which the server serves a group's kind now (preferred first), or undefined. */
   async servedVersionOf(group: string, kind: string): Promise<string | undefined> {
     if (!group) return (await this.resource('v1', kind).catch(() => undefined)) ? 'v1' : undefined;
-    return (await this.discovery.resourceOfGroupKind(group, kind, (path) => this.request('GET', path), (path) => this.request('GET', path)))?.apiVersion;
+    return (
+      await this.discovery.resourceOfGroupKind(
+        group,
+        kind,
+        (path) => this.request('GET', path),
+        (path) => this.request('GET', path),
+      )
+    )?.apiVersion;
   }
 
   async path(ref: Omit<ObjectRef, 'name'> & { name?: string | undefined }): Promise<string> {
@@ -125,14 +142,23 @@ export class KubeClient {
    * Every object of a collection through `project`, for read-only scans of whole collections (the resync): from the
    * watch cache without copying the objects (`project` must only read them), else from the API server, 500 a page.
    */
-  async scan<T extends KubeObject, R>(apiVersion: string, kind: string, opts: Pick<ListOptions, 'namespace' | 'labelSelector'>, project: (object: T) => R): Promise<R[]> {
+  async scan<T extends KubeObject, R>(
+    apiVersion: string,
+    kind: string,
+    opts: Pick<ListOptions, 'namespace' | 'labelSelector'>,
+    project: (object: T) => R,
+  ): Promise<R[]> {
     const cached = await this.reads?.cache.list<T>(this.reads.kinds, apiVersion, kind, opts, false);
     if (cached) return cached.items.map(project);
     const base = await this.path({ apiVersion, kind, namespace: opts.namespace });
     const found: R[] = [];
     let token = '';
     do {
-      const query = new URLSearchParams({ limit: '500', ...(token ? { continue: token } : {}), ...(opts.labelSelector ? { labelSelector: opts.labelSelector } : {}) });
+      const query = new URLSearchParams({
+        limit: '500',
+        ...(token ? { continue: token } : {}),
+        ...(opts.labelSelector ? { labelSelector: opts.labelSelector } : {}),
+      });
       const page = await this.request<ObjectList<T>>('GET', `${base}?${query}`);
       found.push(...page.items.map(project));
       token = page.metadata.continue ?? '';
@@ -144,17 +170,30 @@ export class KubeClient {
   async apply<T extends KubeObject>(object: T, fieldManager: string, subresource = ''): Promise<T> {
     const path = await this.path(refOf(object));
     const qs = `?fieldManager=${encodeURIComponent(fieldManager)}&force=true`;
-    return this.written(object, await this.request<T>('PATCH', `${path}${subresource ? `/${subresource}` : ''}${qs}`, object, APPLY));
+    return this.written(
+      object,
+      await this.request<T>('PATCH', `${path}${subresource ? `/${subresource}` : ''}${qs}`, object, APPLY),
+    );
   }
 
   async mergePatch<T extends KubeObject>(ref: ObjectRef, patch: object, subresource = ''): Promise<T> {
-    return this.written(ref, await this.request<T>('PATCH', `${await this.path(ref)}${subresource ? `/${subresource}` : ''}`, patch, MERGE));
+    return this.written(
+      ref,
+      await this.request<T>('PATCH', `${await this.path(ref)}${subresource ? `/${subresource}` : ''}`, patch, MERGE),
+    );
   }
 
   async create<T extends KubeObject>(object: T, dryRun = false, fieldManager = ''): Promise<T> {
     const ref = refOf(object);
-    const query = new URLSearchParams({ ...(dryRun ? { dryRun: 'All' } : {}), ...(fieldManager ? { fieldManager } : {}) });
-    const created = await this.request<T>('POST', `${await this.path({ ...ref, name: undefined })}${query.size ? `?${query}` : ''}`, object);
+    const query = new URLSearchParams({
+      ...(dryRun ? { dryRun: 'All' } : {}),
+      ...(fieldManager ? { fieldManager } : {}),
+    });
+    const created = await this.request<T>(
+      'POST',
+      `${await this.path({ ...ref, name: undefined })}${query.size ? `?${query}` : ''}`,
+      object,
+    );
     return dryRun ? created : this.written(object, created);
   }
 
@@ -171,7 +210,10 @@ export class KubeClient {
 
   /** A write of a kind this view caches raises what the current call has seen of it, so its later cached reads
    * include the write. Other clusters' clients (runtimes) never note: their resourceVersions are another etcd's. */
-  private written<T extends KubeObject>(sent: { apiVersion?: string | undefined; kind?: string | undefined }, answer: T): T {
+  private written<T extends KubeObject>(
+    sent: { apiVersion?: string | undefined; kind?: string | undefined },
+    answer: T,
+  ): T {
     if (this.reads?.kinds.some((k) => k.apiVersion === sent.apiVersion && k.kind === sent.kind)) {
       currentFreshness()?.note(kindKey(sent.apiVersion ?? '', sent.kind ?? ''), answer?.metadata?.resourceVersion);
     }
@@ -183,7 +225,13 @@ export class KubeClient {
    * ends the stream or `signal` aborts; rejects on an error answer or a broken connection, and after `idleMs` without
    * data (the server sends bookmarks). `onOpen` runs when the server accepted the watch.
    */
-  watch(path: string, onEvent: (event: unknown) => void, signal: AbortSignal, idleMs: number, onOpen?: () => void): Promise<void> {
+  watch(
+    path: string,
+    onEvent: (event: unknown) => void,
+    signal: AbortSignal,
+    idleMs: number,
+    onOpen?: () => void,
+  ): Promise<void> {
     const headers = { ...(this.watchOptions.headers as Record<string, string>), accept: 'application/json' };
     tally(this.server, 'GET', path, '');
     return new Promise<void>((resolve, reject) => {
@@ -202,11 +250,17 @@ export class KubeClient {
             if (line.trim()) onEvent(JSON.parse(line));
           }
         });
-        res.on('end', () => (status >= 200 && status < 300 ? resolve() : reject(apiErrorFrom(status, chunks.join(''), `WATCH ${path.split('?')[0]}`))));
+        res.on('end', () =>
+          status >= 200 && status < 300
+            ? resolve()
+            : reject(apiErrorFrom(status, chunks.join(''), `WATCH ${path.split('?')[0]}`)),
+        );
         res.on('error', (e) => (signal.aborted ? resolve() : reject(e)));
       });
       req.once('socket', (socket) => tallyConnection(this.server, socket));
-      req.setTimeout(idleMs, () => req.destroy(new Error(`WATCH ${path.split('?')[0]}: no data for ${idleMs / 1000} s`)));
+      req.setTimeout(idleMs, () =>
+        req.destroy(new Error(`WATCH ${path.split('?')[0]}: no data for ${idleMs / 1000} s`)),
+      );
       req.on('error', (e) => (signal.aborted ? resolve() : reject(e)));
       req.end();
     });
@@ -216,7 +270,8 @@ export class KubeClient {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     tally(this.server, method, path, contentType);
     const headers = { ...(this.options.headers as Record<string, string>), accept: 'application/json' };
-    if (payload !== undefined) Object.assign(headers, { 'content-type': contentType, 'content-length': Buffer.byteLength(payload) });
+    if (payload !== undefined)
+      Object.assign(headers, { 'content-type': contentType, 'content-length': Buffer.byteLength(payload) });
     return new Promise<T>((resolve, reject) => {
       const req = request(`${this.server}${path}`, { ...this.options, method, headers, timeout: 30_000 }, (res) => {
         const chunks: Buffer[] = [];

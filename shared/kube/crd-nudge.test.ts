@@ -3,8 +3,13 @@ import { ANNOTATION } from '../core/vocabulary.ts';
 import { needsNudge, NUDGE_AFTER_MS, type CrdState } from './crd-nudge.ts';
 
 const at = Date.parse('2026-11-25T10:00:00Z');
-const crd = (conditions: { type: string; status: string; lastTransitionTime?: string }[], metadata: Partial<CrdState['metadata']> = {}): CrdState =>
-  ({ metadata: { name: 'modulereleasemetas.operator.kyma-project.io', ...metadata }, status: { conditions } });
+const crd = (
+  conditions: { type: string; status: string; lastTransitionTime?: string }[],
+  metadata: Partial<CrdState['metadata']> = {},
+): CrdState => ({
+  metadata: { name: 'modulereleasemetas.operator.kyma-project.io', ...metadata },
+  status: { conditions },
+});
 const accepted = { type: 'NamesAccepted', status: 'True', lastTransitionTime: '2026-11-25T10:00:00Z' };
 
 describe('needsNudge', () => {

@@ -6,9 +6,18 @@
 import { ANNOTATION } from '../core/vocabulary.ts';
 import type { KubeClient } from './client.ts';
 
-interface CrdCondition { type: string; status: string; lastTransitionTime?: string }
+interface CrdCondition {
+  type: string;
+  status: string;
+  lastTransitionTime?: string;
+}
 export interface CrdState {
-  metadata: { name: string; creationTimestamp?: string; deletionTimestamp?: string; annotations?: Record<string, string> };
+  metadata: {
+    name: string;
+    creationTimestamp?: string;
+    deletionTimestamp?: string;
+    annotations?: Record<string, string>;
+  };
   status?: { conditions?: CrdCondition[] };
 }
 
@@ -22,7 +31,11 @@ export function needsNudge(crd: CrdState, now: number): boolean {
   if (crd.metadata.deletionTimestamp || condition('Established')?.status === 'True') return false;
   const accepted = condition('NamesAccepted');
   if (accepted?.status !== 'True') return false;
-  const since = Math.max(...[accepted.lastTransitionTime, crd.metadata.annotations?.[ANNOTATION.establishNudge]].map((t) => Date.parse(t ?? '') || 0));
+  const since = Math.max(
+    ...[accepted.lastTransitionTime, crd.metadata.annotations?.[ANNOTATION.establishNudge]].map(
+      (t) => Date.parse(t ?? '') || 0,
+    ),
+  );
   return now - since >= NUDGE_AFTER_MS;
 }
 
@@ -30,6 +43,8 @@ export function needsNudge(crd: CrdState, now: number): boolean {
 export async function nudgeUnestablished(client: KubeClient, crd: CrdState, now = Date.now()): Promise<boolean> {
   if (!needsNudge(crd, now)) return false;
   const ref = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: crd.metadata.name };
-  await client.mergePatch(ref, { metadata: { annotations: { [ANNOTATION.establishNudge]: new Date(now).toISOString() } } });
+  await client.mergePatch(ref, {
+    metadata: { annotations: { [ANNOTATION.establishNudge]: new Date(now).toISOString() } },
+  });
   return true;
 }

@@ -18,7 +18,11 @@ describe('Discovery', () => {
   it('reads a group version once and serves its kinds from then on', async () => {
     const s = server({ '/apis/operator.kyma-project.io/v1beta2': ['Kyma'] });
     const d = new Discovery();
-    expect(await d.resource('operator.kyma-project.io/v1beta2', 'Kyma', s.fetchList)).toEqual({ base: '/apis/operator.kyma-project.io/v1beta2', plural: 'kymas', namespaced: true });
+    expect(await d.resource('operator.kyma-project.io/v1beta2', 'Kyma', s.fetchList)).toEqual({
+      base: '/apis/operator.kyma-project.io/v1beta2',
+      plural: 'kymas',
+      namespaced: true,
+    });
     await d.resource('operator.kyma-project.io/v1beta2', 'Kyma', s.fetchList);
     expect(s.reads).toHaveLength(1);
   });
@@ -35,7 +39,9 @@ describe('Discovery', () => {
   it('does not read a list twice in one lookup: a group the server does not serve costs one request', async () => {
     const s = server({});
     const d = new Discovery();
-    await expect(d.resource('operator.kyma-project.io/v1beta2', 'Kyma', s.fetchList)).rejects.toThrow(/no resource for kind Kyma/);
+    await expect(d.resource('operator.kyma-project.io/v1beta2', 'Kyma', s.fetchList)).rejects.toThrow(
+      /no resource for kind Kyma/,
+    );
     expect(s.reads).toHaveLength(1);
   });
 });

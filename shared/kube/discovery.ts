@@ -46,7 +46,9 @@ export class Discovery {
     // A kind not in a list read earlier may be new (a CRD established since): read it again. A list read just now is
     // not read twice.
     const known = this.cache.has(base);
-    const found = await this.find(base, kind, false, fetchList) ?? (known ? await this.find(base, kind, true, fetchList) : undefined);
+    const found =
+      (await this.find(base, kind, false, fetchList)) ??
+      (known ? await this.find(base, kind, true, fetchList) : undefined);
     if (!found) throw new KubeApiError(404, 'NotFound', `the server has no resource for kind ${kind} in ${apiVersion}`);
     return { base, plural: found.name, namespaced: found.namespaced };
   }
@@ -55,7 +57,12 @@ export class Discovery {
    * A kind by API group in whatever version the server serves it (preferred version first), so that objects stored
    * under an older or newer version are still found; undefined when the group does not serve the kind at all.
    */
-  async resourceOfGroupKind(group: string, kind: string, fetchGroup: (path: string) => Promise<ApiGroup>, fetchList: Fetch): Promise<(ResourceInfo & { apiVersion: string }) | undefined> {
+  async resourceOfGroupKind(
+    group: string,
+    kind: string,
+    fetchGroup: (path: string) => Promise<ApiGroup>,
+    fetchList: Fetch,
+  ): Promise<(ResourceInfo & { apiVersion: string }) | undefined> {
     const info = await fetchGroup(`/apis/${group}`).catch((e: unknown) => {
       if (e instanceof KubeApiError && e.status === 404) return undefined;
       throw e;

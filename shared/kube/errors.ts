@@ -19,7 +19,11 @@ export const isConflict = (e: unknown) => e instanceof KubeApiError && e.status 
  */
 export function apiErrorFrom(status: number, body: string, what: string): KubeApiError {
   const { reason = '', message = '' } = parseStatus(body);
-  return new KubeApiError(status, reason, `${what}: ${status}${reason ? ` ${reason}` : ''}${message ? `: ${message}` : ''}`);
+  return new KubeApiError(
+    status,
+    reason,
+    `${what}: ${status}${reason ? ` ${reason}` : ''}${message ? `: ${message}` : ''}`,
+  );
 }
 
 function parseStatus(body: string): { reason?: string; message?: string } {

@@ -11,22 +11,53 @@ export interface InvolvedObject {
 export type EventType = 'Normal' | 'Warning';
 
 /** The involved object of an Event about `object`. */
-export const involvedOf = (object: { apiVersion: string; kind: string; metadata: { name: string; namespace?: string | undefined; uid?: string | undefined } }): InvolvedObject =>
-  ({ apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name, namespace: object.metadata.namespace ?? '', uid: object.metadata.uid });
+export const involvedOf = (object: {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string | undefined; uid?: string | undefined };
+}): InvolvedObject => ({
+  apiVersion: object.apiVersion,
+  kind: object.kind,
+  name: object.metadata.name,
+  namespace: object.metadata.namespace ?? '',
+  uid: object.metadata.uid,
+});
 
 const MAX_MESSAGE = 1024;
 
 /** Records a Kubernetes Event (core/v1) about an object; the message is cut to 1 KiB. Never throws. */
-export async function recordEvent(client: KubeClient, involved: InvolvedObject, type: EventType, reason: string,
-  message: string, component: string): Promise<void> {
+export async function recordEvent(
+  client: KubeClient,
+  involved: InvolvedObject,
+  type: EventType,
+  reason: string,
+  message: string,
+  component: string,
+): Promise<void> {
   const now = new Date().toISOString();
   const text = message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1)}…` : message;
-  await client.create({
-    apiVersion: 'v1', kind: 'Event',
-    metadata: { generateName: `${involved.name}.`, namespace: involved.namespace },
-    involvedObject: { apiVersion: involved.apiVersion, kind: involved.kind, name: involved.name, namespace: involved.namespace, ...(involved.uid ? { uid: involved.uid } : {}) },
-    type, reason, message: text, source: { component }, firstTimestamp: now, lastTimestamp: now, count: 1, reportingComponent: component,
-  } as never).catch(() => undefined);
+  await client
+    .create({
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { generateName: `${involved.name}.`, namespace: involved.namespace },
+      involvedObject: {
+        apiVersion: involved.apiVersion,
+        kind: involved.kind,
+        name: involved.name,
+        namespace: involved.namespace,
+        ...(involved.uid ? { uid: involved.uid } : {}),
+      },
+      type,
+      reason,
+      message: text,
+      source: { component },
+      firstTimestamp: now,
+      lastTimestamp: now,
+      count: 1,
+      reportingComponent: component,
+    } as never)
+    .catch(() => undefined);
 }
 
 /** How long the same event about the same object is not recorded again, and how many events an object gets in it. */
@@ -54,7 +85,10 @@ export class EventRecorder {
   }
 
   /** Records the event unless it is a repeat or the object's budget is spent; true when it was sent. Never throws. */
-  async record(involved: InvolvedObject, event: { type: EventType; reason: string; message: string } | undefined): Promise<boolean> {
+  async record(
+    involved: InvolvedObject,
+    event: { type: EventType; reason: string; message: string } | undefined,
+  ): Promise<boolean> {
     if (!event || !this.admit(involved, `${event.type}\n${event.reason}\n${event.message}`)) return false;
     await recordEvent(this.client, involved, event.type, event.reason, event.message, this.component);
     return true;

@@ -28,7 +28,8 @@ export const isEnvName = (name: string): boolean => ENV_NAME.test(name);
 export function parseExecEntry(entry: string): ExecPlugin {
   const [command = '', ...args] = entry.trim().split(' ');
   if (command === '') throw new Error('an entry has no command');
-  if (args.includes('')) throw new Error(`the entry for command ${JSON.stringify(command)} must separate its arguments by single spaces`);
+  if (args.includes(''))
+    throw new Error(`the entry for command ${JSON.stringify(command)} must separate its arguments by single spaces`);
   return Object.freeze({ command, args: Object.freeze(args) });
 }
 
@@ -43,6 +44,7 @@ export function execAllowlist(commands: readonly string[], env: readonly string[
 }
 
 /** The parsed form of what a caller passed. */
-export const asExecAllowlist = (allowed: ExecAllowed): ExecAllowlist => (isParsed(allowed) ? allowed : execAllowlist(allowed));
+export const asExecAllowlist = (allowed: ExecAllowed): ExecAllowlist =>
+  isParsed(allowed) ? allowed : execAllowlist(allowed);
 
 const isParsed = (allowed: ExecAllowed): allowed is ExecAllowlist => !Array.isArray(allowed);

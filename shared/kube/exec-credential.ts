@@ -5,27 +5,44 @@
 import { execFile } from 'node:child_process';
 import { pluginEnvironment } from '../host/config.ts';
 
-export interface ExecConfig { command?: unknown; args?: unknown; env?: unknown }
-export interface ExecCredential { token?: string | undefined; cert?: Buffer | undefined; key?: Buffer | undefined }
+export interface ExecConfig {
+  command?: unknown;
+  args?: unknown;
+  env?: unknown;
+}
+export interface ExecCredential {
+  token?: string | undefined;
+  cert?: Buffer | undefined;
+  key?: Buffer | undefined;
+}
 
 const TIMEOUT_MS = 60_000;
 
 export function runExecCredential(exec: ExecConfig): Promise<ExecCredential> {
   const command = typeof exec.command === 'string' ? exec.command : '';
-  if (!command) return Promise.reject(new Error('the kubeconfig\'s exec credential plugin has no command'));
+  if (!command) return Promise.reject(new Error("the kubeconfig's exec credential plugin has no command"));
   const args = Array.isArray(exec.args) ? exec.args.map(String) : [];
   const env = pluginEnvironment();
-  for (const item of Array.isArray(exec.env) ? exec.env as unknown[] : []) {
+  for (const item of Array.isArray(exec.env) ? (exec.env as unknown[]) : []) {
     const { name, value } = (item ?? {}) as { name?: unknown; value?: unknown };
     if (typeof name === 'string') env[name] = String(value ?? '');
   }
   return new Promise((resolve, reject) => {
     execFile(command, args, { env, timeout: TIMEOUT_MS, maxBuffer: 1 << 20, encoding: 'utf8' }, (error, stdout) => {
-      if (error) return reject(new Error(`the exec credential plugin ${JSON.stringify(command)} failed (${error.code ?? error.signal ?? 'no exit code'})`));
+      if (error)
+        return reject(
+          new Error(
+            `the exec credential plugin ${JSON.stringify(command)} failed (${error.code ?? error.signal ?? 'no exit code'})`,
+          ),
+        );
       try {
         resolve(credentialOf(JSON.parse(stdout)));
       } catch {
-        reject(new Error(`the exec credential plugin ${JSON.stringify(command)} printed no ExecCredential with a token or a client certificate`));
+        reject(
+          new Error(
+            `the exec credential plugin ${JSON.stringify(command)} printed no ExecCredential with a token or a client certificate`,
+          ),
+        );
       }
     });
   });
@@ -33,8 +50,13 @@ export function runExecCredential(exec: ExecConfig): Promise<ExecCredential> {
 
 function credentialOf(printed: unknown): ExecCredential {
   const status = (printed as { status?: Record<string, unknown> } | null)?.status ?? {};
-  const text = (field: string) => (typeof status[field] === 'string' && status[field] ? status[field] as string : undefined);
-  const credential = { token: text('token'), cert: bytesOf(text('clientCertificateData')), key: bytesOf(text('clientKeyData')) };
+  const text = (field: string) =>
+    typeof status[field] === 'string' && status[field] ? (status[field] as string) : undefined;
+  const credential = {
+    token: text('token'),
+    cert: bytesOf(text('clientCertificateData')),
+    key: bytesOf(text('clientKeyData')),
+  };
   if (!credential.token && !(credential.cert && credential.key)) throw new Error('no credential');
   return credential;
 }

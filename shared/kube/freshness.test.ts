@@ -3,21 +3,38 @@ import { currentFreshness, kindKey, revisionOf, withFreshness } from './freshnes
 
 describe('Freshness', () => {
   it('keeps, per kind, the highest resourceVersion a call has seen', async () => {
-    const required = await withFreshness(async () => {
-      const freshness = currentFreshness();
-      freshness?.note('operator.kyma-project.io/Manifest', '120');
-      freshness?.note('operator.kyma-project.io/Manifest', '90');
-      freshness?.note('/Secret', '7');
-      return [freshness?.required('operator.kyma-project.io/Manifest'), freshness?.required('/Secret'), freshness?.required('operator.kyma-project.io/Kyma')];
-    }, 'operator.kyma-project.io/Manifest', '100', { kind: 'operator.kyma-project.io/ModuleTemplate', resourceVersion: '55' });
+    const required = await withFreshness(
+      async () => {
+        const freshness = currentFreshness();
+        freshness?.note('operator.kyma-project.io/Manifest', '120');
+        freshness?.note('operator.kyma-project.io/Manifest', '90');
+        freshness?.note('/Secret', '7');
+        return [
+          freshness?.required('operator.kyma-project.io/Manifest'),
+          freshness?.required('/Secret'),
+          freshness?.required('operator.kyma-project.io/Kyma'),
+        ];
+      },
+      'operator.kyma-project.io/Manifest',
+      '100',
+      { kind: 'operator.kyma-project.io/ModuleTemplate', resourceVersion: '55' },
+    );
     expect(required).toEqual([120n, 7n, 0n]);
   });
 
   it('is per call: concurrent calls and code outside a call do not share it', async () => {
-    const seen = await Promise.all(['10', '20'].map((rv) => withFreshness(async () => {
-      await new Promise((r) => setTimeout(r, 5));
-      return currentFreshness()?.required('/Secret');
-    }, '/Secret', rv)));
+    const seen = await Promise.all(
+      ['10', '20'].map((rv) =>
+        withFreshness(
+          async () => {
+            await new Promise((r) => setTimeout(r, 5));
+            return currentFreshness()?.required('/Secret');
+          },
+          '/Secret',
+          rv,
+        ),
+      ),
+    );
     expect(seen).toEqual([10n, 20n]);
     expect(currentFreshness()).toBeUndefined();
   });

@@ -25,7 +25,12 @@ const context = new AsyncLocalStorage<Freshness>();
 
 /** Runs `work` with a fresh Freshness; `kind`/`resourceVersion` seed it with the object the call is about, `also`
  * with what the event's sender had seen. */
-export function withFreshness<T>(work: () => Promise<T>, kind?: string, resourceVersion?: string, also?: { kind: string; resourceVersion: string }): Promise<T> {
+export function withFreshness<T>(
+  work: () => Promise<T>,
+  kind?: string,
+  resourceVersion?: string,
+  also?: { kind: string; resourceVersion: string },
+): Promise<T> {
   const freshness = new Freshness();
   if (kind) freshness.note(kind, resourceVersion);
   if (also) freshness.note(also.kind, also.resourceVersion);
@@ -34,7 +39,8 @@ export function withFreshness<T>(work: () => Promise<T>, kind?: string, resource
 
 export const currentFreshness = (): Freshness | undefined => context.getStore();
 
-export const kindKey = (apiVersion: string, kind: string) => `${apiVersion.includes('/') ? apiVersion.split('/')[0] : ''}/${kind}`;
+export const kindKey = (apiVersion: string, kind: string) =>
+  `${apiVersion.includes('/') ? apiVersion.split('/')[0] : ''}/${kind}`;
 
 export function revisionOf(resourceVersion: string | undefined): bigint | undefined {
   if (!resourceVersion || !/^[0-9]{1,20}$/.test(resourceVersion)) return undefined;

@@ -11,8 +11,14 @@ export interface CachedCollection {
   labelSelector?: string | undefined;
 }
 
-export type Cached = KubeObject & SelectedObject & { metadata: { name: string; namespace?: string; resourceVersion?: string; managedFields?: unknown } };
-interface WatchEvent { type?: string; object?: Cached & { code?: number } }
+export type Cached = KubeObject &
+  SelectedObject & {
+    metadata: { name: string; namespace?: string; resourceVersion?: string; managedFields?: unknown };
+  };
+interface WatchEvent {
+  type?: string;
+  object?: Cached & { code?: number };
+}
 
 const PAGE = 500;
 const FIRST_BACKOFF_MS = 500;
@@ -65,8 +71,12 @@ export class KindCache {
    * carrying that label value are looked at (an index per label key, built on first use, kept with every change).
    */
   select(filter: (object: Cached) => boolean, label?: { key: string; value: string }): Cached[] {
-    const keys = label ? [...this.indexOf(label.key).get(label.value) ?? []] : [...this.objects.keys()];
-    return keys.filter((k) => this.objects.has(k)).sort().map((k) => this.objects.get(k) as Cached).filter(filter);
+    const keys = label ? [...(this.indexOf(label.key).get(label.value) ?? [])] : [...this.objects.keys()];
+    return keys
+      .filter((k) => this.objects.has(k))
+      .sort()
+      .map((k) => this.objects.get(k) as Cached)
+      .filter(filter);
   }
 
   private indexOf(labelKey: string): Map<string, Set<string>> {
@@ -100,7 +110,11 @@ export class KindCache {
     let backoff = FIRST_BACKOFF_MS;
     while (!this.stopping.signal.aborted) {
       try {
-        const path = await this.client.path({ apiVersion: this.collection.apiVersion, kind: this.collection.kind, namespace: this.collection.namespace || undefined });
+        const path = await this.client.path({
+          apiVersion: this.collection.apiVersion,
+          kind: this.collection.kind,
+          namespace: this.collection.namespace || undefined,
+        });
         await this.list(path);
         backoff = FIRST_BACKOFF_MS;
         await this.watch(path);
@@ -117,8 +131,15 @@ export class KindCache {
     let token = '';
     let revision: string | undefined;
     do {
-      const query = new URLSearchParams({ limit: String(PAGE), ...(token ? { continue: token } : {}), ...this.selectorQuery() });
-      const page = await this.client.request<{ items: Cached[]; metadata: { resourceVersion?: string; continue?: string } }>('GET', `${path}?${query}`);
+      const query = new URLSearchParams({
+        limit: String(PAGE),
+        ...(token ? { continue: token } : {}),
+        ...this.selectorQuery(),
+      });
+      const page = await this.client.request<{
+        items: Cached[];
+        metadata: { resourceVersion?: string; continue?: string };
+      }>('GET', `${path}?${query}`);
       for (const item of page.items) fresh.set(keyOf(item), this.trimmed(item));
       revision ??= page.metadata.resourceVersion;
       token = page.metadata.continue ?? '';
@@ -136,10 +157,21 @@ export class KindCache {
     for (;;) {
       let expired = false;
       const timeoutSeconds = 300 + Math.floor(Math.random() * 300);
-      const query = new URLSearchParams({ watch: '1', allowWatchBookmarks: 'true', resourceVersion: this.resourceVersion, timeoutSeconds: String(timeoutSeconds), ...this.selectorQuery() });
-      await this.client.watch(`${path}?${query}`, (event) => {
-        if (!this.apply(event as WatchEvent)) expired = true;
-      }, this.stopping.signal, (timeoutSeconds + 60) * 1000);
+      const query = new URLSearchParams({
+        watch: '1',
+        allowWatchBookmarks: 'true',
+        resourceVersion: this.resourceVersion,
+        timeoutSeconds: String(timeoutSeconds),
+        ...this.selectorQuery(),
+      });
+      await this.client.watch(
+        `${path}?${query}`,
+        (event) => {
+          if (!this.apply(event as WatchEvent)) expired = true;
+        },
+        this.stopping.signal,
+        (timeoutSeconds + 60) * 1000,
+      );
       if (expired || this.stopping.signal.aborted) return;
     }
   }
@@ -168,7 +200,10 @@ export class KindCache {
    * with apiVersion and kind (list items may lack them). */
   private trimmed(object: Cached): Cached {
     const metadata = { ...object.metadata };
-    if (Array.isArray(metadata.managedFields)) metadata.managedFields = (metadata.managedFields as ManagedFieldsEntry[]).map(({ manager, operation, subresource, time }) => ({ manager, operation, subresource, time }));
+    if (Array.isArray(metadata.managedFields))
+      metadata.managedFields = (metadata.managedFields as ManagedFieldsEntry[]).map(
+        ({ manager, operation, subresource, time }) => ({ manager, operation, subresource, time }),
+      );
     return { ...object, apiVersion: this.collection.apiVersion, kind: this.collection.kind, metadata };
   }
 
@@ -177,7 +212,12 @@ export class KindCache {
   }
 }
 
-interface ManagedFieldsEntry { manager?: string; operation?: string; subresource?: string; time?: string }
+interface ManagedFieldsEntry {
+  manager?: string;
+  operation?: string;
+  subresource?: string;
+  time?: string;
+}
 
 const keyOf = (object: Cached) => `${object.metadata.namespace ?? ''}/${object.metadata.name}`;
 

@@ -21,7 +21,10 @@ export class KubeconfigRefusedError extends Error {
 }
 
 type Entry = Record<string, unknown>;
-const FILE_FIELDS = { user: ['token-file', 'client-certificate', 'client-key'], cluster: ['certificate-authority'] } as const;
+const FILE_FIELDS = {
+  user: ['token-file', 'client-certificate', 'client-key'],
+  cluster: ['certificate-authority'],
+} as const;
 
 /** Why the kubeconfig (its YAML `text`, or the document parsed from it) must not be loaded, or undefined (also for
  * text that is no kubeconfig: loading it fails). */
@@ -40,14 +43,18 @@ export function kubeconfigRefusal(text: string | object, allowedExec: ExecAllowe
       const refusal = execRefusal(exec, allowed);
       if (refusal) return refusal;
     }
-    if (user['auth-provider'] !== undefined && user['auth-provider'] !== null) return 'its user has an auth-provider, which is refused (it can run commands and read local files); use a token or a client certificate';
+    if (user['auth-provider'] !== undefined && user['auth-provider'] !== null)
+      return 'its user has an auth-provider, which is refused (it can run commands and read local files); use a token or a client certificate';
     const file = FILE_FIELDS.user.find((field) => typeof user[field] === 'string' && user[field] !== '');
-    if (file) return `its user names a local file (${file}), which is refused: a runtime's credentials must be inline (token, client-certificate-data, client-key-data)`;
+    if (file)
+      return `its user names a local file (${file}), which is refused: a runtime's credentials must be inline (token, client-certificate-data, client-key-data)`;
   }
   for (const cluster of entries(clusters, 'cluster')) {
-    if (typeof cluster['proxy-url'] === 'string' && cluster['proxy-url'] !== '') return 'its cluster names a proxy (proxy-url), which is not supported: refused rather than connecting around the proxy';
+    if (typeof cluster['proxy-url'] === 'string' && cluster['proxy-url'] !== '')
+      return 'its cluster names a proxy (proxy-url), which is not supported: refused rather than connecting around the proxy';
     const file = FILE_FIELDS.cluster.find((field) => typeof cluster[field] === 'string' && cluster[field] !== '');
-    if (file) return `its cluster names a local file (${file}), which is refused: the CA must be inline (certificate-authority-data)`;
+    if (file)
+      return `its cluster names a local file (${file}), which is refused: the CA must be inline (certificate-authority-data)`;
   }
   return undefined;
 }
@@ -84,13 +91,20 @@ function execRefusal(exec: unknown, allowed: ExecAllowlist): string | undefined 
   const plugin = `its user's exec credential plugin (command ${JSON.stringify(short(command))})`;
   const { args = [], env } = exec as Entry;
   const given = args === null ? [] : args;
-  if (!Array.isArray(given) || !given.every((a): a is string => typeof a === 'string')
-    || !allowed.plugins.some((p) => p.command === command && p.args.length === given.length && p.args.every((a, i) => a === given[i]))) {
+  if (
+    !Array.isArray(given) ||
+    !given.every((a): a is string => typeof a === 'string') ||
+    !allowed.plugins.some(
+      (p) => p.command === command && p.args.length === given.length && p.args.every((a, i) => a === given[i]),
+    )
+  ) {
     return `${plugin} passes arguments that are not allowed; allow command and arguments exactly with ${EXEC_COMMANDS_SETTING}`;
   }
   if (env === undefined || env === null) return undefined;
   const items: unknown[] = Array.isArray(env) ? env : [env];
-  const names = items.map((item) => (item && typeof item === 'object' && !Array.isArray(item) ? (item as Entry)['name'] : undefined));
+  const names = items.map((item) =>
+    item && typeof item === 'object' && !Array.isArray(item) ? (item as Entry)['name'] : undefined,
+  );
   const refused = names.filter((name) => typeof name !== 'string' || !allowed.env.includes(name));
   if (refused.length === 0 && Array.isArray(env)) return undefined;
   // Names are shown (needed to allow them, and not credentials); only proper names, a few, shortened; never a value.
@@ -102,7 +116,8 @@ function execRefusal(exec: unknown, allowed: ExecAllowlist): string | undefined 
 /** The `user:` or `cluster:` bodies of a kubeconfig's `users` or `clusters` list (anything else is skipped). */
 function entries(list: unknown, key: 'user' | 'cluster'): Entry[] {
   if (!Array.isArray(list)) return [];
-  return list.map((item: unknown) => (item && typeof item === 'object' ? (item as Entry)[key] : undefined))
+  return list
+    .map((item: unknown) => (item && typeof item === 'object' ? (item as Entry)[key] : undefined))
     .filter((body): body is Entry => Boolean(body) && typeof body === 'object');
 }
 

@@ -26,8 +26,18 @@ export interface ClusterConfig {
   applyToHTTPSOptions(options: TlsOptions): Promise<void>;
 }
 
-interface Cluster { server: string; ca?: Buffer | undefined; insecure: boolean }
-interface User { token?: string | undefined; cert?: Buffer | undefined; key?: Buffer | undefined; basic?: string | undefined; exec?: ExecConfig | undefined }
+interface Cluster {
+  server: string;
+  ca?: Buffer | undefined;
+  insecure: boolean;
+}
+interface User {
+  token?: string | undefined;
+  cert?: Buffer | undefined;
+  key?: Buffer | undefined;
+  basic?: string | undefined;
+  exec?: ExecConfig | undefined;
+}
 type Entry = Record<string, unknown>;
 
 const SERVICE_ACCOUNT = '/var/run/secrets/kubernetes.io/serviceaccount';
@@ -48,15 +58,28 @@ export class KubeConfig implements ClusterConfig {
     const context = typeof config['current-context'] === 'string' ? config['current-context'] : '';
     const contexts = named(config['contexts'], 'context');
     const chosen = contexts.get(context) ?? (contexts.size === 1 && !context ? [...contexts.values()][0] : undefined);
-    if (!chosen) throw new Error(context ? `the kubeconfig has no context named ${JSON.stringify(context)}` : 'the kubeconfig has no current-context');
+    if (!chosen)
+      throw new Error(
+        context
+          ? `the kubeconfig has no context named ${JSON.stringify(context)}`
+          : 'the kubeconfig has no current-context',
+      );
     const clusterName = String(chosen['cluster'] ?? '');
     const cluster = named(config['clusters'], 'cluster').get(clusterName);
-    if (!cluster) throw new Error(`the kubeconfig's context ${JSON.stringify(context)} names cluster ${JSON.stringify(clusterName)}, which it does not define`);
-    if (typeof cluster['server'] !== 'string' || !cluster['server']) throw new Error(`the kubeconfig's cluster ${JSON.stringify(clusterName)} has no server`);
+    if (!cluster)
+      throw new Error(
+        `the kubeconfig's context ${JSON.stringify(context)} names cluster ${JSON.stringify(clusterName)}, which it does not define`,
+      );
+    if (typeof cluster['server'] !== 'string' || !cluster['server'])
+      throw new Error(`the kubeconfig's cluster ${JSON.stringify(clusterName)} has no server`);
     const userName = String(chosen['user'] ?? '');
     const user = named(config['users'], 'user').get(userName) ?? {};
     this.context = context || [...contexts.keys()][0] || '';
-    this.cluster = { server: cluster['server'], ca: bytes(cluster, 'certificate-authority', dir), insecure: cluster['insecure-skip-tls-verify'] === true };
+    this.cluster = {
+      server: cluster['server'],
+      ca: bytes(cluster, 'certificate-authority', dir),
+      insecure: cluster['insecure-skip-tls-verify'] === true,
+    };
     this.user = userOf(user, dir);
   }
 
@@ -76,9 +99,16 @@ export class KubeConfig implements ClusterConfig {
   /** The pod's own service account and the API server of KUBERNETES_SERVICE_HOST. */
   loadFromCluster(): void {
     const { serviceHost: host, servicePort: port } = kubeconfigLocation();
-    if (!host) throw new Error('no kubeconfig: KUBECONFIG is unset, ~/.kube/config is absent and this is not a pod (KUBERNETES_SERVICE_HOST is unset)');
+    if (!host)
+      throw new Error(
+        'no kubeconfig: KUBECONFIG is unset, ~/.kube/config is absent and this is not a pod (KUBERNETES_SERVICE_HOST is unset)',
+      );
     this.context = 'inCluster';
-    this.cluster = { server: `https://${host.includes(':') ? `[${host}]` : host}:${port}`, ca: readFileSync(join(SERVICE_ACCOUNT, 'ca.crt')), insecure: false };
+    this.cluster = {
+      server: `https://${host.includes(':') ? `[${host}]` : host}:${port}`,
+      ca: readFileSync(join(SERVICE_ACCOUNT, 'ca.crt')),
+      insecure: false,
+    };
     this.user = { token: readFileSync(join(SERVICE_ACCOUNT, 'token'), 'utf8').trim() };
   }
 
@@ -92,7 +122,7 @@ export class KubeConfig implements ClusterConfig {
 
   /** CA, client certificate and Authorization header into `options`; runs the exec credential plugin, if any. */
   async applyToHTTPSOptions(options: TlsOptions): Promise<void> {
-    const user = this.user.exec ? { ...this.user, ...await runExecCredential(this.user.exec) } : this.user;
+    const user = this.user.exec ? { ...this.user, ...(await runExecCredential(this.user.exec)) } : this.user;
     if (this.cluster?.ca) options.ca = this.cluster.ca;
     if (this.cluster?.insecure) options.rejectUnauthorized = false;
     if (user.cert) options.cert = user.cert;
@@ -110,10 +140,16 @@ export function kubeConfigOf(text: string, dir?: string): KubeConfig {
 }
 
 function userOf(user: Entry, dir: string): User {
-  if (user['auth-provider']) throw new Error('the kubeconfig\'s user has an auth-provider, which is not supported; use a token, a client certificate or an exec plugin');
+  if (user['auth-provider'])
+    throw new Error(
+      "the kubeconfig's user has an auth-provider, which is not supported; use a token, a client certificate or an exec plugin",
+    );
   const token = typeof user['token'] === 'string' && user['token'] ? user['token'] : fileText(user, 'token-file', dir);
-  const basic = typeof user['username'] === 'string' && typeof user['password'] === 'string' ? Buffer.from(`${user['username']}:${user['password']}`).toString('base64') : undefined;
-  const exec = user['exec'] && typeof user['exec'] === 'object' ? user['exec'] as ExecConfig : undefined;
+  const basic =
+    typeof user['username'] === 'string' && typeof user['password'] === 'string'
+      ? Buffer.from(`${user['username']}:${user['password']}`).toString('base64')
+      : undefined;
+  const exec = user['exec'] && typeof user['exec'] === 'object' ? (user['exec'] as ExecConfig) : undefined;
   return { token, basic, exec, cert: bytes(user, 'client-certificate', dir), key: bytes(user, 'client-key', dir) };
 }
 

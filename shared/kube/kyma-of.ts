@@ -14,10 +14,14 @@ export async function kymaNameOf(kcp: KubeClient, key: ObjectKey, event: EventAt
   if (key.kind !== 'Manifest') return undefined;
   const carried = carriedKymaName(event);
   if (carried) return carried;
-  const { items } = await kcp.list<Manifest>(API_VERSION, 'Manifest', { namespace: key.namespace, fieldSelector: `metadata.name=${key.name}` });
+  const { items } = await kcp.list<Manifest>(API_VERSION, 'Manifest', {
+    namespace: key.namespace,
+    fieldSelector: `metadata.name=${key.name}`,
+  });
   return items[0]?.metadata.labels?.[LABEL.kymaName];
 }
 
 /** The kyma-name label of the object an event carries (ApiServerSource data), if any. */
 export const carriedKymaName = (event: EventAttributes): string | undefined =>
-  (event.data as { metadata?: { labels?: Record<string, string> } } | undefined)?.metadata?.labels?.[LABEL.kymaName] || undefined;
+  (event.data as { metadata?: { labels?: Record<string, string> } } | undefined)?.metadata?.labels?.[LABEL.kymaName] ||
+  undefined;

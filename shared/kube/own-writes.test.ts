@@ -2,8 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { APISERVER_ADD, APISERVER_UPDATE, RESYNC_DUE } from '../host/events.ts';
 import { OwnWrites } from './own-writes.ts';
 
-const object = (resourceVersion: string, name = 'm1', uid = 'u1') => ({ metadata: { name, namespace: 'kcp-system', uid, resourceVersion } });
-const event = (resourceVersion: string, type = APISERVER_UPDATE) => ({ id: 'e', type, source: 's', specversion: '1.0', data: object(resourceVersion) });
+const object = (resourceVersion: string, name = 'm1', uid = 'u1') => ({
+  metadata: { name, namespace: 'kcp-system', uid, resourceVersion },
+});
+const event = (resourceVersion: string, type = APISERVER_UPDATE) => ({
+  id: 'e',
+  type,
+  source: 's',
+  specversion: '1.0',
+  data: object(resourceVersion),
+});
 
 describe('OwnWrites', () => {
   it('knows the update events about versions its guarded writes produced, and nothing else', () => {
@@ -15,7 +23,10 @@ describe('OwnWrites', () => {
     expect(own.isEcho(event('13'), object('13')), 'a change by anyone else').toBe(false);
     expect(own.isEcho(event('10'), object('12')), 'the change our call started from').toBe(false);
     expect(own.isEcho(event('12', APISERVER_ADD), object('12')), 'not an update').toBe(false);
-    expect(own.isEcho({ ...event('12', RESYNC_DUE), data: undefined, resourceversion: '12' }, object('12')), 'a resync is always work').toBe(false);
+    expect(
+      own.isEcho({ ...event('12', RESYNC_DUE), data: undefined, resourceversion: '12' }, object('12')),
+      'a resync is always work',
+    ).toBe(false);
     expect(own.isEcho(event('12'), object('12', 'm1', 'u2')), 'a re-created object of the same name').toBe(false);
     expect(own.isEcho(event('12'), object('12', 'm2')), 'another object').toBe(false);
   });

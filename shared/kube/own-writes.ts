@@ -1,6 +1,13 @@
 import { APISERVER_UPDATE, versionIn, type EventAttributes } from '../host/events.ts';
 
-interface Written { metadata: { name: string; namespace?: string | undefined; uid?: string | undefined; resourceVersion?: string | undefined } }
+interface Written {
+  metadata: {
+    name: string;
+    namespace?: string | undefined;
+    uid?: string | undefined;
+    resourceVersion?: string | undefined;
+  };
+}
 
 /** Own versions kept per object: a call writes at most a few times (finalizers, then status). */
 const PER_OBJECT = 4;

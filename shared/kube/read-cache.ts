@@ -21,7 +21,10 @@ export class ReadCache {
     this.client = client;
   }
 
-  async get<T extends KubeObject>(kinds: readonly CachedKind[], ref: ObjectRef): Promise<{ object: T | undefined } | undefined> {
+  async get<T extends KubeObject>(
+    kinds: readonly CachedKind[],
+    ref: ObjectRef,
+  ): Promise<{ object: T | undefined } | undefined> {
     const spec = kinds.find((k) => k.apiVersion === ref.apiVersion && k.kind === ref.kind);
     if (!spec || spec.labelSelector) return undefined;
     const cache = await this.caughtUp(spec, ref.namespace ?? '');
@@ -30,7 +33,13 @@ export class ReadCache {
   }
 
   /** With `copy` false the cached objects themselves are handed out: only for callers that never change them. */
-  async list<T extends KubeObject>(kinds: readonly CachedKind[], apiVersion: string, kind: string, opts: ListOptions, copy = true): Promise<ObjectList<T> | undefined> {
+  async list<T extends KubeObject>(
+    kinds: readonly CachedKind[],
+    apiVersion: string,
+    kind: string,
+    opts: ListOptions,
+    copy = true,
+  ): Promise<ObjectList<T> | undefined> {
     const spec = kinds.find((k) => k.apiVersion === apiVersion && k.kind === kind);
     const labels = selectorTerms(opts.labelSelector);
     const fields = fieldTerms(opts.fieldSelector);
@@ -41,15 +50,19 @@ export class ReadCache {
     const matches = (o: Cached) => labelsMatch(o, labels) && fieldsMatch(o, fields);
     const named = opts.namespace ? fields.find((t) => t.key === 'metadata.name' && t.op === '=') : undefined;
     const equal = labels.find((t) => t.op === '=');
-    const items = named ? [cache.get(named.value ?? '', opts.namespace)].filter((o): o is Cached => o !== undefined && matches(o))
+    const items = named
+      ? [cache.get(named.value ?? '', opts.namespace)].filter((o): o is Cached => o !== undefined && matches(o))
       : cache.select(matches, equal && { key: equal.key, value: equal.value ?? '' });
-    return { items: (copy ? structuredClone(items) : items) as unknown as T[], metadata: { resourceVersion: cache.resourceVersion } };
+    return {
+      items: (copy ? structuredClone(items) : items) as unknown as T[],
+      metadata: { resourceVersion: cache.resourceVersion },
+    };
   }
 
   /** The resourceVersion the informer of a cached collection has caught up to; '' when it is not cached or listed. */
   revision(kinds: readonly CachedKind[], apiVersion: string, kind: string, namespace: string): string {
     const spec = kinds.find((k) => k.apiVersion === apiVersion && k.kind === kind);
-    return spec ? this.informers.get(informerKey(spec, namespace))?.resourceVersion ?? '' : '';
+    return spec ? (this.informers.get(informerKey(spec, namespace))?.resourceVersion ?? '') : '';
   }
 
   /** Stops every informer; later reads go to the API server. */
@@ -69,4 +82,5 @@ export class ReadCache {
   }
 }
 
-const informerKey = (spec: CachedKind, namespace: string) => `${spec.apiVersion}/${spec.kind}/${namespace}/${spec.labelSelector ?? ''}`;
+const informerKey = (spec: CachedKind, namespace: string) =>
+  `${spec.apiVersion}/${spec.kind}/${namespace}/${spec.labelSelector ?? ''}`;

@@ -19,12 +19,28 @@ const ensured = new PerClientMemo<true>(ENSURED_MS);
  * pruned with one. With `reuse`, a namespace this client ensured in the last five minutes is not read again (the
  * five modules of a Kyma share it); a caller whose apply then fails calls `forgetRemoteNamespace`.
  */
-export async function ensureRemoteNamespace(runtime: KubeClient, namespace = REMOTE_NAMESPACE, reuse = false): Promise<void> {
+export async function ensureRemoteNamespace(
+  runtime: KubeClient,
+  namespace = REMOTE_NAMESPACE,
+  reuse = false,
+): Promise<void> {
   if (reuse && ensured.get(runtime, namespace)) return;
-  await applyUnlessCurrent(runtime, {
-    apiVersion: 'v1', kind: 'Namespace',
-    metadata: { name: namespace, labels: { [LABEL.managedBy]: MANAGED_BY_RUNTIME, 'istio-injection': 'enabled', 'namespaces.warden.kyma-project.io/validate': 'enabled' } },
-  }, SYNC_CONTEXT_MANAGER);
+  await applyUnlessCurrent(
+    runtime,
+    {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: {
+        name: namespace,
+        labels: {
+          [LABEL.managedBy]: MANAGED_BY_RUNTIME,
+          'istio-injection': 'enabled',
+          'namespaces.warden.kyma-project.io/validate': 'enabled',
+        },
+      },
+    },
+    SYNC_CONTEXT_MANAGER,
+  );
   ensured.set(runtime, namespace, true);
 }
 

@@ -2,15 +2,42 @@ import { describe, expect, it } from 'vitest';
 import { asCaller, countRequests, requestShape, requestTally, tally, tallyConnection } from './request-tally.ts';
 
 describe('requestShape', () => {
-  it('names verb and resource as the API server\'s metrics do', () => {
-    expect(requestShape('GET', '/apis/apps/v1/namespaces/kyma-system/deployments/alpha-manager')).toEqual({ verb: 'get', resource: 'deployments.apps' });
-    expect(requestShape('GET', '/api/v1/namespaces/kcp-system/secrets?labelSelector=a%3Db')).toEqual({ verb: 'list', resource: 'secrets' });
+  it("names verb and resource as the API server's metrics do", () => {
+    expect(requestShape('GET', '/apis/apps/v1/namespaces/kyma-system/deployments/alpha-manager')).toEqual({
+      verb: 'get',
+      resource: 'deployments.apps',
+    });
+    expect(requestShape('GET', '/api/v1/namespaces/kcp-system/secrets?labelSelector=a%3Db')).toEqual({
+      verb: 'list',
+      resource: 'secrets',
+    });
     expect(requestShape('GET', '/api/v1/namespaces/kyma-system')).toEqual({ verb: 'get', resource: 'namespaces' });
-    expect(requestShape('GET', '/apis/operator.kyma-project.io/v1beta2/manifests?watch=1&resourceVersion=5')).toEqual({ verb: 'watch', resource: 'manifests.operator.kyma-project.io' });
-    expect(requestShape('PATCH', '/apis/operator.kyma-project.io/v1beta2/namespaces/kcp-system/kymas/k1/status?fieldManager=x', 'application/apply-patch+yaml')).toEqual({ verb: 'apply', resource: 'kymas.operator.kyma-project.io/status' });
-    expect(requestShape('PATCH', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/x', 'application/merge-patch+json')).toEqual({ verb: 'patch', resource: 'customresourcedefinitions.apiextensions.k8s.io' });
-    expect(requestShape('POST', '/api/v1/namespaces/kcp-system/events')).toEqual({ verb: 'create', resource: 'events' });
-    expect(requestShape('GET', '/apis/operator.kyma-project.io/v1beta2')).toEqual({ verb: 'list', resource: 'discovery.operator.kyma-project.io' });
+    expect(requestShape('GET', '/apis/operator.kyma-project.io/v1beta2/manifests?watch=1&resourceVersion=5')).toEqual({
+      verb: 'watch',
+      resource: 'manifests.operator.kyma-project.io',
+    });
+    expect(
+      requestShape(
+        'PATCH',
+        '/apis/operator.kyma-project.io/v1beta2/namespaces/kcp-system/kymas/k1/status?fieldManager=x',
+        'application/apply-patch+yaml',
+      ),
+    ).toEqual({ verb: 'apply', resource: 'kymas.operator.kyma-project.io/status' });
+    expect(
+      requestShape(
+        'PATCH',
+        '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/x',
+        'application/merge-patch+json',
+      ),
+    ).toEqual({ verb: 'patch', resource: 'customresourcedefinitions.apiextensions.k8s.io' });
+    expect(requestShape('POST', '/api/v1/namespaces/kcp-system/events')).toEqual({
+      verb: 'create',
+      resource: 'events',
+    });
+    expect(requestShape('GET', '/apis/operator.kyma-project.io/v1beta2')).toEqual({
+      verb: 'list',
+      resource: 'discovery.operator.kyma-project.io',
+    });
     expect(requestShape('GET', '/openapi/v3')).toEqual({ verb: 'get', resource: '/openapi/v3' });
   });
 });
@@ -37,7 +64,9 @@ describe('connection tally', () => {
       tallyConnection('https://rt-1', { connecting: true });
       tallyConnection('https://rt-1', { connecting: false });
     });
-    expect(requestTally()).toEqual([{ caller: 'apply-remote', server: 'https://rt-1', verb: 'connect', resource: 'tls', count: 1 }]);
+    expect(requestTally()).toEqual([
+      { caller: 'apply-remote', server: 'https://rt-1', verb: 'connect', resource: 'tls', count: 1 },
+    ]);
     countRequests(false);
   });
 });

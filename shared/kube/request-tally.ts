@@ -14,7 +14,13 @@ export function countRequests(on: boolean): void {
   counts = on ? new Map() : undefined;
 }
 
-export interface TalliedRequest { caller: string; server: string; verb: string; resource: string; count: number }
+export interface TalliedRequest {
+  caller: string;
+  server: string;
+  verb: string;
+  resource: string;
+  count: number;
+}
 
 /** What was counted since counting started, as rows. */
 export function requestTally(): TalliedRequest[] {
@@ -33,7 +39,14 @@ export function tally(server: string, method: string, path: string, contentType:
 }
 
 /** The verbs (as requestShape names them) that write. */
-export const WRITE_VERBS: ReadonlySet<string> = new Set(['create', 'update', 'patch', 'apply', 'delete', 'deletecollection']);
+export const WRITE_VERBS: ReadonlySet<string> = new Set([
+  'create',
+  'update',
+  'patch',
+  'apply',
+  'delete',
+  'deletecollection',
+]);
 
 /** Counts a connection opened (a TLS handshake) for a request when counting is on: verb `connect`, resource `tls`. */
 export function tallyConnection(server: string, socket: { connecting?: boolean }): void {
@@ -47,13 +60,26 @@ export function requestShape(method: string, path: string, contentType = ''): { 
   const [route = '', query = ''] = path.split('?');
   const parts = route.split('/').filter(Boolean);
   if (parts[0] !== 'api' && parts[0] !== 'apis') return { verb: method.toLowerCase(), resource: `/${parts.join('/')}` };
-  const group = parts[0] === 'apis' ? parts[1] ?? '' : '';
+  const group = parts[0] === 'apis' ? (parts[1] ?? '') : '';
   let rest = parts.slice(parts[0] === 'apis' ? 3 : 2);
   if (rest[0] === 'namespaces' && rest.length >= 3) rest = rest.slice(2);
   const [plural = '', name, sub] = rest;
   const resource = `${plural || 'discovery'}${group ? `.${group}` : ''}${sub ? `/${sub}` : ''}`;
-  const verb = method === 'GET' ? (name ? 'get' : /(^|&)watch=(1|true)/.test(query) ? 'watch' : 'list')
-    : method === 'PATCH' ? (contentType.startsWith('application/apply-patch') ? 'apply' : 'patch')
-      : method === 'POST' ? 'create' : method === 'PUT' ? 'update' : method.toLowerCase();
+  const verb =
+    method === 'GET'
+      ? name
+        ? 'get'
+        : /(^|&)watch=(1|true)/.test(query)
+          ? 'watch'
+          : 'list'
+      : method === 'PATCH'
+        ? contentType.startsWith('application/apply-patch')
+          ? 'apply'
+          : 'patch'
+        : method === 'POST'
+          ? 'create'
+          : method === 'PUT'
+            ? 'update'
+            : method.toLowerCase();
   return { verb, resource };
 }

@@ -33,7 +33,9 @@ export interface ResourceWatchOptions {
 
 type WatchEnd = 'closed' | 'expired';
 type WatchEventResult = 'ok' | 'expired' | 'failed';
-interface WatchObject extends WatchedObject { readonly metadata?: { readonly name?: string; readonly namespace?: string; readonly resourceVersion?: string } }
+interface WatchObject extends WatchedObject {
+  readonly metadata?: { readonly name?: string; readonly namespace?: string; readonly resourceVersion?: string };
+}
 
 const CHANGES: Readonly<Record<string, ResourceChange>> = { ADDED: 'add', MODIFIED: 'update', DELETED: 'delete' };
 const FIRST_BACKOFF_MS = 1000;
@@ -76,7 +78,11 @@ export class ResourceWatch {
     let relist = true;
     while (!this.stopped) {
       try {
-        const path = await this.options.client.path({ apiVersion: this.options.resource.apiVersion, kind: this.options.resource.kind, namespace: this.options.resource.namespace });
+        const path = await this.options.client.path({
+          apiVersion: this.options.resource.apiVersion,
+          kind: this.options.resource.kind,
+          namespace: this.options.resource.namespace,
+        });
         if (relist) this.resourceVersion = await this.listResourceVersion(path);
         if (this.stopped) return;
         relist = (await this.watchOnce(path, () => (backoff = FIRST_BACKOFF_MS))) === 'expired';
@@ -84,7 +90,10 @@ export class ResourceWatch {
         if (this.stopped) return;
         // A kind that is not served (yet) is expected, e.g. a runtime whose Kyma CRD is not synced yet: debug only.
         const absent = (e instanceof KubeApiError && e.status === 404) || /no resource for kind/.test(String(e));
-        this.options.log[absent ? 'debug' : 'warn']({ ...this.describe(), err: e, retryInMs: backoff }, 'watch failed; reconnecting');
+        this.options.log[absent ? 'debug' : 'warn'](
+          { ...this.describe(), err: e, retryInMs: backoff },
+          'watch failed; reconnecting',
+        );
         await delay(backoff, undefined, { signal: this.stopping.signal }).catch(() => undefined);
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       }
@@ -96,9 +105,13 @@ export class ResourceWatch {
   private async listResourceVersion(path: string): Promise<string> {
     const query = new URLSearchParams(this.options.announceExisting ? {} : { limit: '1' });
     if (this.options.resource.labelSelector) query.set('labelSelector', this.options.resource.labelSelector);
-    const list = await this.options.client.request<{ metadata?: { resourceVersion?: string }; items?: WatchObject[] }>('GET', `${path}?${query}`);
+    const list = await this.options.client.request<{ metadata?: { resourceVersion?: string }; items?: WatchObject[] }>(
+      'GET',
+      `${path}?${query}`,
+    );
     const { apiVersion, kind } = this.options.resource;
-    if (this.options.announceExisting) for (const item of list.items ?? []) this.emit('add', { apiVersion, kind, ...item });
+    if (this.options.announceExisting)
+      for (const item of list.items ?? []) this.emit('add', { apiVersion, kind, ...item });
     return list.metadata?.resourceVersion ?? '';
   }
 
@@ -106,7 +119,12 @@ export class ResourceWatch {
    * ends it after 5–10 minutes, as client-go's reflector asks; bookmarks keep it from looking idle before that. */
   private async watchOnce(path: string, onOpen: () => void): Promise<WatchEnd> {
     const timeoutSeconds = 300 + Math.floor(Math.random() * 300);
-    const query = new URLSearchParams({ watch: '1', allowWatchBookmarks: 'true', resourceVersion: this.resourceVersion, timeoutSeconds: String(timeoutSeconds) });
+    const query = new URLSearchParams({
+      watch: '1',
+      allowWatchBookmarks: 'true',
+      resourceVersion: this.resourceVersion,
+      timeoutSeconds: String(timeoutSeconds),
+    });
     if (this.options.resource.labelSelector) query.set('labelSelector', this.options.resource.labelSelector);
     const controller = new AbortController();
     this.current = controller;
@@ -117,11 +135,17 @@ export class ResourceWatch {
       this.markEstablished();
     };
     try {
-      await this.options.client.watch(`${path}?${query}`, (event) => {
-        const { type, object } = event as { type: string; object: WatchObject };
-        const outcome = this.onWatchEvent(type, object);
-        if (outcome !== 'ok') result = outcome;
-      }, controller.signal, (timeoutSeconds + 60) * 1000, opened);
+      await this.options.client.watch(
+        `${path}?${query}`,
+        (event) => {
+          const { type, object } = event as { type: string; object: WatchObject };
+          const outcome = this.onWatchEvent(type, object);
+          if (outcome !== 'ok') result = outcome;
+        },
+        controller.signal,
+        (timeoutSeconds + 60) * 1000,
+        opened,
+      );
     } catch (e) {
       if (e instanceof KubeApiError && e.status === 410) return 'expired';
       if (this.stopped) return 'closed';

@@ -22,7 +22,13 @@ export type RuntimeAccess = { client: KubeClient; secret: string; scope: Runtime
 class KubeconfigClients {
   private readonly entries = new Map<string, { client: Promise<KubeClient>; users: Set<string> }>();
 
-  acquire(fingerprint: string, encoded: string, user: string, execCommands: ExecAllowed, userAgent: string): Promise<KubeClient> {
+  acquire(
+    fingerprint: string,
+    encoded: string,
+    user: string,
+    execCommands: ExecAllowed,
+    userAgent: string,
+  ): Promise<KubeClient> {
     let entry = this.entries.get(fingerprint);
     if (!entry) {
       const client = clientFrom(encoded, execCommands, userAgent);
@@ -70,9 +76,16 @@ export class RuntimeClients {
   }
 
   async forKyma(namespace: string, kymaName: string): Promise<RuntimeAccess> {
-    const secrets = await this.kcp.list<Secret>('v1', 'Secret', { namespace, labelSelector: `${LABEL.kymaName}=${kymaName}` });
-    if (secrets.items.length === 0) return { missing: `no kubeconfig Secret with label ${LABEL.kymaName}=${kymaName} in ${namespace}` };
-    if (secrets.items.length > 1) throw new Error(`${secrets.items.length} kubeconfig Secrets carry label ${LABEL.kymaName}=${kymaName} in ${namespace}; expected one`);
+    const secrets = await this.kcp.list<Secret>('v1', 'Secret', {
+      namespace,
+      labelSelector: `${LABEL.kymaName}=${kymaName}`,
+    });
+    if (secrets.items.length === 0)
+      return { missing: `no kubeconfig Secret with label ${LABEL.kymaName}=${kymaName} in ${namespace}` };
+    if (secrets.items.length > 1)
+      throw new Error(
+        `${secrets.items.length} kubeconfig Secrets carry label ${LABEL.kymaName}=${kymaName} in ${namespace}; expected one`,
+      );
     const [secret] = secrets.items as [Secret];
     const scope = scopeOfSecret(secret.metadata.name, secret.metadata.annotations);
     const version = `${secret.metadata.name}@${secret.metadata.resourceVersion ?? ''}`;
@@ -83,10 +96,15 @@ export class RuntimeClients {
     const fingerprint = fingerprintOf(encoded, this.userAgent);
     const user = `${this.id}/${namespace}/${kymaName}`;
     if (cached && cached.fingerprint !== fingerprint) byKubeconfig.release(cached.fingerprint, user, false);
-    const client = await byKubeconfig.acquire(fingerprint, encoded, user, this.execCommands, this.userAgent).catch((error: unknown) => {
-      if (error instanceof KubeconfigRefusedError) throw new Error(`kubeconfig Secret ${secret.metadata.name} of Kyma ${kymaName} is refused: ${error.message}`);
-      throw new Error(`kubeconfig Secret ${secret.metadata.name} of Kyma ${kymaName} does not hold a usable kubeconfig`);
-    });
+    const client = await byKubeconfig
+      .acquire(fingerprint, encoded, user, this.execCommands, this.userAgent)
+      .catch((error: unknown) => {
+        if (error instanceof KubeconfigRefusedError)
+          throw new Error(`kubeconfig Secret ${secret.metadata.name} of Kyma ${kymaName} is refused: ${error.message}`);
+        throw new Error(
+          `kubeconfig Secret ${secret.metadata.name} of Kyma ${kymaName} does not hold a usable kubeconfig`,
+        );
+      });
     this.cache.set(`${namespace}/${kymaName}`, { version, fingerprint, client });
     return { client, secret: secret.metadata.name, scope };
   }
@@ -108,13 +126,19 @@ export const inClusterAccess = (kcp: KubeClient): RuntimeAccess => ({ client: kc
  * let it go: the runtime watch and the functions of one process reach a runtime over one client (ADR 18, ADR 42).
  * Rejects with KubeconfigRefusedError when the policy refuses it, with an error that quotes nothing when unusable.
  */
-export async function sharedRuntimeClient(encoded: string, user: string, execCommands: ExecAllowed, userAgent = USER_AGENT): Promise<{ client: KubeClient; release: () => void }> {
+export async function sharedRuntimeClient(
+  encoded: string,
+  user: string,
+  execCommands: ExecAllowed,
+  userAgent = USER_AGENT,
+): Promise<{ client: KubeClient; release: () => void }> {
   const fingerprint = fingerprintOf(encoded, userAgent);
   const client = await byKubeconfig.acquire(fingerprint, encoded, user, execCommands, userAgent);
   return { client, release: () => byKubeconfig.release(fingerprint, user, false) };
 }
 
-const fingerprintOf = (encoded: string, userAgent: string) => createHash('sha256').update(userAgent).update('\n').update(encoded).digest('hex');
+const fingerprintOf = (encoded: string, userAgent: string) =>
+  createHash('sha256').update(userAgent).update('\n').update(encoded).digest('hex');
 
 async function clientFrom(encoded: string, execCommands: ExecAllowed, userAgent: string): Promise<KubeClient> {
   const doc = parseKubeconfig(Buffer.from(encoded, 'base64').toString('utf8'));

@@ -21,7 +21,7 @@ users:
 `;
 
 describe('serverOfKubeconfig', () => {
-  it('reads the server of the current context\'s cluster', () => {
+  it("reads the server of the current context's cluster", () => {
     expect(serverOfKubeconfig(kubeconfig('two'))).toBe('https://10.0.0.2:443');
     expect(serverOfKubeconfig(kubeconfig('one'))).toBe('https://10.0.0.1:6443');
   });
@@ -29,6 +29,14 @@ describe('serverOfKubeconfig', () => {
     expect(serverOfKubeconfig(kubeconfig('missing'))).toBe('https://10.0.0.1:6443');
   });
   it('gives undefined for text that is not a kubeconfig', () => {
-    for (const text of ['', 'just text', '[1, 2]', '{ clusters: 5 }', ': : :', 'clusters: [{ cluster: { server: 7 } }]']) expect(serverOfKubeconfig(text)).toBeUndefined();
+    for (const text of [
+      '',
+      'just text',
+      '[1, 2]',
+      '{ clusters: 5 }',
+      ': : :',
+      'clusters: [{ cluster: { server: 7 } }]',
+    ])
+      expect(serverOfKubeconfig(text)).toBeUndefined();
   });
 });

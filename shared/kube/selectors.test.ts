@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { fieldsMatch, fieldTerms, labelsMatch, narrowerThan, selectorTerms } from './selectors.ts';
 
-const object = (name: string, labels: Record<string, string>, namespace = 'kcp-system') => ({ metadata: { name, namespace, labels } });
+const object = (name: string, labels: Record<string, string>, namespace = 'kcp-system') => ({
+  metadata: { name, namespace, labels },
+});
 
 describe('selectorTerms and labelsMatch', () => {
   it('matches equality, inequality, existence and absence terms as the API server does', () => {

@@ -1,7 +1,9 @@
 // Label and field selectors evaluated against objects held in memory (the read cache). Pure.
 
 export interface SelectedObject {
-  metadata?: { name?: string | undefined; namespace?: string | undefined; labels?: Record<string, string> | undefined } | undefined;
+  metadata?:
+    | { name?: string | undefined; namespace?: string | undefined; labels?: Record<string, string> | undefined }
+    | undefined;
 }
 
 /** One term of an equality-based selector: `key=value` / `key==value` / `key!=value` / `key` / `!key`. */
@@ -24,14 +26,19 @@ export function selectorTerms(selector: string | undefined): Term[] | undefined 
 
 function holds(term: Term, value: string | undefined): boolean {
   switch (term.op) {
-    case '=': return value === term.value;
-    case '!=': return value !== term.value;
-    case 'exists': return value !== undefined;
-    case 'absent': return value === undefined;
+    case '=':
+      return value === term.value;
+    case '!=':
+      return value !== term.value;
+    case 'exists':
+      return value !== undefined;
+    case 'absent':
+      return value === undefined;
   }
 }
 
-export const labelsMatch = (object: SelectedObject, terms: readonly Term[]) => terms.every((t) => holds(t, object.metadata?.labels?.[t.key]));
+export const labelsMatch = (object: SelectedObject, terms: readonly Term[]) =>
+  terms.every((t) => holds(t, object.metadata?.labels?.[t.key]));
 
 /** Field selectors on metadata.name / metadata.namespace only; undefined for any other field. */
 export function fieldTerms(selector: string | undefined): Term[] | undefined {
@@ -40,11 +47,16 @@ export function fieldTerms(selector: string | undefined): Term[] | undefined {
 }
 
 export const fieldsMatch = (object: SelectedObject, terms: readonly Term[]) =>
-  terms.every((t) => holds(t, t.key === 'metadata.name' ? object.metadata?.name : object.metadata?.namespace ?? ''));
+  terms.every((t) => holds(t, t.key === 'metadata.name' ? object.metadata?.name : (object.metadata?.namespace ?? '')));
 
 /** Whether every object `request` selects is also selected by `scope` (each scope term appears in the request, or
  * an equality on the same key satisfies an existence term). */
 export function narrowerThan(request: readonly Term[], scope: readonly Term[]): boolean {
-  return scope.every((s) => request.some((r) => r.key === s.key && (
-    (r.op === s.op && r.value === s.value) || (s.op === 'exists' && (r.op === '=' || r.op === 'exists')))));
+  return scope.every((s) =>
+    request.some(
+      (r) =>
+        r.key === s.key &&
+        ((r.op === s.op && r.value === s.value) || (s.op === 'exists' && (r.op === '=' || r.op === 'exists'))),
+    ),
+  );
 }

@@ -26,8 +26,16 @@ export class SharedObjects {
    * `object` on `client`'s API server as applyUnlessCurrent leaves it; within the trust window after a call found it
    * as desired and `settled` (e.g. a CRD established), the object as that call saw it, with no request at all.
    */
-  async apply<T extends KubeObject>(client: KubeClient, object: T, fieldManager: string, settled: (live: T) => boolean = () => true, now = Date.now()): Promise<T> {
-    const key = `${client.server}\n${createHash('sha256').update(`${fieldManager}\n${canonicalJson(object)}`).digest('base64')}`;
+  async apply<T extends KubeObject>(
+    client: KubeClient,
+    object: T,
+    fieldManager: string,
+    settled: (live: T) => boolean = () => true,
+    now = Date.now(),
+  ): Promise<T> {
+    const key = `${client.server}\n${createHash('sha256')
+      .update(`${fieldManager}\n${canonicalJson(object)}`)
+      .digest('base64')}`;
     const known = this.seen.get(key);
     if (known && now - known.at < this.trustMs) return known.live as T;
     const live = await applyUnlessCurrent<T>(client, object, fieldManager);
@@ -53,13 +61,24 @@ export const sharedObjects = new SharedObjects();
 
 /** A CRD is settled once established and not being deleted. */
 export function crdSettled(object: object): boolean {
-  const crd = object as { metadata?: { deletionTimestamp?: string }; status?: { conditions?: { type: string; status: string }[] } };
-  return !crd.metadata?.deletionTimestamp && Boolean(crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True'));
+  const crd = object as {
+    metadata?: { deletionTimestamp?: string };
+    status?: { conditions?: { type: string; status: string }[] };
+  };
+  return (
+    !crd.metadata?.deletionTimestamp &&
+    Boolean(crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True'))
+  );
 }
 
 /** What callers read of a shared object (identity, annotations, deletion, status), without its spec and managedFields. */
 function slim<T extends KubeObject>(live: T): T {
   const { apiVersion, kind, metadata, status } = live as T & { metadata?: Record<string, unknown>; status?: unknown };
   const { name, annotations, creationTimestamp, deletionTimestamp, resourceVersion } = metadata ?? {};
-  return { apiVersion, kind, metadata: { name, annotations, creationTimestamp, deletionTimestamp, resourceVersion }, status } as unknown as T;
+  return {
+    apiVersion,
+    kind,
+    metadata: { name, annotations, creationTimestamp, deletionTimestamp, resourceVersion },
+    status,
+  } as unknown as T;
 }

@@ -3,7 +3,10 @@ import type { KubeClient } from './client.ts';
 import { SyncMemo } from './sync-memo.ts';
 
 const client = () => ({}) as KubeClient;
-const desired = { crds: [{ name: 'kymas' }], catalog: { templates: [{ name: 'mike-1.0.0', spec: { version: '1.0.0' } }] } };
+const desired = {
+  crds: [{ name: 'kymas' }],
+  catalog: { templates: [{ name: 'mike-1.0.0', spec: { version: '1.0.0' } }] },
+};
 
 describe('SyncMemo', () => {
   it('is fresh only for the same desired objects, through the same client, within the TTL', () => {

@@ -5,7 +5,8 @@
 export interface KubeObject {
   apiVersion?: string | undefined;
   kind?: string | undefined;
-  metadata?: { name?: string | undefined; namespace?: string | undefined; resourceVersion?: string | undefined } | undefined;
+  metadata?:
+    { name?: string | undefined; namespace?: string | undefined; resourceVersion?: string | undefined } | undefined;
 }
 
 export interface ObjectRef {

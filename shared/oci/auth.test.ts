@@ -5,15 +5,24 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 describe('parseChallenge', () => {
   it.each([
-    ['Bearer realm="https://auth.example/token",service="registry.example",scope="repository:org/repo:pull"',
-      { scheme: 'bearer', params: { realm: 'https://auth.example/token', service: 'registry.example', scope: 'repository:org/repo:pull' } }],
-    ['bearer realm="https://a/t", scope="repository:a:pull repository:b:pull"',
-      { scheme: 'bearer', params: { realm: 'https://a/t', scope: 'repository:a:pull repository:b:pull' } }],
+    [
+      'Bearer realm="https://auth.example/token",service="registry.example",scope="repository:org/repo:pull"',
+      {
+        scheme: 'bearer',
+        params: { realm: 'https://auth.example/token', service: 'registry.example', scope: 'repository:org/repo:pull' },
+      },
+    ],
+    [
+      'bearer realm="https://a/t", scope="repository:a:pull repository:b:pull"',
+      { scheme: 'bearer', params: { realm: 'https://a/t', scope: 'repository:a:pull repository:b:pull' } },
+    ],
     ['Basic realm="Registry Realm"', { scheme: 'basic', params: { realm: 'Registry Realm' } }],
     ['Bearer realm=https://a/t,service=reg', { scheme: 'bearer', params: { realm: 'https://a/t', service: 'reg' } }],
   ])('parses %s', (header, challenge) => expect(parseChallenge(header)).toEqual(challenge));
 
-  it.each(['', 'Negotiate abc', 'Digest realm="x"'])('ignores %j', (header) => expect(parseChallenge(header)).toBeUndefined());
+  it.each(['', 'Negotiate abc', 'Digest realm="x"'])('ignores %j', (header) =>
+    expect(parseChallenge(header)).toBeUndefined(),
+  );
 });
 
 describe('credentialsFromDockerConfig', () => {
@@ -31,13 +40,18 @@ describe('credentialsFromDockerConfig', () => {
     ['other.example', { username: 'u', password: 'p' }],
     ['docker.io', { username: 'hub', password: 'secret' }],
     ['unknown.example', undefined],
-  ])('finds the entry of %s', (host, credentials) => expect(credentialsFromDockerConfig(config, host)).toEqual(credentials));
+  ])('finds the entry of %s', (host, credentials) =>
+    expect(credentialsFromDockerConfig(config, host)).toEqual(credentials),
+  );
 
   it('rejects unusable entries without echoing them', () => {
     expect(() => credentialsFromDockerConfig(config, 'broken.example')).toThrow(/neither "auth" nor username/);
-    expect(() => credentialsFromDockerConfig('{"auths": secret', 'x')).toThrow(expect.objectContaining({
-      code: 'BadContent', message: expect.not.stringContaining('secret'),
-    }));
+    expect(() => credentialsFromDockerConfig('{"auths": secret', 'x')).toThrow(
+      expect.objectContaining({
+        code: 'BadContent',
+        message: expect.not.stringContaining('secret'),
+      }),
+    );
   });
 });
 

@@ -16,7 +16,9 @@ export function parseChallenge(header: string): Challenge | undefined {
   const scheme = match?.[1]?.toLowerCase();
   if (scheme !== 'bearer' && scheme !== 'basic') return undefined;
   const params: Record<string, string> = {};
-  for (const [, key = '', quoted, bare] of (match?.[2] ?? '').matchAll(/([\w-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]*))/g)) {
+  for (const [, key = '', quoted, bare] of (match?.[2] ?? '').matchAll(
+    /([\w-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]*))/g,
+  )) {
     params[key.toLowerCase()] = quoted === undefined ? (bare ?? '') : quoted.replace(/\\(.)/g, '$1');
   }
   return { scheme, params };
@@ -51,7 +53,10 @@ export function credentialsFromDockerConfig(dockerConfigJson: string, host: stri
 const DOCKER_HUB = new Set(['docker.io', 'index.docker.io', 'registry-1.docker.io']);
 
 function registryKey(key: string): string {
-  const host = key.replace(/^[a-z]+:\/\//i, '').replace(/\/.*$/, '').toLowerCase();
+  const host = key
+    .replace(/^[a-z]+:\/\//i, '')
+    .replace(/\/.*$/, '')
+    .toLowerCase();
   return DOCKER_HUB.has(host) ? 'docker.io' : host;
 }
 
@@ -64,7 +69,8 @@ export function tokenFromResponse(body: string, realmHost: string): { token: str
     throw new RegistryError('Unauthorized', `token service ${realmHost} answered with invalid JSON`);
   }
   const token = typeof parsed.token === 'string' && parsed.token ? parsed.token : parsed.access_token;
-  if (typeof token !== 'string' || !token) throw new RegistryError('Unauthorized', `token service ${realmHost} returned no token`);
+  if (typeof token !== 'string' || !token)
+    throw new RegistryError('Unauthorized', `token service ${realmHost} returned no token`);
   const expires = typeof parsed.expires_in === 'number' && parsed.expires_in > 0 ? parsed.expires_in : 60;
   return { token, expiresInSeconds: expires };
 }

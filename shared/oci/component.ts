@@ -19,7 +19,11 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * Reads a component version the OCM way: `component-descriptors/<name>:<tag>` → image manifest → config
  * (`componentDescriptorLayer`) → that layer (a tar holding `component-descriptor.yaml`) → the parsed descriptor.
  */
-export async function fetchComponentDescriptor(client: RegistryClient, componentName: string, version: string): Promise<ComponentDescriptor> {
+export async function fetchComponentDescriptor(
+  client: RegistryClient,
+  componentName: string,
+  version: string,
+): Promise<ComponentDescriptor> {
   const repository = componentRepository(componentName);
   const what = `component ${client.host}/${repository}:${ocmTag(version)}`;
   const { manifest } = await client.getManifest(repository, ocmTag(version));
@@ -44,7 +48,8 @@ function descriptorLayer(configBlob: Uint8Array, what: string): OciDescriptor {
     throw e instanceof RegistryError ? e : badContent(`${what}: component config is not JSON`);
   }
   const layer = config.componentDescriptorLayer;
-  if (typeof layer?.digest !== 'string') throw badContent(`${what}: component config has no componentDescriptorLayer digest`);
+  if (typeof layer?.digest !== 'string')
+    throw badContent(`${what}: component config has no componentDescriptorLayer digest`);
   return { mediaType: layer.mediaType ?? DESCRIPTOR_LAYER, digest: layer.digest, size: layer.size ?? 0 };
 }
 
@@ -59,8 +64,12 @@ function descriptorText(blob: Uint8Array, mediaType: string, what: string): stri
  * Pulls a module layer (`component-descriptors/<componentName>@<ref>`, digest verified) and returns its text:
  * for `oci-dir` the first regular file of the tar, for `oci-ref` the blob itself. Gzip is undone transparently.
  */
-export async function fetchRawManifest(client: RegistryClient, componentName: string,
-  layer: Pick<ModuleLayer, 'ref' | 'type'>, options: { maxBytes?: number } = {}): Promise<string> {
+export async function fetchRawManifest(
+  client: RegistryClient,
+  componentName: string,
+  layer: Pick<ModuleLayer, 'ref' | 'type'>,
+  options: { maxBytes?: number } = {},
+): Promise<string> {
   const repository = componentRepository(componentName);
   const what = `layer ${client.host}/${repository}@${layer.ref}`;
   const maxBytes = options.maxBytes ?? client.maxBlobBytes;
@@ -76,8 +85,11 @@ function gunzipIfNeeded(blob: Uint8Array, maxBytes: number, what: string): Uint8
   try {
     return gunzipSync(blob, { maxOutputLength: maxBytes });
   } catch (e) {
-    const tooLarge = e instanceof RangeError || (e instanceof Error && 'code' in e && e.code === 'ERR_BUFFER_TOO_LARGE');
-    throw tooLarge ? new RegistryError('TooLarge', `${what}: unpacks to more than ${maxBytes} bytes`) : badContent(`${what}: broken gzip data`);
+    const tooLarge =
+      e instanceof RangeError || (e instanceof Error && 'code' in e && e.code === 'ERR_BUFFER_TOO_LARGE');
+    throw tooLarge
+      ? new RegistryError('TooLarge', `${what}: unpacks to more than ${maxBytes} bytes`)
+      : badContent(`${what}: broken gzip data`);
   }
 }
 

@@ -1,6 +1,6 @@
 /** Why a registry operation failed; callers decide on retries by `retryable`, not by parsing messages. */
 export type RegistryErrorCode =
-  | 'NotFound' | 'Unauthorized' | 'DigestMismatch' | 'TooLarge' | 'BadContent' | 'Unavailable' | 'HostNotAllowed';
+  'NotFound' | 'Unauthorized' | 'DigestMismatch' | 'TooLarge' | 'BadContent' | 'Unavailable' | 'HostNotAllowed';
 
 export interface RegistryErrorOptions {
   status?: number | undefined;

@@ -23,28 +23,48 @@ export class LayerCache {
   }
 
   /** A YAML layer (raw manifest, chart config, CRDs): `oci-ref` is the blob, `oci-dir` the first file of its tar. */
-  async text(source: ImageSpec | undefined, field: string, what = 'layer'): Promise<{ text: string } | { error: string }> {
-    if (!source || (source.type !== 'oci-ref' && source.type !== 'oci-dir')) return { error: `${field}: render mode is invalid (type must be oci-ref or oci-dir)` };
+  async text(
+    source: ImageSpec | undefined,
+    field: string,
+    what = 'layer',
+  ): Promise<{ text: string } | { error: string }> {
+    if (!source || (source.type !== 'oci-ref' && source.type !== 'oci-dir'))
+      return { error: `${field}: render mode is invalid (type must be oci-ref or oci-dir)` };
     const problem = this.foreign(source.repo, field);
     if (problem) return { error: problem };
-    const layer = await this.cached(`${source.name}@${source.ref}`, `${what} ${source.name}@${source.ref}`, () => fetchRawManifest(this.registry, source.name, { ref: source.ref, type: source.type }));
+    const layer = await this.cached(`${source.name}@${source.ref}`, `${what} ${source.name}@${source.ref}`, () =>
+      fetchRawManifest(this.registry, source.name, { ref: source.ref, type: source.type }),
+    );
     return 'error' in layer ? layer : { text: layer.value as string };
   }
 
   /** A layer's bytes as stored (a packaged chart), digest-verified. */
-  async bytes(source: { repo: string; name: string; ref: string }, field: string): Promise<{ bytes: Uint8Array } | { error: string }> {
+  async bytes(
+    source: { repo: string; name: string; ref: string },
+    field: string,
+  ): Promise<{ bytes: Uint8Array } | { error: string }> {
     const problem = this.foreign(source.repo, field);
     if (problem) return { error: problem };
-    const layer = await this.cached(`${source.name}@${source.ref}#bytes`, `chart layer ${source.name}@${source.ref}`, () => this.registry.getBlob(componentRepository(source.name), source.ref));
+    const layer = await this.cached(
+      `${source.name}@${source.ref}#bytes`,
+      `chart layer ${source.name}@${source.ref}`,
+      () => this.registry.getBlob(componentRepository(source.name), source.ref),
+    );
     return 'error' in layer ? layer : { bytes: layer.value as Uint8Array };
   }
 
   private foreign(repo: string, field: string): string {
-    return repo === this.registry.host ? '' : `${field}.repo ${repo} is not the configured module registry ${this.registry.host}`;
+    return repo === this.registry.host
+      ? ''
+      : `${field}.repo ${repo} is not the configured module registry ${this.registry.host}`;
   }
 
   /** `what` names the layer in errors (`raw-manifest layer <name>@<digest>`). */
-  private async cached(key: string, what: string, pull: () => Promise<string | Uint8Array>): Promise<{ value: string | Uint8Array } | { error: string }> {
+  private async cached(
+    key: string,
+    what: string,
+    pull: () => Promise<string | Uint8Array>,
+  ): Promise<{ value: string | Uint8Array } | { error: string }> {
     const hit = this.layers.get(key);
     if (hit !== undefined) return { value: hit };
     try {
@@ -53,7 +73,8 @@ export class LayerCache {
       this.layers.set(key, value);
       return { value };
     } catch (error) {
-      if (isRegistryError(error) && error.retryable) throw new TransientError(`module registry: ${error.message}`, error);
+      if (isRegistryError(error) && error.retryable)
+        throw new TransientError(`module registry: ${error.message}`, error);
       return { error: `${what}: ${error instanceof Error ? error.message : String(error)}` };
     }
   }

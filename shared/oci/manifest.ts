@@ -22,8 +22,12 @@ export interface OciManifest {
 
 export const OCI_MANIFEST = 'application/vnd.oci.image.manifest.v1+json';
 export const OCI_INDEX = 'application/vnd.oci.image.index.v1+json';
-export const MANIFEST_ACCEPT = [OCI_MANIFEST, OCI_INDEX,
-  'application/vnd.docker.distribution.manifest.v2+json', 'application/vnd.docker.distribution.manifest.list.v2+json'].join(', ');
+export const MANIFEST_ACCEPT = [
+  OCI_MANIFEST,
+  OCI_INDEX,
+  'application/vnd.docker.distribution.manifest.v2+json',
+  'application/vnd.docker.distribution.manifest.list.v2+json',
+].join(', ');
 /** distribution refuses larger manifests, so larger answers are not manifests. */
 export const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
 

@@ -28,16 +28,22 @@ export class ModuleArtifacts {
     const found = await this.find(componentName, version, template);
     const host = 'artifact' in found ? found.artifact.registryHost : undefined;
     if (host === undefined || this.allowedHosts.has(host)) return found;
-    return { error: `descriptor of ${componentName}:${version} names registry host ${host}, which is not allowed (allowed: ${[...this.allowedHosts].join(', ')}; see LIFECYCLE_OCI_REGISTRY_ALLOWLIST)` };
+    return {
+      error: `descriptor of ${componentName}:${version} names registry host ${host}, which is not allowed (allowed: ${[...this.allowedHosts].join(', ')}; see LIFECYCLE_OCI_REGISTRY_ALLOWLIST)`,
+    };
   }
 
   private async find(componentName: string, version: string, template?: ModuleTemplate): Promise<ArtifactLookup> {
     try {
       return { artifact: await this.cached(componentName, version) };
     } catch (error) {
-      if (isRegistryError(error, 'NotFound') && template?.spec?.descriptor) return fromTemplate(componentName, template);
-      if (isRegistryError(error) && error.retryable) throw new TransientError(`module registry: ${error.message}`, error);
-      return { error: `failed to get descriptor of ${componentName}:${version}: ${error instanceof Error ? error.message : String(error)}` };
+      if (isRegistryError(error, 'NotFound') && template?.spec?.descriptor)
+        return fromTemplate(componentName, template);
+      if (isRegistryError(error) && error.retryable)
+        throw new TransientError(`module registry: ${error.message}`, error);
+      return {
+        error: `failed to get descriptor of ${componentName}:${version}: ${error instanceof Error ? error.message : String(error)}`,
+      };
     }
   }
 
@@ -45,8 +51,9 @@ export class ModuleArtifacts {
     const key = `${componentName}:${version}`;
     let entry = this.cache.get(key);
     if (!entry) {
-      entry = fetchComponentDescriptor(this.registry, componentName, version)
-        .then((descriptor) => artifactOf(descriptor, componentName));
+      entry = fetchComponentDescriptor(this.registry, componentName, version).then((descriptor) =>
+        artifactOf(descriptor, componentName),
+      );
       entry.catch(() => this.cache.delete(key));
       this.cache.set(key, entry);
     }
@@ -58,9 +65,15 @@ function fromTemplate(componentName: string, template: ModuleTemplate): Artifact
   try {
     return { artifact: artifactOf(parseComponentDescriptor(stringify(template.spec?.descriptor)), componentName) };
   } catch (error) {
-    return { error: `descriptor of ModuleTemplate ${template.metadata.name}: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      error: `descriptor of ModuleTemplate ${template.metadata.name}: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }
 
-const artifactOf = (descriptor: ComponentDescriptor, componentName: string): ModuleArtifact =>
-  ({ ...moduleContent(descriptor), componentName, version: descriptor.version, registryHost: registryHostOf(descriptor) });
+const artifactOf = (descriptor: ComponentDescriptor, componentName: string): ModuleArtifact => ({
+  ...moduleContent(descriptor),
+  componentName,
+  version: descriptor.version,
+  registryHost: registryHostOf(descriptor),
+});

@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import { parseDocument } from 'yaml';
-import { CHART_MEDIA_TYPE, CHART_RESOURCE, type ModuleContent, type ModuleInstall, type ModuleLayer } from '../core/descriptors.ts';
+import {
+  CHART_MEDIA_TYPE,
+  CHART_RESOURCE,
+  type ModuleContent,
+  type ModuleInstall,
+  type ModuleLayer,
+} from '../core/descriptors.ts';
 import { badContent } from './errors.ts';
 
 /** Where a component version is stored (OCM `repositoryContexts` entry). */
@@ -59,7 +65,9 @@ function fromV2(root: Fields): ComponentDescriptor {
 function fromV3(root: Fields): ComponentDescriptor {
   const { apiVersion, metadata, spec } = root;
   if (typeof apiVersion !== 'string' || !apiVersion.startsWith('ocm.software/v3') || !isFields(metadata)) {
-    throw badContent('unsupported component descriptor schema (expected meta.schemaVersion v2 or ocm.software/v3alpha1)');
+    throw badContent(
+      'unsupported component descriptor schema (expected meta.schemaVersion v2 or ocm.software/v3alpha1)',
+    );
   }
   return build(metadata.name, metadata.version, root.repositoryContexts, isFields(spec) ? spec.resources : []);
 }
@@ -68,7 +76,8 @@ function build(name: unknown, version: unknown, contexts: unknown, resources: un
   if (typeof name !== 'string' || !name) throw badContent('component descriptor has no component name');
   if (typeof version !== 'string' || !version) throw badContent(`component descriptor ${name} has no version`);
   return {
-    name, version,
+    name,
+    version,
     repositoryContexts: listOf(contexts, 'repositoryContexts').map(repositoryContext),
     resources: listOf(resources, 'resources').map((r, i) => resource(r, `${name}:${version} resources[${i}]`)),
   };
@@ -89,7 +98,9 @@ function resource(entry: Fields, where: string): ComponentResource {
   if (typeof type !== 'string') throw badContent(`${where} (${name}) has no type`);
   if (!isFields(access) || typeof access.type !== 'string') throw badContent(`${where} (${name}) has no access type`);
   return {
-    name, type, access: { ...access, type: access.type },
+    name,
+    type,
+    access: { ...access, type: access.type },
     ...(typeof version === 'string' ? { version } : {}),
     ...(typeof relation === 'string' ? { relation } : {}),
   };
@@ -109,7 +120,9 @@ export function moduleContent(descriptor: ComponentDescriptor): ModuleContent {
     if (access === 'localblob' || access === 'localociblob') layers.push(localLayer(descriptor, r, blobName));
     else if (access === 'ociartifact') localizedImages.push(imageReference(r));
     else if (access !== 'ociregistry') {
-      throw badContent(`resource ${r.name} of ${descriptor.name}:${descriptor.version}: access type "${r.access.type}" not supported`);
+      throw badContent(
+        `resource ${r.name} of ${descriptor.name}:${descriptor.version}: access type "${r.access.type}" not supported`,
+      );
     }
   }
   return { install: installOf(descriptor, layers), layers, localizedImages };
@@ -124,10 +137,16 @@ function installOf(descriptor: ComponentDescriptor, layers: ModuleLayer[]): Modu
   const find = (name: string) => layers.find((l) => l.name === name);
   const raw = find('raw-manifest');
   const chart = find(CHART_RESOURCE.chart);
-  if (raw && chart) throw badContent(`${what} has both a raw-manifest and a ${CHART_RESOURCE.chart} resource; a module installs one of them`);
+  if (raw && chart)
+    throw badContent(
+      `${what} has both a raw-manifest and a ${CHART_RESOURCE.chart} resource; a module installs one of them`,
+    );
   if (raw) return { ...raw, name: 'raw-manifest' };
   if (!chart) throw badContent(`${what} has no local raw-manifest or ${CHART_RESOURCE.chart} resource`);
-  if (chart.type !== 'oci-ref') throw badContent(`${what}: resource ${CHART_RESOURCE.chart} must be a packaged chart (${CHART_MEDIA_TYPE.chart}), not a tar`);
+  if (chart.type !== 'oci-ref')
+    throw badContent(
+      `${what}: resource ${CHART_RESOURCE.chart} must be a packaged chart (${CHART_MEDIA_TYPE.chart}), not a tar`,
+    );
   const config = find(CHART_RESOURCE.config);
   const crds = find(CHART_RESOURCE.crds);
   return { ...chart, name: CHART_RESOURCE.chart, ...(config ? { config } : {}), ...(crds ? { crds } : {}) };
@@ -140,7 +159,12 @@ function installOf(descriptor: ComponentDescriptor, layers: ModuleLayer[]): Modu
 export function registryHostOf(descriptor: ComponentDescriptor): string | undefined {
   const baseUrl = descriptor.repositoryContexts.at(-1)?.baseUrl;
   if (!baseUrl) return undefined;
-  return baseUrl.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').split('/')[0]?.toLowerCase() || undefined;
+  return (
+    baseUrl
+      .replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
+      .split('/')[0]
+      ?.toLowerCase() || undefined
+  );
 }
 
 /**
@@ -152,7 +176,9 @@ function layerBlobName(descriptor: ComponentDescriptor): string | undefined {
   const mapping = descriptor.repositoryContexts.at(-1)?.componentNameMapping;
   if (mapping === undefined || mapping === 'urlPath') return undefined;
   if (mapping === 'sha256-digest') return createHash('sha256').update(descriptor.name, 'utf8').digest('hex');
-  throw badContent(`component ${descriptor.name}:${descriptor.version}: repository context componentNameMapping ${JSON.stringify(mapping.slice(0, 40))} is not supported (the lifecycle manager reads urlPath and sha256-digest)`);
+  throw badContent(
+    `component ${descriptor.name}:${descriptor.version}: repository context componentNameMapping ${JSON.stringify(mapping.slice(0, 40))} is not supported (the lifecycle manager reads urlPath and sha256-digest)`,
+  );
 }
 
 /** `localBlob/v1` and `LocalBlob` name the same access type as `localBlob`. */
@@ -164,7 +190,13 @@ function localLayer(descriptor: ComponentDescriptor, r: ComponentResource, blobN
     throw badContent(`resource ${r.name} of ${descriptor.name}:${descriptor.version} has no sha256 localReference`);
   }
   const type = mediaType === 'application/x-tar' ? 'oci-dir' : 'oci-ref';
-  return { name: r.name, type, ref: localReference, componentName: descriptor.name, ...(blobName === undefined ? {} : { blobName }) };
+  return {
+    name: r.name,
+    type,
+    ref: localReference,
+    componentName: descriptor.name,
+    ...(blobName === undefined ? {} : { blobName }),
+  };
 }
 
 function imageReference(r: ComponentResource): string {
@@ -175,7 +207,8 @@ function imageReference(r: ComponentResource): string {
 
 function listOf(value: unknown, field: string): Fields[] {
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value) || !value.every(isFields)) throw badContent(`component descriptor field ${field} is not a list of mappings`);
+  if (!Array.isArray(value) || !value.every(isFields))
+    throw badContent(`component descriptor field ${field} is not a list of mappings`);
   return value;
 }
 

@@ -12,7 +12,8 @@ export interface OciReference {
 const REPOSITORY = /^[a-z0-9]+(?:(?:\.|_|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:\.|_|__|-+)[a-z0-9]+)*)*$/;
 const TAG = /^[a-zA-Z0-9_][a-zA-Z0-9._-]{0,127}$/;
 const SHA256 = /^sha256:[a-f0-9]{64}$/;
-const HOST = /^(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*|\[[0-9a-fA-F:.]+\])(?::[0-9]{1,5})?$/;
+const HOST =
+  /^(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*|\[[0-9a-fA-F:.]+\])(?::[0-9]{1,5})?$/;
 
 export const isValidRepository = (name: string) => name.length <= 255 && REPOSITORY.test(name);
 export const isValidTag = (tag: string) => TAG.test(tag);
@@ -23,7 +24,8 @@ export const isValidHost = (host: string) => HOST.test(host);
 export function parseReference(text: string): OciReference {
   const [name = '', digest, ...extra] = text.split('@');
   const slash = name.indexOf('/');
-  if (extra.length || slash <= 0) throw badContent(`invalid OCI reference "${text}": expected host/repository[:tag][@digest]`);
+  if (extra.length || slash <= 0)
+    throw badContent(`invalid OCI reference "${text}": expected host/repository[:tag][@digest]`);
   const host = name.slice(0, slash);
   const path = name.slice(slash + 1);
   const colon = path.lastIndexOf(':');
@@ -51,6 +53,7 @@ export function ocmTag(version: string): string {
 /** The repository of a component under the OCM `urlPath` name mapping. */
 export function componentRepository(componentName: string): string {
   const repository = `component-descriptors/${componentName}`;
-  if (!isValidRepository(repository)) throw badContent(`component name "${componentName}" is not a valid repository path`);
+  if (!isValidRepository(repository))
+    throw badContent(`component name "${componentName}" is not a valid repository path`);
   return repository;
 }

@@ -1,6 +1,20 @@
-import { basicAuthorization, parseChallenge, TokenCache, tokenFromResponse, type Challenge, type Credentials } from './auth.ts';
+import {
+  basicAuthorization,
+  parseChallenge,
+  TokenCache,
+  tokenFromResponse,
+  type Challenge,
+  type Credentials,
+} from './auth.ts';
 import { badContent, RegistryError, registryCodesOf, registryErrorFromStatus } from './errors.ts';
-import { MANIFEST_ACCEPT, MAX_MANIFEST_BYTES, parseManifest, sha256Digest, type OciDescriptor, type OciManifest } from './manifest.ts';
+import {
+  MANIFEST_ACCEPT,
+  MAX_MANIFEST_BYTES,
+  parseManifest,
+  sha256Digest,
+  type OciDescriptor,
+  type OciManifest,
+} from './manifest.ts';
 import { isValidDigest, isValidHost, isValidRepository, isValidTag } from './reference.ts';
 import { discard, readLimited, unavailable } from './transfer.ts';
 
@@ -66,7 +80,9 @@ export class RegistryClient {
   /** Pulls a manifest by tag or digest; the content digest is computed and checked against what was asked for. */
   async getManifest(repository: string, tagOrDigest: string): Promise<PulledManifest> {
     const byDigest = isValidDigest(tagOrDigest);
-    const exchange = this.exchange(repository, 'GET', 'manifests', tagOrDigest, { headers: { accept: MANIFEST_ACCEPT } });
+    const exchange = this.exchange(repository, 'GET', 'manifests', tagOrDigest, {
+      headers: { accept: MANIFEST_ACCEPT },
+    });
     if (!byDigest && !isValidTag(tagOrDigest)) throw badContent(`${exchange.what}: invalid tag or digest`);
     const res = await this.expect(200, exchange);
     const { bytes, digest } = await readLimited(res, MAX_MANIFEST_BYTES, exchange.what);
@@ -85,7 +101,8 @@ export class RegistryClient {
     if (!isValidDigest(digest)) throw badContent(`${exchange.what}: not a sha256 digest`);
     const res = await this.expect(200, exchange);
     const pulled = await readLimited(res, options.maxBytes ?? this.maxBlobBytes, exchange.what);
-    if (pulled.digest !== digest) throw new RegistryError('DigestMismatch', `${exchange.what}: content has digest ${pulled.digest}`);
+    if (pulled.digest !== digest)
+      throw new RegistryError('DigestMismatch', `${exchange.what}: content has digest ${pulled.digest}`);
     return pulled.bytes;
   }
 
@@ -110,24 +127,41 @@ export class RegistryClient {
     if (!location) throw badContent(`${start.what}: registry sent no upload location`);
     const upload = new URL(location, `${this.origin}/`);
     upload.searchParams.set('digest', digest);
-    await discard(await this.expect(201, {
-      ...start, method: 'PUT', url: upload.href, what: `blob upload ${this.name(repository, digest)}`,
-      headers: { 'content-type': 'application/octet-stream' }, body: bytes,
-    }));
+    await discard(
+      await this.expect(201, {
+        ...start,
+        method: 'PUT',
+        url: upload.href,
+        what: `blob upload ${this.name(repository, digest)}`,
+        headers: { 'content-type': 'application/octet-stream' },
+        body: bytes,
+      }),
+    );
     return { ...blob, uploaded: true };
   }
 
   /** Stores a manifest under a tag and returns its digest. */
-  async pushManifest(repository: string, tag: string, manifest: string | Uint8Array, mediaType: string): Promise<string> {
+  async pushManifest(
+    repository: string,
+    tag: string,
+    manifest: string | Uint8Array,
+    mediaType: string,
+  ): Promise<string> {
     const bytes = typeof manifest === 'string' ? new TextEncoder().encode(manifest) : manifest;
-    const exchange = this.exchange(repository, 'PUT', 'manifests', tag, { push: true, headers: { 'content-type': mediaType }, body: bytes });
+    const exchange = this.exchange(repository, 'PUT', 'manifests', tag, {
+      push: true,
+      headers: { 'content-type': mediaType },
+      body: bytes,
+    });
     if (!isValidTag(tag)) throw badContent(`${exchange.what}: invalid tag`);
-    if (bytes.length > MAX_MANIFEST_BYTES) throw new RegistryError('TooLarge', `${exchange.what}: manifest exceeds ${MAX_MANIFEST_BYTES} bytes`);
+    if (bytes.length > MAX_MANIFEST_BYTES)
+      throw new RegistryError('TooLarge', `${exchange.what}: manifest exceeds ${MAX_MANIFEST_BYTES} bytes`);
     const res = await this.expect(201, exchange);
     await discard(res);
     const digest = sha256Digest(bytes);
     const stored = res.headers.get('docker-content-digest');
-    if (stored && stored !== digest) throw new RegistryError('DigestMismatch', `${exchange.what}: registry stored ${stored}, sent ${digest}`);
+    if (stored && stored !== digest)
+      throw new RegistryError('DigestMismatch', `${exchange.what}: registry stored ${stored}, sent ${digest}`);
     return digest;
   }
 
@@ -135,15 +169,24 @@ export class RegistryClient {
     return `${this.host}/${repository}${isValidDigest(ref) ? '@' : ':'}${ref}`;
   }
 
-  private exchange(repository: string, method: Exchange['method'], kind: 'manifests' | 'blobs', ref: string,
-    extra: { push?: boolean; headers?: Record<string, string>; body?: Uint8Array } = {}): Exchange {
+  private exchange(
+    repository: string,
+    method: Exchange['method'],
+    kind: 'manifests' | 'blobs',
+    ref: string,
+    extra: { push?: boolean; headers?: Record<string, string>; body?: Uint8Array } = {},
+  ): Exchange {
     const noun = kind === 'blobs' ? (ref === 'uploads/' ? 'blob upload' : 'blob') : 'manifest';
     const what = `${noun} ${ref === 'uploads/' ? `${this.host}/${repository}` : this.name(repository, ref)}`;
     if (!isValidRepository(repository)) throw badContent(`${what}: invalid repository name`);
     const scope = `repository:${repository}:${extra.push ? 'pull,push' : 'pull'}`;
     return {
-      method, url: `${this.origin}/v2/${repository}/${kind}/${ref}`, scope, what,
-      ...(extra.headers ? { headers: extra.headers } : {}), ...(extra.body ? { body: extra.body } : {}),
+      method,
+      url: `${this.origin}/v2/${repository}/${kind}/${ref}`,
+      scope,
+      what,
+      ...(extra.headers ? { headers: extra.headers } : {}),
+      ...(extra.body ? { body: extra.body } : {}),
     };
   }
 
@@ -164,7 +207,7 @@ export class RegistryClient {
       this.checkAllowed(url, exchange.what);
       const sameOrigin = url.origin === this.origin;
       let res = await this.fetchOnce(url, exchange, sameOrigin ? this.authorization(exchange.scope) : undefined);
-      if (res.status === 401 && sameOrigin && await this.authenticate(res, exchange)) {
+      if (res.status === 401 && sameOrigin && (await this.authenticate(res, exchange))) {
         res = await this.fetchOnce(url, exchange, this.authorization(exchange.scope));
       }
       const location = res.headers.get('location');
@@ -173,7 +216,10 @@ export class RegistryClient {
       await discard(res);
       const next = new URL(location, url);
       if (url.protocol === 'https:' && next.protocol !== 'https:') {
-        throw new RegistryError('HostNotAllowed', `${exchange.what}: refusing a redirect from https to ${next.protocol}`);
+        throw new RegistryError(
+          'HostNotAllowed',
+          `${exchange.what}: refusing a redirect from https to ${next.protocol}`,
+        );
       }
       url = next;
     }
@@ -185,7 +231,10 @@ export class RegistryClient {
     const headers = { ...exchange.headers, ...(authorization ? { authorization } : {}) };
     try {
       return await fetch(url, {
-        method: exchange.method, headers, redirect: 'manual', signal: AbortSignal.timeout(this.timeoutMs),
+        method: exchange.method,
+        headers,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(this.timeoutMs),
         ...(exchange.body ? { body: exchange.body } : {}),
       });
     } catch (e) {
@@ -222,7 +271,8 @@ export class RegistryClient {
   /** Token flow of the distribution token spec: GET realm?service=&scope= (Basic with credentials, if any). */
   private async fetchToken(challenge: Challenge, exchange: Exchange): Promise<void> {
     const { realm = '', service, scope } = challenge.params;
-    if (!URL.canParse(realm)) throw new RegistryError('Unauthorized', `${exchange.what}: bearer challenge without a valid realm`);
+    if (!URL.canParse(realm))
+      throw new RegistryError('Unauthorized', `${exchange.what}: bearer challenge without a valid realm`);
     const url = new URL(realm);
     this.checkAllowed(url, exchange.what);
     if (url.protocol !== 'https:' && !this.plainHttp) {
@@ -231,9 +281,17 @@ export class RegistryClient {
     if (service) url.searchParams.set('service', service);
     url.searchParams.set('scope', scope ?? exchange.scope);
     const what = `${exchange.what}: token from ${url.host}`;
-    const request: Exchange = { method: 'GET', url: url.href, scope: exchange.scope, what, headers: { accept: 'application/json' } };
+    const request: Exchange = {
+      method: 'GET',
+      url: url.href,
+      scope: exchange.scope,
+      what,
+      headers: { accept: 'application/json' },
+    };
     const res = await this.fetchOnce(url, request, this.credentials ? basicAuthorization(this.credentials) : undefined);
-    const body = await res.text().catch((e: unknown) => { throw unavailable(what, e); });
+    const body = await res.text().catch((e: unknown) => {
+      throw unavailable(what, e);
+    });
     if (res.status !== 200) throw registryErrorFromStatus(res.status, what, registryCodesOf(body));
     const { token, expiresInSeconds } = tokenFromResponse(body, url.host);
     this.tokens.set(exchange.scope, token, expiresInSeconds);

@@ -15,7 +15,13 @@ function entry(path: string, type: string, data: Uint8Array = new Uint8Array(), 
   put(156, type);
   put(157, link);
   put(257, 'ustar\u000000');
-  put(148, `${header.reduce((n, b) => n + b, 0).toString(8).padStart(6, '0')}\0 `);
+  put(
+    148,
+    `${header
+      .reduce((n, b) => n + b, 0)
+      .toString(8)
+      .padStart(6, '0')}\0 `,
+  );
   const padded = new Uint8Array(Math.ceil(data.length / 512) * 512);
   padded.set(data);
   return concat(header, padded);
@@ -23,7 +29,10 @@ function entry(path: string, type: string, data: Uint8Array = new Uint8Array(), 
 
 function concat(...parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  parts.reduce((at, p) => { out.set(p, at); return at + p.length; }, 0);
+  parts.reduce((at, p) => {
+    out.set(p, at);
+    return at + p.length;
+  }, 0);
   return out;
 }
 
@@ -37,20 +46,37 @@ const paxRecord = (key: string, value: string) => {
 describe('readTar', () => {
   it('round-trips files written by writeTar, including paths longer than 100 bytes', () => {
     const long = `${'dir/'.repeat(30)}raw-manifest.yaml`;
-    const files = [{ path: 'raw-manifest.yaml', data: text('kind: ConfigMap\n') }, { path: long, data: new Uint8Array(1500).fill(7) }];
+    const files = [
+      { path: 'raw-manifest.yaml', data: text('kind: ConfigMap\n') },
+      { path: long, data: new Uint8Array(1500).fill(7) },
+    ];
     expect(readTar(writeTar(files))).toEqual(files);
   });
 
   it('skips directories and macOS resource files, keeps order', () => {
-    const tar = concat(entry('./', '5'), entry('m/', '5'), entry('m/._a.yaml', '0', text('junk')),
-      entry('m/a.yaml', '0', text('a')), entry('./b.yaml', '\0', text('b')), END);
-    expect(readTar(tar)).toEqual([{ path: 'm/a.yaml', data: text('a') }, { path: 'b.yaml', data: text('b') }]);
+    const tar = concat(
+      entry('./', '5'),
+      entry('m/', '5'),
+      entry('m/._a.yaml', '0', text('junk')),
+      entry('m/a.yaml', '0', text('a')),
+      entry('./b.yaml', '\0', text('b')),
+      END,
+    );
+    expect(readTar(tar)).toEqual([
+      { path: 'm/a.yaml', data: text('a') },
+      { path: 'b.yaml', data: text('b') },
+    ]);
   });
 
   it('takes names from GNU long-name and pax headers', () => {
     const long = `${'x'.repeat(120)}/f.yaml`;
-    const tar = concat(entry('././@LongLink', 'L', text(`${long}\0`)), entry('short', '0', text('1')),
-      entry('PaxHeaders/p', 'x', text(paxRecord('path', `p/${long}`))), entry('short', '0', text('2')), END);
+    const tar = concat(
+      entry('././@LongLink', 'L', text(`${long}\0`)),
+      entry('short', '0', text('1')),
+      entry('PaxHeaders/p', 'x', text(paxRecord('path', `p/${long}`))),
+      entry('short', '0', text('2')),
+      END,
+    );
     expect(readTar(tar).map((f) => f.path)).toEqual([long, `p/${long}`]);
   });
 
@@ -58,7 +84,11 @@ describe('readTar', () => {
     ['absolute path', entry('/etc/passwd', '0', text('x')), /absolute or unsafe/],
     ['parent traversal', entry('a/../../etc/passwd', '0', text('x')), /escapes the archive/],
     ['traversal in a directory', entry('../up/', '5'), /escapes the archive/],
-    ['traversal in a long name', concat(entry('././@LongLink', 'L', text('../x\0')), entry('x', '0')), /escapes the archive/],
+    [
+      'traversal in a long name',
+      concat(entry('././@LongLink', 'L', text('../x\0')), entry('x', '0')),
+      /escapes the archive/,
+    ],
     ['backslash path', entry('a\\..\\b', '0'), /absolute or unsafe/],
     ['symbolic link', entry('link', '2', new Uint8Array(), '/etc/passwd'), /symbolic link/],
     ['hard link', entry('link', '1', new Uint8Array(), 'other'), /hard link/],
@@ -70,7 +100,15 @@ describe('readTar', () => {
   });
 
   it.each([
-    ['a broken checksum', (() => { const t = entry('a', '0', text('a')); t[0] = 98; return t; })(), /checksum/],
+    [
+      'a broken checksum',
+      (() => {
+        const t = entry('a', '0', text('a'));
+        t[0] = 98;
+        return t;
+      })(),
+      /checksum/,
+    ],
     ['a non-tar blob', concat(text('apiVersion: v1\n'), new Uint8Array(600)), /not a ustar/],
     ['a truncated entry', entry('a', '0', new Uint8Array(2000)).subarray(0, 1024), /truncated/],
     ['a truncated block', concat(entry('a', '0', text('a')), new Uint8Array(100).fill(1)), /truncated/],
@@ -79,7 +117,9 @@ describe('readTar', () => {
   });
 
   it('errors are RegistryErrors with code BadContent', () => {
-    expect(() => readTar(concat(entry('/x', '0'), END))).toThrow(expect.objectContaining({ code: 'BadContent', retryable: false }));
+    expect(() => readTar(concat(entry('/x', '0'), END))).toThrow(
+      expect.objectContaining({ code: 'BadContent', retryable: false }),
+    );
   });
 });
 
@@ -92,7 +132,10 @@ describe('writeTar', () => {
   });
 
   it.each([
-    ['an absolute path', '/a'], ['a traversal', 'a/../b'], ['a non-normalised path', './a'], ['an empty path', ''],
+    ['an absolute path', '/a'],
+    ['a traversal', 'a/../b'],
+    ['a non-normalised path', './a'],
+    ['an empty path', ''],
     ['a name no ustar split fits', `${'y'.repeat(101)}`],
   ])('refuses %s', (_, path) => {
     expect(() => writeTar([{ path, data: new Uint8Array() }])).toThrow(expect.objectContaining({ code: 'BadContent' }));

@@ -9,7 +9,12 @@ export interface TarFile {
 const BLOCK = 512;
 const MAX_SIZE = 0o77777777777;
 const FORBIDDEN: Record<string, string> = {
-  '1': 'hard link', '2': 'symbolic link', '3': 'character device', '4': 'block device', '6': 'FIFO', K: 'GNU long link',
+  '1': 'hard link',
+  '2': 'symbolic link',
+  '3': 'character device',
+  '4': 'block device',
+  '6': 'FIFO',
+  K: 'GNU long link',
 };
 const utf8 = new TextDecoder();
 const encoder = new TextEncoder();
@@ -48,7 +53,8 @@ function addEntry(files: TarFile[], type: string, rawPath: string, data: Uint8Ar
   if (type === '5') return;
   const forbidden = FORBIDDEN[type];
   if (forbidden) throw badContent(`tar entry "${path}" is a ${forbidden}; only regular files are allowed`);
-  if (type !== '0' && type !== '\0' && type !== '7') throw badContent(`tar entry "${path}" has unsupported type "${type}"`);
+  if (type !== '0' && type !== '\0' && type !== '7')
+    throw badContent(`tar entry "${path}" has unsupported type "${type}"`);
   if (!path) throw badContent('tar archive holds a file without a name');
   if (path.split('/').at(-1)?.startsWith('._')) return;
   files.push({ path, data: data.slice() });
@@ -68,7 +74,9 @@ function checkHeader(header: Uint8Array): void {
   if (cString(header.subarray(257, 262)) !== 'ustar') throw badContent('not a ustar tar archive');
   const stored = parseInt(cString(header.subarray(148, 156)).trim(), 8);
   let sum = 0;
-  header.forEach((b, i) => { sum += i >= 148 && i < 156 ? 32 : b; });
+  header.forEach((b, i) => {
+    sum += i >= 148 && i < 156 ? 32 : b;
+  });
   if (stored !== sum) throw badContent('tar header checksum mismatch');
 }
 
@@ -109,10 +117,17 @@ function cString(bytes: Uint8Array): string {
 
 /** Writes regular files as a deterministic ustar archive (mode 0644, uid/gid 0, mtime 0). */
 export function writeTar(files: TarFile[]): Uint8Array {
-  const parts = files.flatMap((f) => [fileHeader(f.path, f.data.length), f.data, new Uint8Array(padding(f.data.length))]);
+  const parts = files.flatMap((f) => [
+    fileHeader(f.path, f.data.length),
+    f.data,
+    new Uint8Array(padding(f.data.length)),
+  ]);
   parts.push(new Uint8Array(2 * BLOCK));
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  parts.reduce((at, p) => { out.set(p, at); return at + p.length; }, 0);
+  parts.reduce((at, p) => {
+    out.set(p, at);
+    return at + p.length;
+  }, 0);
   return out;
 }
 

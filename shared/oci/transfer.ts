@@ -9,7 +9,11 @@ export function unavailable(what: string, e: unknown): RegistryError {
 }
 
 /** Reads a body up to `max` bytes, hashing it on the way; more bytes (declared or sent) fail with TooLarge. */
-export async function readLimited(res: Response, max: number, what: string): Promise<{ bytes: Uint8Array; digest: string }> {
+export async function readLimited(
+  res: Response,
+  max: number,
+  what: string,
+): Promise<{ bytes: Uint8Array; digest: string }> {
   const tooLarge = () => new RegistryError('TooLarge', `${what}: larger than the limit of ${max} bytes`);
   if (Number(res.headers.get('content-length') ?? 0) > max) {
     await discard(res);
@@ -20,7 +24,9 @@ export async function readLimited(res: Response, max: number, what: string): Pro
   let total = 0;
   const reader = res.body?.getReader();
   for (;;) {
-    const chunk = await reader?.read().catch((e: unknown) => { throw unavailable(what, e); });
+    const chunk = await reader?.read().catch((e: unknown) => {
+      throw unavailable(what, e);
+    });
     if (!chunk || chunk.done) break;
     total += chunk.value.length;
     if (total > max) {

@@ -18,17 +18,28 @@ const PARALLEL = 8;
  * stored (with live status), or the first error that needs the user (invalid objects). Unknown kinds (a CRD not
  * yet established) → NotYetReady; authentication and connection failures → TransientError.
  */
-export async function applyAll(runtime: KubeClient, objects: RuntimeObject[], options: ApplyOptions):
-Promise<{ objects: RuntimeObject[]; kept: string[] } | { error: string }> {
+export async function applyAll(
+  runtime: KubeClient,
+  objects: RuntimeObject[],
+  options: ApplyOptions,
+): Promise<{ objects: RuntimeObject[]; kept: string[] } | { error: string }> {
   const first = objects.filter((o) => FIRST_KINDS.has(o.kind));
   const rest = objects.filter((o) => !FIRST_KINDS.has(o.kind));
-  const results = [...await applyBatch(runtime, first, options), ...await applyBatch(runtime, rest, options)];
+  const results = [...(await applyBatch(runtime, first, options)), ...(await applyBatch(runtime, rest, options))];
   const failures = results.filter((r) => 'failure' in r);
   if (failures.length === 0) {
-    return { objects: results.map((r) => ('applied' in r ? r.applied : 'kept' in r ? r.kept : r.object)), kept: results.flatMap((r) => ('reason' in r ? [r.reason] : [])) };
+    return {
+      objects: results.map((r) => ('applied' in r ? r.applied : 'kept' in r ? r.kept : r.object)),
+      kept: results.flatMap((r) => ('reason' in r ? [r.reason] : [])),
+    };
   }
   const errors = failures.map((f) => ('failure' in f ? f.failure : undefined));
-  const transient = errors.find((e) => isConnectionError(e) || (e instanceof KubeApiError && [401, 403, 429].includes(e.status)) || (e instanceof KubeApiError && e.status >= 500));
+  const transient = errors.find(
+    (e) =>
+      isConnectionError(e) ||
+      (e instanceof KubeApiError && [401, 403, 429].includes(e.status)) ||
+      (e instanceof KubeApiError && e.status >= 500),
+  );
   if (transient) throw new TransientError(`runtime cluster: ${messageOf(transient)}`, transient);
   const unknownKind = errors.find((e) => e instanceof KubeApiError && e.status === 404);
   if (unknownKind) sharedObjects.forgetServer(runtime.server);
@@ -36,7 +47,8 @@ Promise<{ objects: RuntimeObject[]; kept: string[] } | { error: string }> {
   return { error: `applying ${failures.length} of ${objects.length} resources failed: ${messageOf(errors[0])}` };
 }
 
-type Result = { applied: RuntimeObject } | { kept: RuntimeObject; reason: string } | { object: RuntimeObject; failure: unknown };
+type Result =
+  { applied: RuntimeObject } | { kept: RuntimeObject; reason: string } | { object: RuntimeObject; failure: unknown };
 
 export interface ApplyOptions {
   fieldManager: string;
@@ -52,13 +64,31 @@ export interface ApplyOptions {
  * `absent` and no other module ships it), left when another module holds it, applied unless current. */
 async function applyOne(runtime: KubeClient, object: RuntimeObject, how: ApplyOptions): Promise<Result> {
   if (how.shared && !object.metadata.namespace) {
-    return { applied: await sharedObjects.apply(runtime, object, how.fieldManager, object.kind === 'CustomResourceDefinition' ? crdSettled : () => true) };
+    return {
+      applied: await sharedObjects.apply(
+        runtime,
+        object,
+        how.fieldManager,
+        object.kind === 'CustomResourceDefinition' ? crdSettled : () => true,
+      ),
+    };
   }
   const unread = how.absent?.(object) === true && !(await how.ownership?.shippedElsewhere(syncedOf(object)));
   // null: known to be absent; undefined: the read failed, applyUnlessCurrent reads (and reports) again.
-  const live = unread ? null : await runtime.get<RuntimeObject>({ apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name, namespace: object.metadata.namespace })
-    .then((found) => found ?? null, () => undefined);
-  const reason = live && await how.ownership?.keptBy(live);
+  const live = unread
+    ? null
+    : await runtime
+        .get<RuntimeObject>({
+          apiVersion: object.apiVersion,
+          kind: object.kind,
+          name: object.metadata.name,
+          namespace: object.metadata.namespace,
+        })
+        .then(
+          (found) => found ?? null,
+          () => undefined,
+        );
+  const reason = live && (await how.ownership?.keptBy(live));
   // Left to its holder; said only when it differs from what this module ships (identical content: nothing to say).
   if (live && reason) return sameAsHolder(live, object) ? { applied: live } : { kept: live, reason };
   return { applied: await applyUnlessCurrent<RuntimeObject>(runtime, object, how.fieldManager, live) };
@@ -67,13 +97,17 @@ async function applyOne(runtime: KubeClient, object: RuntimeObject, how: ApplyOp
 async function applyBatch(runtime: KubeClient, objects: RuntimeObject[], how: ApplyOptions): Promise<Result[]> {
   const results: Result[] = [];
   for (let i = 0; i < objects.length; i += PARALLEL) {
-    results.push(...await Promise.all(objects.slice(i, i + PARALLEL).map(async (object): Promise<Result> => {
-      try {
-        return await applyOne(runtime, object, how);
-      } catch (failure) {
-        return { object, failure };
-      }
-    })));
+    results.push(
+      ...(await Promise.all(
+        objects.slice(i, i + PARALLEL).map(async (object): Promise<Result> => {
+          try {
+            return await applyOne(runtime, object, how);
+          } catch (failure) {
+            return { object, failure };
+          }
+        }),
+      )),
+    );
   }
   return results;
 }

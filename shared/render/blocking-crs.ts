@@ -6,15 +6,21 @@ import type { KubeClient } from '../kube/client.ts';
 import { isNotFound } from '../kube/errors.ts';
 import type { RuntimeObject } from './render.ts';
 
-export interface ListedCr { metadata: { name: string; namespace?: string; finalizers?: string[] } }
+export interface ListedCr {
+  metadata: { name: string; namespace?: string; finalizers?: string[] };
+}
 
 /** Custom resources of the default CR's kind (its group and kind, in whatever version the runtime serves it) anywhere
  * on the runtime — on a shared runtime: in the Kyma's runtime namespace — that block removal, as `Kind namespace/name
  * [finalizers]`. CreateAndDelete: all but the default CR; Ignore: all of them. */
-export async function blockingCrs(runtime: KubeClient, manifest: Manifest, scope: RuntimeScope = OWN_RUNTIME): Promise<string[]> {
+export async function blockingCrs(
+  runtime: KubeClient,
+  manifest: Manifest,
+  scope: RuntimeScope = OWN_RUNTIME,
+): Promise<string[]> {
   const cr = manifest.spec?.resource as unknown as RuntimeObject | undefined;
   if (!cr?.kind) return [];
-  const group = cr.apiVersion.includes('/') ? cr.apiVersion.split('/')[0] ?? '' : '';
+  const group = cr.apiVersion.includes('/') ? (cr.apiVersion.split('/')[0] ?? '') : '';
   const served = await runtime.servedVersionOf(group, cr.kind);
   if (!served) return [];
   let items: ListedCr[];

@@ -28,9 +28,13 @@ export class ChartRenderer {
     const installs = manifest.spec?.installs ?? [];
     const problem = installsProblem(installs, this.layers.registry.host);
     if (problem) return { error: problem };
-    const config = manifest.spec?.config ? await this.layers.text(manifest.spec.config, 'spec.config', 'config layer') : undefined;
+    const config = manifest.spec?.config
+      ? await this.layers.text(manifest.spec.config, 'spec.config', 'config layer')
+      : undefined;
     if (config && 'error' in config) return config;
-    const crds = manifest.spec?.crds ? await this.layers.text(manifest.spec.crds, 'spec.crds', 'CRDs layer') : undefined;
+    const crds = manifest.spec?.crds
+      ? await this.layers.text(manifest.spec.crds, 'spec.crds', 'CRDs layer')
+      : undefined;
     if (crds && 'error' in crds) return crds;
     let renders: ChartRender[];
     try {

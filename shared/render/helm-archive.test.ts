@@ -20,14 +20,35 @@ describe('packChart', () => {
   });
 
   it('leaves out what .helmignore names', () => {
-    const ignored = [...files, file('.helmignore', '# comment\n*.bak\n.git/\n/docs\n'), file('values.yaml.bak', ''), file('.git/HEAD', ''), file('docs/a.md', ''), file('templates/docs/b.yaml', 'x: 1\n')];
-    expect(paths(packChart(ignored).bytes)).toEqual(['greeter/.helmignore', 'greeter/Chart.yaml', 'greeter/templates/cm.yaml', 'greeter/templates/docs/b.yaml', 'greeter/values.yaml']);
+    const ignored = [
+      ...files,
+      file('.helmignore', '# comment\n*.bak\n.git/\n/docs\n'),
+      file('values.yaml.bak', ''),
+      file('.git/HEAD', ''),
+      file('docs/a.md', ''),
+      file('templates/docs/b.yaml', 'x: 1\n'),
+    ];
+    expect(paths(packChart(ignored).bytes)).toEqual([
+      'greeter/.helmignore',
+      'greeter/Chart.yaml',
+      'greeter/templates/cm.yaml',
+      'greeter/templates/docs/b.yaml',
+      'greeter/values.yaml',
+    ]);
   });
 
   it.each([
     ['no Chart.yaml', [file('values.yaml', 'a: 1\n')], 'has no Chart.yaml (a Helm chart needs one at its top)'],
-    ['a Chart.yaml without name', [file('Chart.yaml', 'version: 0.1.0\n')], 'Chart.yaml: name must be a chart name, got undefined'],
-    ['a version that is not semver', [file('Chart.yaml', 'name: a\nversion: "1.0"\n')], 'Chart.yaml: version must be a semantic version (e.g. 0.1.0), got "1.0"'],
+    [
+      'a Chart.yaml without name',
+      [file('Chart.yaml', 'version: 0.1.0\n')],
+      'Chart.yaml: name must be a chart name, got undefined',
+    ],
+    [
+      'a version that is not semver',
+      [file('Chart.yaml', 'name: a\nversion: "1.0"\n')],
+      'Chart.yaml: version must be a semantic version (e.g. 0.1.0), got "1.0"',
+    ],
     ['Chart.yaml that is not YAML', [file('Chart.yaml', 'name: [x\n')], /^Chart.yaml is not valid YAML: /],
   ])('refuses %s', (_, input, message) => {
     expect(() => packChart(input)).toThrow(message);
@@ -42,7 +63,11 @@ describe('readPackagedChart', () => {
   });
 
   it.each([
-    ['plain text', new TextEncoder().encode('apiVersion: v2\n'), 'is not gzip-compressed (expected a packaged chart .tgz, as helm package writes)'],
+    [
+      'plain text',
+      new TextEncoder().encode('apiVersion: v2\n'),
+      'is not gzip-compressed (expected a packaged chart .tgz, as helm package writes)',
+    ],
     ['gzip of something not a tar', new Uint8Array(gzipSync('hello')), /^is not a gzip-compressed tar archive \(/],
     ['broken gzip data', new Uint8Array([0x1f, 0x8b, 8, 0, 1, 2, 3]), /^is not a gzip-compressed tar archive \(/],
   ])('refuses %s', (_, bytes, message) => {
@@ -53,7 +78,19 @@ describe('readPackagedChart', () => {
 describe('ignoreRules', () => {
   it('matches segments, anchored paths and directories only where asked', () => {
     const ignored = ignoreRules(file('.helmignore', 'tmp/\n/ci/*.yaml\n*.t?t\n!keep.txt\n'));
-    expect(['tmp/a', 'x/tmp/b', 'ci/a.yaml', 'a.txt', 'dir/b.tet'].map(ignored)).toEqual([true, true, true, true, true]);
-    expect(['tmp', 'x/ci/a.yaml', 'ci/sub/a.yaml', 'a.text', 'keep.tx'].map(ignored)).toEqual([false, false, false, false, false]);
+    expect(['tmp/a', 'x/tmp/b', 'ci/a.yaml', 'a.txt', 'dir/b.tet'].map(ignored)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(['tmp', 'x/ci/a.yaml', 'ci/sub/a.yaml', 'a.text', 'keep.tx'].map(ignored)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });

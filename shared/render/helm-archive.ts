@@ -29,9 +29,11 @@ export async function loadChart(path: string): Promise<PackagedChart> {
 /** The regular files of a chart directory, paths relative to it, in name order. */
 export async function readChartDirectory(dir: string, under = ''): Promise<TarFile[]> {
   const files: TarFile[] = [];
-  for (const entry of (await readdir(join(dir, under), { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+  for (const entry of (await readdir(join(dir, under), { withFileTypes: true })).sort((a, b) =>
+    a.name < b.name ? -1 : 1,
+  )) {
     const path = under ? `${under}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) files.push(...await readChartDirectory(dir, path));
+    if (entry.isDirectory()) files.push(...(await readChartDirectory(dir, path)));
     else if (entry.isFile()) files.push({ path, data: await readFile(join(dir, path)) });
   }
   return files;
@@ -48,15 +50,20 @@ export function packChart(files: TarFile[]): PackagedChart {
 
 /** PURE. A packaged chart checked: gzip of a tar whose files are under one directory holding Chart.yaml. */
 export function readPackagedChart(bytes: Uint8Array): PackagedChart {
-  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) throw new Error('is not gzip-compressed (expected a packaged chart .tgz, as helm package writes)');
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b)
+    throw new Error('is not gzip-compressed (expected a packaged chart .tgz, as helm package writes)');
   let entries: TarFile[];
   try {
     entries = readTar(gunzipSync(bytes, { maxOutputLength: MAX_UNPACKED_BYTES }));
   } catch (error) {
-    throw new Error(`is not a gzip-compressed tar archive (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`, { cause: error });
+    throw new Error(
+      `is not a gzip-compressed tar archive (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+      { cause: error },
+    );
   }
   const top = entries[0]?.path.split('/')[0] ?? '';
-  if (!entries.length || entries.some((e) => !e.path.startsWith(`${top}/`))) throw new Error('holds no chart: every file of a packaged chart is under one directory');
+  if (!entries.length || entries.some((e) => !e.path.startsWith(`${top}/`)))
+    throw new Error('holds no chart: every file of a packaged chart is under one directory');
   const files = entries.map((e) => ({ path: e.path.slice(top.length + 1), data: e.data }));
   const { name, version } = chartMetadata(files.find((f) => f.path === 'Chart.yaml'));
   return { name, version, bytes, files };
@@ -69,12 +76,20 @@ export function chartMetadata(file: TarFile | undefined): { name: string; versio
   try {
     meta = parse(new TextDecoder().decode(file.data), { maxAliasCount: 20 });
   } catch (error) {
-    throw new Error(`Chart.yaml is not valid YAML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, { cause: error });
+    throw new Error(
+      `Chart.yaml is not valid YAML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+      { cause: error },
+    );
   }
-  const { name, version } = (typeof meta === 'object' && meta !== null ? meta : {}) as { name?: unknown; version?: unknown };
-  if (typeof name !== 'string' || !CHART_NAME.test(name)) throw new Error(`Chart.yaml: name must be a chart name, got ${JSON.stringify(name)}`);
+  const { name, version } = (typeof meta === 'object' && meta !== null ? meta : {}) as {
+    name?: unknown;
+    version?: unknown;
+  };
+  if (typeof name !== 'string' || !CHART_NAME.test(name))
+    throw new Error(`Chart.yaml: name must be a chart name, got ${JSON.stringify(name)}`);
   const text = typeof version === 'number' ? String(version) : version;
-  if (typeof text !== 'string' || !CHART_VERSION.test(text)) throw new Error(`Chart.yaml: version must be a semantic version (e.g. 0.1.0), got ${JSON.stringify(version)}`);
+  if (typeof text !== 'string' || !CHART_VERSION.test(text))
+    throw new Error(`Chart.yaml: version must be a semantic version (e.g. 0.1.0), got ${JSON.stringify(version)}`);
   return { name, version: text };
 }
 
@@ -84,19 +99,33 @@ export function chartMetadata(file: TarFile | undefined): { name: string; versio
  * segment. Negation (`!`) and `**` are not supported: such lines are ignored.
  */
 export function ignoreRules(file: TarFile | undefined): (path: string) => boolean {
-  const lines = file ? new TextDecoder().decode(file.data).split('\n').map((l) => l.trim()) : [];
-  const rules = lines.filter((l) => l && !l.startsWith('#') && !l.startsWith('!') && !l.includes('**')).map((line) => {
-    const dirOnly = line.endsWith('/');
-    const pattern = line.replace(/^\//, '').replace(/\/$/, '');
-    const regex = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '[^/]*').replaceAll('?', '[^/]')}$`);
-    return { regex, dirOnly, anchored: line.startsWith('/') || pattern.includes('/') };
-  });
+  const lines = file
+    ? new TextDecoder()
+        .decode(file.data)
+        .split('\n')
+        .map((l) => l.trim())
+    : [];
+  const rules = lines
+    .filter((l) => l && !l.startsWith('#') && !l.startsWith('!') && !l.includes('**'))
+    .map((line) => {
+      const dirOnly = line.endsWith('/');
+      const pattern = line.replace(/^\//, '').replace(/\/$/, '');
+      const regex = new RegExp(
+        `^${pattern
+          .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+          .replaceAll('*', '[^/]*')
+          .replaceAll('?', '[^/]')}$`,
+      );
+      return { regex, dirOnly, anchored: line.startsWith('/') || pattern.includes('/') };
+    });
   return (path) => {
     const segments = path.split('/');
-    return rules.some(({ regex, dirOnly, anchored }) => segments.some((_, i) => {
-      const isDir = i < segments.length - 1;
-      if (dirOnly && !isDir) return false;
-      return anchored ? regex.test(segments.slice(0, i + 1).join('/')) : regex.test(segments[i] ?? '');
-    }));
+    return rules.some(({ regex, dirOnly, anchored }) =>
+      segments.some((_, i) => {
+        const isDir = i < segments.length - 1;
+        if (dirOnly && !isDir) return false;
+        return anchored ? regex.test(segments.slice(0, i + 1).join('/')) : regex.test(segments[i] ?? '');
+      }),
+    );
   };
 }

@@ -7,7 +7,9 @@ const chartYaml = { path: 'Chart.yaml', data: new TextEncoder().encode('apiVersi
 describe('chartLayerProblem', () => {
   it('accepts a packaged chart and says why anything else is not one', () => {
     expect(chartLayerProblem(packChart([chartYaml]).bytes)).toBe('');
-    expect(chartLayerProblem(new TextEncoder().encode('kind: ConfigMap\n'))).toBe('the chart layer is not gzip-compressed (expected a packaged chart .tgz, as helm package writes)');
+    expect(chartLayerProblem(new TextEncoder().encode('kind: ConfigMap\n'))).toBe(
+      'the chart layer is not gzip-compressed (expected a packaged chart .tgz, as helm package writes)',
+    );
   });
 });
 

@@ -32,24 +32,40 @@ export interface ChartModuleInput {
 /** The chart module as a YAML stream (CRDs first, then `helm template` output); throws a one-line reason. */
 export async function renderChartModule(input: ChartModuleInput): Promise<string> {
   const chart = await packaged(input.chart);
-  const install: ChartInstall = { name: input.releaseName, source: { type: 'oci-ref', repo: 'library', name: chart.name, ref: sha256Digest(chart.bytes) } };
+  const install: ChartInstall = {
+    name: input.releaseName,
+    source: { type: 'oci-ref', repo: 'library', name: chart.name, ref: sha256Digest(chart.bytes) },
+  };
   const problem = installsProblem([install], 'library');
   if (problem) throw new Error(problem.replace('spec.installs[0].name', 'releaseName'));
-  const entry = { name: install.name, values: input.values ?? {}, set: input.set ?? [], namespace: input.namespace ?? REMOTE_NAMESPACE, createNamespace: input.createNamespace ?? false };
+  const entry = {
+    name: install.name,
+    values: input.values ?? {},
+    set: input.set ?? [],
+    namespace: input.namespace ?? REMOTE_NAMESPACE,
+    createNamespace: input.createNamespace ?? false,
+  };
   const [render] = chartRenders([install], stringify({ configs: [entry] }));
   if (!render) throw new Error('nothing to render');
-  const objects = await renderChart({ file: input.helmBinary, searchPath: input.searchPath ?? '' }, render, { archive: chart.bytes });
+  const objects = await renderChart({ file: input.helmBinary, searchPath: input.searchPath ?? '' }, render, {
+    archive: chart.bytes,
+  });
   return chartModuleYaml(input.crds, [objects]);
 }
 
 /** One chart rendered by the real helm, objects without a namespace put into the release's (apply-remote and the
  * library both render this way). */
-export async function renderChart(binary: HelmBinary, render: ChartRender, chart: Parameters<typeof helmTemplate>[2]): Promise<string> {
+export async function renderChart(
+  binary: HelmBinary,
+  render: ChartRender,
+  chart: Parameters<typeof helmTemplate>[2],
+): Promise<string> {
   return inReleaseNamespace(await helmTemplate(binary, render, chart), render.namespace, render.createNamespace);
 }
 
 /** PURE. The module's YAML stream: the CRDs layer first, then every chart's objects. */
-export const chartModuleYaml = (crds: string | undefined, charts: string[]): string => [...(crds ? [crds] : []), ...charts].join('\n---\n');
+export const chartModuleYaml = (crds: string | undefined, charts: string[]): string =>
+  [...(crds ? [crds] : []), ...charts].join('\n---\n');
 
 /** A pulled chart layer checked before helm sees it: '' when it is a packaged chart, else why not. */
 export function chartLayerProblem(bytes: Uint8Array): string {
@@ -65,6 +81,9 @@ async function packaged(chart: string | Uint8Array): Promise<PackagedChart> {
   try {
     return typeof chart === 'string' ? await loadChart(chart) : readPackagedChart(chart);
   } catch (error) {
-    throw new Error(`chart ${typeof chart === 'string' ? `"${chart}": ` : ''}${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(
+      `chart ${typeof chart === 'string' ? `"${chart}": ` : ''}${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
 }

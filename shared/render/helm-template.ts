@@ -13,7 +13,10 @@ const TIMEOUT_MS = 60_000;
 const MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
 
 /** The helm binary to run, and the PATH it is looked up in when it is a bare name. */
-export interface HelmBinary { file: string; searchPath: string }
+export interface HelmBinary {
+  file: string;
+  searchPath: string;
+}
 
 /** The helm binary to run: configured, bundled, or on PATH. */
 export function helmBinary(config: { helmBinary: string | undefined; searchPath: string }): HelmBinary {
@@ -22,7 +25,11 @@ export function helmBinary(config: { helmBinary: string | undefined; searchPath:
 }
 
 /** Renders one chart — a .tgz (bytes) or a chart in a repository — to a YAML stream; throws with Helm's own message. */
-export async function helmTemplate(binary: HelmBinary, render: ChartRender, chart: { archive: Uint8Array } | { name: string; repo: string; version?: string }): Promise<string> {
+export async function helmTemplate(
+  binary: HelmBinary,
+  render: ChartRender,
+  chart: { archive: Uint8Array } | { name: string; repo: string; version?: string },
+): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'kyma-helm-'));
   try {
     const chartRef = 'archive' in chart ? { file: join(dir, 'chart.tgz') } : chart;
@@ -37,7 +44,14 @@ export async function helmTemplate(binary: HelmBinary, render: ChartRender, char
 
 /** helm with a home of its own (no user config, repositories or plugins), a time limit and an output limit. */
 function run(binary: HelmBinary, args: string[], home: string): Promise<string> {
-  const env = { PATH: binary.searchPath, HOME: home, HELM_CACHE_HOME: join(home, 'cache'), HELM_CONFIG_HOME: join(home, 'config'), HELM_DATA_HOME: join(home, 'data'), HELM_PLUGINS: join(home, 'plugins') };
+  const env = {
+    PATH: binary.searchPath,
+    HOME: home,
+    HELM_CACHE_HOME: join(home, 'cache'),
+    HELM_CONFIG_HOME: join(home, 'config'),
+    HELM_DATA_HOME: join(home, 'data'),
+    HELM_PLUGINS: join(home, 'plugins'),
+  };
   return new Promise((resolve, reject) => {
     const child = spawn(binary.file, args, { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: TIMEOUT_MS });
     const out: Buffer[] = [];
@@ -48,10 +62,21 @@ function run(binary: HelmBinary, args: string[], home: string): Promise<string> 
       if (size > MAX_OUTPUT_BYTES) child.kill('SIGKILL');
       else out.push(chunk);
     });
-    child.stderr.on('data', (chunk: Buffer) => { if (err.length < 4096) err += chunk.toString(); });
-    child.on('error', (error: NodeJS.ErrnoException) => reject(new Error(error.code === 'ENOENT' ? `the helm binary ${binary.file} was not found (LIFECYCLE_HELM_BINARY)` : `helm could not run: ${error.message}`)));
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (err.length < 4096) err += chunk.toString();
+    });
+    child.on('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new Error(
+          error.code === 'ENOENT'
+            ? `the helm binary ${binary.file} was not found (LIFECYCLE_HELM_BINARY)`
+            : `helm could not run: ${error.message}`,
+        ),
+      ),
+    );
     child.on('close', (code, signal) => {
-      if (size > MAX_OUTPUT_BYTES) return reject(new Error(`helm template rendered more than ${MAX_OUTPUT_BYTES} bytes`));
+      if (size > MAX_OUTPUT_BYTES)
+        return reject(new Error(`helm template rendered more than ${MAX_OUTPUT_BYTES} bytes`));
       if (signal) return reject(new Error(`helm template did not finish within ${TIMEOUT_MS / 1000} s`));
       if (code !== 0) return reject(new Error(`helm template failed: ${helmMessage(err)}`));
       resolve(Buffer.concat(out).toString('utf8'));
@@ -60,4 +85,11 @@ function run(binary: HelmBinary, args: string[], home: string): Promise<string> 
 }
 
 /** Helm's error, one line, without its "Error: " prefix. */
-const helmMessage = (stderr: string) => stderr.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('WARNING')).join('; ').replace(/^Error: /, '').slice(0, 500) || 'no message';
+const helmMessage = (stderr: string) =>
+  stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('WARNING'))
+    .join('; ')
+    .replace(/^Error: /, '')
+    .slice(0, 500) || 'no message';

@@ -2,8 +2,16 @@
 import type { ManagerRef } from '../core/objects.ts';
 import type { RuntimeObject } from './render.ts';
 
-interface Container { name?: string; image?: string; env?: { name: string; value?: string }[] }
-interface PodSpec { containers?: Container[]; initContainers?: Container[]; imagePullSecrets?: { name: string }[] }
+interface Container {
+  name?: string;
+  image?: string;
+  env?: { name: string; value?: string }[];
+}
+interface PodSpec {
+  containers?: Container[];
+  initContainers?: Container[];
+  imagePullSecrets?: { name: string }[];
+}
 type Workload = RuntimeObject & { spec?: { template?: { spec?: PodSpec } } };
 
 export const PULL_SECRET_ENV = 'SKR_IMG_PULL_SECRET';
@@ -22,9 +30,15 @@ export function imageKey(reference: string): string | undefined {
 /** Every container image, and every env value that is an image reference, whose name:tag equals a localized
  * image's is replaced by that full reference (with its registry and digest). */
 export function localizeImages(objects: RuntimeObject[], localizedImages: readonly string[]): RuntimeObject[] {
-  const byKey = new Map(localizedImages.flatMap((ref) => { const key = imageKey(ref); return key ? [[key, ref] as const] : []; }));
+  const byKey = new Map(
+    localizedImages.flatMap((ref) => {
+      const key = imageKey(ref);
+      return key ? [[key, ref] as const] : [];
+    }),
+  );
   if (byKey.size === 0) return objects;
-  const localized = (value: string | undefined) => (value && value.includes(':') ? byKey.get(imageKey(value) ?? '') : undefined);
+  const localized = (value: string | undefined) =>
+    value && value.includes(':') ? byKey.get(imageKey(value) ?? '') : undefined;
   return objects.map((object) => {
     if (!isWorkload(object)) return object;
     const copy = structuredClone(object);
@@ -42,9 +56,16 @@ export function localizeImages(objects: RuntimeObject[], localizedImages: readon
 
 /** Every Deployment/StatefulSet pulls with the Secret; the module's manager (all workloads when the template names
  * none) gets env SKR_IMG_PULL_SECRET. A manager that already sets that variable is an error. */
-export function withPullSecret(objects: RuntimeObject[], secret: string, manager: ManagerRef | undefined): RuntimeObject[] | { error: string } {
-  const isManager = (o: RuntimeObject) => !manager
-    || (o.kind === manager.kind && o.metadata.name === manager.name && (!manager.namespace || o.metadata.namespace === manager.namespace));
+export function withPullSecret(
+  objects: RuntimeObject[],
+  secret: string,
+  manager: ManagerRef | undefined,
+): RuntimeObject[] | { error: string } {
+  const isManager = (o: RuntimeObject) =>
+    !manager ||
+    (o.kind === manager.kind &&
+      o.metadata.name === manager.name &&
+      (!manager.namespace || o.metadata.namespace === manager.namespace));
   const out: RuntimeObject[] = [];
   for (const object of objects) {
     if (!isWorkload(object)) {
@@ -53,10 +74,12 @@ export function withPullSecret(objects: RuntimeObject[], secret: string, manager
     }
     const copy = structuredClone(object);
     const pod = podOf(copy) ?? {};
-    if (!pod.imagePullSecrets?.some((s) => s.name === secret)) pod.imagePullSecrets = [...(pod.imagePullSecrets ?? []), { name: secret }];
+    if (!pod.imagePullSecrets?.some((s) => s.name === secret))
+      pod.imagePullSecrets = [...(pod.imagePullSecrets ?? []), { name: secret }];
     if (isManager(copy)) {
       for (const container of pod.containers ?? []) {
-        if (container.env?.some((e) => e.name === PULL_SECRET_ENV)) return { error: `${copy.kind} ${copy.metadata.name} already sets ${PULL_SECRET_ENV}` };
+        if (container.env?.some((e) => e.name === PULL_SECRET_ENV))
+          return { error: `${copy.kind} ${copy.metadata.name} already sets ${PULL_SECRET_ENV}` };
         container.env = [...(container.env ?? []), { name: PULL_SECRET_ENV, value: secret }];
       }
     }

@@ -17,11 +17,15 @@ export interface KcpSecret {
 
 /** Whether the Manifest's module gets KCP data: `deployer`, and only while it is a restricted module. */
 export function injectsKcpData(manifest: Manifest, restrictedModules: readonly string[]): boolean {
-  return manifest.metadata.labels?.[LABEL.moduleName] === INJECTING_MODULE && restrictedModules.includes(INJECTING_MODULE);
+  return (
+    manifest.metadata.labels?.[LABEL.moduleName] === INJECTING_MODULE && restrictedModules.includes(INJECTING_MODULE)
+  );
 }
 
-const asksForKcpData = (object: RuntimeObject) => object.apiVersion === 'v1' && object.kind === 'Secret'
-  && object.metadata.annotations?.[ANNOTATION.injectDataFromKcp] === 'true';
+const asksForKcpData = (object: RuntimeObject) =>
+  object.apiVersion === 'v1' &&
+  object.kind === 'Secret' &&
+  object.metadata.annotations?.[ANNOTATION.injectDataFromKcp] === 'true';
 
 /** The names of the KCP Secrets the objects ask data from, each once. */
 export function kcpSecretsWanted(objects: readonly RuntimeObject[]): string[] {
@@ -34,14 +38,20 @@ export function kcpSecretsWanted(objects: readonly RuntimeObject[]): string[] {
  * removed (it would override `.data`). Any Secret whose KCP Secret is missing, unreadable or not labelled
  * `module-name: deployer` makes the whole rendering an error naming every such Secret.
  */
-export function withKcpData(objects: readonly RuntimeObject[], found: ReadonlyMap<string, KcpSecret | { error: string }>, namespace: string): RuntimeObject[] | { error: string } {
+export function withKcpData(
+  objects: readonly RuntimeObject[],
+  found: ReadonlyMap<string, KcpSecret | { error: string }>,
+  namespace: string,
+): RuntimeObject[] | { error: string } {
   const problems: string[] = [];
   const result = objects.map((object) => {
     if (!asksForKcpData(object)) return object;
     const source = found.get(object.metadata.name);
     if (!source || 'error' in source || source.metadata.labels?.[LABEL.moduleName] !== INJECTING_MODULE) {
       const where = object.metadata.namespace ? `${object.metadata.namespace}/` : '';
-      problems.push(`Secret ${where}${object.metadata.name} asks for its data from the KCP (${ANNOTATION.injectDataFromKcp}), but ${problemOf(source, `${namespace}/${object.metadata.name}`)}`);
+      problems.push(
+        `Secret ${where}${object.metadata.name} asks for its data from the KCP (${ANNOTATION.injectDataFromKcp}), but ${problemOf(source, `${namespace}/${object.metadata.name}`)}`,
+      );
       return object;
     }
     const copy = structuredClone(object);

@@ -18,7 +18,8 @@ export interface Ownership {
 }
 
 /** PURE. The Manifest (`namespace/name`) that last applied `live`, from its owned-by annotation, if any. */
-export const holderOf = (live: RuntimeObject): string | undefined => live.metadata.annotations?.[ANNOTATION.ownedBy] || undefined;
+export const holderOf = (live: RuntimeObject): string | undefined =>
+  live.metadata.annotations?.[ANNOTATION.ownedBy] || undefined;
 
 /** PURE. One object across versions: namespace, name, group and kind (a module may ship another version of it). */
 export const sameObject = (a: SyncedResource, b: SyncedResource) =>
@@ -33,13 +34,21 @@ export function sameAsHolder(live: RuntimeObject, desired: RuntimeObject): boole
     metadata: {
       ...desired.metadata,
       labels: withValue(desired.metadata.labels, LABEL.appComponent, live.metadata.labels?.[LABEL.appComponent]),
-      annotations: withValue(desired.metadata.annotations, ANNOTATION.ownedBy, live.metadata.annotations?.[ANNOTATION.ownedBy]),
+      annotations: withValue(
+        desired.metadata.annotations,
+        ANNOTATION.ownedBy,
+        live.metadata.annotations?.[ANNOTATION.ownedBy],
+      ),
     },
   };
   return isCurrent(live, withAppliedHash(asHolder));
 }
 
-function withValue(map: Record<string, string> | undefined, key: string, value: string | undefined): Record<string, string> {
+function withValue(
+  map: Record<string, string> | undefined,
+  key: string,
+  value: string | undefined,
+): Record<string, string> {
   const rest = Object.fromEntries(Object.entries(map ?? {}).filter(([k]) => k !== key));
   return value === undefined ? rest : { ...rest, [key]: value };
 }

@@ -31,6 +31,9 @@ export async function podsToJudge(cluster: KubeClient, applied: RuntimeObject[])
   if (set?.kind !== 'StatefulSet' || (set.status?.readyReplicas ?? 0) === (set.spec?.replicas ?? 1)) return undefined;
   const labelSelector = labelSelectorQuery(set.spec?.selector);
   if (!labelSelector) return undefined;
-  const { items } = await cluster.list<WorkloadPod & RuntimeObject>('v1', 'Pod', { namespace: set.metadata.namespace ?? 'default', labelSelector });
+  const { items } = await cluster.list<WorkloadPod & RuntimeObject>('v1', 'Pod', {
+    namespace: set.metadata.namespace ?? 'default',
+    labelSelector,
+  });
   return items.sort((a, b) => a.metadata.name.localeCompare(b.metadata.name, 'en', { numeric: true }));
 }

@@ -5,14 +5,29 @@ import { apiVersionOf } from './render.ts';
 import type { Ownership } from './ownership.ts';
 
 /** Kinds removed in the second wave, after everything that depends on them (upstream's "operator-related"). */
-const OPERATOR_KINDS = new Set(['CustomResourceDefinition', 'Namespace', 'ServiceAccount', 'Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding', 'Service', 'Deployment']);
+const OPERATOR_KINDS = new Set([
+  'CustomResourceDefinition',
+  'Namespace',
+  'ServiceAccount',
+  'Role',
+  'ClusterRole',
+  'RoleBinding',
+  'ClusterRoleBinding',
+  'Service',
+  'Deployment',
+]);
 
 /** PURE. What was synced before but is no longer wanted, in two deletion waves; Namespace kyma-system is never pruned,
  * nor, on a shared runtime, anything cluster-scoped (other Kymas there use it too). */
 export function pruneWaves(synced: SyncedResource[], target: SyncedResource[], shared = false): SyncedResource[][] {
   const wanted = new Set(target.map(syncedId));
-  const stale = synced.filter((r) => !wanted.has(syncedId(r)) && !(r.kind === 'Namespace' && r.name === 'kyma-system') && !(shared && !r.namespace));
-  return [stale.filter((r) => !OPERATOR_KINDS.has(r.kind)), stale.filter((r) => OPERATOR_KINDS.has(r.kind))].filter((w) => w.length);
+  const stale = synced.filter(
+    (r) =>
+      !wanted.has(syncedId(r)) && !(r.kind === 'Namespace' && r.name === 'kyma-system') && !(shared && !r.namespace),
+  );
+  return [stale.filter((r) => !OPERATOR_KINDS.has(r.kind)), stale.filter((r) => OPERATOR_KINDS.has(r.kind))].filter(
+    (w) => w.length,
+  );
 }
 
 /**
@@ -20,9 +35,17 @@ export function pruneWaves(synced: SyncedResource[], target: SyncedResource[], s
  * they are terminating); the next wave starts only when the previous one is gone. Kinds the runtime no longer
  * serves count as gone, and so do objects another installed module ships too (`ownership`, ADR 33): they stay.
  */
-export async function prune(runtime: KubeClient, waves: SyncedResource[][], ownership?: Ownership): Promise<SyncedResource[]> {
+export async function prune(
+  runtime: KubeClient,
+  waves: SyncedResource[][],
+  ownership?: Ownership,
+): Promise<SyncedResource[]> {
   for (const wave of waves) {
-    const remaining = (await Promise.all(wave.map(async (r) => (!await ownership?.shippedElsewhere(r) && await deleteSynced(runtime, r)) ? [r] : []))).flat();
+    const remaining = (
+      await Promise.all(
+        wave.map(async (r) => (!(await ownership?.shippedElsewhere(r)) && (await deleteSynced(runtime, r)) ? [r] : [])),
+      )
+    ).flat();
     if (remaining.length) return remaining;
   }
   return [];

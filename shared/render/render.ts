@@ -20,7 +20,8 @@ const MAX_DOCUMENTS = 5000;
 export function parseModuleObjects(yaml: string): RuntimeObject[] {
   const docs = parseAllDocuments(yaml, { uniqueKeys: true });
   if (!Array.isArray(docs)) throw new Error('raw manifest is not a YAML stream');
-  if (docs.length > MAX_DOCUMENTS) throw new Error(`raw manifest has ${docs.length} documents; at most ${MAX_DOCUMENTS} are accepted`);
+  if (docs.length > MAX_DOCUMENTS)
+    throw new Error(`raw manifest has ${docs.length} documents; at most ${MAX_DOCUMENTS} are accepted`);
   const seen = new Set<string>();
   const objects: RuntimeObject[] = [];
   docs.forEach((doc, i) => {
@@ -45,7 +46,9 @@ export function scopeFromCrds(objects: RuntimeObject[]): ScopeOf {
     spec?: { group?: string; scope?: string; names?: { kind?: string }; versions?: { name: string }[] };
   })[];
   return (apiVersion, kind) => {
-    const crd = crds.find((c) => c.spec?.names?.kind === kind && c.spec.versions?.some((v) => `${c.spec?.group}/${v.name}` === apiVersion));
+    const crd = crds.find(
+      (c) => c.spec?.names?.kind === kind && c.spec.versions?.some((v) => `${c.spec?.group}/${v.name}` === apiVersion),
+    );
     return crd ? crd.spec?.scope !== 'Cluster' : undefined;
   };
 }
@@ -54,29 +57,56 @@ export function scopeFromCrds(objects: RuntimeObject[]): ScopeOf {
  * normalised (namespaced without one → default; cluster-scoped → none; unknown kinds left as they are). On a shared
  * runtime every namespaced object goes to the Kyma's runtime namespace, and cluster-scoped objects, shared by every
  * Kyma there, carry nothing that names one Manifest (owned-by, component) — so they do not flap between owners. */
-export function prepare(objects: RuntimeObject[], manifest: { name: string; namespace: string }, scopeOf: ScopeOf, runtime: RuntimeScope = OWN_RUNTIME): RuntimeObject[] {
+export function prepare(
+  objects: RuntimeObject[],
+  manifest: { name: string; namespace: string },
+  scopeOf: ScopeOf,
+  runtime: RuntimeScope = OWN_RUNTIME,
+): RuntimeObject[] {
   return objects.map((object) => {
     const copy = structuredClone(object);
     const namespaced = scopeOf(copy.apiVersion, copy.kind);
     const shared = runtime.shared && namespaced === false;
-    copy.metadata.labels = { ...copy.metadata.labels, [LABEL.managedBy]: MANAGED_BY_RUNTIME, ...(shared ? {} : { [LABEL.appComponent]: manifest.name }), [LABEL.appPartOf]: 'Kyma' };
-    copy.metadata.annotations = { ...copy.metadata.annotations, ...(shared ? {} : { [ANNOTATION.ownedBy]: `${manifest.namespace}/${manifest.name}` }), [ANNOTATION.disclaimer]: DISCLAIMER };
+    copy.metadata.labels = {
+      ...copy.metadata.labels,
+      [LABEL.managedBy]: MANAGED_BY_RUNTIME,
+      ...(shared ? {} : { [LABEL.appComponent]: manifest.name }),
+      [LABEL.appPartOf]: 'Kyma',
+    };
+    copy.metadata.annotations = {
+      ...copy.metadata.annotations,
+      ...(shared ? {} : { [ANNOTATION.ownedBy]: `${manifest.namespace}/${manifest.name}` }),
+      [ANNOTATION.disclaimer]: DISCLAIMER,
+    };
     if (namespaced === true) copy.metadata.namespace = namespaceOnRuntime(runtime, copy.metadata.namespace, 'default');
-    if (namespaced === undefined && copy.metadata.namespace && runtime.shared) copy.metadata.namespace = runtime.namespace;
+    if (namespaced === undefined && copy.metadata.namespace && runtime.shared)
+      copy.metadata.namespace = runtime.namespace;
     if (namespaced === false) delete copy.metadata.namespace;
     return copy;
   });
 }
 
 /** `prepare` with each kind's scope from the cluster's discovery, else from CRDs among the objects (not yet served). */
-export async function prepareForCluster(cluster: KubeClient, objects: RuntimeObject[], owner: { name: string; namespace: string }, runtime: RuntimeScope = OWN_RUNTIME): Promise<RuntimeObject[]> {
+export async function prepareForCluster(
+  cluster: KubeClient,
+  objects: RuntimeObject[],
+  owner: { name: string; namespace: string },
+  runtime: RuntimeScope = OWN_RUNTIME,
+): Promise<RuntimeObject[]> {
   const fromCrds = scopeFromCrds(objects);
   const kinds = [...new Set(objects.map((o) => `${o.apiVersion}|${o.kind}`))];
-  const scopes = new Map(await Promise.all(kinds.map(async (id) => {
-    const [apiVersion = '', kind = ''] = id.split('|');
-    const namespaced = await cluster.resource(apiVersion, kind).then((r) => r.namespaced, () => fromCrds(apiVersion, kind));
-    return [id, namespaced] as const;
-  })));
+  const scopes = new Map(
+    await Promise.all(
+      kinds.map(async (id) => {
+        const [apiVersion = '', kind = ''] = id.split('|');
+        const namespaced = await cluster.resource(apiVersion, kind).then(
+          (r) => r.namespaced,
+          () => fromCrds(apiVersion, kind),
+        );
+        return [id, namespaced] as const;
+      }),
+    ),
+  );
   return prepare(objects, owner, (apiVersion, kind) => scopes.get(`${apiVersion}|${kind}`), runtime);
 }
 
@@ -84,11 +114,19 @@ export async function prepareForCluster(cluster: KubeClient, objects: RuntimeObj
 export function manifestOnRuntime(manifest: Manifest, runtime: RuntimeScope): Manifest {
   const cr = manifest.spec?.resource as { metadata?: { namespace?: string } } | null | undefined;
   if (!runtime.shared || !cr?.metadata?.namespace || !manifest.spec) return manifest;
-  return { ...manifest, spec: { ...manifest.spec, resource: { ...cr, metadata: { ...cr.metadata, namespace: runtime.namespace } } as never } };
+  return {
+    ...manifest,
+    spec: {
+      ...manifest.spec,
+      resource: { ...cr, metadata: { ...cr.metadata, namespace: runtime.namespace } } as never,
+    },
+  };
 }
 
 export function syncedOf(object: RuntimeObject): SyncedResource {
-  const [group, version] = object.apiVersion.includes('/') ? object.apiVersion.split('/') as [string, string] : ['', object.apiVersion];
+  const [group, version] = object.apiVersion.includes('/')
+    ? (object.apiVersion.split('/') as [string, string])
+    : ['', object.apiVersion];
   return { group, version, kind: object.kind, name: object.metadata.name, namespace: object.metadata.namespace ?? '' };
 }
 

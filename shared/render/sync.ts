@@ -7,7 +7,14 @@ import { customResourcesOf, type HeldCrd } from './crd-holders.ts';
 import { syncedOf, type RuntimeObject } from './render.ts';
 
 export type SyncResult =
-  | { applied: RuntimeObject[]; target: SyncedResource[]; kept: string[]; held?: SyncedResource[]; heldCrds?: HeldCrd[]; prunedWithCrs?: HeldCrd[] }
+  | {
+      applied: RuntimeObject[];
+      target: SyncedResource[];
+      kept: string[];
+      held?: SyncedResource[];
+      heldCrds?: HeldCrd[];
+      prunedWithCrs?: HeldCrd[];
+    }
   | { pruning: SyncedResource[]; target: SyncedResource[]; heldCrds?: HeldCrd[]; prunedWithCrs?: HeldCrd[] }
   | { error: string; target: SyncedResource[] };
 
@@ -32,24 +39,46 @@ export interface SyncOptions {
  * `sync-oci-ref` guard, ADR 40): what `previous` has and they have not is never pruned but answered as `held`. A CRD
  * that custom resources still use is not pruned either (`heldCrds`) unless `allowCrdPrune` names it (`prunedWithCrs`).
  */
-export async function syncObjects(cluster: KubeClient, objects: RuntimeObject[], previous: SyncedResource[], options: SyncOptions): Promise<SyncResult> {
+export async function syncObjects(
+  cluster: KubeClient,
+  objects: RuntimeObject[],
+  previous: SyncedResource[],
+  options: SyncOptions,
+): Promise<SyncResult> {
   const target = objects.map(syncedOf);
   const stale = pruneWaves(previous, target, options.shared ?? false);
   const held = options.sameLayer ? stale.flat() : [];
-  const guarded = held.length ? { waves: [], heldCrds: [], prunedWithCrs: [] } : await guardCrds(cluster, stale, options.allowCrdPrune ?? []);
-  const crds = { ...(guarded.heldCrds.length ? { heldCrds: guarded.heldCrds } : {}), ...(guarded.prunedWithCrs.length ? { prunedWithCrs: guarded.prunedWithCrs } : {}) };
+  const guarded = held.length
+    ? { waves: [], heldCrds: [], prunedWithCrs: [] }
+    : await guardCrds(cluster, stale, options.allowCrdPrune ?? []);
+  const crds = {
+    ...(guarded.heldCrds.length ? { heldCrds: guarded.heldCrds } : {}),
+    ...(guarded.prunedWithCrs.length ? { prunedWithCrs: guarded.prunedWithCrs } : {}),
+  };
   const pruning = held.length ? [] : await prune(cluster, guarded.waves, options.ownership);
   if (pruning.length) return { pruning, target, ...crds };
   const known = new Set(previous.map(syncedId));
-  const absent = (object: RuntimeObject) => options.newWithoutRead === true && !known.has(syncedId(syncedOf(object))) && !(options.shared && !object.metadata.namespace);
-  const applied = await applyAll(cluster, objects, { fieldManager: options.fieldManager, absent, shared: options.shared ?? false, ...(options.ownership ? { ownership: options.ownership } : {}) });
+  const absent = (object: RuntimeObject) =>
+    options.newWithoutRead === true &&
+    !known.has(syncedId(syncedOf(object))) &&
+    !(options.shared && !object.metadata.namespace);
+  const applied = await applyAll(cluster, objects, {
+    fieldManager: options.fieldManager,
+    absent,
+    shared: options.shared ?? false,
+    ...(options.ownership ? { ownership: options.ownership } : {}),
+  });
   if ('error' in applied) return { error: applied.error, target };
   return { applied: applied.objects, target, kept: applied.kept, ...(held.length ? { held } : {}), ...crds };
 }
 
 /** The prune waves without the CRDs custom resources still use (`heldCrds`), but for those `allowed` names: they stay
  * in the waves and are answered as `prunedWithCrs`, so the caller can record the loss. */
-async function guardCrds(cluster: KubeClient, waves: SyncedResource[][], allowed: readonly string[]): Promise<{ waves: SyncedResource[][]; heldCrds: HeldCrd[]; prunedWithCrs: HeldCrd[] }> {
+async function guardCrds(
+  cluster: KubeClient,
+  waves: SyncedResource[][],
+  allowed: readonly string[],
+): Promise<{ waves: SyncedResource[][]; heldCrds: HeldCrd[]; prunedWithCrs: HeldCrd[] }> {
   const heldCrds: HeldCrd[] = [];
   const prunedWithCrs: HeldCrd[] = [];
   for (const crd of waves.flat().filter((r) => r.kind === 'CustomResourceDefinition')) {
@@ -57,11 +86,20 @@ async function guardCrds(cluster: KubeClient, waves: SyncedResource[][], allowed
     if (crs.length) (allowed.includes(crd.name) ? prunedWithCrs : heldCrds).push({ crd, crs });
   }
   const kept = new Set(heldCrds.map((h) => syncedId(h.crd)));
-  return { waves: waves.map((w) => w.filter((r) => !kept.has(syncedId(r)))).filter((w) => w.length), heldCrds, prunedWithCrs };
+  return {
+    waves: waves.map((w) => w.filter((r) => !kept.has(syncedId(r)))).filter((w) => w.length),
+    heldCrds,
+    prunedWithCrs,
+  };
 }
 
 /** Removes everything `synced` names (custom resources first, then CRDs, namespaces and the operator); answers what is
  * still there — call again until it is empty. */
-export function removeObjects(cluster: KubeClient, synced: SyncedResource[], shared = false, ownership?: Ownership): Promise<SyncedResource[]> {
+export function removeObjects(
+  cluster: KubeClient,
+  synced: SyncedResource[],
+  shared = false,
+  ownership?: Ownership,
+): Promise<SyncedResource[]> {
   return prune(cluster, pruneWaves(synced, [], shared), ownership);
 }

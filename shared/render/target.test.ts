@@ -16,7 +16,9 @@ describe('moduleObjectsOf', () => {
   it('gives what parsing gives, a copy of its own each call', () => {
     const first = moduleObjectsOf(yaml);
     expect(first).toEqual(parseModuleObjects(yaml));
-    const [configMap] = first as unknown as [{ data: Record<string, string>; metadata: { labels?: Record<string, string> } }];
+    const [configMap] = first as unknown as [
+      { data: Record<string, string>; metadata: { labels?: Record<string, string> } },
+    ];
     configMap.data['version'] = 'changed';
     configMap.metadata.labels = { mine: 'yes' };
     expect(moduleObjectsOf(yaml)).toEqual(parseModuleObjects(yaml));

@@ -31,7 +31,14 @@ export function moduleObjectsOf(yaml: string): RuntimeObject[] {
 /** The module's objects as they will be applied: parsed, transformed (labels, localized images, KCP Secret data of
  * the restricted `deployer`, pull Secret), namespaces normalised against the runtime. Without `kcpSecrets` (the plan)
  * nothing is injected. */
-export async function renderTarget(runtime: KubeClient, manifest: Manifest, yaml: string, pullSecret: string | undefined, scope: RuntimeScope, kcpSecrets?: KcpSecrets): Promise<RuntimeObject[] | { error: string }> {
+export async function renderTarget(
+  runtime: KubeClient,
+  manifest: Manifest,
+  yaml: string,
+  pullSecret: string | undefined,
+  scope: RuntimeScope,
+  kcpSecrets?: KcpSecrets,
+): Promise<RuntimeObject[] | { error: string }> {
   let parsed: RuntimeObject[];
   try {
     parsed = moduleObjectsOf(yaml);
@@ -39,8 +46,14 @@ export async function renderTarget(runtime: KubeClient, manifest: Manifest, yaml
     return { error: `rendering the module failed: ${error instanceof Error ? error.message : String(error)}` };
   }
   const owner = { name: manifest.metadata.name, namespace: manifest.metadata.namespace ?? '' };
-  const localized = localizeImages(await prepareForCluster(runtime, parsed, owner, scope), manifest.spec?.localizedImages ?? []);
-  const objects = kcpSecrets && injectsKcpData(manifest, kcpSecrets.restrictedModules) ? withKcpData(localized, await readKcpSecrets(kcpSecrets, kcpSecretsWanted(localized)), kcpSecrets.namespace) : localized;
+  const localized = localizeImages(
+    await prepareForCluster(runtime, parsed, owner, scope),
+    manifest.spec?.localizedImages ?? [],
+  );
+  const objects =
+    kcpSecrets && injectsKcpData(manifest, kcpSecrets.restrictedModules)
+      ? withKcpData(localized, await readKcpSecrets(kcpSecrets, kcpSecretsWanted(localized)), kcpSecrets.namespace)
+      : localized;
   if ('error' in objects) return { error: `rendering the module failed: ${objects.error}` };
   if (!pullSecret) return objects;
   const pulling = withPullSecret(objects, pullSecret, manifest.spec?.manager);
@@ -49,11 +62,22 @@ export async function renderTarget(runtime: KubeClient, manifest: Manifest, yaml
 
 /** The KCP Secrets of these names, each read live by name (ADR 15: cached reads serve only kubeconfig Secrets); one
  * that cannot be read is its error, without the data the API server never sends in one. */
-async function readKcpSecrets(source: KcpSecrets, names: readonly string[]): Promise<Map<string, KcpSecret | { error: string }>> {
-  const read = await Promise.all(names.map(async (name) => {
-    const secret = await source.kcp.get<KcpSecret & { apiVersion?: string }>({ apiVersion: 'v1', kind: 'Secret', namespace: source.namespace, name })
-      .catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
-    return secret ? [[name, secret] as const] : [];
-  }));
+async function readKcpSecrets(
+  source: KcpSecrets,
+  names: readonly string[],
+): Promise<Map<string, KcpSecret | { error: string }>> {
+  const read = await Promise.all(
+    names.map(async (name) => {
+      const secret = await source.kcp
+        .get<KcpSecret & { apiVersion?: string }>({
+          apiVersion: 'v1',
+          kind: 'Secret',
+          namespace: source.namespace,
+          name,
+        })
+        .catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
+      return secret ? [[name, secret] as const] : [];
+    }),
+  );
   return new Map(read.flat());
 }

@@ -41,7 +41,11 @@ export function startAuditedKcp(name: string): Promise<{ cluster: Cluster; audit
 
 /** A cluster whose audit log records what the given users or groups do (a runtime: `workloads: true`, or
  * `'simulated'`: kwok marks a new Deployment generation rolled out). */
-export async function startAuditedCluster(name: string, who: { users?: string[]; userGroups?: string[] }, kind: { garbageCollection?: boolean; workloads?: boolean | 'simulated' }): Promise<{ cluster: Cluster; auditLog: string }> {
+export async function startAuditedCluster(
+  name: string,
+  who: { users?: string[]; userGroups?: string[] },
+  kind: { garbageCollection?: boolean; workloads?: boolean | 'simulated' },
+): Promise<{ cluster: Cluster; auditLog: string }> {
   const runDir = inject('controlPlane').runDir;
   const dir = join(runDir, `${name}-audit`);
   await mkdir(dir, { recursive: true });
@@ -49,7 +53,10 @@ export async function startAuditedCluster(name: string, who: { users?: string[];
   const auditLog = join(dir, 'audit.log');
   await writeFile(policyFile, policy(who));
   const cluster = await startCluster({
-    name, runDir, binaries: testBinaries(), ...kind,
+    name,
+    runDir,
+    binaries: testBinaries(),
+    ...kind,
     apiServerFlags: [`--audit-policy-file=${policyFile}`, `--audit-log-path=${auditLog}`, '--audit-log-mode=blocking'],
   });
   return { cluster, auditLog };
@@ -58,13 +65,20 @@ export async function startAuditedCluster(name: string, who: { users?: string[];
 /** The requests of the audit log, in order: complete ones, and watches once started (they may never complete). */
 export async function readAudit(auditLog: string): Promise<AuditedRequest[]> {
   const text = await readFile(auditLog, 'utf8').catch(() => '');
-  return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as AuditEvent)
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as AuditEvent)
     .filter((e) => e.objectRef && once(e))
     .map((e) => ({
-      user: e.user.username, verb: e.verb,
+      user: e.user.username,
+      verb: e.verb,
       resource: resourceOf(e.objectRef ?? {}),
-      namespace: e.objectRef?.namespace ?? '', name: e.objectRef?.name ?? '', code: e.responseStatus?.code ?? 0,
-      userAgent: e.userAgent ?? '', requestURI: e.requestURI ?? '',
+      namespace: e.objectRef?.namespace ?? '',
+      name: e.objectRef?.name ?? '',
+      code: e.responseStatus?.code ?? 0,
+      userAgent: e.userAgent ?? '',
+      requestURI: e.requestURI ?? '',
     }));
 }
 
@@ -85,6 +99,6 @@ function once(e: AuditEvent): boolean {
 }
 
 function resourceOf(ref: NonNullable<AuditEvent['objectRef']>): string {
-  const base = ref.apiGroup ? `${ref.resource}.${ref.apiGroup}` : ref.resource ?? '';
+  const base = ref.apiGroup ? `${ref.resource}.${ref.apiGroup}` : (ref.resource ?? '');
   return ref.subresource ? `${base}/${ref.subresource}` : base;
 }

@@ -14,11 +14,29 @@ const run = promisify(execFile);
 export const COMPONENTS = [...Object.keys(FUNCTIONS), 'apiserver-source', 'runtime-watch', 'fleet'];
 
 export const serviceAccountOf = (component: string) => `lifecycle-${component}`;
-export const usernameOf = (component: string) => `system:serviceaccount:${KCP_NAMESPACE}:${serviceAccountOf(component)}`;
+export const usernameOf = (component: string) =>
+  `system:serviceaccount:${KCP_NAMESPACE}:${serviceAccountOf(component)}`;
 
 /** A kubeconfig acting as the component's ServiceAccount (which must exist), with a fresh bound token. */
 export async function actAs(cluster: Cluster, kubectl: string, component: string): Promise<KubeConfig> {
-  const { stdout } = await run(kubectl, ['--kubeconfig', cluster.kubeconfigPath, '-n', KCP_NAMESPACE, 'create', 'token', serviceAccountOf(component), '--duration=3h']);
+  const { stdout } = await run(kubectl, [
+    '--kubeconfig',
+    cluster.kubeconfigPath,
+    '-n',
+    KCP_NAMESPACE,
+    'create',
+    'token',
+    serviceAccountOf(component),
+    '--duration=3h',
+  ]);
   const caPem = await readFile(cluster.pki.caCert, 'utf8');
-  return loadKubeConfig(renderKubeconfig({ cluster: cluster.name, server: cluster.server, caPem, user: serviceAccountOf(component), token: stdout.trim() }));
+  return loadKubeConfig(
+    renderKubeconfig({
+      cluster: cluster.name,
+      server: cluster.server,
+      caPem,
+      user: serviceAccountOf(component),
+      token: stdout.trim(),
+    }),
+  );
 }

@@ -17,32 +17,45 @@ export const KNATIVE_RELEASES = [
 
 export type KnativeRelease = (typeof KNATIVE_RELEASES)[number];
 
-interface CrdDocument { kind?: string; metadata?: { name?: string } }
+interface CrdDocument {
+  kind?: string;
+  metadata?: { name?: string };
+}
 
 /** The CustomResourceDefinitions of Knative Eventing (core) and Serving (core) of one release. */
 export async function knativeCrds(release: KnativeRelease): Promise<CrdDocument[]> {
   const eventing = await moduleDir('knative.dev/eventing', release.eventing);
   const serving = await moduleDir('knative.dev/serving', release.serving);
   return [
-    ...await crdsIn(join(eventing, 'config/core/resources')),
-    ...await crdsIn(join(serving, 'config/core/300-resources')),
+    ...(await crdsIn(join(eventing, 'config/core/resources'))),
+    ...(await crdsIn(join(serving, 'config/core/300-resources'))),
   ];
 }
 
 /** The directory of a published Go module's source (downloaded into the Go module cache once). */
 export async function moduleDir(path: string, version: string): Promise<string> {
   try {
-    const { stdout } = await run('go', ['mod', 'download', '-json', `${path}@${version}`], { env: { ...process.env, GOFLAGS: '-mod=mod' }, maxBuffer: 1 << 20 });
+    const { stdout } = await run('go', ['mod', 'download', '-json', `${path}@${version}`], {
+      env: { ...process.env, GOFLAGS: '-mod=mod' },
+      maxBuffer: 1 << 20,
+    });
     const dir = (JSON.parse(stdout) as { Dir?: string }).Dir;
     if (!dir) throw new Error(`no Dir in the answer: ${stdout.slice(0, 200)}`);
     return dir;
   } catch (error) {
-    throw new Error(`cannot fetch ${path}@${version} with the Go toolchain (the Go module proxy must be reachable): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(
+      `cannot fetch ${path}@${version} with the Go toolchain (the Go module proxy must be reachable): ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
 }
 
 async function crdsIn(dir: string): Promise<CrdDocument[]> {
   const files = (await readdir(dir)).filter((f) => f.endsWith('.yaml')).sort();
-  const docs = await Promise.all(files.map(async (f) => parseAllDocuments(await readFile(join(dir, f), 'utf8')).map((d) => d.toJSON() as CrdDocument)));
+  const docs = await Promise.all(
+    files.map(async (f) =>
+      parseAllDocuments(await readFile(join(dir, f), 'utf8')).map((d) => d.toJSON() as CrdDocument),
+    ),
+  );
   return docs.flat().filter((d) => d?.kind === 'CustomResourceDefinition');
 }

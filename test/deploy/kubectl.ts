@@ -3,7 +3,11 @@ import { spawn } from 'node:child_process';
 import type { Cluster } from '../../local/controlplane/index.ts';
 import { testBinaries } from './audited-kcp.ts';
 
-export interface KubectlResult { code: number; stdout: string; stderr: string }
+export interface KubectlResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 export function kubectl(args: string[], opts: { cluster?: Cluster; stdin?: string } = {}): Promise<KubectlResult> {
   const full = opts.cluster ? ['--kubeconfig', opts.cluster.kubeconfigPath, ...args] : args;
@@ -11,8 +15,12 @@ export function kubectl(args: string[], opts: { cluster?: Cluster; stdin?: strin
     const child = spawn(testBinaries().kubectl, full, { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
     child.stdin.end(opts.stdin ?? '');

@@ -25,28 +25,58 @@ const FUNCTION_NAMES = Object.keys(FUNCTIONS);
 beforeAll(async () => {
   docs = await render(MANIFESTS_DIR);
   latest = await knativeCrds(LATEST);
-  cluster = await startCluster({ name: 'knative-schemas', runDir: inject('controlPlane').runDir, binaries: testBinaries() });
+  cluster = await startCluster({
+    name: 'knative-schemas',
+    runDir: inject('controlPlane').runDir,
+    binaries: testBinaries(),
+  });
   await kubectlOk(['create', 'namespace', 'kcp-system'], { cluster });
 });
 
-afterAll(async () => { await cluster?.stop(); });
+afterAll(async () => {
+  await cluster?.stop();
+});
 
 async function installKnative(release: (typeof KNATIVE_RELEASES)[number]): Promise<void> {
   const crds = await knativeCrds(release);
-  await kubectlOk(['apply', '--server-side', '--force-conflicts', '--field-manager=knative', '-f', '-'], { cluster, stdin: toYaml(crds as Doc[]) });
-  await kubectlOk(['wait', '--for=condition=Established', '--timeout=60s', ...crds.map((c) => `crd/${c.metadata?.name ?? ''}`)], { cluster });
+  await kubectlOk(['apply', '--server-side', '--force-conflicts', '--field-manager=knative', '-f', '-'], {
+    cluster,
+    stdin: toYaml(crds as Doc[]),
+  });
+  await kubectlOk(
+    ['wait', '--for=condition=Established', '--timeout=60s', ...crds.map((c) => `crd/${c.metadata?.name ?? ''}`)],
+    { cluster },
+  );
 }
 
 describe('the rendered manifests', () => {
   it('hold every piece: namespace, CRDs, config, one account + Service + Trigger (+ background Trigger) per function, sources, broker', () => {
     expect(ofKind('Namespace').map((d) => d.metadata.name)).toEqual(['kcp-system']);
-    expect(ofKind('CustomResourceDefinition').map((d) => d.metadata.name).sort()).toEqual(
-      ['kymas', 'manifests', 'modulereleasemetas', 'moduletemplates'].map((p) => `${p}.operator.kyma-project.io`));
+    expect(
+      ofKind('CustomResourceDefinition')
+        .map((d) => d.metadata.name)
+        .sort(),
+    ).toEqual(
+      ['kymas', 'manifests', 'modulereleasemetas', 'moduletemplates'].map((p) => `${p}.operator.kyma-project.io`),
+    );
     for (const fn of FUNCTION_NAMES) {
       const service = named('Service', fn);
       expect(service?.apiVersion, fn).toBe('serving.knative.dev/v1');
-      expect(service?.metadata.labels?.['networking.knative.dev/visibility'], `${fn} is cluster-local`).toBe('cluster-local');
-      const template = service?.spec?.template as { metadata: { annotations: Record<string, string> }; spec: { serviceAccountName: string; containerConcurrency: number; containers: { readinessProbe?: { httpGet?: { path?: string } }; livenessProbe?: { httpGet?: { path?: string } }; envFrom?: unknown[] }[] } };
+      expect(service?.metadata.labels?.['networking.knative.dev/visibility'], `${fn} is cluster-local`).toBe(
+        'cluster-local',
+      );
+      const template = service?.spec?.template as {
+        metadata: { annotations: Record<string, string> };
+        spec: {
+          serviceAccountName: string;
+          containerConcurrency: number;
+          containers: {
+            readinessProbe?: { httpGet?: { path?: string } };
+            livenessProbe?: { httpGet?: { path?: string } };
+            envFrom?: unknown[];
+          }[];
+        };
+      };
       expect(template.spec.serviceAccountName).toBe(`lifecycle-${fn}`);
       expect(named('ServiceAccount', `lifecycle-${fn}`), `${fn} has its ServiceAccount`).toBeDefined();
       expect(template.spec.containerConcurrency).toBeGreaterThan(0);
@@ -54,20 +84,34 @@ describe('the rendered manifests', () => {
       expect(template.metadata.annotations['autoscaling.knative.dev/min-scale']).toMatch(/^\d+$/);
       expect(template.spec.containers[0]?.readinessProbe?.httpGet?.path).toBe('/health/readiness');
       expect(template.spec.containers[0]?.livenessProbe?.httpGet?.path).toBe('/health/liveness');
-      const triggers = ofKind('Trigger').filter((t) => (t.spec?.subscriber as { ref?: { name?: string } }).ref?.name === fn);
+      const triggers = ofKind('Trigger').filter(
+        (t) => (t.spec?.subscriber as { ref?: { name?: string } }).ref?.name === fn,
+      );
       // The resync has no background lane of its own: a PingSource tick is what starts the background work (ADR 25).
-      expect(triggers.map((t) => t.metadata.name), `one Trigger for ${fn}, and one for its background lane`).toEqual(fn === 'resync' ? [fn] : [fn, `${fn}-background`]);
+      expect(
+        triggers.map((t) => t.metadata.name),
+        `one Trigger for ${fn}, and one for its background lane`,
+      ).toEqual(fn === 'resync' ? [fn] : [fn, `${fn}-background`]);
       const [main, background] = triggers;
       if (background) {
-        expect(main?.spec?.filters, `${fn}: no background events in the main lane`).toContainEqual({ not: { exact: { lifecyclelane: 'background' } } });
-        expect(background.spec?.filters, `${fn}: only background events`).toContainEqual({ exact: { lifecyclelane: 'background' } });
-        expect(background.metadata.annotations?.['lifecycle.kyma-project.io/max-in-flight'], `${fn}: background deliveries bounded`).toMatch(/^[1-9][0-9]*$/);
+        expect(main?.spec?.filters, `${fn}: no background events in the main lane`).toContainEqual({
+          not: { exact: { lifecyclelane: 'background' } },
+        });
+        expect(background.spec?.filters, `${fn}: only background events`).toContainEqual({
+          exact: { lifecyclelane: 'background' },
+        });
+        expect(
+          background.metadata.annotations?.['lifecycle.kyma-project.io/max-in-flight'],
+          `${fn}: background deliveries bounded`,
+        ).toMatch(/^[1-9][0-9]*$/);
       }
     }
   });
 
   it('name every container image through the kustomization images block (one place to point at a registry)', () => {
-    const images = [...ofKind('Service'), ...ofKind('Deployment')].flatMap((d) => ((d.spec?.template as { spec: { containers: { image: string }[] } }).spec.containers).map((c) => c.image));
+    const images = [...ofKind('Service'), ...ofKind('Deployment')].flatMap((d) =>
+      (d.spec?.template as { spec: { containers: { image: string }[] } }).spec.containers.map((c) => c.image),
+    );
     expect(images).toHaveLength(FUNCTION_NAMES.length + 2); // + runtime watch, fleet
     for (const image of images) expect(image).toMatch(/^registry\.example\.internal\/lifecycle\/[a-z-]+:0\.1\.0$/);
   });
@@ -87,53 +131,109 @@ describe('the rendered manifests', () => {
       const ref = binding.roleRef as { kind: string; name: string };
       expect(named(ref.kind, ref.name), `${idOf(binding)} → ${ref.kind} ${ref.name}`).toBeDefined();
     }
-    expect(accounts).toContain((named('ApiServerSource', 'lifecycle-kcp')?.spec as { serviceAccountName: string }).serviceAccountName);
-    const selector = ((named('SinkBinding', 'lifecycle-functions')?.spec?.subject as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels);
-    const bound = ofKind('Service').filter((s) => Object.entries(selector).every(([k, v]) => s.metadata.labels?.[k] === v)).map((s) => s.metadata.name);
-    expect(bound.sort(), 'the functions that send events of their own get K_SINK').toEqual(['apply-remote', 'resolve-template', 'resync']);
-    expect((named('SinkBinding', 'lifecycle-runtime-watch')?.spec?.subject as { name: string }).name).toBe(named('Deployment', 'lifecycle-runtime-watch')?.metadata.name);
+    expect(accounts).toContain(
+      (named('ApiServerSource', 'lifecycle-kcp')?.spec as { serviceAccountName: string }).serviceAccountName,
+    );
+    const selector = (
+      named('SinkBinding', 'lifecycle-functions')?.spec?.subject as {
+        selector: { matchLabels: Record<string, string> };
+      }
+    ).selector.matchLabels;
+    const bound = ofKind('Service')
+      .filter((s) => Object.entries(selector).every(([k, v]) => s.metadata.labels?.[k] === v))
+      .map((s) => s.metadata.name);
+    expect(bound.sort(), 'the functions that send events of their own get K_SINK').toEqual([
+      'apply-remote',
+      'resolve-template',
+      'resync',
+    ]);
+    expect((named('SinkBinding', 'lifecycle-runtime-watch')?.spec?.subject as { name: string }).name).toBe(
+      named('Deployment', 'lifecycle-runtime-watch')?.metadata.name,
+    );
   });
 
-  it.each(KNATIVE_RELEASES)('pass a strict server-side dry-run against the CRDs of Knative $release and its admission checks', async (release) => {
-    await installKnative(release);
-    expect(await dryRunProblems(cluster, docs)).toBe('');
-    expect(knativeProblems(docs, await knativeCrds(release))).toEqual([]);
-  });
+  it.each(KNATIVE_RELEASES)(
+    'pass a strict server-side dry-run against the CRDs of Knative $release and its admission checks',
+    async (release) => {
+      await installKnative(release);
+      expect(await dryRunProblems(cluster, docs)).toBe('');
+      expect(knativeProblems(docs, await knativeCrds(release))).toEqual([]);
+    },
+  );
 });
 
 describe('broken manifests fail the same checks', () => {
   beforeAll(() => installKnative(LATEST));
-  const edit = (mutate: (copy: Doc[]) => void): Doc[] => { const copy = structuredClone(docs); mutate(copy); return copy; };
+  const edit = (mutate: (copy: Doc[]) => void): Doc[] => {
+    const copy = structuredClone(docs);
+    mutate(copy);
+    return copy;
+  };
   /** The object at a dotted path (`spec.filters.0.any`) of a document, to edit in place. */
-  const at = (root: unknown, path: string): Record<string, unknown> => path.split('.').reduce<Record<string, unknown>>((node, key) => {
-    const next = node[key];
-    if (typeof next !== 'object' || next === null) throw new Error(`no object at ${path} (${key})`);
-    return next as Record<string, unknown>;
-  }, root as Record<string, unknown>);
-  const find = (all: Doc[], kind: string, name: string) => { const d = all.find((x) => x.kind === kind && x.metadata.name === name); if (!d) throw new Error(`${kind} ${name} missing`); return d; };
+  const at = (root: unknown, path: string): Record<string, unknown> =>
+    path.split('.').reduce<Record<string, unknown>>(
+      (node, key) => {
+        const next = node[key];
+        if (typeof next !== 'object' || next === null) throw new Error(`no object at ${path} (${key})`);
+        return next as Record<string, unknown>;
+      },
+      root as Record<string, unknown>,
+    );
+  const find = (all: Doc[], kind: string, name: string) => {
+    const d = all.find((x) => x.kind === kind && x.metadata.name === name);
+    if (!d) throw new Error(`${kind} ${name} missing`);
+    return d;
+  };
 
   it('a typo in a Trigger filter dialect, nested or not', () => {
-    const nested = edit((all) => { const f = at(find(all, 'Trigger', 'apply-remote'), 'spec.filters.1.any.0.all.1'); f.exactt = f.exact; delete f.exact; });
+    const nested = edit((all) => {
+      const f = at(find(all, 'Trigger', 'apply-remote'), 'spec.filters.1.any.0.all.1');
+      f.exactt = f.exact;
+      delete f.exact;
+    });
     expect(knativeProblems(nested, latest).join('\n')).toMatch(/unknown filter dialect exactt/);
-    const top = edit((all) => { (find(all, 'Trigger', 'render-manifest').spec as Record<string, unknown>).filters = [{ exactt: { type: 'x' } }]; });
+    const top = edit((all) => {
+      (find(all, 'Trigger', 'render-manifest').spec as Record<string, unknown>).filters = [{ exactt: { type: 'x' } }];
+    });
     expect(knativeProblems(top, latest).join('\n')).toMatch(/unknown filter dialect exactt/);
   });
 
   it('a Trigger without subscriber, a Service with a misspelt probe field, a source with an unknown mode', async () => {
-    const noSubscriber = edit((all) => { delete find(all, 'Trigger', 'purge').spec?.subscriber; });
+    const noSubscriber = edit((all) => {
+      delete find(all, 'Trigger', 'purge').spec?.subscriber;
+    });
     expect(knativeProblems(noSubscriber, latest).join('\n')).toMatch(/Trigger kcp-system\/purge: .*subscriber/);
-    const probe = edit((all) => { const c = at(find(all, 'Service', 'purge'), 'spec.template.spec.containers.0'); c.readinessProbe = { httpGett: { path: '/health/readiness' } }; });
-    expect(await dryRunProblems(cluster, probe)).toMatch(/spec.template.spec.containers\[0\].readinessProbe.httpGett: field not declared in schema/);
-    const mode = edit((all) => { (find(all, 'ApiServerSource', 'lifecycle-kcp').spec as Record<string, unknown>).mode = 'Resources'; });
+    const probe = edit((all) => {
+      const c = at(find(all, 'Service', 'purge'), 'spec.template.spec.containers.0');
+      c.readinessProbe = { httpGett: { path: '/health/readiness' } };
+    });
+    expect(await dryRunProblems(cluster, probe)).toMatch(
+      /spec.template.spec.containers\[0\].readinessProbe.httpGett: field not declared in schema/,
+    );
+    const mode = edit((all) => {
+      (find(all, 'ApiServerSource', 'lifecycle-kcp').spec as Record<string, unknown>).mode = 'Resources';
+    });
     expect(knativeProblems(mode, latest).join('\n')).toMatch(/spec.mode/);
   });
 
   it('an unknown field in a Trigger spec, a bad scale bound, an invalid CRD schema', async () => {
-    const typo = edit((all) => { const spec = find(all, 'Trigger', 'resync').spec as Record<string, unknown>; spec.brokr = spec.broker; });
+    const typo = edit((all) => {
+      const spec = find(all, 'Trigger', 'resync').spec as Record<string, unknown>;
+      spec.brokr = spec.broker;
+    });
     expect(knativeProblems(typo, latest)).toEqual(['Trigger kcp-system/resync: unknown field spec.brokr']);
-    const scale = edit((all) => { (find(all, 'Service', 'resync').spec?.template as { metadata: { annotations: Record<string, string> } }).metadata.annotations['autoscaling.knative.dev/min-scale'] = '3'; });
+    const scale = edit((all) => {
+      (
+        find(all, 'Service', 'resync').spec?.template as { metadata: { annotations: Record<string, string> } }
+      ).metadata.annotations['autoscaling.knative.dev/min-scale'] = '3';
+    });
     expect(knativeProblems(scale, latest).join('\n')).toMatch(/min-scale 3 > max-scale 1/);
-    const crd = edit((all) => { at(find(all, 'CustomResourceDefinition', 'kymas.operator.kyma-project.io'), 'spec.versions.0.schema.openAPIV3Schema').type = 'strng'; });
+    const crd = edit((all) => {
+      at(
+        find(all, 'CustomResourceDefinition', 'kymas.operator.kyma-project.io'),
+        'spec.versions.0.schema.openAPIV3Schema',
+      ).type = 'strng';
+    });
     expect(await dryRunProblems(cluster, crd)).toMatch(/CustomResourceDefinition/);
   });
 });
@@ -151,8 +251,11 @@ describe('the Kafka component', () => {
     const broker = kafka.find((d) => d.kind === 'Broker');
     expect(broker?.metadata.annotations?.['eventing.knative.dev/broker.class']).toBe('Kafka');
     const config = broker?.spec?.config as { kind: string; name: string };
-    expect(kafka.find((d) => d.kind === config.kind && d.metadata.name === config.name)?.data).toMatchObject({ 'default.topic.partitions': expect.any(String) });
-    for (const t of ofKind('Trigger', kafka)) expect(t.metadata.annotations?.['kafka.eventing.knative.dev/delivery.order'], idOf(t)).toBe('ordered');
+    expect(kafka.find((d) => d.kind === config.kind && d.metadata.name === config.name)?.data).toMatchObject({
+      'default.topic.partitions': expect.any(String),
+    });
+    for (const t of ofKind('Trigger', kafka))
+      expect(t.metadata.annotations?.['kafka.eventing.knative.dev/delivery.order'], idOf(t)).toBe('ordered');
     expect(knativeProblems(kafka, latest)).toEqual([]);
     expect(await dryRunProblems(cluster, kafka)).toBe('');
   });

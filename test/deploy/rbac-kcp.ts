@@ -8,7 +8,16 @@ import { actAs } from './identities.ts';
 import { kubectlOk } from './kubectl.ts';
 import { render, toYaml, type Doc } from './validate.ts';
 
-const RBAC_KINDS = ['Namespace', 'CustomResourceDefinition', 'ConfigMap', 'ServiceAccount', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'];
+const RBAC_KINDS = [
+  'Namespace',
+  'CustomResourceDefinition',
+  'ConfigMap',
+  'ServiceAccount',
+  'Role',
+  'RoleBinding',
+  'ClusterRole',
+  'ClusterRoleBinding',
+];
 
 export interface RbacKcp {
   cluster: Cluster;
@@ -22,7 +31,10 @@ export interface RbacKcp {
 export async function startRbacKcp(name: string): Promise<RbacKcp> {
   const { cluster, auditLog } = await startAuditedKcp(name);
   const docs = await render(MANIFESTS_DIR);
-  await kubectlOk(['apply', '--server-side', '--field-manager=installer', '-f', '-'], { cluster, stdin: toYaml(docs.filter((d) => RBAC_KINDS.includes(d.kind))) });
+  await kubectlOk(['apply', '--server-side', '--field-manager=installer', '-f', '-'], {
+    cluster,
+    stdin: toYaml(docs.filter((d) => RBAC_KINDS.includes(d.kind))),
+  });
   await kubectlOk(['wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all'], { cluster });
   const kubectl = testBinaries().kubectl;
   return { cluster, auditLog, docs, identity: (component) => actAs(cluster, kubectl, component) };

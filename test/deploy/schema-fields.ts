@@ -11,7 +11,11 @@ export interface Schema {
 
 interface Crd {
   kind?: string;
-  spec?: { group?: string; names?: { kind?: string }; versions?: { name: string; schema?: { openAPIV3Schema?: Schema } }[] };
+  spec?: {
+    group?: string;
+    names?: { kind?: string };
+    versions?: { name: string; schema?: { openAPIV3Schema?: Schema } }[];
+  };
 }
 
 /** The schema a CRD among `crds` declares for apiVersion/kind, if any. */

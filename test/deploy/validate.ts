@@ -23,7 +23,9 @@ export interface Doc {
 }
 
 export async function render(dir: string): Promise<Doc[]> {
-  return parseAllDocuments(await kubectlOk(['kustomize', dir])).map((d) => d.toJSON() as Doc).filter(Boolean);
+  return parseAllDocuments(await kubectlOk(['kustomize', dir]))
+    .map((d) => d.toJSON() as Doc)
+    .filter(Boolean);
 }
 
 export const toYaml = (docs: readonly Doc[]) => docs.map((d) => stringify(d)).join('---\n');
@@ -44,7 +46,10 @@ const MODEL_QUIRKS = [/^data must have required property status$/];
 
 function modelProblems(doc: Doc): string[] {
   const model = MODELS[`${doc.apiVersion} ${doc.kind}`];
-  if (!model) return doc.apiVersion.includes('knative.dev') ? [`${idOf(doc)}: no published model for ${doc.apiVersion} ${doc.kind}`] : [];
+  if (!model)
+    return doc.apiVersion.includes('knative.dev')
+      ? [`${idOf(doc)}: no published model for ${doc.apiVersion} ${doc.kind}`]
+      : [];
   try {
     model(doc).validate();
     return [];
@@ -71,7 +76,9 @@ export function knativeProblems(docs: readonly Doc[], crds: readonly object[]): 
       if (doc.kind === 'Trigger') parseTriggers(stringify(doc), idOf(doc));
       if (doc.kind === 'ApiServerSource') parseApiServerSources(stringify(doc), idOf(doc));
       if (doc.kind === 'PingSource') parsePingSources(stringify(doc), idOf(doc));
-    } catch (e) { problems.push((e as Error).message); }
+    } catch (e) {
+      problems.push((e as Error).message);
+    }
     if (doc.kind === 'Service' && doc.apiVersion === 'serving.knative.dev/v1') problems.push(...serviceProblems(doc));
   }
   return problems;
@@ -80,7 +87,18 @@ export function knativeProblems(docs: readonly Doc[], crds: readonly object[]): 
 /** Knative Serving webhook rules we rely on: one container, probes on its port, integer scale bounds min ≤ max. */
 function serviceProblems(doc: Doc): string[] {
   type Probe = { httpGet?: { port?: unknown } } | undefined;
-  const template = doc.spec?.template as { metadata?: { annotations?: Record<string, string> }; spec?: { containers?: { ports?: { containerPort?: number; name?: string }[]; readinessProbe?: Probe; livenessProbe?: Probe }[] } } | undefined;
+  const template = doc.spec?.template as
+    | {
+        metadata?: { annotations?: Record<string, string> };
+        spec?: {
+          containers?: {
+            ports?: { containerPort?: number; name?: string }[];
+            readinessProbe?: Probe;
+            livenessProbe?: Probe;
+          }[];
+        };
+      }
+    | undefined;
   const problems: string[] = [];
   const containers = template?.spec?.containers ?? [];
   if (containers.length !== 1) problems.push(`${idOf(doc)}: exactly one container expected, got ${containers.length}`);
@@ -88,21 +106,30 @@ function serviceProblems(doc: Doc): string[] {
     const port = c.ports?.[0];
     for (const probe of [c.readinessProbe, c.livenessProbe]) {
       const at = probe?.httpGet?.port;
-      if (at !== undefined && at !== port?.containerPort && at !== port?.name) problems.push(`${idOf(doc)}: Probe port must match container port (${String(at)})`);
+      if (at !== undefined && at !== port?.containerPort && at !== port?.name)
+        problems.push(`${idOf(doc)}: Probe port must match container port (${String(at)})`);
     }
   }
   const annotations = template?.metadata?.annotations ?? {};
   const scale = (key: string) => annotations[`autoscaling.knative.dev/${key}`];
   const [min, max] = [scale('min-scale'), scale('max-scale')].map((v) => (v === undefined ? undefined : Number(v)));
-  for (const [name, v] of [['min-scale', min], ['max-scale', max]] as const) {
-    if (v !== undefined && (!Number.isInteger(v) || v < 0)) problems.push(`${idOf(doc)}: autoscaling.knative.dev/${name} must be a non-negative integer`);
+  for (const [name, v] of [
+    ['min-scale', min],
+    ['max-scale', max],
+  ] as const) {
+    if (v !== undefined && (!Number.isInteger(v) || v < 0))
+      problems.push(`${idOf(doc)}: autoscaling.knative.dev/${name} must be a non-negative integer`);
   }
-  if (min !== undefined && max !== undefined && max > 0 && min > max) problems.push(`${idOf(doc)}: min-scale ${min} > max-scale ${max}`);
+  if (min !== undefined && max !== undefined && max > 0 && min > max)
+    problems.push(`${idOf(doc)}: min-scale ${min} > max-scale ${max}`);
   return problems;
 }
 
 /** The strict server-side dry-run of every document (unknown or mistyped fields fail); '' when accepted. */
 export async function dryRunProblems(cluster: Cluster, docs: readonly Doc[]): Promise<string> {
-  const result = await kubectl(['apply', '--server-side', '--dry-run=server', '--validate=strict', '--field-manager=manifests-test', '-f', '-'], { cluster, stdin: toYaml(docs) });
+  const result = await kubectl(
+    ['apply', '--server-side', '--dry-run=server', '--validate=strict', '--field-manager=manifests-test', '-f', '-'],
+    { cluster, stdin: toYaml(docs) },
+  );
   return result.code === 0 ? '' : result.stderr.trim();
 }

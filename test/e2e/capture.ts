@@ -9,7 +9,8 @@ import { inject } from 'vitest';
 import { createLogger, type Logger } from '../../shared/host/logger.ts';
 
 let worlds = 0;
-const fileOf = (kind: string) => join(inject('controlPlane').hygieneDir, `${kind}-${process.pid}-${Date.now()}-${++worlds}.jsonl`);
+const fileOf = (kind: string) =>
+  join(inject('controlPlane').hygieneDir, `${kind}-${process.pid}-${Date.now()}-${++worlds}.jsonl`);
 
 /** A logger writing every line to the hygiene directory (`file`) and lines of `consoleLevel` and above to stdout. */
 export function capturingLogger(name: string, consoleLevel: string): { log: Logger; file: string } {
@@ -25,6 +26,10 @@ export function statusRecorder(): (event: CloudEvent<unknown>) => void {
   const file = fileOf('status');
   return (event) => {
     const object = event.data as { kind?: string; metadata?: { name?: string }; status?: unknown } | undefined;
-    if (object?.status !== undefined) appendFileSync(file, `${JSON.stringify({ kind: object.kind, name: object.metadata?.name, status: object.status })}\n`);
+    if (object?.status !== undefined)
+      appendFileSync(
+        file,
+        `${JSON.stringify({ kind: object.kind, name: object.metadata?.name, status: object.status })}\n`,
+      );
   };
 }

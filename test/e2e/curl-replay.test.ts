@@ -9,7 +9,17 @@ import { deploymentOf } from './removal-helpers.ts';
 import { docBashBlock, shellFunction } from './readme.ts';
 import { converged } from './replay.ts';
 import { writeRequestsDuring, writeSnapshot } from './snapshot.ts';
-import { applyKyma, connectRuntime, justAfterTheMinute, kymaInState, manifestsOf, resyncTicks, startWorld, stopWorld, type World } from './world.ts';
+import {
+  applyKyma,
+  connectRuntime,
+  justAfterTheMinute,
+  kymaInState,
+  manifestsOf,
+  resyncTicks,
+  startWorld,
+  stopWorld,
+  type World,
+} from './world.ts';
 
 let world: World;
 const run = promisify(execFile);
@@ -17,7 +27,9 @@ const run = promisify(execFile);
 /** Runs the documented `ce <type> <kind> <name>` (its shell function, read from docs/operating.md) against a function's URL. */
 async function ce(url: string, type: string, kind: string, name: string): Promise<{ status: number; headers: string }> {
   const define = shellFunction(await docBashBlock('operating.md', 'Replaying a step with curl'), 'ce');
-  const { stdout } = await run('bash', ['-c', `${define}\nce "$@"`, 'ce', type, kind, name], { env: { ...process.env, URL: url } });
+  const { stdout } = await run('bash', ['-c', `${define}\nce "$@"`, 'ce', type, kind, name], {
+    env: { ...process.env, URL: url },
+  });
   return answer(stdout);
 }
 
@@ -60,7 +72,12 @@ describe('replaying a step with curl', () => {
     await converged(world);
 
     // Drift on the runtime makes no KCP event: only the resync (once per drift period) or a replay repairs it.
-    await runtime.delete({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'kyma-system', name: 'romeo-manager' });
+    await runtime.delete({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      namespace: 'kyma-system',
+      name: 'romeo-manager',
+    });
     await world.runner.broker.idle();
     expect(await deploymentOf(runtime, 'romeo')).toBeUndefined();
     // 503 = progress made, call again (the re-created Deployment is not rolled out yet). A replay is not a broker

@@ -15,7 +15,16 @@ import { installCrds } from '../../local/controlplane/crds.ts';
 import { loadKubeConfig } from '../../local/controlplane/index.ts';
 import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/core/vocabulary.ts';
 import { connectCluster } from '../../shared/render/index.ts';
-import { applyKyma, deleteKyma, deleteLeftoverKymas, kymaGone, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
+import {
+  applyKyma,
+  deleteKyma,
+  deleteLeftoverKymas,
+  kymaGone,
+  kymaInState,
+  manifestsOf,
+  startWorld,
+  type World,
+} from './world.ts';
 
 const CLI = join(import.meta.dirname, '..', '..', 'tools', 'fleet', 'cli', 'main.ts');
 let dir: string;
@@ -24,12 +33,22 @@ let marker: string;
 let kubeconfigFile: string;
 let kubeconfig: string;
 
-interface CliRun { code: number; stdout: string; stderr: string }
-const cli = (env: Record<string, string>, ...args: string[]) => new Promise<CliRun>((resolve) => {
-  execFile(process.execPath, [CLI, ...args], { env: { ...process.env, KUBECONFIG: '', ...env } }, (error, stdout, stderr) => {
-    resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+const cli = (env: Record<string, string>, ...args: string[]) =>
+  new Promise<CliRun>((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { env: { ...process.env, KUBECONFIG: '', ...env } },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
-});
 
 type Config = { users: { name: string; user: Record<string, unknown> }[] };
 
@@ -44,15 +63,27 @@ let bashEnvFile: string;
 async function credentialPlugin(path: string, ran: string, kubeconfig: string): Promise<void> {
   const user = (parse(kubeconfig) as Config).users[0]?.user ?? {};
   const pem = (field: string) => Buffer.from(String(user[field]), 'base64').toString();
-  const status = typeof user['token'] === 'string' ? { token: user['token'] } : { clientCertificateData: pem('client-certificate-data'), clientKeyData: pem('client-key-data') };
-  await writeFile(path, `#!/bin/sh\ntouch '${ran}'\ncat <<'EOF'\n${JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status })}\nEOF\n`);
+  const status =
+    typeof user['token'] === 'string'
+      ? { token: user['token'] }
+      : { clientCertificateData: pem('client-certificate-data'), clientKeyData: pem('client-key-data') };
+  await writeFile(
+    path,
+    `#!/bin/sh\ntouch '${ran}'\ncat <<'EOF'\n${JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status })}\nEOF\n`,
+  );
   await chmod(path, 0o700);
 }
 
 /** `kubeconfig` with every user replaced by the exec plugin `exec`. */
 const withExec = (kubeconfig: string, exec: Record<string, unknown>) => {
   const config = parse(kubeconfig) as Config;
-  return stringify({ ...config, users: config.users.map((u) => ({ name: u.name, user: { exec: { apiVersion: 'client.authentication.k8s.io/v1', interactiveMode: 'Never', ...exec } } })) });
+  return stringify({
+    ...config,
+    users: config.users.map((u) => ({
+      name: u.name,
+      user: { exec: { apiVersion: 'client.authentication.k8s.io/v1', interactiveMode: 'Never', ...exec } },
+    })),
+  });
 };
 /** The allowed plugin `/bin/bash <script>` as a kubeconfig might turn it: its own `-c` code in front (the allowed
  * script argument still there), or BASH_ENV pointing at a file that bash sources first. */
@@ -96,7 +127,9 @@ describe('a kubeconfig with an exec credential plugin', () => {
 
   it('connectCluster refuses it, runs nothing; another command allowed by name does not let it through', async () => {
     await expect(connectCluster(kubeconfig)).rejects.toThrow(/exec credential plugin/);
-    await expect(connectCluster(kubeconfig, { execCommands: ['/usr/bin/true'] })).rejects.toThrow(/exec credential plugin/);
+    await expect(connectCluster(kubeconfig, { execCommands: ['/usr/bin/true'] })).rejects.toThrow(
+      /exec credential plugin/,
+    );
     expect(existsSync(marker)).toBe(false);
   });
 
@@ -109,7 +142,11 @@ describe('a kubeconfig with an exec credential plugin', () => {
 
     await rm(marker);
     const cluster = await connectCluster(kubeconfig, { execCommands: [plugin] });
-    const namespace = await cluster.client.get<{ metadata: { name: string } }>({ apiVersion: 'v1', kind: 'Namespace', name: 'default' });
+    const namespace = await cluster.client.get<{ metadata: { name: string } }>({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      name: 'default',
+    });
     expect(namespace?.metadata.name).toBe('default');
     expect(existsSync(marker)).toBe(true);
   });
@@ -117,7 +154,10 @@ describe('a kubeconfig with an exec credential plugin', () => {
 
 describe('an allowed exec plugin given arguments or environment the operator did not allow (issue 34)', () => {
   /** `/bin/bash <plugin>` allowed with exactly that argument, and PLUGIN_NOTE as the one env name. */
-  const allowed = () => ({ LIFECYCLE_KUBECONFIG_EXEC_COMMANDS: `${plugin},${BASH} ${plugin}`, LIFECYCLE_KUBECONFIG_EXEC_ENV: 'PLUGIN_NOTE' });
+  const allowed = () => ({
+    LIFECYCLE_KUBECONFIG_EXEC_COMMANDS: `${plugin},${BASH} ${plugin}`,
+    LIFECYCLE_KUBECONFIG_EXEC_ENV: 'PLUGIN_NOTE',
+  });
   const file = async (name: string, text: string) => {
     const path = join(dir, name);
     await writeFile(path, text, { mode: 0o600 });
@@ -127,8 +167,14 @@ describe('an allowed exec plugin given arguments or environment the operator did
   it('the fleet CLI refuses its own arguments and BASH_ENV, runs nothing, quotes no value; exact arguments and an allowed name run', async () => {
     await rm(marker, { force: true }); // left by the test before, where the plugin was allowed
     const cases = [
-      [await file('args.kubeconfig', withExec(kubeconfig, abused(plugin).args)), `its user's exec credential plugin (command "${BASH}") passes arguments that are not allowed; allow command and arguments exactly with LIFECYCLE_KUBECONFIG_EXEC_COMMANDS`],
-      [await file('env.kubeconfig', withExec(kubeconfig, abused(plugin).env)), `its user's exec credential plugin (command "${BASH}") sets environment variables (BASH_ENV) that are not allowed; allow names with LIFECYCLE_KUBECONFIG_EXEC_ENV`],
+      [
+        await file('args.kubeconfig', withExec(kubeconfig, abused(plugin).args)),
+        `its user's exec credential plugin (command "${BASH}") passes arguments that are not allowed; allow command and arguments exactly with LIFECYCLE_KUBECONFIG_EXEC_COMMANDS`,
+      ],
+      [
+        await file('env.kubeconfig', withExec(kubeconfig, abused(plugin).env)),
+        `its user's exec credential plugin (command "${BASH}") sets environment variables (BASH_ENV) that are not allowed; allow names with LIFECYCLE_KUBECONFIG_EXEC_ENV`,
+      ],
     ] as const;
     for (const [path, message] of cases) {
       const run = await cli(allowed(), 'status', '--kubeconfig', path);
@@ -138,11 +184,18 @@ describe('an allowed exec plugin given arguments or environment the operator did
       expect(run.stderr).not.toContain(bashEnvFile);
       expect(run.stdout).toBe('');
     }
-    expect(existsSync(argsMarker), 'the kubeconfig\'s own bash -c code never ran').toBe(false);
-    expect(existsSync(envMarker), 'the kubeconfig\'s BASH_ENV never ran').toBe(false);
+    expect(existsSync(argsMarker), "the kubeconfig's own bash -c code never ran").toBe(false);
+    expect(existsSync(envMarker), "the kubeconfig's BASH_ENV never ran").toBe(false);
     expect(existsSync(marker), 'the plugin itself never ran').toBe(false);
 
-    const exact = await file('exact.kubeconfig', withExec(kubeconfig, { command: BASH, args: [plugin], env: [{ name: 'PLUGIN_NOTE', value: 'from the kubeconfig' }] }));
+    const exact = await file(
+      'exact.kubeconfig',
+      withExec(kubeconfig, {
+        command: BASH,
+        args: [plugin],
+        env: [{ name: 'PLUGIN_NOTE', value: 'from the kubeconfig' }],
+      }),
+    );
     const run = await cli(allowed(), 'status', '--kubeconfig', exact);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -158,41 +211,66 @@ describe('an allowed exec plugin given arguments or environment the operator did
   it('connectCluster refuses its own arguments and any environment, runs nothing; exact arguments run', async () => {
     await rm(marker, { force: true });
     const execCommands = [`${BASH} ${plugin}`];
-    await expect(connectCluster(withExec(kubeconfig, abused(plugin).args), { execCommands })).rejects.toThrow(/passes arguments that are not allowed/);
-    await expect(connectCluster(withExec(kubeconfig, abused(plugin).env), { execCommands })).rejects.toThrow(/sets environment variables \(BASH_ENV\) that are not allowed/);
-    await expect(connectCluster(withExec(kubeconfig, { command: BASH, args: [plugin, '--verbose'] }), { execCommands })).rejects.toThrow(/passes arguments that are not allowed/);
+    await expect(connectCluster(withExec(kubeconfig, abused(plugin).args), { execCommands })).rejects.toThrow(
+      /passes arguments that are not allowed/,
+    );
+    await expect(connectCluster(withExec(kubeconfig, abused(plugin).env), { execCommands })).rejects.toThrow(
+      /sets environment variables \(BASH_ENV\) that are not allowed/,
+    );
+    await expect(
+      connectCluster(withExec(kubeconfig, { command: BASH, args: [plugin, '--verbose'] }), { execCommands }),
+    ).rejects.toThrow(/passes arguments that are not allowed/);
     expect(existsSync(argsMarker)).toBe(false);
     expect(existsSync(envMarker)).toBe(false);
     expect(existsSync(marker)).toBe(false);
 
     const cluster = await connectCluster(withExec(kubeconfig, { command: BASH, args: [plugin] }), { execCommands });
-    const namespace = await cluster.client.get<{ metadata: { name: string } }>({ apiVersion: 'v1', kind: 'Namespace', name: 'default' });
+    const namespace = await cluster.client.get<{ metadata: { name: string } }>({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      name: 'default',
+    });
     expect(namespace?.metadata.name).toBe('default');
     expect(existsSync(marker)).toBe(true);
     await rm(marker);
   });
 
-  describe('in a runtime Kyma\'s kubeconfig Secret', () => {
+  describe("in a runtime Kyma's kubeconfig Secret", () => {
     const KYMA = 'exec-allowlist';
     let world: World;
     let runtimePlugin: string;
     let runtimeMarker: string;
-    const setSecret = (text: string) => world.kcp.apply({
-      apiVersion: 'v1', kind: 'Secret', metadata: { name: KYMA, namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: KYMA } },
-      data: { config: Buffer.from(text).toString('base64') },
-    }, 'e2e-user');
-    const touch = () => world.kcp.mergePatch({ apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name: KYMA }, { metadata: { annotations: { 'e2e/touched': String(Date.now()) } } });
+    const setSecret = (text: string) =>
+      world.kcp.apply(
+        {
+          apiVersion: 'v1',
+          kind: 'Secret',
+          metadata: { name: KYMA, namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: KYMA } },
+          data: { config: Buffer.from(text).toString('base64') },
+        },
+        'e2e-user',
+      );
+    const touch = () =>
+      world.kcp.mergePatch(
+        { apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name: KYMA },
+        { metadata: { annotations: { 'e2e/touched': String(Date.now()) } } },
+      );
 
     beforeAll(async () => {
       runtimeMarker = join(dir, 'runtime-plugin-ran');
       runtimePlugin = join(dir, 'runtime-plugin.sh');
       await credentialPlugin(runtimePlugin, runtimeMarker, inject('controlPlane').runtimes[0] ?? '');
-      world = await startWorld({ LIFECYCLE_KUBECONFIG_EXEC_COMMANDS: `${BASH} ${runtimePlugin}`, LIFECYCLE_KUBECONFIG_EXEC_ENV: 'PLUGIN_NOTE' });
+      world = await startWorld({
+        LIFECYCLE_KUBECONFIG_EXEC_COMMANDS: `${BASH} ${runtimePlugin}`,
+        LIFECYCLE_KUBECONFIG_EXEC_ENV: 'PLUGIN_NOTE',
+      });
     });
 
     afterAll(async () => {
       if (world) await deleteLeftoverKymas(world);
-      await world?.kcp.delete({ apiVersion: 'v1', kind: 'Secret', namespace: KCP_NAMESPACE, name: KYMA }).catch(() => undefined);
+      await world?.kcp
+        .delete({ apiVersion: 'v1', kind: 'Secret', namespace: KCP_NAMESPACE, name: KYMA })
+        .catch(() => undefined);
       await world?.runner.stop();
     });
 
@@ -200,8 +278,14 @@ describe('an allowed exec plugin given arguments or environment the operator did
       const runtime = inject('controlPlane').runtimes[0] ?? '';
       await applyKyma(world, KYMA, { channel: 'regular', modules: [] });
       const cases = [
-        [abused(runtimePlugin).args, 'passes arguments that are not allowed; allow command and arguments exactly with LIFECYCLE_KUBECONFIG_EXEC_COMMANDS'],
-        [abused(runtimePlugin).env, 'sets environment variables (BASH_ENV) that are not allowed; allow names with LIFECYCLE_KUBECONFIG_EXEC_ENV'],
+        [
+          abused(runtimePlugin).args,
+          'passes arguments that are not allowed; allow command and arguments exactly with LIFECYCLE_KUBECONFIG_EXEC_COMMANDS',
+        ],
+        [
+          abused(runtimePlugin).env,
+          'sets environment variables (BASH_ENV) that are not allowed; allow names with LIFECYCLE_KUBECONFIG_EXEC_ENV',
+        ],
       ] as const;
       for (const [exec, message] of cases) {
         await setSecret(withExec(runtime, exec));
@@ -212,15 +296,21 @@ describe('an allowed exec plugin given arguments or environment the operator did
         expect(JSON.stringify(failed.status)).not.toContain(bashEnvFile);
       }
       await world.runner.broker.idle();
-      expect(existsSync(argsMarker), 'the Secret\'s own bash -c code never ran').toBe(false);
-      expect(existsSync(envMarker), 'the Secret\'s BASH_ENV never ran').toBe(false);
+      expect(existsSync(argsMarker), "the Secret's own bash -c code never ran").toBe(false);
+      expect(existsSync(envMarker), "the Secret's BASH_ENV never ran").toBe(false);
       expect(existsSync(runtimeMarker), 'the plugin itself never ran').toBe(false);
       expect(await manifestsOf(world, KYMA)).toEqual([]);
       const log = await readFile(world.logFile, 'utf8');
       expect(log).not.toContain(argsMarker);
       expect(log).not.toContain(bashEnvFile);
 
-      await setSecret(withExec(runtime, { command: BASH, args: [runtimePlugin], env: [{ name: 'PLUGIN_NOTE', value: 'from the Secret' }] }));
+      await setSecret(
+        withExec(runtime, {
+          command: BASH,
+          args: [runtimePlugin],
+          env: [{ name: 'PLUGIN_NOTE', value: 'from the Secret' }],
+        }),
+      );
       await touch();
       await kymaInState(world, KYMA, 'Ready');
       expect(existsSync(runtimeMarker), 'the allowed plugin ran and its credentials reached the runtime').toBe(true);

@@ -26,16 +26,28 @@ let repoUrl: string;
 const packaged = new Map<string, Uint8Array>();
 
 const ref = (name: string) => ({ apiVersion: API_VERSION, kind: 'Manifest', namespace: KCP_NAMESPACE, name });
-const get = (kind: string, name: string, namespace?: string, apiVersion = 'v1') => world.kcp.get<{ metadata: { name: string }; data?: Record<string, string>; spec?: { template?: { spec?: { containers?: { image?: string }[] } } } }>({ apiVersion, kind, name, namespace });
+const get = (kind: string, name: string, namespace?: string, apiVersion = 'v1') =>
+  world.kcp.get<{
+    metadata: { name: string };
+    data?: Record<string, string>;
+    spec?: { template?: { spec?: { containers?: { image?: string }[] } } };
+  }>({ apiVersion, kind, name, namespace });
 const manifestOf = (name: string) => world.kcp.get<Manifest>(ref(name));
 
 /** Pushes bytes as a layer of the test component; the ImageSpec the Manifest names it by. */
 async function layer(bytes: Uint8Array | string): Promise<ImageSpec> {
-  const pushed = await world.registry.pushBlob(componentRepository(COMPONENT), typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes);
+  const pushed = await world.registry.pushBlob(
+    componentRepository(COMPONENT),
+    typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes,
+  );
   return { type: 'oci-ref', repo: world.registry.host, name: COMPONENT, ref: pushed.digest };
 }
 
-async function applyManifest(name: string, spec: { installs: ChartInstall[]; config?: ImageSpec; crds?: ImageSpec; version?: string }, labels?: Record<string, string>): Promise<void> {
+async function applyManifest(
+  name: string,
+  spec: { installs: ChartInstall[]; config?: ImageSpec; crds?: ImageSpec; version?: string },
+  labels?: Record<string, string>,
+): Promise<void> {
   // Without labels: a Manifest of its own in the KCP (single-cluster mode); with a Kyma's labels: on that Kyma's runtime.
   const metadata = { name, namespace: KCP_NAMESPACE, labels: labels ?? { [LABEL.inCluster]: 'true' } };
   await world.kcp.apply({ apiVersion: API_VERSION, kind: 'Manifest', metadata, spec } as never, 'e2e-user');
@@ -43,10 +55,18 @@ async function applyManifest(name: string, spec: { installs: ChartInstall[]; con
 
 async function manifestIn(name: string, state: string, also: (m: Manifest) => boolean = () => true): Promise<Manifest> {
   let seen: Manifest | undefined;
-  return eventually(() => `Manifest ${name} ${state} (last status: ${JSON.stringify(seen?.status)})`, async () => {
-    seen = await manifestOf(name);
-    return seen?.status?.state === state && (seen.metadata.generation ?? 0) <= (seen.status.conditions?.[0]?.observedGeneration ?? 0) && also(seen) ? seen : undefined;
-  }, 120_000);
+  return eventually(
+    () => `Manifest ${name} ${state} (last status: ${JSON.stringify(seen?.status)})`,
+    async () => {
+      seen = await manifestOf(name);
+      return seen?.status?.state === state &&
+        (seen.metadata.generation ?? 0) <= (seen.status.conditions?.[0]?.observedGeneration ?? 0) &&
+        also(seen)
+        ? seen
+        : undefined;
+    },
+    120_000,
+  );
 }
 
 beforeAll(async () => {
@@ -55,7 +75,13 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'kyma-charts-'));
   server = createServer((req, res) => {
     const file = join(work, 'repo', (req.url ?? '/').replace(/[^A-Za-z0-9._-]/g, ''));
-    readFile(file).then((body) => res.end(body), () => { res.statusCode = 404; res.end(); });
+    readFile(file).then(
+      (body) => res.end(body),
+      () => {
+        res.statusCode = 404;
+        res.end();
+      },
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   repoUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
@@ -68,7 +94,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const name of ['chart-repo', 'chart-oci', 'chart-bad', 'chart-remote']) await world?.kcp.delete(ref(name)).catch(() => undefined);
+  for (const name of ['chart-repo', 'chart-oci', 'chart-bad', 'chart-remote'])
+    await world?.kcp.delete(ref(name)).catch(() => undefined);
   await stopWorld(world);
   server?.close();
   if (work) await rm(work, { recursive: true, force: true });
@@ -76,45 +103,86 @@ afterAll(async () => {
 
 describe('a module made of a chart from a chart repository', () => {
   it('renders it with the config layer and applies the CRDs layer first; values change prunes; a new chart version upgrades; deletion uninstalls', async () => {
-    const crds = await layer(await readFile(fileURLToPath(new URL('../fixtures/charts/widget-crd.yaml', import.meta.url)), 'utf8'));
-    const config = await layer('configs:\n  - name: web\n    namespace: greeter\n    createNamespace: true\n    values: {message: from-config}\n    set: ["extra=true", "widget=true"]\n');
-    const installs: ChartInstall[] = [{ name: 'web', source: { type: 'helm-chart', chartName: 'greeter', url: repoUrl, version: '0.1.0' } }];
+    const crds = await layer(
+      await readFile(fileURLToPath(new URL('../fixtures/charts/widget-crd.yaml', import.meta.url)), 'utf8'),
+    );
+    const config = await layer(
+      'configs:\n  - name: web\n    namespace: greeter\n    createNamespace: true\n    values: {message: from-config}\n    set: ["extra=true", "widget=true"]\n',
+    );
+    const installs: ChartInstall[] = [
+      { name: 'web', source: { type: 'helm-chart', chartName: 'greeter', url: repoUrl, version: '0.1.0' } },
+    ];
     await applyManifest('chart-repo', { installs, config, crds, version: '0.1.0' });
     const ready = await manifestIn('chart-repo', 'Ready');
     expect(ready.status?.synced?.map((r) => `${r.kind}/${r.namespace}/${r.name}`).sort()).toEqual([
-      'ConfigMap/greeter/web-extra', 'ConfigMap/greeter/web-greeting', 'CustomResourceDefinition//greetings.charts.example.com',
-      'CustomResourceDefinition//widgets.charts.example.com', 'Deployment/greeter/web-greeter', 'Namespace//greeter', 'Widget/greeter/web-widget',
+      'ConfigMap/greeter/web-extra',
+      'ConfigMap/greeter/web-greeting',
+      'CustomResourceDefinition//greetings.charts.example.com',
+      'CustomResourceDefinition//widgets.charts.example.com',
+      'Deployment/greeter/web-greeter',
+      'Namespace//greeter',
+      'Widget/greeter/web-widget',
     ]);
-    expect((await get('ConfigMap', 'web-greeting', 'greeter'))?.data).toEqual({ message: 'from-config', chart: '0.1.0' });
+    expect((await get('ConfigMap', 'web-greeting', 'greeter'))?.data).toEqual({
+      message: 'from-config',
+      chart: '0.1.0',
+    });
     expect(await get('Pod', 'web-test', 'greeter')).toBeUndefined(); // the Helm test hook is not part of the module
 
-    const fewer = await layer('configs:\n  - name: web\n    namespace: greeter\n    createNamespace: true\n    values: {message: from-config}\n    set: ["widget=true"]\n');
+    const fewer = await layer(
+      'configs:\n  - name: web\n    namespace: greeter\n    createNamespace: true\n    values: {message: from-config}\n    set: ["widget=true"]\n',
+    );
     await applyManifest('chart-repo', { installs, config: fewer, crds, version: '0.1.0' });
-    await eventually('web-extra pruned after the values dropped it', async () => (await get('ConfigMap', 'web-extra', 'greeter')) === undefined);
+    await eventually(
+      'web-extra pruned after the values dropped it',
+      async () => (await get('ConfigMap', 'web-extra', 'greeter')) === undefined,
+    );
 
-    await applyManifest('chart-repo', { installs: [{ name: 'web', source: { type: 'helm-chart', chartName: 'greeter', url: repoUrl, version: '0.2.0' } }], config: fewer, crds, version: '0.2.0' });
+    await applyManifest('chart-repo', {
+      installs: [{ name: 'web', source: { type: 'helm-chart', chartName: 'greeter', url: repoUrl, version: '0.2.0' } }],
+      config: fewer,
+      crds,
+      version: '0.2.0',
+    });
     await manifestIn('chart-repo', 'Ready', (m) => m.spec?.version === '0.2.0');
-    expect((await get('Deployment', 'web-greeter', 'greeter', 'apps/v1'))?.spec?.template?.spec?.containers?.[0]?.image).toBe('example.com/greeter:0.2.0');
+    expect(
+      (await get('Deployment', 'web-greeter', 'greeter', 'apps/v1'))?.spec?.template?.spec?.containers?.[0]?.image,
+    ).toBe('example.com/greeter:0.2.0');
 
     await world.kcp.delete(ref('chart-repo'));
-    await eventually('the chart module uninstalled', async () => (await manifestOf('chart-repo')) === undefined && (await get('Deployment', 'web-greeter', 'greeter', 'apps/v1')) === undefined);
-    expect(await get('Widget', 'web-widget', 'greeter', 'charts.example.com/v1').catch(() => undefined)).toBeUndefined();
+    await eventually(
+      'the chart module uninstalled',
+      async () =>
+        (await manifestOf('chart-repo')) === undefined &&
+        (await get('Deployment', 'web-greeter', 'greeter', 'apps/v1')) === undefined,
+    );
+    expect(
+      await get('Widget', 'web-widget', 'greeter', 'charts.example.com/v1').catch(() => undefined),
+    ).toBeUndefined();
   });
 });
 
 describe('a module made of a chart packaged as a layer in the OCI registry', () => {
   it('pulls it by digest and installs it into kyma-system without a config layer; deletion uninstalls', async () => {
     const chart = await layer(packaged.get('0.1.0') ?? new Uint8Array());
-    await applyManifest('chart-oci', { installs: [{ name: 'api', source: chart as ChartInstall['source'] }], version: '0.1.0' });
+    await applyManifest('chart-oci', {
+      installs: [{ name: 'api', source: chart as ChartInstall['source'] }],
+      version: '0.1.0',
+    });
     await manifestIn('chart-oci', 'Ready');
     expect((await get('ConfigMap', 'api-greeting', 'kyma-system'))?.data).toEqual({ message: 'hello', chart: '0.1.0' });
     expect(await get('Deployment', 'api-greeter', 'kyma-system', 'apps/v1')).toBeDefined();
     await world.kcp.delete(ref('chart-oci'));
-    await eventually('the packaged chart uninstalled', async () => (await manifestOf('chart-oci')) === undefined && (await get('ConfigMap', 'api-greeting', 'kyma-system')) === undefined);
+    await eventually(
+      'the packaged chart uninstalled',
+      async () =>
+        (await manifestOf('chart-oci')) === undefined &&
+        (await get('ConfigMap', 'api-greeting', 'kyma-system')) === undefined,
+    );
   });
 });
 
-describe('a chart module for a Kyma\'s runtime (remote, written by someone else than render-manifest)', () => {
+describe("a chart module for a Kyma's runtime (remote, written by someone else than render-manifest)", () => {
   it('installs on the runtime, shows in the Kyma status, is not pruned by render-manifest, and uninstalls', async () => {
     const runtime = world.runtimes[1];
     if (!runtime) throw new Error('no runtime');
@@ -122,30 +190,71 @@ describe('a chart module for a Kyma\'s runtime (remote, written by someone else 
     await applyKyma(world, 'chart-k', { channel: 'regular', modules: [] });
     await kymaInState(world, 'chart-k', 'Ready');
     const chart = await layer(packaged.get('0.2.0') ?? new Uint8Array());
-    await applyManifest('chart-remote', { installs: [{ name: 'edge', source: chart as ChartInstall['source'] }], version: '0.2.0' }, { [LABEL.kymaName]: 'chart-k', [LABEL.moduleName]: 'greeter' });
+    await applyManifest(
+      'chart-remote',
+      { installs: [{ name: 'edge', source: chart as ChartInstall['source'] }], version: '0.2.0' },
+      { [LABEL.kymaName]: 'chart-k', [LABEL.moduleName]: 'greeter' },
+    );
     await manifestIn('chart-remote', 'Ready');
-    const onRuntime = (kind: string, name: string, apiVersion = 'v1') => runtime.get<{ metadata: { name: string }; data?: Record<string, string> }>({ apiVersion, kind, namespace: 'kyma-system', name });
+    const onRuntime = (kind: string, name: string, apiVersion = 'v1') =>
+      runtime.get<{ metadata: { name: string }; data?: Record<string, string> }>({
+        apiVersion,
+        kind,
+        namespace: 'kyma-system',
+        name,
+      });
     expect((await onRuntime('ConfigMap', 'edge-greeting'))?.data).toEqual({ message: 'hello', chart: '0.2.0' });
-    expect(await world.kcp.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'kyma-system', name: 'edge-greeting' })).toBeUndefined();
-    await kymaInState(world, 'chart-k', 'Ready', (k) => k.status?.modules?.some((m) => m.name === 'greeter' && m.state === 'Ready') ?? false);
+    expect(
+      await world.kcp.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'kyma-system', name: 'edge-greeting' }),
+    ).toBeUndefined();
+    await kymaInState(
+      world,
+      'chart-k',
+      'Ready',
+      (k) => k.status?.modules?.some((m) => m.name === 'greeter' && m.state === 'Ready') ?? false,
+    );
     // A spec change makes render-manifest render the Kyma (and prune what it rendered and is no longer wanted).
     await applyKyma(world, 'chart-k', { channel: 'fast', modules: [] });
     await kymaInState(world, 'chart-k', 'Ready', (k) => k.status?.activeChannel === 'fast');
     expect((await manifestOf('chart-remote'))?.metadata.deletionTimestamp).toBeUndefined();
     await world.kcp.delete(ref('chart-remote'));
-    await eventually('the chart module removed from the runtime', async () => (await manifestOf('chart-remote')) === undefined && (await onRuntime('Deployment', 'edge-greeter', 'apps/v1')) === undefined);
+    await eventually(
+      'the chart module removed from the runtime',
+      async () =>
+        (await manifestOf('chart-remote')) === undefined &&
+        (await onRuntime('Deployment', 'edge-greeter', 'apps/v1')) === undefined,
+    );
     await kymaInState(world, 'chart-k', 'Ready', (k) => !(k.status?.modules ?? []).some((m) => m.name === 'greeter'));
   });
 });
 
 describe('charts that cannot be rendered', () => {
-  it('say why in the Manifest status: Helm\'s own error, a chart the repository lacks, credentials in a URL (not repeated)', async () => {
+  it("say why in the Manifest status: Helm's own error, a chart the repository lacks, credentials in a URL (not repeated)", async () => {
     const config = await layer('configs:\n  - name: web\n    set: ["replicas={{bad"]\n');
-    await applyManifest('chart-bad', { installs: [{ name: 'web', source: { type: 'helm-chart', chartName: 'nosuchchart', url: repoUrl, version: '0.1.0' } }], config });
+    await applyManifest('chart-bad', {
+      installs: [
+        { name: 'web', source: { type: 'helm-chart', chartName: 'nosuchchart', url: repoUrl, version: '0.1.0' } },
+      ],
+      config,
+    });
     const missing = await manifestIn('chart-bad', 'Error');
     expect(missing.status?.lastOperation?.operation).toMatch(/^chart web: helm template failed: .*nosuchchart/);
-    await applyManifest('chart-bad', { installs: [{ name: 'web', source: { type: 'helm-chart', chartName: 'greeter', url: repoUrl.replace('http://', 'http://user:s3cret@'), version: '0.1.0' } }] });
-    const secret = await manifestIn('chart-bad', 'Error', (m) => Boolean(m.status?.lastOperation?.operation.includes('credentials')));
+    await applyManifest('chart-bad', {
+      installs: [
+        {
+          name: 'web',
+          source: {
+            type: 'helm-chart',
+            chartName: 'greeter',
+            url: repoUrl.replace('http://', 'http://user:s3cret@'),
+            version: '0.1.0',
+          },
+        },
+      ],
+    });
+    const secret = await manifestIn('chart-bad', 'Error', (m) =>
+      Boolean(m.status?.lastOperation?.operation.includes('credentials')),
+    );
     expect(JSON.stringify(secret.status)).not.toContain('s3cret');
     await world.kcp.delete(ref('chart-bad'));
     await eventually('the broken Manifest deleted', async () => (await manifestOf('chart-bad')) === undefined);

@@ -5,10 +5,25 @@ import { publishSampleModule, setReleaseChannels } from '../../tools/module/publ
 import { sampleComponent, sampleGroup } from '../../tools/module/sample.ts';
 import { converged } from './replay.ts';
 import { writeRequestsDuring, writeSnapshot } from './snapshot.ts';
-import { applyKyma, connectRuntime, deleteKyma, kymaGone, eventually, getKyma, justAfterTheMinute, kymaInState, manifestsOf, resyncTicks, startWorld, stopWorld, type World } from './world.ts';
+import {
+  applyKyma,
+  connectRuntime,
+  deleteKyma,
+  kymaGone,
+  eventually,
+  getKyma,
+  justAfterTheMinute,
+  kymaInState,
+  manifestsOf,
+  resyncTicks,
+  startWorld,
+  stopWorld,
+  type World,
+} from './world.ts';
 
 let world: World;
-const module = (k: { status?: { modules?: ModuleStatus[] } } | undefined, name: string) => k?.status?.modules?.find((m) => m.name === name);
+const module = (k: { status?: { modules?: ModuleStatus[] } } | undefined, name: string) =>
+  k?.status?.modules?.find((m) => m.name === name);
 
 beforeAll(async () => {
   world = await startWorld();
@@ -21,9 +36,15 @@ beforeAll(async () => {
   await publish('betamod', '1.0.0', { beta: true });
   await publish('legacy', '1.0.0');
   // Upstream's legacy lookup: no ModuleReleaseMeta, the template itself names its channel and its OCM component.
-  await world.kcp.mergePatch({ apiVersion: API_VERSION, kind: 'ModuleTemplate', namespace: KCP_NAMESPACE, name: 'legacy-1.0.0' },
-    { spec: { channel: 'regular', descriptor: { component: { name: sampleComponent('legacy') } } } });
-  await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'sample', [{ channel: 'regular', version: '1.0.0' }, { channel: 'fast', version: '2.0.0' }, { channel: 'stable', version: '1.0.0' }]);
+  await world.kcp.mergePatch(
+    { apiVersion: API_VERSION, kind: 'ModuleTemplate', namespace: KCP_NAMESPACE, name: 'legacy-1.0.0' },
+    { spec: { channel: 'regular', descriptor: { component: { name: sampleComponent('legacy') } } } },
+  );
+  await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'sample', [
+    { channel: 'regular', version: '1.0.0' },
+    { channel: 'fast', version: '2.0.0' },
+    { channel: 'stable', version: '1.0.0' },
+  ]);
   await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'other', [{ channel: 'regular', version: '1.0.0' }]);
   await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'broken', [{ channel: 'regular', version: '1.0.0' }]);
   await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'betamod', [{ channel: 'regular', version: '1.0.0' }]);
@@ -40,8 +61,15 @@ async function removeKyma(name: string): Promise<void> {
   await deleteKyma(world, name);
   await kymaGone(world, name);
 }
-const deployment = (runtime: number, name: string) => world.runtimes[runtime]?.get<{ kind?: string; status?: { availableReplicas?: number } }>({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'kyma-system', name });
-const configMap = (runtime: number, name: string) => world.runtimes[runtime]?.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'kyma-system', name });
+const deployment = (runtime: number, name: string) =>
+  world.runtimes[runtime]?.get<{ kind?: string; status?: { availableReplicas?: number } }>({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    namespace: 'kyma-system',
+    name,
+  });
+const configMap = (runtime: number, name: string) =>
+  world.runtimes[runtime]?.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'kyma-system', name });
 
 describe('install path through the local runner (resolve-template → render-manifest → apply-remote → aggregate-status)', () => {
   it('installs a Kyma with two modules on its runtime and reports Ready', async () => {
@@ -49,23 +77,42 @@ describe('install path through the local runner (resolve-template → render-man
     await applyKyma(world, 'kyma-a', { channel: 'regular', modules: [{ name: 'sample' }, { name: 'other' }] });
     const kyma = await kymaInState(world, 'kyma-a', 'Ready', (k) => k.status?.modules?.length === 2);
     expect(kyma.status?.activeChannel).toBe('regular');
-    expect(module(kyma, 'sample')).toMatchObject({ state: 'Ready', version: '1.0.0', channel: 'regular', template: { metadata: { name: 'sample-1.0.0' } } });
+    expect(module(kyma, 'sample')).toMatchObject({
+      state: 'Ready',
+      version: '1.0.0',
+      channel: 'regular',
+      template: { metadata: { name: 'sample-1.0.0' } },
+    });
     expect(module(kyma, 'other')).toMatchObject({ state: 'Ready', version: '1.0.0' });
     expect((await deployment(RUNTIME_1, 'sample-manager'))?.status?.availableReplicas).toBe(1);
     expect((await deployment(RUNTIME_1, 'other-manager'))?.status?.availableReplicas).toBe(1);
     const cr = module(kyma, 'sample')?.resource;
     expect(cr?.kind).toBe('Sample');
-    expect(await world.runtimes[RUNTIME_1]?.get({ apiVersion: `${sampleGroup('sample')}/v1alpha1`, kind: 'Sample', namespace: 'kyma-system', name: cr?.metadata.name ?? '' })).toBeDefined();
+    expect(
+      await world.runtimes[RUNTIME_1]?.get({
+        apiVersion: `${sampleGroup('sample')}/v1alpha1`,
+        kind: 'Sample',
+        namespace: 'kyma-system',
+        name: cr?.metadata.name ?? '',
+      }),
+    ).toBeDefined();
     const manifests = await manifestsOf(world, 'kyma-a');
     expect(manifests.map((m) => m.status?.state)).toEqual(['Ready', 'Ready']);
-    expect(manifests[0]?.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'Kyma', name: 'kyma-a', controller: true });
+    expect(manifests[0]?.metadata.ownerReferences?.[0]).toMatchObject({
+      kind: 'Kyma',
+      name: 'kyma-a',
+      controller: true,
+    });
   });
 
   it('reports Error on the module and the Kyma when the manager cannot become ready', async () => {
     await connectRuntime(world, 'kyma-b', RUNTIME_2);
     await applyKyma(world, 'kyma-b', { channel: 'regular', modules: [{ name: 'broken' }] });
     const kyma = await kymaInState(world, 'kyma-b', 'Error');
-    expect(module(kyma, 'broken')).toMatchObject({ state: 'Error', message: expect.stringContaining('ProgressDeadlineExceeded') });
+    expect(module(kyma, 'broken')).toMatchObject({
+      state: 'Error',
+      message: expect.stringContaining('ProgressDeadlineExceeded'),
+    });
     await removeKyma('kyma-b');
   });
 
@@ -79,24 +126,44 @@ describe('install path through the local runner (resolve-template → render-man
 
   it('upgrades on an MRM version bump and prunes what the new version dropped', async () => {
     expect(await configMap(RUNTIME_1, 'sample-legacy')).toBeDefined();
-    await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'sample', [{ channel: 'regular', version: '2.0.0' }, { channel: 'fast', version: '2.0.0' }, { channel: 'stable', version: '1.0.0' }]);
+    await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'sample', [
+      { channel: 'regular', version: '2.0.0' },
+      { channel: 'fast', version: '2.0.0' },
+      { channel: 'stable', version: '1.0.0' },
+    ]);
     const kyma = await kymaInState(world, 'kyma-a', 'Ready', (k) => module(k, 'sample')?.version === '2.0.0');
     expect(module(kyma, 'sample')?.template?.metadata.name).toBe('sample-2.0.0');
     const manifest = (await manifestsOf(world, 'kyma-a')).find((m) => m.spec?.version === '2.0.0');
     expect(manifest?.status?.state).toBe('Ready');
-    await eventually('ConfigMap sample-legacy pruned', async () => (await configMap(RUNTIME_1, 'sample-legacy')) === undefined);
-    expect((await configMap(RUNTIME_1, 'sample-config')) as { data?: { version?: string } }).toMatchObject({ data: { version: '2.0.0' } });
-    expect((await deployment(RUNTIME_1, 'sample-manager')) as { spec?: unknown }).toMatchObject({ spec: { template: { spec: { containers: [{ image: expect.stringContaining(':2.0.0') }] } } } });
+    await eventually(
+      'ConfigMap sample-legacy pruned',
+      async () => (await configMap(RUNTIME_1, 'sample-legacy')) === undefined,
+    );
+    expect((await configMap(RUNTIME_1, 'sample-config')) as { data?: { version?: string } }).toMatchObject({
+      data: { version: '2.0.0' },
+    });
+    expect((await deployment(RUNTIME_1, 'sample-manager')) as { spec?: unknown }).toMatchObject({
+      spec: { template: { spec: { containers: [{ image: expect.stringContaining(':2.0.0') }] } } },
+    });
   });
 
   it('keeps the installed version and warns when a channel switch would downgrade', async () => {
-    await applyKyma(world, 'kyma-a', { channel: 'regular', modules: [{ name: 'sample', channel: 'stable' }, { name: 'other' }] });
+    await applyKyma(world, 'kyma-a', {
+      channel: 'regular',
+      modules: [{ name: 'sample', channel: 'stable' }, { name: 'other' }],
+    });
     const kyma = await kymaInState(world, 'kyma-a', 'Warning');
     expect(module(kyma, 'sample')).toMatchObject({
-      state: 'Warning', version: '2.0.0',
-      message: 'ignore channel skew (from regular to stable), as a higher version (2.0.0) of the module was previously installed',
+      state: 'Warning',
+      version: '2.0.0',
+      message:
+        'ignore channel skew (from regular to stable), as a higher version (2.0.0) of the module was previously installed',
     });
-    expect((await manifestsOf(world, 'kyma-a')).find((m) => m.metadata.labels?.['operator.kyma-project.io/module-name'] === 'sample')?.spec?.version).toBe('2.0.0');
+    expect(
+      (await manifestsOf(world, 'kyma-a')).find(
+        (m) => m.metadata.labels?.['operator.kyma-project.io/module-name'] === 'sample',
+      )?.spec?.version,
+    ).toBe('2.0.0');
     await applyKyma(world, 'kyma-a', { channel: 'regular', modules: [{ name: 'sample' }, { name: 'other' }] });
     await kymaInState(world, 'kyma-a', 'Ready');
   });
@@ -105,21 +172,33 @@ describe('install path through the local runner (resolve-template → render-man
     await connectRuntime(world, 'kyma-d', RUNTIME_2);
     await applyKyma(world, 'kyma-d', { channel: 'regular', modules: [{ name: 'ghost' }] });
     const kyma = await kymaInState(world, 'kyma-d', 'Error');
-    expect(module(kyma, 'ghost')).toMatchObject({ state: 'Error', message: 'no ModuleReleaseMeta found for module ghost and no ModuleTemplate for channel regular' });
+    expect(module(kyma, 'ghost')).toMatchObject({
+      state: 'Error',
+      message: 'no ModuleReleaseMeta found for module ghost and no ModuleTemplate for channel regular',
+    });
     expect(await manifestsOf(world, 'kyma-d')).toEqual([]);
     await removeKyma('kyma-d');
   });
 
-  it('finds a module without ModuleReleaseMeta by its template\'s channel (legacy lookup), and refuses the channel none', async () => {
+  it("finds a module without ModuleReleaseMeta by its template's channel (legacy lookup), and refuses the channel none", async () => {
     await connectRuntime(world, 'kyma-l', RUNTIME_2);
     await applyKyma(world, 'kyma-l', { channel: 'regular', modules: [{ name: 'legacy' }] });
     const kyma = await kymaInState(world, 'kyma-l', 'Ready', (k) => module(k, 'legacy')?.state === 'Ready');
-    expect(module(kyma, 'legacy')).toMatchObject({ channel: 'regular', version: '1.0.0', template: { metadata: { name: 'legacy-1.0.0' } } });
+    expect(module(kyma, 'legacy')).toMatchObject({
+      channel: 'regular',
+      version: '1.0.0',
+      template: { metadata: { name: 'legacy-1.0.0' } },
+    });
     expect((await deployment(RUNTIME_2, 'legacy-manager'))?.status?.availableReplicas).toBe(1);
-    await applyKyma(world, 'kyma-l', { channel: 'regular', modules: [{ name: 'legacy' }, { name: 'other', channel: 'none' }] });
+    await applyKyma(world, 'kyma-l', {
+      channel: 'regular',
+      modules: [{ name: 'legacy' }, { name: 'other', channel: 'none' }],
+    });
     const none = await kymaInState(world, 'kyma-l', 'Error', (k) => module(k, 'other')?.state === 'Error');
     expect(module(none, 'other')?.message).toBe('Channel none is not allowed');
-    expect((await manifestsOf(world, 'kyma-l')).map((m) => m.metadata.labels?.['operator.kyma-project.io/module-name'])).toEqual(['legacy']);
+    expect(
+      (await manifestsOf(world, 'kyma-l')).map((m) => m.metadata.labels?.['operator.kyma-project.io/module-name']),
+    ).toEqual(['legacy']);
     await removeKyma('kyma-l');
   });
 
@@ -130,12 +209,20 @@ describe('install path through the local runner (resolve-template → render-man
     expect(module(kyma, 'betamod')).toMatchObject({ state: 'Error', message: expect.stringContaining('is beta') });
     expect(await manifestsOf(world, 'kyma-e')).toEqual([]);
     expect(await deployment(RUNTIME_2, 'betamod-manager')).toBeUndefined();
-    const template = { apiVersion: API_VERSION, kind: 'ModuleTemplate', namespace: KCP_NAMESPACE, name: 'betamod-1.0.0' };
+    const template = {
+      apiVersion: API_VERSION,
+      kind: 'ModuleTemplate',
+      namespace: KCP_NAMESPACE,
+      name: 'betamod-1.0.0',
+    };
     await world.kcp.mergePatch(template, { metadata: { labels: { 'operator.kyma-project.io/beta': null } } });
     await kymaInState(world, 'kyma-e', 'Ready', (k) => module(k, 'betamod')?.state === 'Ready');
     await world.kcp.mergePatch(template, { metadata: { labels: { 'operator.kyma-project.io/internal': 'true' } } });
     const internal = await kymaInState(world, 'kyma-e', 'Error');
-    expect(module(internal, 'betamod')).toMatchObject({ state: 'Error', message: expect.stringContaining('is internal') });
+    expect(module(internal, 'betamod')).toMatchObject({
+      state: 'Error',
+      message: expect.stringContaining('is internal'),
+    });
     await eventually('refused module uninstalled', async () => (await manifestsOf(world, 'kyma-e')).length === 0);
     await removeKyma('kyma-e');
   });
@@ -149,7 +236,11 @@ describe('install path through the local runner (resolve-template → render-man
     await applyKyma(world, 'kyma-a', { channel: 'regular', modules: [{ name: 'sample' }] });
     const waiting = await eventually('the first wave waits for the held ConfigMap', async () => {
       const other = (await manifestsOf(world, 'kyma-a')).find((m) => m.metadata.name.includes('other'));
-      return other?.status?.lastOperation?.operation.startsWith('removing module resources: 1 still present (ConfigMap other-config)') ? other : undefined;
+      return other?.status?.lastOperation?.operation.startsWith(
+        'removing module resources: 1 still present (ConfigMap other-config)',
+      )
+        ? other
+        : undefined;
     });
     expect(waiting.status?.state).toBe('Deleting');
     expect(await deployment(RUNTIME_1, 'other-manager')).toBeDefined();
@@ -158,7 +249,13 @@ describe('install path through the local runner (resolve-template → render-man
     const kyma = await kymaInState(world, 'kyma-a', 'Ready', (k) => k.status?.modules?.length === 1);
     expect(module(kyma, 'other')).toBeUndefined();
     expect(await deployment(RUNTIME_1, 'other-manager')).toBeUndefined();
-    expect(await world.runtimes[RUNTIME_1]?.get({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: `others.${sampleGroup('other')}` })).toBeUndefined();
+    expect(
+      await world.runtimes[RUNTIME_1]?.get({
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        name: `others.${sampleGroup('other')}`,
+      }),
+    ).toBeUndefined();
     expect((await getKyma(world, 'kyma-a'))?.status?.modules?.map((m) => m.name)).toEqual(['sample']);
   });
 
@@ -179,11 +276,49 @@ describe('install path through the local runner (resolve-template → render-man
 
   it.each([
     ['not a CloudEvent', { 'content-type': 'application/json' }, '{"hello":1}', 400],
-    ['wrong specversion', { 'ce-specversion': '0.3', 'ce-id': '1', 'ce-source': '/x', 'ce-type': 'dev.knative.apiserver.resource.update', 'ce-kind': 'Kyma', 'ce-apiversion': 'v1', 'ce-name': 'k', 'ce-namespace': 'kcp-system' }, '{}', 400],
-    ['missing object extensions', { 'ce-specversion': '1.0', 'ce-id': '2', 'ce-source': '/x', 'ce-type': 'dev.knative.apiserver.resource.update' }, '{}', 400],
-    ['an unknown event type', { 'ce-specversion': '1.0', 'ce-id': '3', 'ce-source': '/x', 'ce-type': 'com.example.unknown', 'ce-kind': 'Kyma', 'ce-apiversion': 'v1', 'ce-name': 'k', 'ce-namespace': 'kcp-system' }, '{}', 400],
+    [
+      'wrong specversion',
+      {
+        'ce-specversion': '0.3',
+        'ce-id': '1',
+        'ce-source': '/x',
+        'ce-type': 'dev.knative.apiserver.resource.update',
+        'ce-kind': 'Kyma',
+        'ce-apiversion': 'v1',
+        'ce-name': 'k',
+        'ce-namespace': 'kcp-system',
+      },
+      '{}',
+      400,
+    ],
+    [
+      'missing object extensions',
+      { 'ce-specversion': '1.0', 'ce-id': '2', 'ce-source': '/x', 'ce-type': 'dev.knative.apiserver.resource.update' },
+      '{}',
+      400,
+    ],
+    [
+      'an unknown event type',
+      {
+        'ce-specversion': '1.0',
+        'ce-id': '3',
+        'ce-source': '/x',
+        'ce-type': 'com.example.unknown',
+        'ce-kind': 'Kyma',
+        'ce-apiversion': 'v1',
+        'ce-name': 'k',
+        'ce-namespace': 'kcp-system',
+      },
+      '{}',
+      400,
+    ],
     ['structured mode with broken JSON', { 'content-type': 'application/cloudevents+json' }, '{"specversion":', 400],
-    ['a body over 1 MiB', { 'ce-specversion': '1.0', 'ce-id': '4', 'ce-source': '/x', 'ce-type': 'x', 'content-type': 'application/json' }, `"${'x'.repeat(1_100_000)}"`, 413],
+    [
+      'a body over 1 MiB',
+      { 'ce-specversion': '1.0', 'ce-id': '4', 'ce-source': '/x', 'ce-type': 'x', 'content-type': 'application/json' },
+      `"${'x'.repeat(1_100_000)}"`,
+      413,
+    ],
   ])('answers %s with a 4xx (never retried by Knative)', async (_, headers, body, status) => {
     for (const [name, url] of world.runner.functions) {
       const response = await fetch(url, { method: 'POST', headers, body });

@@ -9,7 +9,17 @@ import { ANNOTATION, KCP_NAMESPACE, LABEL } from '../../shared/core/vocabulary.t
 import { KubeClient } from '../../shared/kube/client.ts';
 import { publishModule } from './removal-helpers.ts';
 import { throwawayRuntime } from './throwaway.ts';
-import { applyKyma, deleteKyma, eventually, kymaGone, kymaInState, REMOTE_KYMA, startWorld, stopWorld, type World } from './world.ts';
+import {
+  applyKyma,
+  deleteKyma,
+  eventually,
+  kymaGone,
+  kymaInState,
+  REMOTE_KYMA,
+  startWorld,
+  stopWorld,
+  type World,
+} from './world.ts';
 
 let world: World;
 let cluster: Cluster;
@@ -29,19 +39,38 @@ describe('a runtime Kyma left by a Kyma that is gone', () => {
   it('is not inherited: the new Kyma gets its own runtime Kyma from its spec', async () => {
     await installCrds(cluster.kubeConfig());
     const runtime = await KubeClient.from(cluster.kubeConfig());
-    await runtime.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kyma-system' } }).catch(() => undefined);
-    await runtime.create({ ...REMOTE_KYMA, metadata: { name: REMOTE_KYMA.name, namespace: REMOTE_KYMA.namespace, annotations: { [ANNOTATION.ownedBy]: `${KCP_NAMESPACE}/ghost` } }, spec: { channel: 'regular', modules: [{ name: 'ghost-module' }] } } as never);
-    await world.kcp.apply({
-      apiVersion: 'v1', kind: 'Secret', metadata: { name: 'heir', namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: 'heir' } },
-      data: { config: Buffer.from(cluster.kubeconfig).toString('base64') },
-    }, 'e2e-user');
+    await runtime
+      .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kyma-system' } })
+      .catch(() => undefined);
+    await runtime.create({
+      ...REMOTE_KYMA,
+      metadata: {
+        name: REMOTE_KYMA.name,
+        namespace: REMOTE_KYMA.namespace,
+        annotations: { [ANNOTATION.ownedBy]: `${KCP_NAMESPACE}/ghost` },
+      },
+      spec: { channel: 'regular', modules: [{ name: 'ghost-module' }] },
+    } as never);
+    await world.kcp.apply(
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'heir', namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: 'heir' } },
+        data: { config: Buffer.from(cluster.kubeconfig).toString('base64') },
+      },
+      'e2e-user',
+    );
     await applyKyma(world, 'heir', { channel: 'regular', modules: [{ name: 'mike' }] });
     const ready = await kymaInState(world, 'heir', 'Ready', (k) => k.status?.modules?.[0]?.state === 'Ready');
     expect(ready.status?.modules?.map((m) => m.name)).toEqual(['mike']);
-    const own = await eventually('the runtime Kyma is heir\'s', async () => {
-      const k = await runtime.get<Kyma>(REMOTE_KYMA);
-      return k?.metadata.annotations?.[ANNOTATION.ownedBy] === `${KCP_NAMESPACE}/heir` ? k : undefined;
-    }, 60_000);
+    const own = await eventually(
+      "the runtime Kyma is heir's",
+      async () => {
+        const k = await runtime.get<Kyma>(REMOTE_KYMA);
+        return k?.metadata.annotations?.[ANNOTATION.ownedBy] === `${KCP_NAMESPACE}/heir` ? k : undefined;
+      },
+      60_000,
+    );
     expect(own.spec?.modules?.map((m) => m.name)).toEqual(['mike']);
     await deleteKyma(world, 'heir');
     await kymaGone(world, 'heir');

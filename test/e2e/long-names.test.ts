@@ -7,7 +7,16 @@ import type { Kyma } from '../../shared/core/kyma.ts';
 import { LABEL } from '../../shared/core/vocabulary.ts';
 import { moduleObjectsOn, removeModuleLeftovers } from '../faults/conflicts-helpers.ts';
 import { publishModule } from './removal-helpers.ts';
-import { applyKyma, connectRuntime, deleteLeftoverKymas, eventually, kymaInState, manifestsOf, startWorld, type World } from './world.ts';
+import {
+  applyKyma,
+  connectRuntime,
+  deleteLeftoverKymas,
+  eventually,
+  kymaInState,
+  manifestsOf,
+  startWorld,
+  type World,
+} from './world.ts';
 
 const KYMA = `runtime-${'0123456789abcdef'.repeat(4)}`.slice(0, 60);
 const MODULES = ['plain-octet', 'plain-xyaml'];
@@ -27,7 +36,8 @@ afterAll(async () => {
   await world?.runner.stop();
 });
 
-const allReady = (names: string[]) => (k: Kyma) => (k.status?.modules ?? []).length === names.length && (k.status?.modules ?? []).every((m) => m.state === 'Ready');
+const allReady = (names: string[]) => (k: Kyma) =>
+  (k.status?.modules ?? []).length === names.length && (k.status?.modules ?? []).every((m) => m.state === 'Ready');
 
 describe('a 60-character Kyma name with two modules that start alike', () => {
   it('gives each module a Manifest of its own (≤ 62 characters), both Ready, nothing flapping', async () => {
@@ -39,10 +49,15 @@ describe('a 60-character Kyma name with two modules that start alike', () => {
     expect(new Set(manifests.map((m) => m.metadata.name)).size).toBe(2);
     for (const m of manifests) expect(m.metadata.name.length).toBeLessThanOrEqual(62);
     await world.runner.broker.idle();
-    const before = (await manifestsOf(world, KYMA)).map((m) => `${m.metadata.name}@${m.metadata.resourceVersion}`).sort();
+    const before = (await manifestsOf(world, KYMA))
+      .map((m) => `${m.metadata.name}@${m.metadata.resourceVersion}`)
+      .sort();
     await world.runner.resync();
     await world.runner.broker.idle();
-    expect((await manifestsOf(world, KYMA)).map((m) => `${m.metadata.name}@${m.metadata.resourceVersion}`).sort(), 'no Manifest rewritten by another module').toEqual(before);
+    expect(
+      (await manifestsOf(world, KYMA)).map((m) => `${m.metadata.name}@${m.metadata.resourceVersion}`).sort(),
+      'no Manifest rewritten by another module',
+    ).toEqual(before);
   });
 
   it('removing one module removes its objects only', async () => {
@@ -50,7 +65,10 @@ describe('a 60-character Kyma name with two modules that start alike', () => {
     if (!runtime) throw new Error('no runtime');
     await applyKyma(world, KYMA, { channel: 'regular', modules: [{ name: 'plain-xyaml' }] });
     await kymaInState(world, KYMA, 'Ready', allReady(['plain-xyaml']));
-    await eventually('plain-octet gone from the runtime', async () => (await moduleObjectsOn(runtime, 'plain-octet')).length === 0);
+    await eventually(
+      'plain-octet gone from the runtime',
+      async () => (await moduleObjectsOn(runtime, 'plain-octet')).length === 0,
+    );
     expect((await moduleObjectsOn(runtime, 'plain-xyaml')).length).toBeGreaterThan(0);
     expect((await manifestsOf(world, KYMA)).map((m) => m.metadata.labels?.[LABEL.moduleName])).toEqual(['plain-xyaml']);
   });

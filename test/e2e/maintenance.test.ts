@@ -7,7 +7,17 @@ import type { Kyma } from '../../shared/core/kyma.ts';
 import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { deploymentOf } from './removal-helpers.ts';
-import { applyKyma, connectRuntime, deleteKyma, kymaGone, kymaInState, manifestsOf, startWorld, stopWorld, type World } from './world.ts';
+import {
+  applyKyma,
+  connectRuntime,
+  deleteKyma,
+  kymaGone,
+  kymaInState,
+  manifestsOf,
+  startWorld,
+  stopWorld,
+  type World,
+} from './world.ts';
 
 let world: World;
 let policyPath: string;
@@ -15,10 +25,16 @@ const hhmmss = (date: Date) => `${date.toISOString().slice(11, 19)}+00:00`;
 const hours = (h: number) => new Date(Date.now() + h * 3_600_000);
 
 /** The default window of every runtime: one that closed an hour ago, or one that is open now. */
-const writePolicy = (open: boolean) => writeFile(policyPath, JSON.stringify({
-  rules: [{ match: { plan: 'never-matches' }, windows: [] }],
-  default: open ? { begin: hhmmss(hours(-1)), end: hhmmss(hours(1)) } : { begin: hhmmss(hours(-3)), end: hhmmss(hours(-2)) },
-}));
+const writePolicy = (open: boolean) =>
+  writeFile(
+    policyPath,
+    JSON.stringify({
+      rules: [{ match: { plan: 'never-matches' }, windows: [] }],
+      default: open
+        ? { begin: hhmmss(hours(-1)), end: hhmmss(hours(1)) }
+        : { begin: hhmmss(hours(-3)), end: hhmmss(hours(-2)) },
+    }),
+  );
 
 const moduleOf = (k: Kyma) => k.status?.modules?.find((m) => m.name === 'nova');
 
@@ -27,8 +43,18 @@ beforeAll(async () => {
   await writePolicy(false);
   world = await startWorld({ LIFECYCLE_MAINTENANCE_POLICY: policyPath, LIFECYCLE_DRIFT_PERIOD_MINUTES: '1' });
   await publishSampleModule(world.registry, world.kcp, { name: 'nova', version: '1.0.0', namespace: KCP_NAMESPACE });
-  for (const version of ['2.0.0', '3.0.0']) await publishSampleModule(world.registry, world.kcp, { name: 'nova', version, namespace: KCP_NAMESPACE, requiresDowntime: true });
-  await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'nova', [{ channel: 'regular', version: '1.0.0' }, { channel: 'fast', version: '2.0.0' }, { channel: 'experimental', version: '3.0.0' }]);
+  for (const version of ['2.0.0', '3.0.0'])
+    await publishSampleModule(world.registry, world.kcp, {
+      name: 'nova',
+      version,
+      namespace: KCP_NAMESPACE,
+      requiresDowntime: true,
+    });
+  await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'nova', [
+    { channel: 'regular', version: '1.0.0' },
+    { channel: 'fast', version: '2.0.0' },
+    { channel: 'experimental', version: '3.0.0' },
+  ]);
 });
 
 afterAll(async () => {
@@ -44,11 +70,17 @@ describe('maintenance windows', () => {
 
     await applyKyma(world, 'mw-a', { channel: 'regular', modules: [{ name: 'nova', channel: 'fast' }] });
     const waiting = await kymaInState(world, 'mw-a', 'Ready', (k) => moduleOf(k)?.maintenance === true);
-    expect(moduleOf(waiting)).toMatchObject({ state: 'Ready', version: '1.0.0', message: 'waiting for next maintenance window to update module version' });
+    expect(moduleOf(waiting)).toMatchObject({
+      state: 'Ready',
+      version: '1.0.0',
+      message: 'waiting for next maintenance window to update module version',
+    });
     expect((await manifestsOf(world, 'mw-a'))[0]?.spec?.version).toBe('1.0.0');
     const [runtime] = world.runtimes;
     if (!runtime) throw new Error('no runtime');
-    expect((await deploymentOf(runtime, 'nova'))?.spec?.template?.spec?.containers?.[0]?.image).toMatch(/nova-manager:1\.0\.0$/);
+    expect((await deploymentOf(runtime, 'nova'))?.spec?.template?.spec?.containers?.[0]?.image).toMatch(
+      /nova-manager:1\.0\.0$/,
+    );
 
     await writePolicy(true);
     await world.runner.resync();
@@ -56,7 +88,9 @@ describe('maintenance windows', () => {
     expect(moduleOf(upgraded)?.maintenance ?? false).toBe(false);
     expect(moduleOf(upgraded)?.channel).toBe('fast');
     expect((await manifestsOf(world, 'mw-a'))[0]?.spec?.version).toBe('2.0.0');
-    expect((await deploymentOf(runtime, 'nova'))?.spec?.template?.spec?.containers?.[0]?.image).toMatch(/nova-manager:2\.0\.0$/);
+    expect((await deploymentOf(runtime, 'nova'))?.spec?.template?.spec?.containers?.[0]?.image).toMatch(
+      /nova-manager:2\.0\.0$/,
+    );
     await writePolicy(false);
     await deleteKyma(world, 'mw-a');
     await kymaGone(world, 'mw-a');
@@ -69,7 +103,11 @@ describe('maintenance windows', () => {
     const first = await kymaInState(world, 'mw-b', 'Ready', (k) => moduleOf(k)?.version === '2.0.0');
     expect(moduleOf(first)?.maintenance ?? false).toBe(false);
 
-    await applyKyma(world, 'mw-b', { channel: 'regular', skipMaintenanceWindows: true, modules: [{ name: 'nova', channel: 'experimental' }] });
+    await applyKyma(world, 'mw-b', {
+      channel: 'regular',
+      skipMaintenanceWindows: true,
+      modules: [{ name: 'nova', channel: 'experimental' }],
+    });
     const skipped = await kymaInState(world, 'mw-b', 'Ready', (k) => moduleOf(k)?.version === '3.0.0');
     expect(moduleOf(skipped)?.maintenance ?? false).toBe(false);
     await deleteKyma(world, 'mw-b');
@@ -90,7 +128,9 @@ describe('maintenance windows', () => {
     await writeFile(policyPath, '{"rules": [{"match": '); // cut off mid-way
     await applyKyma(world, 'mw-c', { channel: 'regular', modules: [{ name: 'nova', channel: 'fast' }] });
     const broken = await kymaInState(world, 'mw-c', 'Error', (k) => moduleOf(k)?.state === 'Error');
-    expect(moduleOf(broken)?.message).toContain(`failed to determine if maintenance window is active: maintenance policy ${policyPath}`);
+    expect(moduleOf(broken)?.message).toContain(
+      `failed to determine if maintenance window is active: maintenance policy ${policyPath}`,
+    );
     expect((await manifestsOf(world, 'mw-c'))[0]?.spec?.version).toBe('1.0.0');
     expect(await gauge()).toBe('0');
 

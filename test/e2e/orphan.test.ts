@@ -6,7 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/core/vocabulary.ts';
 import { publishModule } from './removal-helpers.ts';
-import { applyKyma, connectRuntime, eventually, kymaInState, manifestsOf, startWorld, stopWorld, type World } from './world.ts';
+import {
+  applyKyma,
+  connectRuntime,
+  eventually,
+  kymaInState,
+  manifestsOf,
+  startWorld,
+  stopWorld,
+  type World,
+} from './world.ts';
 
 const KYMA = 'orph-k';
 const GRACE_SECONDS = 5;
@@ -30,11 +39,19 @@ describe('orphaned Manifests', () => {
     if (!own) throw new Error('no Manifest');
     const ref = { apiVersion: API_VERSION, kind: 'Manifest', namespace: KCP_NAMESPACE, name: `${KYMA}-stray` };
     // Same install as the module's own Manifest, but no module-name label: no status entry of the Kyma can name it.
-    await world.kcp.apply({
-      apiVersion: API_VERSION, kind: 'Manifest',
-      metadata: { name: ref.name, namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: KYMA, [LABEL.skipReconciliation]: 'true' } },
-      spec: own.spec,
-    }, 'e2e-user');
+    await world.kcp.apply(
+      {
+        apiVersion: API_VERSION,
+        kind: 'Manifest',
+        metadata: {
+          name: ref.name,
+          namespace: KCP_NAMESPACE,
+          labels: { [LABEL.kymaName]: KYMA, [LABEL.skipReconciliation]: 'true' },
+        },
+        spec: own.spec,
+      },
+      'e2e-user',
+    );
     await eventually('the stray Manifest older than the grace', async () => {
       const stray = await world.kcp.get<Manifest>(ref);
       return Date.now() - Date.parse(stray?.metadata.creationTimestamp ?? '') > (GRACE_SECONDS + 1) * 1000;
@@ -45,7 +62,9 @@ describe('orphaned Manifests', () => {
       const m = await world.kcp.get<Manifest>(ref);
       return m?.status?.state === 'Error' ? m : undefined;
     });
-    expect(orphan.status?.lastOperation?.operation).toMatch(new RegExp(`^orphaned manifest detected: Kyma ${KYMA} has not referenced it in its status for \\d+ seconds$`));
+    expect(orphan.status?.lastOperation?.operation).toMatch(
+      new RegExp(`^orphaned manifest detected: Kyma ${KYMA} has not referenced it in its status for \\d+ seconds$`),
+    );
     expect(orphan.metadata.finalizers ?? [], 'never taken on for an install').toEqual([]);
     const kyma = await kymaInState(world, KYMA, 'Ready');
     expect(kyma.status?.modules?.map((m) => `${m.name}:${m.state}`)).toEqual(['oscar:Ready']);

@@ -14,7 +14,9 @@ export function readmeBashBlock(heading: string): Promise<string> {
 export async function docBashBlock(page: URL | string, heading: string): Promise<string> {
   const file = typeof page === 'string' ? new URL(`../../docs/${page}`, import.meta.url) : page;
   const text = await readFile(file, 'utf8');
-  const start = text.split('\n').findIndex((line) => /^#{2,3} /.test(line) && line.replace(/^#+ /, '').startsWith(heading));
+  const start = text
+    .split('\n')
+    .findIndex((line) => /^#{2,3} /.test(line) && line.replace(/^#+ /, '').startsWith(heading));
   if (start < 0) throw new Error(`${String(page)} has no section "${heading}"`);
   const section = text.split('\n').slice(start + 1);
   const end = section.findIndex((line) => /^#{2} /.test(line));

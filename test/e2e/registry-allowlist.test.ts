@@ -11,7 +11,17 @@ import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { componentRepository } from '../../shared/oci/reference.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { sampleComponent } from '../../tools/module/sample.ts';
-import { applyKyma, connectRuntime, deleteKyma, kymaGone, kymaInState, manifestsOf, startWorld, stopWorld, type World } from './world.ts';
+import {
+  applyKyma,
+  connectRuntime,
+  deleteKyma,
+  kymaGone,
+  kymaInState,
+  manifestsOf,
+  startWorld,
+  stopWorld,
+  type World,
+} from './world.ts';
 
 const MODULE = 'uniform';
 let decoy: Server;
@@ -20,7 +30,10 @@ const decoyRequests: string[] = [];
 let world: World | undefined;
 
 beforeAll(async () => {
-  decoy = createServer((req, res) => { decoyRequests.push(`${req.method} ${req.url}`); res.writeHead(404).end(); });
+  decoy = createServer((req, res) => {
+    decoyRequests.push(`${req.method} ${req.url}`);
+    res.writeHead(404).end();
+  });
   await new Promise<void>((resolve) => decoy.listen(0, '127.0.0.1', resolve));
   decoyHost = `127.0.0.1:${(decoy.address() as AddressInfo).port}`;
 });
@@ -33,7 +46,12 @@ afterAll(async () => {
 describe('registry allowlist', () => {
   it('refuses a descriptor naming a host outside the allowlist: module Error naming the host, no Manifest, nothing fetched', async () => {
     world = await startWorld();
-    await publishSampleModule(world.registry, world.kcp, { name: MODULE, version: '1.0.0', namespace: KCP_NAMESPACE, registryBaseUrl: `${decoyHost}/modules` });
+    await publishSampleModule(world.registry, world.kcp, {
+      name: MODULE,
+      version: '1.0.0',
+      namespace: KCP_NAMESPACE,
+      registryBaseUrl: `${decoyHost}/modules`,
+    });
     await setReleaseChannels(world.kcp, KCP_NAMESPACE, MODULE, [{ channel: 'regular', version: '1.0.0' }]);
     await connectRuntime(world, 'allow-a', 0);
     await applyKyma(world, 'allow-a', { channel: 'regular', modules: [{ name: MODULE }] });
@@ -64,23 +82,41 @@ describe('registry allowlist', () => {
   it('installs a module published with componentNameMapping sha256-digest from component-descriptors/<sha256 hex of its name>, as upstream', async () => {
     if (!world) throw new Error('no world');
     const registry = world.registry;
-    await publishSampleModule(registry, world.kcp, { name: 'xray', version: '1.0.0', namespace: KCP_NAMESPACE, componentNameMapping: 'sha256-digest' });
+    await publishSampleModule(registry, world.kcp, {
+      name: 'xray',
+      version: '1.0.0',
+      namespace: KCP_NAMESPACE,
+      componentNameMapping: 'sha256-digest',
+    });
     await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'xray', [{ channel: 'regular', version: '1.0.0' }]);
     const component = sampleComponent('xray');
     const hex = createHash('sha256').update(component).digest('hex');
     // The local blobs of the component version (layers that are OCM resources), pushed with it to component-descriptors/<name>.
     const { manifest: image } = await registry.getManifest(componentRepository(component), '1.0.0');
     const localBlobs = (image.layers ?? []).filter((l) => l.annotations?.['software.ocm.artifact']);
-    const rawDigest = localBlobs.find((l) => l.annotations?.['software.ocm.artifact']?.includes('"name":"raw-manifest"'))?.digest;
+    const rawDigest = localBlobs.find((l) =>
+      l.annotations?.['software.ocm.artifact']?.includes('"name":"raw-manifest"'),
+    )?.digest;
     if (!rawDigest) throw new Error('the pushed component has no raw-manifest layer');
     await connectRuntime(world, 'mapping', 0);
     await applyKyma(world, 'mapping', { channel: 'regular', modules: [{ name: 'xray' }] });
     // Not there yet: the module fails pulling the raw manifest from component-descriptors/<hex>, not from the component's repository.
     const failed = await kymaInState(world, 'mapping', 'Error', (k) => k.status?.modules?.[0]?.state === 'Error');
-    expect(failed.status?.modules?.[0]?.message).toContain(`${registry.host}/component-descriptors/${hex}@${rawDigest}`);
+    expect(failed.status?.modules?.[0]?.message).toContain(
+      `${registry.host}/component-descriptors/${hex}@${rawDigest}`,
+    );
     const [manifest] = await manifestsOf(world, 'mapping');
-    expect(manifest?.spec?.install?.source).toEqual({ repo: registry.host, name: hex, ref: rawDigest, type: 'oci-dir' });
-    for (const layer of localBlobs) await registry.pushBlob(`component-descriptors/${hex}`, await registry.getBlob(componentRepository(component), layer.digest));
+    expect(manifest?.spec?.install?.source).toEqual({
+      repo: registry.host,
+      name: hex,
+      ref: rawDigest,
+      type: 'oci-dir',
+    });
+    for (const layer of localBlobs)
+      await registry.pushBlob(
+        `component-descriptors/${hex}`,
+        await registry.getBlob(componentRepository(component), layer.digest),
+      );
     await world.runner.resync();
     await kymaInState(world, 'mapping', 'Ready', (k) => k.status?.modules?.[0]?.state === 'Ready');
     expect((await manifestsOf(world, 'mapping'))[0]?.spec?.install?.source.name).toBe(hex);

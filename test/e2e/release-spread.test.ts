@@ -12,29 +12,60 @@ import { fnv1Hash32 } from '../../shared/core/names.ts';
 import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/core/vocabulary.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { publishModule } from './removal-helpers.ts';
-import { applyKyma, deleteLeftoverKymas, eventually, getKyma, justAfterTheMinute, kymaInState, resyncTicks, startWorld, type World } from './world.ts';
+import {
+  applyKyma,
+  deleteLeftoverKymas,
+  eventually,
+  getKyma,
+  justAfterTheMinute,
+  kymaInState,
+  resyncTicks,
+  startWorld,
+  type World,
+} from './world.ts';
 
 const MODULE = 'uniform';
 /** Kyma → the runtime API server (index into the world's runtimes) it lives on. */
-const KYMAS: Record<string, number> = { 'spread-a1': 0, 'spread-a2': 0, 'spread-a3': 0, 'spread-b1': 1, 'spread-b2': 1 };
+const KYMAS: Record<string, number> = {
+  'spread-a1': 0,
+  'spread-a2': 0,
+  'spread-a3': 0,
+  'spread-b1': 1,
+  'spread-b2': 1,
+};
 let world: World;
 
 beforeAll(async () => {
-  world = await startWorld({ LIFECYCLE_RELEASE_KYMAS_PER_MINUTE: '3', LIFECYCLE_RELEASE_KYMAS_PER_RUNTIME_PER_MINUTE: '2' });
+  world = await startWorld({
+    LIFECYCLE_RELEASE_KYMAS_PER_MINUTE: '3',
+    LIFECYCLE_RELEASE_KYMAS_PER_RUNTIME_PER_MINUTE: '2',
+  });
   await publishModule(world, MODULE, ['1.0.0']);
   await publishSampleModule(world.registry, world.kcp, { name: MODULE, version: '1.1.0', namespace: KCP_NAMESPACE });
   for (const [kyma, runtime] of Object.entries(KYMAS)) {
-    await world.kcp.apply({
-      apiVersion: 'v1', kind: 'Secret',
-      metadata: { name: kyma, namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: kyma }, annotations: { [RUNTIME_NAMESPACE_ANNOTATION]: kyma } },
-      data: { config: Buffer.from(world.runtimeKubeconfigs[runtime] ?? '').toString('base64') },
-    }, 'e2e-user');
+    await world.kcp.apply(
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: {
+          name: kyma,
+          namespace: KCP_NAMESPACE,
+          labels: { [LABEL.kymaName]: kyma },
+          annotations: { [RUNTIME_NAMESPACE_ANNOTATION]: kyma },
+        },
+        data: { config: Buffer.from(world.runtimeKubeconfigs[runtime] ?? '').toString('base64') },
+      },
+      'e2e-user',
+    );
   }
 });
 
 afterAll(async () => {
   if (world) await deleteLeftoverKymas(world);
-  for (const kyma of Object.keys(KYMAS)) await world?.kcp.delete({ apiVersion: 'v1', kind: 'Secret', namespace: KCP_NAMESPACE, name: kyma }).catch(() => undefined);
+  for (const kyma of Object.keys(KYMAS))
+    await world?.kcp
+      .delete({ apiVersion: 'v1', kind: 'Secret', namespace: KCP_NAMESPACE, name: kyma })
+      .catch(() => undefined);
   await world?.runner.stop();
 });
 
@@ -50,14 +81,18 @@ async function versions(): Promise<Record<string, string | undefined>> {
 
 describe('a release reaches the fleet within the release budget', () => {
   it('installs all five Kymas at 1.0.0', async () => {
-    for (const kyma of Object.keys(KYMAS)) await applyKyma(world, kyma, { channel: 'regular', modules: [{ name: MODULE }] });
+    for (const kyma of Object.keys(KYMAS))
+      await applyKyma(world, kyma, { channel: 'regular', modules: [{ name: MODULE }] });
     for (const kyma of Object.keys(KYMAS)) await kymaInState(world, kyma, 'Ready', readyAt('1.0.0'));
   });
 
   it('the release order alone would pick the three Kymas of the first runtime (so the per-runtime cap decides)', () => {
     // The order pickReleases follows (shared/core/release-spread.ts), computed here on its own.
     const order = Object.keys(KYMAS).sort((a, b) => fnv1Hash32(`release/${a}`) - fnv1Hash32(`release/${b}`));
-    expect(order.slice(0, 3).map((k) => KYMAS[k]), order.join(' ')).toEqual([0, 0, 0]);
+    expect(
+      order.slice(0, 3).map((k) => KYMAS[k]),
+      order.join(' '),
+    ).toEqual([0, 0, 0]);
   });
 
   it('a channel bump upgrades three Kymas at once, at most two per runtime API server; the other two stay Ready on 1.0.0', async () => {
@@ -65,10 +100,14 @@ describe('a release reaches the fleet within the release budget', () => {
     await justAfterTheMinute();
     const ticksBefore = resyncTicks(world);
     await setReleaseChannels(world.kcp, KCP_NAMESPACE, MODULE, [{ channel: 'regular', version: '1.1.0' }]);
-    await eventually('three Kymas Ready at 1.1.0', async () => {
-      const upgraded = Object.values(await versions()).filter((v) => v === '1.1.0').length;
-      return upgraded >= 3;
-    }, 40_000);
+    await eventually(
+      'three Kymas Ready at 1.1.0',
+      async () => {
+        const upgraded = Object.values(await versions()).filter((v) => v === '1.1.0').length;
+        return upgraded >= 3;
+      },
+      40_000,
+    );
     await world.runner.broker.idle();
     await sleep(2_000);
     await world.runner.broker.idle();
@@ -77,17 +116,27 @@ describe('a release reaches the fleet within the release budget', () => {
     const upgraded = Object.keys(now).filter((k) => now[k] === '1.1.0');
     expect(upgraded, JSON.stringify(now)).toHaveLength(3);
     // Two on the first runtime (its cap), one on the second: without the cap, all three would be on the first.
-    expect([0, 1].map((runtime) => upgraded.filter((k) => KYMAS[k] === runtime).length), `upgraded per runtime: ${upgraded.join(' ')}`).toEqual([2, 1]);
+    expect(
+      [0, 1].map((runtime) => upgraded.filter((k) => KYMAS[k] === runtime).length),
+      `upgraded per runtime: ${upgraded.join(' ')}`,
+    ).toEqual([2, 1]);
     for (const kyma of Object.keys(KYMAS).filter((k) => !upgraded.includes(k))) {
       const waiting = await getKyma(world, kyma);
-      expect([waiting?.status?.state, versionOf(waiting)], `${kyma} waits for the budget, Ready on the old version`).toEqual(['Ready', '1.0.0']);
+      expect(
+        [waiting?.status?.state, versionOf(waiting)],
+        `${kyma} waits for the budget, Ready on the old version`,
+      ).toEqual(['Ready', '1.0.0']);
     }
   }, 120_000);
 
   it('the next resync tick brings the two left out to 1.1.0', async () => {
     await world.runner.resync();
     for (const kyma of Object.keys(KYMAS)) await kymaInState(world, kyma, 'Ready', readyAt('1.1.0'));
-    const manifests = await world.kcp.list<{ spec?: { version?: string }; metadata: { name: string } }>(API_VERSION, 'Manifest', { namespace: KCP_NAMESPACE, labelSelector: `${LABEL.moduleName}=${MODULE}` });
+    const manifests = await world.kcp.list<{ spec?: { version?: string }; metadata: { name: string } }>(
+      API_VERSION,
+      'Manifest',
+      { namespace: KCP_NAMESPACE, labelSelector: `${LABEL.moduleName}=${MODULE}` },
+    );
     expect(manifests.items.map((m) => m.spec?.version)).toEqual(Object.keys(KYMAS).map(() => '1.1.0'));
   });
 });

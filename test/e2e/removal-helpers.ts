@@ -6,20 +6,39 @@ import { sampleGroup, sampleKind, type SampleModuleOptions } from '../../tools/m
 import type { World } from './world.ts';
 
 /** Publishes a module with versions on channels (`regular` gets the first version). */
-export async function publishModule(world: World, name: string, versions: string[], extra: Partial<SampleModuleOptions> = {}): Promise<void> {
-  for (const version of versions) await publishSampleModule(world.registry, world.kcp, { name, version, namespace: KCP_NAMESPACE, ...extra });
+export async function publishModule(
+  world: World,
+  name: string,
+  versions: string[],
+  extra: Partial<SampleModuleOptions> = {},
+): Promise<void> {
+  for (const version of versions)
+    await publishSampleModule(world.registry, world.kcp, { name, version, namespace: KCP_NAMESPACE, ...extra });
   await setReleaseChannels(world.kcp, KCP_NAMESPACE, name, [{ channel: 'regular', version: versions[0] ?? '' }]);
 }
 
-export const crRef = (module: string, name: string, namespace?: string) =>
-  ({ apiVersion: `${sampleGroup(module)}/v1alpha1`, kind: sampleKind(module), name, namespace });
+export const crRef = (module: string, name: string, namespace?: string) => ({
+  apiVersion: `${sampleGroup(module)}/v1alpha1`,
+  kind: sampleKind(module),
+  name,
+  namespace,
+});
 
 /** A CR of the module's kind created by a user (not by the lifecycle manager), optionally with a finalizer. */
-export async function userCr(runtime: KubeClient, module: string, name: string, namespace: string | undefined, finalizers: string[] = []): Promise<void> {
-  if (namespace) await runtime.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }).catch(() => undefined);
+export async function userCr(
+  runtime: KubeClient,
+  module: string,
+  name: string,
+  namespace: string | undefined,
+  finalizers: string[] = [],
+): Promise<void> {
+  if (namespace)
+    await runtime.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }).catch(() => undefined);
   await runtime.create({
-    apiVersion: `${sampleGroup(module)}/v1alpha1`, kind: sampleKind(module),
-    metadata: { name, ...(namespace ? { namespace } : {}), ...(finalizers.length ? { finalizers } : {}) }, spec: { mine: true },
+    apiVersion: `${sampleGroup(module)}/v1alpha1`,
+    kind: sampleKind(module),
+    metadata: { name, ...(namespace ? { namespace } : {}), ...(finalizers.length ? { finalizers } : {}) },
+    spec: { mine: true },
   });
 }
 
@@ -28,9 +47,15 @@ export async function dropFinalizers(runtime: KubeClient, ref: ReturnType<typeof
 }
 
 export const deploymentOf = (runtime: KubeClient, module: string) =>
-  runtime.get<{ kind?: string; metadata?: { name?: string; labels?: Record<string, string> }; spec?: { template?: { spec?: { containers?: { image?: string }[] } } } }>(
-    { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'kyma-system', name: `${module}-manager` });
+  runtime.get<{
+    kind?: string;
+    metadata?: { name?: string; labels?: Record<string, string> };
+    spec?: { template?: { spec?: { containers?: { image?: string }[] } } };
+  }>({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'kyma-system', name: `${module}-manager` });
 
 /** A module CR as the runtime has it: undefined when it is gone — also when its kind went with the module's CRD. */
 export const moduleCrOn = (runtime: KubeClient, ref: ReturnType<typeof crRef>) =>
-  runtime.get(ref).catch((e: unknown) => { if (isNotFound(e)) return undefined; throw e; });
+  runtime.get(ref).catch((e: unknown) => {
+    if (isNotFound(e)) return undefined;
+    throw e;
+  });

@@ -4,10 +4,24 @@ import type { Manifest } from '../../shared/core/manifest.ts';
 import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { crRef, deploymentOf, dropFinalizers, moduleCrOn, publishModule, userCr } from './removal-helpers.ts';
-import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, getKyma, kymaGone, kymaInState, manifestsOf, startWorld, stopWorld, type World } from './world.ts';
+import {
+  applyKyma,
+  connectRuntime,
+  deleteKyma,
+  deleteLeftoverKymas,
+  eventually,
+  getKyma,
+  kymaGone,
+  kymaInState,
+  manifestsOf,
+  startWorld,
+  stopWorld,
+  type World,
+} from './world.ts';
 
 let world: World;
-const entry = async (kyma: string, module: string): Promise<ModuleStatus | undefined> => (await getKyma(world, kyma))?.status?.modules?.find((m) => m.name === module);
+const entry = async (kyma: string, module: string): Promise<ModuleStatus | undefined> =>
+  (await getKyma(world, kyma))?.status?.modules?.find((m) => m.name === module);
 const onlyManifest = async (kyma: string): Promise<Manifest | undefined> => (await manifestsOf(world, kyma))[0];
 const HOLD = 'test.kyma-project.io/hold';
 
@@ -20,8 +34,16 @@ beforeAll(async () => {
   await publishModule(world, 'echo', ['1.0.0']);
   await publishModule(world, 'kilo', ['1.0.0', '2.0.0']);
   await publishModule(world, 'lima', ['1.0.0']);
-  await publishSampleModule(world.registry, world.kcp, { name: 'lima', version: '2.0.0', namespace: KCP_NAMESPACE, apiVersions: ['v1alpha1', 'v1alpha2'] });
-  await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'kilo', [{ channel: 'regular', version: '1.0.0' }, { channel: 'fast', version: '2.0.0' }]);
+  await publishSampleModule(world.registry, world.kcp, {
+    name: 'lima',
+    version: '2.0.0',
+    namespace: KCP_NAMESPACE,
+    apiVersions: ['v1alpha1', 'v1alpha2'],
+  });
+  await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'kilo', [
+    { channel: 'regular', version: '1.0.0' },
+    { channel: 'fast', version: '2.0.0' },
+  ]);
 });
 
 afterEach(async () => {
@@ -59,19 +81,31 @@ describe('module removal blocked by user CRs, CreateAndDelete (same namespace, o
       const e = await entry('rm-a', 'alpha');
       return e?.state === 'Deleting' && e.message?.includes('team-a/theirs') ? e : undefined;
     });
-    expect(blocked.message).toBe('waiting for module crs deletion: Alpha kyma-system/mine [finalizers: test.kyma-project.io/keep], Alpha team-a/theirs');
+    expect(blocked.message).toBe(
+      'waiting for module crs deletion: Alpha kyma-system/mine [finalizers: test.kyma-project.io/keep], Alpha team-a/theirs',
+    );
     expect((await getKyma(world, 'rm-a'))?.status?.state).toBe('Processing');
     expect((await onlyManifest('rm-a'))?.status?.state).toBe('Deleting');
     expect(await deploymentOf(runtime, 'alpha')).toBeDefined();
     expect(await runtime.get(defaultCr)).toBeDefined();
 
     await runtime.delete(crRef('alpha', 'theirs', 'team-a'));
-    await eventually('still blocked by the remaining CR only', async () => (await entry('rm-a', 'alpha'))?.message === 'waiting for module crs deletion: Alpha kyma-system/mine [finalizers: test.kyma-project.io/keep]');
+    await eventually(
+      'still blocked by the remaining CR only',
+      async () =>
+        (await entry('rm-a', 'alpha'))?.message ===
+        'waiting for module crs deletion: Alpha kyma-system/mine [finalizers: test.kyma-project.io/keep]',
+    );
     expect(await deploymentOf(runtime, 'alpha')).toBeDefined();
 
     await runtime.delete(crRef('alpha', 'mine', 'kyma-system'));
     await dropFinalizers(runtime, crRef('alpha', 'mine', 'kyma-system'));
-    await eventually('default CR being deleted, operator still there', async () => (await entry('rm-a', 'alpha'))?.message?.includes('deleting the default CR') && Boolean(await deploymentOf(runtime, 'alpha')));
+    await eventually(
+      'default CR being deleted, operator still there',
+      async () =>
+        (await entry('rm-a', 'alpha'))?.message?.includes('deleting the default CR') &&
+        Boolean(await deploymentOf(runtime, 'alpha')),
+    );
     await dropFinalizers(runtime, defaultCr);
     await eventually('Manifest gone', async () => (await manifestsOf(world, 'rm-a')).length === 0);
     expect(await deploymentOf(runtime, 'alpha')).toBeUndefined();
@@ -86,7 +120,10 @@ describe('module removal with policy Ignore and cluster-scoped CRs', () => {
     const runtime = world.runtimes[1];
     if (!runtime) throw new Error('no runtime');
     await installed('rm-b', 1, 'bravo', { customResourcePolicy: 'Ignore' });
-    await eventually('no Bravo CRs (policy Ignore)', async () => (await runtime.list('bravo.modules.kyma-project.io/v1alpha1', 'Bravo')).items.length === 0);
+    await eventually(
+      'no Bravo CRs (policy Ignore)',
+      async () => (await runtime.list('bravo.modules.kyma-project.io/v1alpha1', 'Bravo')).items.length === 0,
+    );
     const defaultName = (await onlyManifest('rm-b'))?.metadata.name ?? '';
     await userCr(runtime, 'bravo', defaultName, undefined);
     await userCr(runtime, 'bravo', 'cluster-wide', undefined);
@@ -97,7 +134,10 @@ describe('module removal with policy Ignore and cluster-scoped CRs', () => {
     });
     expect(blocked.message).toContain(`Bravo ${defaultName}`);
     await runtime.delete(crRef('bravo', 'cluster-wide'));
-    await eventually('still blocked by the CR named like the default', async () => (await entry('rm-b', 'bravo'))?.message === `waiting for module crs deletion: Bravo ${defaultName}`);
+    await eventually(
+      'still blocked by the CR named like the default',
+      async () => (await entry('rm-b', 'bravo'))?.message === `waiting for module crs deletion: Bravo ${defaultName}`,
+    );
     expect(await deploymentOf(runtime, 'bravo')).toBeDefined();
     await runtime.delete(crRef('bravo', defaultName));
     await eventually('Manifest gone', async () => (await manifestsOf(world, 'rm-b')).length === 0);
@@ -117,7 +157,8 @@ describe('ModuleReleaseMeta upgrade under a blocked deletion', () => {
     await eventually('blocked', async () => (await entry('rm-c', 'charlie'))?.state === 'Deleting');
     await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'charlie', [{ channel: 'regular', version: '2.0.0' }]);
     await eventually('operator upgraded to 2.0.0 during deletion', async () =>
-      (await deploymentOf(runtime, 'charlie'))?.spec?.template?.spec?.containers?.[0]?.image?.endsWith(':2.0.0'));
+      (await deploymentOf(runtime, 'charlie'))?.spec?.template?.spec?.containers?.[0]?.image?.endsWith(':2.0.0'),
+    );
     const manifest = await onlyManifest('rm-c');
     expect(manifest?.spec?.version).toBe('2.0.0');
     expect(manifest?.metadata.deletionTimestamp).toBeDefined();
@@ -138,9 +179,13 @@ describe('module CR API upgrade under a blocked deletion', () => {
     await applyKyma(world, 'rm-l', { channel: 'regular', modules: [] });
     await eventually('blocked', async () => (await entry('rm-l', 'lima'))?.message?.includes('kyma-system/old-api'));
     await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'lima', [{ channel: 'regular', version: '2.0.0' }]);
-    await eventually('operator 2.0.0 and default CR API v1alpha2 while deleting', async () =>
-      (await deploymentOf(runtime, 'lima'))?.spec?.template?.spec?.containers?.[0]?.image?.endsWith(':2.0.0')
-      && ((await onlyManifest('rm-l'))?.spec?.resource as { apiVersion?: string } | undefined)?.apiVersion === 'lima.modules.kyma-project.io/v1alpha2');
+    await eventually(
+      'operator 2.0.0 and default CR API v1alpha2 while deleting',
+      async () =>
+        (await deploymentOf(runtime, 'lima'))?.spec?.template?.spec?.containers?.[0]?.image?.endsWith(':2.0.0') &&
+        ((await onlyManifest('rm-l'))?.spec?.resource as { apiVersion?: string } | undefined)?.apiVersion ===
+          'lima.modules.kyma-project.io/v1alpha2',
+    );
     expect((await entry('rm-l', 'lima'))?.message).toContain('Lima kyma-system/old-api');
     await runtime.delete(crRef('lima', 'old-api', 'kyma-system'));
     await dropFinalizers(runtime, crRef('lima', 'old-api', 'kyma-system'));
@@ -152,7 +197,7 @@ describe('module CR API upgrade under a blocked deletion', () => {
 });
 
 describe('re-enabling a module whose removal is blocked', () => {
-  it('rolls the new channel\'s version out to the deleting Manifest, and after the user CR goes a fresh Manifest takes over', async () => {
+  it("rolls the new channel's version out to the deleting Manifest, and after the user CR goes a fresh Manifest takes over", async () => {
     const runtime = world.runtimes[1];
     if (!runtime) throw new Error('no runtime');
     await installed('rm-k', 1, 'kilo');
@@ -161,11 +206,17 @@ describe('re-enabling a module whose removal is blocked', () => {
     await eventually('blocked', async () => (await entry('rm-k', 'kilo'))?.state === 'Deleting');
     await applyKyma(world, 'rm-k', { channel: 'regular', modules: [{ name: 'kilo', channel: 'fast' }] });
     await eventually('new version deployed while the old Manifest is still deleting', async () =>
-      (await deploymentOf(runtime, 'kilo'))?.spec?.template?.spec?.containers?.[0]?.image?.endsWith(':2.0.0'));
+      (await deploymentOf(runtime, 'kilo'))?.spec?.template?.spec?.containers?.[0]?.image?.endsWith(':2.0.0'),
+    );
     expect((await onlyManifest('rm-k'))?.metadata.deletionTimestamp).toBeDefined();
     await runtime.delete(crRef('kilo', 'held', 'kyma-system'));
     await dropFinalizers(runtime, crRef('kilo', 'held', 'kyma-system'));
-    const kyma = await kymaInState(world, 'rm-k', 'Ready', (k) => k.status?.modules?.[0]?.version === '2.0.0' && k.status.modules[0].state === 'Ready');
+    const kyma = await kymaInState(
+      world,
+      'rm-k',
+      'Ready',
+      (k) => k.status?.modules?.[0]?.version === '2.0.0' && k.status.modules[0].state === 'Ready',
+    );
     expect(kyma.status?.modules?.[0]?.channel).toBe('fast');
     const fresh = await onlyManifest('rm-k');
     expect(fresh?.metadata.deletionTimestamp).toBeUndefined();

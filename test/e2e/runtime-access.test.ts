@@ -14,7 +14,17 @@ import { KubeClient } from '../../shared/kube/client.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { throwawayRuntime } from './throwaway.ts';
 import { serviceAccountToken, tokenKubeconfig, withForeignCa } from './tokens.ts';
-import { applyKyma, deleteKyma, eventually, kymaGone, kymaInState, manifestsOf, startWorld, stopWorld, type World } from './world.ts';
+import {
+  applyKyma,
+  deleteKyma,
+  eventually,
+  kymaGone,
+  kymaInState,
+  manifestsOf,
+  startWorld,
+  stopWorld,
+  type World,
+} from './world.ts';
 
 let world: World;
 let cluster: Cluster;
@@ -23,15 +33,28 @@ const KYMA = 'acc';
 /** A Kyma of its own for kubeconfigs that must be refused (removed again before the others start). */
 const REFUSED = 'acc-refused';
 
-const setSecret = (kubeconfig: string, kyma = KYMA) => world.kcp.apply({
-  apiVersion: 'v1', kind: 'Secret', metadata: { name: kyma, namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: kyma } },
-  data: { config: Buffer.from(kubeconfig).toString('base64') },
-}, 'e2e-user');
+const setSecret = (kubeconfig: string, kyma = KYMA) =>
+  world.kcp.apply(
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: kyma, namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: kyma } },
+      data: { config: Buffer.from(kubeconfig).toString('base64') },
+    },
+    'e2e-user',
+  );
 /** A Kyma event (a changed Secret is announced by the runtime watch within ~5 s; this makes the tests faster). */
-const touch = (kyma = KYMA) => world.kcp.mergePatch({ apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name: kyma }, { metadata: { annotations: { 'e2e/touched': String(Date.now()) } } });
+const touch = (kyma = KYMA) =>
+  world.kcp.mergePatch(
+    { apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name: kyma },
+    { metadata: { annotations: { 'e2e/touched': String(Date.now()) } } },
+  );
 /** The runtime's kubeconfig with its user replaced by `user` and `cluster` fields added. */
 const rewrite = (clusterFields: Record<string, unknown>, user: Record<string, unknown>) => {
-  const config = parse(cluster.kubeconfig) as { clusters: { cluster: Record<string, unknown> }[]; users: { user: Record<string, unknown> }[] };
+  const config = parse(cluster.kubeconfig) as {
+    clusters: { cluster: Record<string, unknown> }[];
+    users: { user: Record<string, unknown> }[];
+  };
   for (const c of config.clusters) Object.assign(c.cluster, clusterFields);
   for (const u of config.users) u.user = user;
   return stringify(config);
@@ -57,7 +80,13 @@ describe('runtime access', () => {
     const tokenFile = join(dirname(marker), 'token');
     await writeFile(tokenFile, 'token-from-a-local-file');
     const variants: [Record<string, unknown>, Record<string, unknown>, RegExp][] = [
-      [{ exec: { apiVersion: 'client.authentication.k8s.io/v1', command: '/bin/sh', args: ['-c', `touch ${marker}`] } }, {}, /is refused: its user runs an exec credential plugin \(command "\/bin\/sh"\), which is refused; allow the command by name with LIFECYCLE_KUBECONFIG_EXEC_COMMANDS$/],
+      [
+        {
+          exec: { apiVersion: 'client.authentication.k8s.io/v1', command: '/bin/sh', args: ['-c', `touch ${marker}`] },
+        },
+        {},
+        /is refused: its user runs an exec credential plugin \(command "\/bin\/sh"\), which is refused; allow the command by name with LIFECYCLE_KUBECONFIG_EXEC_COMMANDS$/,
+      ],
       [{ 'token-file': tokenFile }, {}, /is refused: its user names a local file \(token-file\)/],
       [{ token: 'x' }, { 'proxy-url': 'http://127.0.0.1:9' }, /is refused: its cluster names a proxy \(proxy-url\)/],
     ];
@@ -65,13 +94,19 @@ describe('runtime access', () => {
     for (const [user, cluster, message] of variants) {
       await setSecret(rewrite(cluster, user), REFUSED);
       await touch(REFUSED);
-      const failed = await kymaInState(world, REFUSED, 'Error', (k) => message.test(k.status?.lastOperation?.operation ?? ''));
-      expect(failed.status?.lastOperation?.operation).toContain(`runtime of Kyma ${REFUSED}: kubeconfig Secret ${REFUSED} of Kyma ${REFUSED} is refused: `);
+      const failed = await kymaInState(world, REFUSED, 'Error', (k) =>
+        message.test(k.status?.lastOperation?.operation ?? ''),
+      );
+      expect(failed.status?.lastOperation?.operation).toContain(
+        `runtime of Kyma ${REFUSED}: kubeconfig Secret ${REFUSED} of Kyma ${REFUSED} is refused: `,
+      );
     }
     await world.runner.broker.idle();
     expect(existsSync(marker), 'the exec plugin never ran').toBe(false);
     expect(await manifestsOf(world, REFUSED)).toEqual([]);
-    expect(await readFile(world.logFile, 'utf8'), 'the token file\'s content never reached a log').not.toContain('token-from-a-local-file');
+    expect(await readFile(world.logFile, 'utf8'), "the token file's content never reached a log").not.toContain(
+      'token-from-a-local-file',
+    );
 
     await setSecret(cluster.kubeconfig, REFUSED);
     await touch(REFUSED);
@@ -85,9 +120,14 @@ describe('runtime access', () => {
     await setSecret('this is not a kubeconfig');
     await applyKyma(world, KYMA, { channel: 'regular', modules: [{ name: 'papa' }] });
     const failed = await kymaInState(world, KYMA, 'Error');
-    expect(failed.status?.lastOperation?.operation).toBe(`runtime of Kyma ${KYMA}: kubeconfig Secret ${KYMA} of Kyma ${KYMA} does not hold a usable kubeconfig`);
+    expect(failed.status?.lastOperation?.operation).toBe(
+      `runtime of Kyma ${KYMA}: kubeconfig Secret ${KYMA} of Kyma ${KYMA} does not hold a usable kubeconfig`,
+    );
     // No module was ever seen: the Modules condition must not claim they are Ready.
-    expect(failed.status?.conditions?.find((c) => c.type === 'Modules')).toMatchObject({ status: 'False', message: failed.status?.lastOperation?.operation });
+    expect(failed.status?.conditions?.find((c) => c.type === 'Modules')).toMatchObject({
+      status: 'False',
+      message: failed.status?.lastOperation?.operation,
+    });
     await world.runner.broker.idle();
     expect(await manifestsOf(world, KYMA)).toEqual([]);
 
@@ -108,22 +148,31 @@ describe('runtime access', () => {
       const [m] = await manifestsOf(world, KYMA);
       return m?.status?.state === 'Error' ? m : undefined;
     });
-    expect(manifest.status?.lastOperation?.operation).toMatch(new RegExp(`^runtime of Kyma ${KYMA} unreachable: .*403`));
-    expect(JSON.stringify([failed.status, manifest.status])).not.toMatch(/BEGIN|client-key-data|client-certificate-data/);
+    expect(manifest.status?.lastOperation?.operation).toMatch(
+      new RegExp(`^runtime of Kyma ${KYMA} unreachable: .*403`),
+    );
+    expect(JSON.stringify([failed.status, manifest.status])).not.toMatch(
+      /BEGIN|client-key-data|client-certificate-data/,
+    );
 
     await setSecret(cluster.kubeconfig);
     await touch();
     await world.runner.resync();
     await kymaInState(world, KYMA, 'Ready', modulesReady);
-    await eventually('Manifest Ready again', async () => (await manifestsOf(world, KYMA))[0]?.status?.state === 'Ready');
+    await eventually(
+      'Manifest Ready again',
+      async () => (await manifestsOf(world, KYMA))[0]?.status?.state === 'Ready',
+    );
   });
 
-  it('a kubeconfig trusting another cluster\'s CA: Kyma and module Error naming the runtime, no key material in status; fixed → Ready', async () => {
+  it("a kubeconfig trusting another cluster's CA: Kyma and module Error naming the runtime, no key material in status; fixed → Ready", async () => {
     await setSecret(withForeignCa(cluster.kubeconfig, world.runtimeKubeconfigs[0] ?? ''));
     await touch();
     await world.runner.resync();
     const failed = await kymaInState(world, KYMA, 'Error', (k) => k.status?.modules?.[0]?.state === 'Error');
-    expect(failed.status?.lastOperation?.operation).toMatch(new RegExp(`runtime of Kyma ${KYMA} unreachable: .*certificate`, 'i'));
+    expect(failed.status?.lastOperation?.operation).toMatch(
+      new RegExp(`runtime of Kyma ${KYMA} unreachable: .*certificate`, 'i'),
+    );
     expect(JSON.stringify(failed.status)).not.toMatch(/BEGIN|client-key-data|certificate-authority-data/);
     await setSecret(cluster.kubeconfig);
     await touch();
@@ -132,12 +181,20 @@ describe('runtime access', () => {
   });
 
   it('an expired ServiceAccount token (genuine signature): 401 in the status, the token nowhere; the same token unexpired authenticates', async () => {
-    const sa = await runtime.get<{ metadata: { name: string; uid: string } }>({ apiVersion: 'v1', kind: 'ServiceAccount', namespace: 'default', name: 'default' });
+    const sa = await runtime.get<{ metadata: { name: string; uid: string } }>({
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      namespace: 'default',
+      name: 'default',
+    });
     const identity = { namespace: 'default', name: 'default', uid: sa?.metadata.uid ?? '' };
     const expired = await serviceAccountToken(cluster, identity, -600);
     const valid = await serviceAccountToken(cluster, identity, 600);
     const asValid = await KubeClient.from(loadKubeConfig(await tokenKubeconfig(cluster, valid)));
-    await expect(asValid.get({ apiVersion: 'v1', kind: 'Secret', namespace: 'kube-system', name: 'x' }), 'authenticated, not authorised').rejects.toMatchObject({ status: 403 });
+    await expect(
+      asValid.get({ apiVersion: 'v1', kind: 'Secret', namespace: 'kube-system', name: 'x' }),
+      'authenticated, not authorised',
+    ).rejects.toMatchObject({ status: 403 });
     await setSecret(await tokenKubeconfig(cluster, expired));
     await touch();
     await world.runner.resync();
@@ -152,12 +209,18 @@ describe('runtime access', () => {
   });
 
   it('the runtime disappears: the Kyma and every module go Error naming it; deleting the Secret lets the Kyma go', async () => {
-    expect(await runtime.get({ apiVersion: API_VERSION, kind: 'Kyma', namespace: 'kyma-system', name: 'default' })).toBeDefined();
+    expect(
+      await runtime.get({ apiVersion: API_VERSION, kind: 'Kyma', namespace: 'kyma-system', name: 'default' }),
+    ).toBeDefined();
     await cluster.stop();
     await touch();
     const failed = await kymaInState(world, KYMA, 'Error', (k) => k.status?.modules?.[0]?.state === 'Error');
     expect(failed.status?.lastOperation?.operation).toMatch(new RegExp(`runtime of Kyma ${KYMA} unreachable: `));
-    expect(failed.status?.modules?.every((m) => m.state === 'Error' && m.message?.startsWith(`runtime of Kyma ${KYMA} unreachable`))).toBe(true);
+    expect(
+      failed.status?.modules?.every(
+        (m) => m.state === 'Error' && m.message?.startsWith(`runtime of Kyma ${KYMA} unreachable`),
+      ),
+    ).toBe(true);
     await deleteKyma(world, KYMA);
     await world.kcp.delete({ apiVersion: 'v1', kind: 'Secret', namespace: KCP_NAMESPACE, name: KYMA });
     await kymaGone(world, KYMA);

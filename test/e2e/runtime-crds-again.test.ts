@@ -11,18 +11,36 @@ import { KubeClient } from '../../shared/kube/client.ts';
 import { KCP_NAMESPACE, LABEL } from '../../shared/core/vocabulary.ts';
 import { publishModule } from './removal-helpers.ts';
 import { throwawayRuntime } from './throwaway.ts';
-import { applyKyma, deleteKyma, eventually, kymaGone, kymaInState, startWorld, stopWorld, type World } from './world.ts';
+import {
+  applyKyma,
+  deleteKyma,
+  eventually,
+  kymaGone,
+  kymaInState,
+  startWorld,
+  stopWorld,
+  type World,
+} from './world.ts';
 
-const CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: 'moduletemplates.operator.kyma-project.io' };
+const CRD = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  name: 'moduletemplates.operator.kyma-project.io',
+};
 let world: World;
 let cluster: Cluster | undefined;
 
 /** The Kyma's kubeconfig Secret, pointing at the test's own runtime. */
 async function connect(kyma: string): Promise<void> {
-  await world.kcp.apply({
-    apiVersion: 'v1', kind: 'Secret', metadata: { name: kyma, namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: kyma } },
-    data: { config: Buffer.from(cluster?.kubeconfig ?? '').toString('base64') },
-  }, 'e2e-user');
+  await world.kcp.apply(
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: kyma, namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: kyma } },
+      data: { config: Buffer.from(cluster?.kubeconfig ?? '').toString('base64') },
+    },
+    'e2e-user',
+  );
 }
 
 beforeAll(async () => {
@@ -44,11 +62,18 @@ describe('the lifecycle CRDs after a Kyma deletion removed them from the runtime
     await kymaInState(world, 'crd-first', 'Ready', (k) => k.status?.modules?.[0]?.state === 'Ready');
     await deleteKyma(world, 'crd-first');
     await kymaGone(world, 'crd-first');
-    await eventually('the ModuleTemplate CRD gone from the runtime', async () => (await runtime.get(CRD)) === undefined);
+    await eventually(
+      'the ModuleTemplate CRD gone from the runtime',
+      async () => (await runtime.get(CRD)) === undefined,
+    );
 
     await connect('crd-next');
     await applyKyma(world, 'crd-next', { channel: 'regular', modules: [{ name: 'oscar' }] });
-    await eventually('the ModuleTemplate CRD pushed to the runtime again', async () => runtime.get(CRD), SHARED_TRUST_MS * 0.75);
+    await eventually(
+      'the ModuleTemplate CRD pushed to the runtime again',
+      async () => runtime.get(CRD),
+      SHARED_TRUST_MS * 0.75,
+    );
     const ready = await kymaInState(world, 'crd-next', 'Ready', (k) => k.status?.modules?.[0]?.state === 'Ready');
     expect(ready.status?.modules?.[0]?.name).toBe('oscar');
     await deleteKyma(world, 'crd-next');

@@ -5,18 +5,42 @@ import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/core/templa
 import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { checkedAgain, kymaKey } from './handled.ts';
-import { applyKyma, connectRuntime, deleteKyma, eventually, getKyma, kymaGone, kymaInState, REMOTE_KYMA, startWorld, stopWorld, type World } from './world.ts';
+import {
+  applyKyma,
+  connectRuntime,
+  deleteKyma,
+  eventually,
+  getKyma,
+  kymaGone,
+  kymaInState,
+  REMOTE_KYMA,
+  startWorld,
+  stopWorld,
+  type World,
+} from './world.ts';
 
 let world: World;
 const remote = (kind: string, name: string) => ({ apiVersion: API_VERSION, kind, namespace: 'kyma-system', name });
 
 beforeAll(async () => {
   world = await startWorld({ LIFECYCLE_RESTRICTED_MODULES: 'deployer' });
-  await publishSampleModule(world.registry, world.kcp, { name: 'deployer', version: '1.0.0', namespace: KCP_NAMESPACE });
+  await publishSampleModule(world.registry, world.kcp, {
+    name: 'deployer',
+    version: '1.0.0',
+    namespace: KCP_NAMESPACE,
+  });
   await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'deployer', [{ channel: 'regular', version: '1.0.0' }]);
   await publishSampleModule(world.registry, world.kcp, { name: 'mike', version: '1.0.0', namespace: KCP_NAMESPACE });
-  await publishSampleModule(world.registry, world.kcp, { name: 'mike', version: '2.0.0', namespace: KCP_NAMESPACE, beta: true });
-  await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'mike', [{ channel: 'regular', version: '1.0.0' }, { channel: 'fast', version: '2.0.0' }]);
+  await publishSampleModule(world.registry, world.kcp, {
+    name: 'mike',
+    version: '2.0.0',
+    namespace: KCP_NAMESPACE,
+    beta: true,
+  });
+  await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'mike', [
+    { channel: 'regular', version: '1.0.0' },
+    { channel: 'fast', version: '2.0.0' },
+  ]);
 });
 
 afterAll(async () => {
@@ -24,8 +48,13 @@ afterAll(async () => {
 });
 
 /** A Kyma event (Ready Kymas are otherwise re-checked only once per drift period). */
-const touch = () => world.kcp.mergePatch({ apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name: 'rt-a' }, { metadata: { annotations: { 'e2e/touched': String(Date.now()) } } });
-const conditions = (k: Kyma | undefined) => Object.fromEntries((k?.status?.conditions ?? []).map((c) => [c.type, c.status]));
+const touch = () =>
+  world.kcp.mergePatch(
+    { apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name: 'rt-a' },
+    { metadata: { annotations: { 'e2e/touched': String(Date.now()) } } },
+  );
+const conditions = (k: Kyma | undefined) =>
+  Object.fromEntries((k?.status?.conditions ?? []).map((c) => [c.type, c.status]));
 
 describe('runtime side: CRD sync and module catalog sync', () => {
   it('syncs the lifecycle CRDs and the visible catalog, follows visibility, resets runtime edits, leaves user templates alone', async () => {
@@ -36,57 +65,161 @@ describe('runtime side: CRD sync and module catalog sync', () => {
     const kyma = await kymaInState(world, 'rt-a', 'Ready');
     expect(conditions(kyma)).toEqual({ CRDsSync: 'True', Modules: 'True', ModuleCatalog: 'True' });
     for (const plural of ['kymas', 'moduletemplates', 'modulereleasemetas']) {
-      const crd = await runtime.get<{ kind?: string; metadata?: { name?: string; labels?: Record<string, string> }; spec?: { conversion?: { strategy?: string } } }>(
-        { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: `${plural}.operator.kyma-project.io` });
+      const crd = await runtime.get<{
+        kind?: string;
+        metadata?: { name?: string; labels?: Record<string, string> };
+        spec?: { conversion?: { strategy?: string } };
+      }>({
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        name: `${plural}.operator.kyma-project.io`,
+      });
       expect(crd?.spec?.conversion?.strategy).toBe('None');
       expect(crd?.metadata?.labels?.['operator.kyma-project.io/managed-by']).toBe('kyma');
     }
-    expect((await runtime.get<ModuleTemplate>(remote('ModuleTemplate', 'mike-1.0.0')))?.metadata.labels?.['operator.kyma-project.io/managed-by']).toBe('kyma');
+    expect(
+      (await runtime.get<ModuleTemplate>(remote('ModuleTemplate', 'mike-1.0.0')))?.metadata.labels?.[
+        'operator.kyma-project.io/managed-by'
+      ],
+    ).toBe('kyma');
     expect(await runtime.get(remote('ModuleTemplate', 'mike-2.0.0'))).toBeUndefined();
-    expect((await runtime.get<ModuleReleaseMeta>(remote('ModuleReleaseMeta', 'mike')))?.spec?.channels).toEqual([{ channel: 'regular', version: '1.0.0' }]);
+    expect((await runtime.get<ModuleReleaseMeta>(remote('ModuleReleaseMeta', 'mike')))?.spec?.channels).toEqual([
+      { channel: 'regular', version: '1.0.0' },
+    ]);
 
-    await runtime.create({ apiVersion: API_VERSION, kind: 'ModuleTemplate', metadata: { name: 'users-own-1.0.0', namespace: 'kyma-system' }, spec: { moduleName: 'users-own', version: '1.0.0' } });
+    await runtime.create({
+      apiVersion: API_VERSION,
+      kind: 'ModuleTemplate',
+      metadata: { name: 'users-own-1.0.0', namespace: 'kyma-system' },
+      spec: { moduleName: 'users-own', version: '1.0.0' },
+    });
     await runtime.mergePatch(remote('ModuleTemplate', 'mike-1.0.0'), { spec: { version: '9.9.9' } });
-    await applyKyma(world, 'rt-a', { channel: 'regular', modules: [{ name: 'mike' }] }, { 'operator.kyma-project.io/beta': 'true' });
-    await eventually('beta template and channel appear for a beta Kyma', async () =>
-      (await runtime.get<ModuleReleaseMeta>(remote('ModuleReleaseMeta', 'mike')))?.spec?.channels?.length === 2 && Boolean(await runtime.get(remote('ModuleTemplate', 'mike-2.0.0'))));
-    await eventually('runtime-side edit of a copy is reset', async () => (await runtime.get<ModuleTemplate>(remote('ModuleTemplate', 'mike-1.0.0')))?.spec?.version === '1.0.0');
+    await applyKyma(
+      world,
+      'rt-a',
+      { channel: 'regular', modules: [{ name: 'mike' }] },
+      { 'operator.kyma-project.io/beta': 'true' },
+    );
+    await eventually(
+      'beta template and channel appear for a beta Kyma',
+      async () =>
+        (await runtime.get<ModuleReleaseMeta>(remote('ModuleReleaseMeta', 'mike')))?.spec?.channels?.length === 2 &&
+        Boolean(await runtime.get(remote('ModuleTemplate', 'mike-2.0.0'))),
+    );
+    await eventually(
+      'runtime-side edit of a copy is reset',
+      async () =>
+        (await runtime.get<ModuleTemplate>(remote('ModuleTemplate', 'mike-1.0.0')))?.spec?.version === '1.0.0',
+    );
 
-    await applyKyma(world, 'rt-a', { channel: 'regular', modules: [{ name: 'mike' }] }, { 'operator.kyma-project.io/beta': 'false' });
-    await eventually('beta copy removed again', async () => (await runtime.get(remote('ModuleTemplate', 'mike-2.0.0'))) === undefined);
+    await applyKyma(
+      world,
+      'rt-a',
+      { channel: 'regular', modules: [{ name: 'mike' }] },
+      { 'operator.kyma-project.io/beta': 'false' },
+    );
+    await eventually(
+      'beta copy removed again',
+      async () => (await runtime.get(remote('ModuleTemplate', 'mike-2.0.0'))) === undefined,
+    );
 
     // An internal module is left out of the catalog until the Kyma opts in with the internal label.
-    await publishSampleModule(world.registry, world.kcp, { name: 'indigo', version: '1.0.0', namespace: KCP_NAMESPACE, internal: true });
+    await publishSampleModule(world.registry, world.kcp, {
+      name: 'indigo',
+      version: '1.0.0',
+      namespace: KCP_NAMESPACE,
+      internal: true,
+    });
     await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'indigo', [{ channel: 'regular', version: '1.0.0' }]);
-    await applyKyma(world, 'rt-a', { channel: 'regular', modules: [{ name: 'mike' }] }, { 'operator.kyma-project.io/beta': 'false', 'e2e/step': 'internal-off' });
+    await applyKyma(
+      world,
+      'rt-a',
+      { channel: 'regular', modules: [{ name: 'mike' }] },
+      { 'operator.kyma-project.io/beta': 'false', 'e2e/step': 'internal-off' },
+    );
     await kymaInState(world, 'rt-a', 'Ready');
     // A full check of the Kyma handled: aggregate-status pushed the catalog again, without the internal module.
     await checkedAgain(world, kymaKey('rt-a'));
     expect(await runtime.get(remote('ModuleReleaseMeta', 'indigo'))).toBeUndefined();
     expect(await runtime.get(remote('ModuleTemplate', 'indigo-1.0.0'))).toBeUndefined();
-    await applyKyma(world, 'rt-a', { channel: 'regular', modules: [{ name: 'mike' }] }, { 'operator.kyma-project.io/beta': 'false', 'operator.kyma-project.io/internal': 'true' });
-    await eventually('internal module in the catalog of an internal Kyma', async () => Boolean(await runtime.get(remote('ModuleTemplate', 'indigo-1.0.0'))) && Boolean(await runtime.get(remote('ModuleReleaseMeta', 'indigo'))));
-    await applyKyma(world, 'rt-a', { channel: 'regular', modules: [{ name: 'mike' }] }, { 'operator.kyma-project.io/beta': 'false', 'operator.kyma-project.io/internal': 'false' });
-    await eventually('internal copies removed again', async () => !(await runtime.get(remote('ModuleTemplate', 'indigo-1.0.0'))) && !(await runtime.get(remote('ModuleReleaseMeta', 'indigo'))));
+    await applyKyma(
+      world,
+      'rt-a',
+      { channel: 'regular', modules: [{ name: 'mike' }] },
+      { 'operator.kyma-project.io/beta': 'false', 'operator.kyma-project.io/internal': 'true' },
+    );
+    await eventually(
+      'internal module in the catalog of an internal Kyma',
+      async () =>
+        Boolean(await runtime.get(remote('ModuleTemplate', 'indigo-1.0.0'))) &&
+        Boolean(await runtime.get(remote('ModuleReleaseMeta', 'indigo'))),
+    );
+    await applyKyma(
+      world,
+      'rt-a',
+      { channel: 'regular', modules: [{ name: 'mike' }] },
+      { 'operator.kyma-project.io/beta': 'false', 'operator.kyma-project.io/internal': 'false' },
+    );
+    await eventually(
+      'internal copies removed again',
+      async () =>
+        !(await runtime.get(remote('ModuleTemplate', 'indigo-1.0.0'))) &&
+        !(await runtime.get(remote('ModuleReleaseMeta', 'indigo'))),
+    );
     expect(await runtime.get(remote('ModuleTemplate', 'users-own-1.0.0'))).toBeDefined();
 
-    await publishSampleModule(world.registry, world.kcp, { name: 'sierra', version: '1.0.0', namespace: KCP_NAMESPACE });
+    await publishSampleModule(world.registry, world.kcp, {
+      name: 'sierra',
+      version: '1.0.0',
+      namespace: KCP_NAMESPACE,
+    });
     await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'sierra', [{ channel: 'regular', version: '1.0.0' }]);
     await touch();
-    await eventually('new module in the catalog', async () => Boolean(await runtime.get(remote('ModuleReleaseMeta', 'sierra'))) && Boolean(await runtime.get(remote('ModuleTemplate', 'sierra-1.0.0'))));
-    await world.kcp.delete({ apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', namespace: KCP_NAMESPACE, name: 'sierra' });
+    await eventually(
+      'new module in the catalog',
+      async () =>
+        Boolean(await runtime.get(remote('ModuleReleaseMeta', 'sierra'))) &&
+        Boolean(await runtime.get(remote('ModuleTemplate', 'sierra-1.0.0'))),
+    );
+    await world.kcp.delete({
+      apiVersion: API_VERSION,
+      kind: 'ModuleReleaseMeta',
+      namespace: KCP_NAMESPACE,
+      name: 'sierra',
+    });
     await touch();
-    await eventually('MRM deleted in the KCP → its copy and its template copy removed', async () =>
-      !(await runtime.get(remote('ModuleReleaseMeta', 'sierra'))) && !(await runtime.get(remote('ModuleTemplate', 'sierra-1.0.0'))));
-    expect(await world.kcp.get({ apiVersion: API_VERSION, kind: 'ModuleTemplate', namespace: KCP_NAMESPACE, name: 'sierra-1.0.0' })).toBeDefined();
+    await eventually(
+      'MRM deleted in the KCP → its copy and its template copy removed',
+      async () =>
+        !(await runtime.get(remote('ModuleReleaseMeta', 'sierra'))) &&
+        !(await runtime.get(remote('ModuleTemplate', 'sierra-1.0.0'))),
+    );
+    expect(
+      await world.kcp.get({
+        apiVersion: API_VERSION,
+        kind: 'ModuleTemplate',
+        namespace: KCP_NAMESPACE,
+        name: 'sierra-1.0.0',
+      }),
+    ).toBeDefined();
   });
 
   it('reports Error naming the runtime when its credentials stop working, and recovers when the Secret is fixed (client evicted)', async () => {
     const [good] = world.runtimeKubeconfigs;
     const config = parse(good ?? '') as { users: { name: string; user: Record<string, string> }[] };
-    const broken = stringify({ ...config, users: config.users.map((u) => ({ name: u.name, user: { token: 'revoked-token' } })) });
-    await world.kcp.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'rt-a', namespace: KCP_NAMESPACE, labels: { 'operator.kyma-project.io/kyma-name': 'rt-a' } },
-      data: { config: Buffer.from(broken).toString('base64') } }, 'e2e-user');
+    const broken = stringify({
+      ...config,
+      users: config.users.map((u) => ({ name: u.name, user: { token: 'revoked-token' } })),
+    });
+    await world.kcp.apply(
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'rt-a', namespace: KCP_NAMESPACE, labels: { 'operator.kyma-project.io/kyma-name': 'rt-a' } },
+        data: { config: Buffer.from(broken).toString('base64') },
+      },
+      'e2e-user',
+    );
     await touch();
     const failed = await kymaInState(world, 'rt-a', 'Error');
     expect(failed.status?.lastOperation?.operation).toMatch(/^runtime of Kyma rt-a unreachable: .*401/);
@@ -107,17 +240,46 @@ describe('runtime side: CRD sync and module catalog sync', () => {
     const runtime = world.runtimes[1];
     if (!runtime) throw new Error('no runtime');
     await connectRuntime(world, 'rt-b', 1);
-    await world.kcp.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: 'rt-b', namespace: KCP_NAMESPACE, labels: { 'kyma-project.io/runtime-id': 'rt-b-id', 'kyma-project.io/global-account-id': 'ga-b', 'kyma-project.io/subaccount-id': 'sa-b' } }, spec: { channel: 'regular', modules: [] } }, 'e2e-user');
+    await world.kcp.apply(
+      {
+        apiVersion: API_VERSION,
+        kind: 'Kyma',
+        metadata: {
+          name: 'rt-b',
+          namespace: KCP_NAMESPACE,
+          labels: {
+            'kyma-project.io/runtime-id': 'rt-b-id',
+            'kyma-project.io/global-account-id': 'ga-b',
+            'kyma-project.io/subaccount-id': 'sa-b',
+          },
+        },
+        spec: { channel: 'regular', modules: [] },
+      },
+      'e2e-user',
+    );
     await kymaInState(world, 'rt-b', 'Ready');
     const created = await eventually('runtime Kyma created and mirrored', async () => {
       const k = await runtime.get<Kyma>(REMOTE_KYMA);
       return k?.status?.state === 'Ready' ? k : undefined;
     });
     expect(created.spec).toEqual({ channel: 'regular', modules: [] });
-    expect(created.metadata.labels).toMatchObject({ 'operator.kyma-project.io/watched-by': 'kyma', 'operator.kyma-project.io/managed-by': 'kyma', 'kyma-project.io/runtime-id': 'rt-b-id',
-      'kyma-project.io/global-account-id': 'ga-b', 'kyma-project.io/subaccount-id': 'sa-b' });
-    const namespace = await runtime.get<{ metadata: { name: string; labels?: Record<string, string> } }>({ apiVersion: 'v1', kind: 'Namespace', name: 'kyma-system' });
-    expect(namespace?.metadata.labels).toMatchObject({ 'istio-injection': 'enabled', 'namespaces.warden.kyma-project.io/validate': 'enabled', 'operator.kyma-project.io/managed-by': 'kyma' });
+    expect(created.metadata.labels).toMatchObject({
+      'operator.kyma-project.io/watched-by': 'kyma',
+      'operator.kyma-project.io/managed-by': 'kyma',
+      'kyma-project.io/runtime-id': 'rt-b-id',
+      'kyma-project.io/global-account-id': 'ga-b',
+      'kyma-project.io/subaccount-id': 'sa-b',
+    });
+    const namespace = await runtime.get<{ metadata: { name: string; labels?: Record<string, string> } }>({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      name: 'kyma-system',
+    });
+    expect(namespace?.metadata.labels).toMatchObject({
+      'istio-injection': 'enabled',
+      'namespaces.warden.kyma-project.io/validate': 'enabled',
+      'operator.kyma-project.io/managed-by': 'kyma',
+    });
     expect(created.metadata.annotations?.['deprecated-operator.kyma-project.io/owned-by']).toBe('kcp-system/rt-b');
 
     const edited = Date.now();
@@ -135,11 +297,27 @@ describe('runtime side: CRD sync and module catalog sync', () => {
     expect(mirrored.status?.modules?.[0]?.template?.metadata.namespace).toBe('kyma-system');
     expect(mirrored.status?.modules?.[0]).not.toHaveProperty('manifest');
 
-    await world.kcp.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: 'rt-b', namespace: KCP_NAMESPACE }, spec: { channel: 'regular', modules: [] } }, 'e2e-user');
+    await world.kcp.apply(
+      {
+        apiVersion: API_VERSION,
+        kind: 'Kyma',
+        metadata: { name: 'rt-b', namespace: KCP_NAMESPACE },
+        spec: { channel: 'regular', modules: [] },
+      },
+      'e2e-user',
+    );
     await world.runner.broker.idle();
     expect((await getKyma(world, 'rt-b'))?.status?.modules?.map((m) => m.name)).toEqual(['mike']);
 
-    await world.kcp.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name: 'rt-b', namespace: KCP_NAMESPACE }, spec: { channel: 'regular', modules: [{ name: 'mike' }] } }, 'e2e-user');
+    await world.kcp.apply(
+      {
+        apiVersion: API_VERSION,
+        kind: 'Kyma',
+        metadata: { name: 'rt-b', namespace: KCP_NAMESPACE },
+        spec: { channel: 'regular', modules: [{ name: 'mike' }] },
+      },
+      'e2e-user',
+    );
     await world.runner.broker.idle(); // no resolution that read the KCP spec before this edit is still under way
     await runtime.delete(REMOTE_KYMA);
     const recreated = await eventually('runtime Kyma re-created from the KCP spec', async () => {

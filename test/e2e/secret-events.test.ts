@@ -4,7 +4,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KCP_NAMESPACE, LABEL } from '../../shared/core/vocabulary.ts';
 import { publishModule } from './removal-helpers.ts';
-import { applyKyma, connectRuntime, deleteLeftoverKymas, eventually, getKyma, justAfterTheMinute, kymaInState, resyncTicks, startWorld, type World } from './world.ts';
+import {
+  applyKyma,
+  connectRuntime,
+  deleteLeftoverKymas,
+  eventually,
+  getKyma,
+  justAfterTheMinute,
+  kymaInState,
+  resyncTicks,
+  startWorld,
+  type World,
+} from './world.ts';
 
 const KYMA = 'sec-late';
 const MODULE = 'victor';
@@ -17,15 +28,23 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (world) await deleteLeftoverKymas(world);
-  await world?.kcp.delete({ apiVersion: 'v1', kind: 'Secret', namespace: KCP_NAMESPACE, name: KYMA }).catch(() => undefined);
+  await world?.kcp
+    .delete({ apiVersion: 'v1', kind: 'Secret', namespace: KCP_NAMESPACE, name: KYMA })
+    .catch(() => undefined);
   await world?.runner.stop();
 });
 
 const moduleReady = (k: { status?: { modules?: { state?: string }[] } }) => k.status?.modules?.[0]?.state === 'Ready';
-const garbage = () => world.kcp.apply({
-  apiVersion: 'v1', kind: 'Secret', metadata: { name: KYMA, namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: KYMA } },
-  data: { config: Buffer.from('not a kubeconfig').toString('base64') },
-}, 'e2e-user');
+const garbage = () =>
+  world.kcp.apply(
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: KYMA, namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: KYMA } },
+      data: { config: Buffer.from('not a kubeconfig').toString('base64') },
+    },
+    'e2e-user',
+  );
 
 /** Runs `step` between two resync ticks and fails if one came in between (then the test would prove nothing). */
 async function withoutTick(what: string, step: () => Promise<unknown>): Promise<void> {
@@ -39,7 +58,11 @@ async function withoutTick(what: string, step: () => Promise<unknown>): Promise<
 describe('kubeconfig Secret events', () => {
   it('a Kyma created before its Secret: waiting, naming the missing Secret; the Secret appears → Ready without a tick', async () => {
     await applyKyma(world, KYMA, { channel: 'regular', modules: [{ name: MODULE }] });
-    await eventually('the Kyma says it waits for its kubeconfig Secret', async () => (await getKyma(world, KYMA))?.status?.lastOperation?.operation?.includes('kubeconfig Secret'), 60_000);
+    await eventually(
+      'the Kyma says it waits for its kubeconfig Secret',
+      async () => (await getKyma(world, KYMA))?.status?.lastOperation?.operation?.includes('kubeconfig Secret'),
+      60_000,
+    );
     await withoutTick('the Secret appears and the Kyma becomes Ready', async () => {
       await connectRuntime(world, KYMA, 0);
       await kymaInState(world, KYMA, 'Ready', moduleReady);
@@ -49,7 +72,9 @@ describe('kubeconfig Secret events', () => {
   it('the Secret rotated to garbage → Error; rotated back → Ready, without a tick', async () => {
     await withoutTick('the Secret goes bad and comes back', async () => {
       await garbage();
-      await kymaInState(world, KYMA, 'Error', (k) => (k.status?.lastOperation?.operation ?? '').includes('does not hold a usable kubeconfig'));
+      await kymaInState(world, KYMA, 'Error', (k) =>
+        (k.status?.lastOperation?.operation ?? '').includes('does not hold a usable kubeconfig'),
+      );
       await connectRuntime(world, KYMA, 0);
       await kymaInState(world, KYMA, 'Ready', moduleReady);
     });

@@ -10,7 +10,21 @@ import { ANNOTATION, LABEL } from '../../shared/core/vocabulary.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import { removeModuleLeftovers } from '../faults/conflicts-helpers.ts';
 import { publishModule } from './removal-helpers.ts';
-import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, getKyma, justAfterTheMinute, kymaGone, kymaInState, manifestsOf, resyncTicks, startWorld, type World } from './world.ts';
+import {
+  applyKyma,
+  connectRuntime,
+  deleteKyma,
+  deleteLeftoverKymas,
+  eventually,
+  getKyma,
+  justAfterTheMinute,
+  kymaGone,
+  kymaInState,
+  manifestsOf,
+  resyncTicks,
+  startWorld,
+  type World,
+} from './world.ts';
 
 const KYMA = 'shared-role';
 const MODULES = ['share-one', 'share-two'];
@@ -19,17 +33,26 @@ const ROLE_REF = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRol
 /** Shipped alike by both modules. */
 const SAME = 'kyma-e2e-same-reader';
 const SAME_REF = { ...ROLE_REF, name: SAME };
-const SAME_ROLE = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: SAME }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }] };
+const SAME_ROLE = {
+  apiVersion: 'rbac.authorization.k8s.io/v1',
+  kind: 'ClusterRole',
+  metadata: { name: SAME },
+  rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }],
+};
 const RUNTIME = 0;
 let world: World;
 let runtime: KubeClient;
 
-interface Role { metadata: { resourceVersion: string; labels?: Record<string, string>; annotations?: Record<string, string> }; rules: { resources: string[] }[] }
+interface Role {
+  metadata: { resourceVersion: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  rules: { resources: string[] }[];
+}
 
 beforeAll(async () => {
   // A drift period of one minute: the window below spans two of them.
   world = await startWorld({ LIFECYCLE_DRIFT_PERIOD_MINUTES: '1' });
-  for (const module of MODULES) await publishModule(world, module, ['1.0.0'], { sharedClusterRole: ROLE, extraObjects: [SAME_ROLE] });
+  for (const module of MODULES)
+    await publishModule(world, module, ['1.0.0'], { sharedClusterRole: ROLE, extraObjects: [SAME_ROLE] });
   const found = world.runtimes[RUNTIME];
   if (!found) throw new Error('no runtime');
   runtime = found;
@@ -50,16 +73,26 @@ describe('two modules of one Kyma ship the same ClusterRole', () => {
     await applyKyma(world, KYMA, { channel: 'regular', modules: MODULES.map((name) => ({ name })) });
     // Installed at the same moment, both may apply it first; the next full sync of the one that does not hold it (at
     // the latest its drift check, a minute here) leaves it to the holder.
-    const settled = await eventually('one module Ready, the other Warning', async () => {
-      const kyma = await getKyma(world, KYMA);
-      return kyma?.status?.state === 'Warning' && MODULES.map((m) => stateOf(kyma, m)).sort().join() === 'Ready,Warning' && kyma;
-    }, 240_000);
+    const settled = await eventually(
+      'one module Ready, the other Warning',
+      async () => {
+        const kyma = await getKyma(world, KYMA);
+        return (
+          kyma?.status?.state === 'Warning' &&
+          MODULES.map((m) => stateOf(kyma, m))
+            .sort()
+            .join() === 'Ready,Warning' &&
+          kyma
+        );
+      },
+      240_000,
+    );
     const role = await runtime.get<Role>(ROLE_REF);
     const holderManifest = role?.metadata.annotations?.[ANNOTATION.ownedBy]?.split('/')[1];
     const manifests = await manifestsOf(world, KYMA);
     const holder = manifests.find((m) => m.metadata.name === holderManifest)?.metadata.labels?.[LABEL.moduleName] ?? '';
     const other = MODULES.find((m) => m !== holder) ?? '';
-    expect(MODULES, 'the ClusterRole names one of the two modules\' Manifests as its holder').toContain(holder);
+    expect(MODULES, "the ClusterRole names one of the two modules' Manifests as its holder").toContain(holder);
     expect(role?.metadata.labels?.['shipped-by']).toBe(holder);
     expect(stateOf(settled, holder)).toBe('Ready');
     expect(stateOf(settled, other)).toBe('Warning');
@@ -73,7 +106,9 @@ describe('two modules of one Kyma ship the same ClusterRole', () => {
     await new Promise((resolve) => setTimeout(resolve, 125_000));
     const after = await runtime.get<Role>(ROLE_REF);
     expect(after?.metadata.resourceVersion, 'the ClusterRole was not written again').toBe(before);
-    expect((await runtime.get<Role>(SAME_REF))?.metadata.resourceVersion, 'nor the one both ship alike').toBe(sameBefore);
+    expect((await runtime.get<Role>(SAME_REF))?.metadata.resourceVersion, 'nor the one both ship alike').toBe(
+      sameBefore,
+    );
     const steady = await kymaInState(world, KYMA, 'Warning');
     expect([stateOf(steady, holder), stateOf(steady, other)]).toEqual(['Ready', 'Warning']);
 
@@ -84,14 +119,26 @@ describe('two modules of one Kyma ship the same ClusterRole', () => {
     await justAfterTheMinute();
     const ticksBefore = resyncTicks(world);
     await applyKyma(world, KYMA, { channel: 'regular', modules: [{ name: other }] });
-    const taken = await eventually(`${other} holds the ClusterRoles and the Kyma is Ready`, async () => {
-      const [live, same] = [await runtime.get<Role>(ROLE_REF), await runtime.get<Role>(SAME_REF)];
-      expect(live, 'the ClusterRole is never deleted while a module ships it').toBeDefined();
-      expect(same, 'nor the one both ship alike').toBeDefined();
-      const kyma = await getKyma(world, KYMA);
-      const ready = kyma?.status?.state === 'Ready' && stateOf(kyma, other) === 'Ready' && (await manifestsOf(world, KYMA)).length === 1;
-      return ready && live?.metadata.labels?.['shipped-by'] === other && same?.metadata.annotations?.[ANNOTATION.ownedBy]?.endsWith(`/${otherManifest}`) && live;
-    }, 40_000);
+    const taken = await eventually(
+      `${other} holds the ClusterRoles and the Kyma is Ready`,
+      async () => {
+        const [live, same] = [await runtime.get<Role>(ROLE_REF), await runtime.get<Role>(SAME_REF)];
+        expect(live, 'the ClusterRole is never deleted while a module ships it').toBeDefined();
+        expect(same, 'nor the one both ship alike').toBeDefined();
+        const kyma = await getKyma(world, KYMA);
+        const ready =
+          kyma?.status?.state === 'Ready' &&
+          stateOf(kyma, other) === 'Ready' &&
+          (await manifestsOf(world, KYMA)).length === 1;
+        return (
+          ready &&
+          live?.metadata.labels?.['shipped-by'] === other &&
+          same?.metadata.annotations?.[ANNOTATION.ownedBy]?.endsWith(`/${otherManifest}`) &&
+          live
+        );
+      },
+      40_000,
+    );
     expect(resyncTicks(world), 'taken over without a resync tick').toBe(ticksBefore);
     expect(taken.rules[0]?.resources).toEqual([`${other}s`]);
 

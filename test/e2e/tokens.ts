@@ -8,11 +8,19 @@ import { renderKubeconfig, type Cluster } from '../../local/controlplane/index.t
 const b64url = (data: string | Buffer) => Buffer.from(data).toString('base64url');
 
 /** A bound ServiceAccount token signed with the cluster's service-account key, valid from an hour ago until `expiresInSeconds` from now (negative: expired). */
-export async function serviceAccountToken(cluster: Cluster, sa: { namespace: string; name: string; uid: string }, expiresInSeconds: number): Promise<string> {
+export async function serviceAccountToken(
+  cluster: Cluster,
+  sa: { namespace: string; name: string; uid: string },
+  expiresInSeconds: number,
+): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   const claims = {
-    iss: cluster.server, aud: [cluster.server], sub: `system:serviceaccount:${sa.namespace}:${sa.name}`,
-    iat: now - 3600, nbf: now - 3600, exp: now + expiresInSeconds,
+    iss: cluster.server,
+    aud: [cluster.server],
+    sub: `system:serviceaccount:${sa.namespace}:${sa.name}`,
+    iat: now - 3600,
+    nbf: now - 3600,
+    exp: now + expiresInSeconds,
     'kubernetes.io': { namespace: sa.namespace, serviceaccount: { name: sa.name, uid: sa.uid } },
   };
   const unsigned = `${b64url(JSON.stringify({ alg: 'ES256', typ: 'JWT' }))}.${b64url(JSON.stringify(claims))}`;
@@ -22,7 +30,13 @@ export async function serviceAccountToken(cluster: Cluster, sa: { namespace: str
 
 /** A kubeconfig for the cluster acting with `token`. */
 export async function tokenKubeconfig(cluster: Cluster, token: string): Promise<string> {
-  return renderKubeconfig({ cluster: cluster.name, server: cluster.server, caPem: await readFile(cluster.pki.caCert, 'utf8'), user: 'token-user', token });
+  return renderKubeconfig({
+    cluster: cluster.name,
+    server: cluster.server,
+    caPem: await readFile(cluster.pki.caCert, 'utf8'),
+    user: 'token-user',
+    token,
+  });
 }
 
 /** The cluster's admin kubeconfig, but trusting the CA of `otherKubeconfig` instead of its own. */

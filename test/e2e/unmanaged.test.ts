@@ -6,10 +6,24 @@ import type { Manifest } from '../../shared/core/manifest.ts';
 import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { deploymentOf, publishModule } from './removal-helpers.ts';
 import { checkedAgain, kymaKey, manifestKey } from './handled.ts';
-import { applyKyma, connectRuntime, deleteKyma, deleteLeftoverKymas, eventually, getKyma, kymaGone, kymaInState, manifestsOf, startWorld, stopWorld, type World } from './world.ts';
+import {
+  applyKyma,
+  connectRuntime,
+  deleteKyma,
+  deleteLeftoverKymas,
+  eventually,
+  getKyma,
+  kymaGone,
+  kymaInState,
+  manifestsOf,
+  startWorld,
+  stopWorld,
+  type World,
+} from './world.ts';
 
 let world: World;
-const entry = async (kyma: string, module: string): Promise<ModuleStatus | undefined> => (await getKyma(world, kyma))?.status?.modules?.find((m) => m.name === module);
+const entry = async (kyma: string, module: string): Promise<ModuleStatus | undefined> =>
+  (await getKyma(world, kyma))?.status?.modules?.find((m) => m.name === module);
 const onlyManifest = async (kyma: string): Promise<Manifest | undefined> => (await manifestsOf(world, kyma))[0];
 
 beforeAll(async () => {
@@ -55,10 +69,16 @@ describe('unmanaged modules', () => {
 
     await applyKyma(world, 'rm-d', { channel: 'regular', modules: [{ name: 'delta' }] });
     await kymaInState(world, 'rm-d', 'Ready', (k) => k.status?.modules?.[0]?.state === 'Ready');
-    expect((await deploymentOf(runtime, 'delta'))?.metadata?.labels?.['operator.kyma-project.io/managed-by']).toBe('kyma');
+    expect((await deploymentOf(runtime, 'delta'))?.metadata?.labels?.['operator.kyma-project.io/managed-by']).toBe(
+      'kyma',
+    );
 
     await applyKyma(world, 'rm-d', { channel: 'regular', modules: [{ name: 'delta', managed: false }] });
-    await eventually('unmanaged again', async () => (await entry('rm-d', 'delta'))?.state === 'Unmanaged' && (await manifestsOf(world, 'rm-d')).length === 0);
+    await eventually(
+      'unmanaged again',
+      async () =>
+        (await entry('rm-d', 'delta'))?.state === 'Unmanaged' && (await manifestsOf(world, 'rm-d')).length === 0,
+    );
     await applyKyma(world, 'rm-d', { channel: 'regular', modules: [] });
     await kymaInState(world, 'rm-d', 'Ready', (k) => (k.status?.modules ?? []).length === 0);
     expect(await deploymentOf(runtime, 'delta')).toBeDefined();
@@ -73,22 +93,38 @@ describe('skip-reconciliation and foreign finalizers on a Manifest', () => {
     if (!runtime) throw new Error('no runtime');
     await installed('rm-e', 0, 'echo');
     const manifest = await onlyManifest('rm-e');
-    const ref = { apiVersion: API_VERSION, kind: 'Manifest', namespace: KCP_NAMESPACE, name: manifest?.metadata.name ?? '' };
+    const ref = {
+      apiVersion: API_VERSION,
+      kind: 'Manifest',
+      namespace: KCP_NAMESPACE,
+      name: manifest?.metadata.name ?? '',
+    };
     expect(manifest?.metadata.labels?.['operator.kyma-project.io/channel']).toBe('regular');
-    await world.kcp.mergePatch(ref, { metadata: { labels: { 'operator.kyma-project.io/skip-reconciliation': 'true' } } });
+    await world.kcp.mergePatch(ref, {
+      metadata: { labels: { 'operator.kyma-project.io/skip-reconciliation': 'true' } },
+    });
     await world.runner.broker.idle(); // no apply that read the Manifest before the label is still under way
     await runtime.delete({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'kyma-system', name: 'echo-manager' });
     // A full check of the Manifest (it would restore the Deployment) handled: apply-remote left it alone.
-    expect(await checkedAgain(world, manifestKey(ref.name))).toEqual([{ fn: 'apply-remote', status: 204, msg: 'done' }]);
+    expect(await checkedAgain(world, manifestKey(ref.name))).toEqual([
+      { fn: 'apply-remote', status: 204, msg: 'done' },
+    ]);
     expect(await deploymentOf(runtime, 'echo')).toBeUndefined();
     await world.kcp.mergePatch(ref, { metadata: { labels: { 'operator.kyma-project.io/skip-reconciliation': null } } });
     await eventually('Deployment restored', async () => Boolean(await deploymentOf(runtime, 'echo')));
     await kymaInState(world, 'rm-e', 'Ready');
 
     const current = await world.kcp.get<Manifest>(ref);
-    await world.kcp.mergePatch(ref, { metadata: { finalizers: [...(current?.metadata.finalizers ?? []), 'test.kyma-project.io/foreign'] } });
+    await world.kcp.mergePatch(ref, {
+      metadata: { finalizers: [...(current?.metadata.finalizers ?? []), 'test.kyma-project.io/foreign'] },
+    });
     await applyKyma(world, 'rm-e', { channel: 'regular', modules: [] });
-    await eventually('waiting for the foreign finalizer', async () => (await world.kcp.get<Manifest>(ref))?.status?.lastOperation?.operation === 'waiting as other finalizers are present: [test.kyma-project.io/foreign]');
+    await eventually(
+      'waiting for the foreign finalizer',
+      async () =>
+        (await world.kcp.get<Manifest>(ref))?.status?.lastOperation?.operation ===
+        'waiting as other finalizers are present: [test.kyma-project.io/foreign]',
+    );
     expect(await deploymentOf(runtime, 'echo')).toBeUndefined();
     await world.kcp.mergePatch(ref, { metadata: { finalizers: null } });
     await eventually('Manifest gone', async () => (await world.kcp.get(ref)) === undefined);
@@ -101,10 +137,21 @@ describe('skip-reconciliation on a Kyma, and orphaned Manifests', () => {
     const [runtime] = world.runtimes;
     if (!runtime) throw new Error('no runtime');
     await installed('rm-f', 0, 'alpha');
-    await applyKyma(world, 'rm-f', { channel: 'regular', modules: [{ name: 'alpha' }, { name: 'echo' }] }, { 'operator.kyma-project.io/skip-reconciliation': 'true' });
+    await applyKyma(
+      world,
+      'rm-f',
+      { channel: 'regular', modules: [{ name: 'alpha' }, { name: 'echo' }] },
+      { 'operator.kyma-project.io/skip-reconciliation': 'true' },
+    );
     // A full check of the Kyma handled (resolve-template would have replied and render-manifest created echo's Manifest).
-    expect((await checkedAgain(world, kymaKey('rm-f'))).find((c) => c.fn === 'resolve-template')).toEqual({ fn: 'resolve-template', status: 204, msg: 'done' });
-    expect((await manifestsOf(world, 'rm-f')).map((m) => m.metadata.labels?.['operator.kyma-project.io/module-name'])).toEqual(['alpha']);
+    expect((await checkedAgain(world, kymaKey('rm-f'))).find((c) => c.fn === 'resolve-template')).toEqual({
+      fn: 'resolve-template',
+      status: 204,
+      msg: 'done',
+    });
+    expect(
+      (await manifestsOf(world, 'rm-f')).map((m) => m.metadata.labels?.['operator.kyma-project.io/module-name']),
+    ).toEqual(['alpha']);
     await removeAndCleanUp('rm-f');
     expect(await deploymentOf(runtime, 'alpha')).toBeUndefined();
   });
@@ -112,17 +159,36 @@ describe('skip-reconciliation on a Kyma, and orphaned Manifests', () => {
   it('reports a Manifest whose Kyma does not exist as orphaned', async () => {
     await connectRuntime(world, 'no-such-kyma', 0);
     const name = 'no-such-kyma-alpha-1';
-    await world.kcp.apply({
-      apiVersion: API_VERSION, kind: 'Manifest',
-      metadata: { name, namespace: KCP_NAMESPACE, labels: { 'operator.kyma-project.io/kyma-name': 'no-such-kyma', 'operator.kyma-project.io/module-name': 'alpha' } },
-      spec: { install: { name: 'raw-manifest', source: { repo: 'x', name: 'kyma-project.io/module/alpha', ref: 'sha256:00', type: 'oci-dir' } }, version: '1.0.0' },
-    }, 'e2e-user');
+    await world.kcp.apply(
+      {
+        apiVersion: API_VERSION,
+        kind: 'Manifest',
+        metadata: {
+          name,
+          namespace: KCP_NAMESPACE,
+          labels: {
+            'operator.kyma-project.io/kyma-name': 'no-such-kyma',
+            'operator.kyma-project.io/module-name': 'alpha',
+          },
+        },
+        spec: {
+          install: {
+            name: 'raw-manifest',
+            source: { repo: 'x', name: 'kyma-project.io/module/alpha', ref: 'sha256:00', type: 'oci-dir' },
+          },
+          version: '1.0.0',
+        },
+      },
+      'e2e-user',
+    );
     const ref = { apiVersion: API_VERSION, kind: 'Manifest', namespace: KCP_NAMESPACE, name };
     const orphan = await eventually('orphan reported', async () => {
       const m = await world.kcp.get<Manifest>(ref);
       return m?.status?.state === 'Error' ? m : undefined;
     });
-    expect(orphan.status?.lastOperation?.operation).toBe('orphaned manifest detected: Kyma no-such-kyma does not exist');
+    expect(orphan.status?.lastOperation?.operation).toBe(
+      'orphaned manifest detected: Kyma no-such-kyma does not exist',
+    );
     await world.kcp.delete(ref);
     await eventually('orphan deleted', async () => (await world.kcp.get(ref)) === undefined);
   });

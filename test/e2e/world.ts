@@ -46,12 +46,28 @@ export async function startWorld(env: Record<string, string> = {}, opts: WorldOp
   await kcp.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: KCP_NAMESPACE } }).catch(() => undefined);
   const runtimes = await Promise.all(cp.runtimes.map((k) => KubeClient.from(loadKubeConfig(k))));
   const registry = new RegistryClient({ host: cp.registryHost, plainHttp: true });
-  const config = { ...readConfig({ LIFECYCLE_OCI_REGISTRY: `http://${cp.registryHost}`, LIFECYCLE_HELM_BINARY: `${cp.binDir}/helm`, PATH: '/usr/bin:/bin', ...env }) };
+  const config = {
+    ...readConfig({
+      LIFECYCLE_OCI_REGISTRY: `http://${cp.registryHost}`,
+      LIFECYCLE_HELM_BINARY: `${cp.binDir}/helm`,
+      PATH: '/usr/bin:/bin',
+      ...env,
+    }),
+  };
   await opts.beforeRunner?.(kcp);
   const events: CloudEvent<unknown>[] = [];
   const { log, file: logFile } = capturingLogger('e2e', process.env.E2E_LOG_LEVEL ?? 'warn');
   const recordStatus = statusRecorder();
-  const runner = await startLocalRunner({ kcp: kcpConfig, config, log, onSourceEvent: (e) => { events.push(e); recordStatus(e); }, ...(opts.identity ? { identity: opts.identity } : {}) });
+  const runner = await startLocalRunner({
+    kcp: kcpConfig,
+    config,
+    log,
+    onSourceEvent: (e) => {
+      events.push(e);
+      recordStatus(e);
+    },
+    ...(opts.identity ? { identity: opts.identity } : {}),
+  });
   return { kcp, runtimes, runtimeKubeconfigs: cp.runtimes, registry, runner, events, kymaRuntime: new Map(), logFile };
 }
 
@@ -59,10 +75,15 @@ export async function startWorld(env: Record<string, string> = {}, opts: WorldOp
 export async function connectRuntime(world: World, kymaName: string, runtime: number): Promise<void> {
   const client = world.runtimes[runtime];
   if (client) world.kymaRuntime.set(kymaName, client);
-  await world.kcp.apply({
-    apiVersion: 'v1', kind: 'Secret', metadata: { name: kymaName, namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: kymaName } },
-    data: { config: Buffer.from(world.runtimeKubeconfigs[runtime] ?? '').toString('base64') },
-  }, 'e2e-user');
+  await world.kcp.apply(
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: kymaName, namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: kymaName } },
+      data: { config: Buffer.from(world.runtimeKubeconfigs[runtime] ?? '').toString('base64') },
+    },
+    'e2e-user',
+  );
 }
 
 export { REMOTE_KYMA };
@@ -72,23 +93,45 @@ export { REMOTE_KYMA };
  * by merge patch, waiting until it exists, because from its creation on it is the one that counts (a KCP spec edit
  * racing its creation would otherwise be lost, as upstream).
  */
-export async function applyKyma(world: World, name: string, spec: Kyma['spec'], labels: Record<string, string> = {}): Promise<void> {
+export async function applyKyma(
+  world: World,
+  name: string,
+  spec: Kyma['spec'],
+  labels: Record<string, string> = {},
+): Promise<void> {
   const existed = Boolean(await getKyma(world, name));
-  await world.kcp.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace: KCP_NAMESPACE, labels }, spec }, 'e2e-user');
+  await world.kcp.apply(
+    { apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace: KCP_NAMESPACE, labels }, spec },
+    'e2e-user',
+  );
   const runtime = world.kymaRuntime.get(name);
   if (!runtime || !existed) return;
-  await eventually(`the runtime Kyma of ${name} exists (to edit it)`, async () => Boolean(await runtime.get(REMOTE_KYMA).catch(() => undefined)), 60_000);
+  await eventually(
+    `the runtime Kyma of ${name} exists (to edit it)`,
+    async () => Boolean(await runtime.get(REMOTE_KYMA).catch(() => undefined)),
+    60_000,
+  );
   await runtime.mergePatch(REMOTE_KYMA, { spec: { channel: spec?.channel, modules: spec?.modules ?? [] } });
 }
 
-export const getKyma = (world: World, name: string) => world.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name });
+export const getKyma = (world: World, name: string) =>
+  world.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name });
 
 export async function manifestsOf(world: World, kyma: string): Promise<Manifest[]> {
-  return (await world.kcp.list<Manifest>(API_VERSION, 'Manifest', { namespace: KCP_NAMESPACE, labelSelector: `${LABEL.kymaName}=${kyma}` })).items;
+  return (
+    await world.kcp.list<Manifest>(API_VERSION, 'Manifest', {
+      namespace: KCP_NAMESPACE,
+      labelSelector: `${LABEL.kymaName}=${kyma}`,
+    })
+  ).items;
 }
 
 /** Polls until `check` returns a value (not undefined/false); fails with the last observation. */
-export async function eventually<T>(what: string | (() => string), check: () => Promise<T | undefined | false>, timeoutMs = 90_000): Promise<T> {
+export async function eventually<T>(
+  what: string | (() => string),
+  check: () => Promise<T | undefined | false>,
+  timeoutMs = 90_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -98,7 +141,10 @@ export async function eventually<T>(what: string | (() => string), check: () => 
     } catch (error) {
       last = error;
     }
-    if (Date.now() > deadline) throw new Error(`${typeof what === 'string' ? what : what()}: not within ${timeoutMs / 1000} s${last ? ` (last error: ${String(last)})` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `${typeof what === 'string' ? what : what()}: not within ${timeoutMs / 1000} s${last ? ` (last error: ${String(last)})` : ''}`,
+      );
     await sleep(250);
   }
 }
@@ -106,14 +152,21 @@ export async function eventually<T>(what: string | (() => string), check: () => 
 /** The Kyma once it has `state` (and, optionally, satisfies `also`). */
 export function kymaInState(world: World, name: string, state: string, also: (k: Kyma) => boolean = () => true) {
   let seen: Kyma | undefined;
-  return eventually(() => `Kyma ${name} ${state} (last status: ${JSON.stringify(seen?.status ?? {})})`, async () => {
-    seen = await getKyma(world, name);
-    return seen?.status?.state === state && also(seen) ? seen : undefined;
-  });
+  return eventually(
+    () => `Kyma ${name} ${state} (last status: ${JSON.stringify(seen?.status ?? {})})`,
+    async () => {
+      seen = await getKyma(world, name);
+      return seen?.status?.state === state && also(seen) ? seen : undefined;
+    },
+  );
 }
 
 /** Deletes a Kyma (background or foreground propagation) and waits until it is gone. */
-export async function deleteKyma(world: World, name: string, propagation: 'Background' | 'Foreground' = 'Background'): Promise<void> {
+export async function deleteKyma(
+  world: World,
+  name: string,
+  propagation: 'Background' | 'Foreground' = 'Background',
+): Promise<void> {
   await world.kcp.delete({ apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name }, propagation);
 }
 
@@ -121,19 +174,35 @@ export async function deleteKyma(world: World, name: string, propagation: 'Backg
  * runtime does not race a CRD its deletion removed; CRDs that still hold a user's objects stay, not terminating). */
 export async function kymaGone(world: World, name: string, timeoutMs = 90_000): Promise<void> {
   let seen: unknown;
-  await eventually(() => `Kyma ${name} gone (last: ${JSON.stringify((seen as { status?: unknown } | undefined)?.status)})`, async () => {
-    seen = await getKyma(world, name);
-    return seen === undefined;
-  }, timeoutMs);
+  await eventually(
+    () => `Kyma ${name} gone (last: ${JSON.stringify((seen as { status?: unknown } | undefined)?.status)})`,
+    async () => {
+      seen = await getKyma(world, name);
+      return seen === undefined;
+    },
+    timeoutMs,
+  );
   const runtime = world.kymaRuntime.get(name);
   if (!runtime) return;
-  const crd = (plural: string) => ({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: `${plural}.operator.kyma-project.io` });
-  await eventually(`no lifecycle CRD terminating on the runtime of ${name}`, async () => {
-    for (const plural of ['kymas', 'moduletemplates', 'modulereleasemetas']) {
-      if ((await runtime.get<{ metadata: { name: string; deletionTimestamp?: string } }>(crd(plural)))?.metadata.deletionTimestamp) return false;
-    }
-    return true;
-  }, timeoutMs);
+  const crd = (plural: string) => ({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    name: `${plural}.operator.kyma-project.io`,
+  });
+  await eventually(
+    `no lifecycle CRD terminating on the runtime of ${name}`,
+    async () => {
+      for (const plural of ['kymas', 'moduletemplates', 'modulereleasemetas']) {
+        if (
+          (await runtime.get<{ metadata: { name: string; deletionTimestamp?: string } }>(crd(plural)))?.metadata
+            .deletionTimestamp
+        )
+          return false;
+      }
+      return true;
+    },
+    timeoutMs,
+  );
 }
 
 /** Deletes every Kyma still in the KCP (left by a failed test) and waits until they are gone; a Kyma that does not
@@ -146,12 +215,26 @@ export async function deleteLeftoverKymas(world: World): Promise<void> {
     await deleteKyma(world, name).catch(() => undefined);
     await kymaGone(world, name, 60_000).catch(async () => {
       forced.add(name);
-      for (const m of await manifestsOf(world, name)) await world.kcp.mergePatch({ apiVersion: API_VERSION, kind: 'Manifest', namespace: KCP_NAMESPACE, name: m.metadata.name }, { metadata: { finalizers: null } }).catch(() => undefined);
-      await world.kcp.mergePatch({ apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name }, { metadata: { finalizers: null } }).catch(() => undefined);
+      for (const m of await manifestsOf(world, name))
+        await world.kcp
+          .mergePatch(
+            { apiVersion: API_VERSION, kind: 'Manifest', namespace: KCP_NAMESPACE, name: m.metadata.name },
+            { metadata: { finalizers: null } },
+          )
+          .catch(() => undefined);
+      await world.kcp
+        .mergePatch(
+          { apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name },
+          { metadata: { finalizers: null } },
+        )
+        .catch(() => undefined);
     });
   }
   const leaked = (await removeOrphanedRuntimeKymas(world)).filter((owner) => !forced.has(owner.split('/')[1] ?? ''));
-  if (leaked.length) throw new Error(`runtime Kymas outlived their deleted Kymas (purge should have removed them): ${leaked.join(', ')}`);
+  if (leaked.length)
+    throw new Error(
+      `runtime Kymas outlived their deleted Kymas (purge should have removed them): ${leaked.join(', ')}`,
+    );
 }
 
 /** The end of a test file: every Kyma it left deleted (the runtimes' Kymas outlive a file otherwise), then its
@@ -176,10 +259,15 @@ async function removeOrphanedRuntimeKymas(world: World): Promise<string[]> {
     for (const remote of items) {
       const owner = remote.metadata.annotations?.[ANNOTATION.ownedBy] ?? '';
       const [namespace = '', name = ''] = owner.split('/');
-      if (namespace !== KCP_NAMESPACE || await getKyma(world, name)) continue;
+      if (namespace !== KCP_NAMESPACE || (await getKyma(world, name))) continue;
       const secrets = await world.kcp.list('v1', 'Secret', { namespace, labelSelector: `${LABEL.kymaName}=${name}` });
       if (!secrets.items.length) continue; // the runtime was let go without a clean-up (upstream: a missing Secret)
-      await runtime.delete({ apiVersion: API_VERSION, kind: 'Kyma', namespace: remote.metadata.namespace ?? '', name: remote.metadata.name });
+      await runtime.delete({
+        apiVersion: API_VERSION,
+        kind: 'Kyma',
+        namespace: remote.metadata.namespace ?? '',
+        name: remote.metadata.name,
+      });
       owners.push(owner);
     }
   }

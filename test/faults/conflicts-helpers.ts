@@ -5,7 +5,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { parseAllDocuments } from 'yaml';
 import { inject } from 'vitest';
-import { diffCounters, parseRequestCounters, scrapeMetrics, type RequestCounter } from '../../bench/apiserver-metrics.ts';
+import {
+  diffCounters,
+  parseRequestCounters,
+  scrapeMetrics,
+  type RequestCounter,
+} from '../../bench/apiserver-metrics.ts';
 import { loadKubeConfig } from '../../local/controlplane/index.ts';
 import type { KymaModule } from '../../shared/core/kyma.ts';
 import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/core/vocabulary.ts';
@@ -26,9 +31,19 @@ export interface Instance {
 export async function startInstance(label: string): Promise<Instance> {
   const cp = inject('controlPlane');
   const conflicts = new Map<string, number>();
-  const file = pino.destination({ dest: join(cp.hygieneDir, `log-faults-${label}-${process.pid}-${Date.now()}.jsonl`), sync: true });
+  const file = pino.destination({
+    dest: join(cp.hygieneDir, `log-faults-${label}-${process.pid}-${Date.now()}.jsonl`),
+    sync: true,
+  });
   const counter = { write: (line: string) => countConflict(line, conflicts) };
-  const log = createLogger(label, 'trace', pino.multistream([{ level: 'trace', stream: file }, { level: 'warn', stream: counter }]));
+  const log = createLogger(
+    label,
+    'trace',
+    pino.multistream([
+      { level: 'trace', stream: file },
+      { level: 'warn', stream: counter },
+    ]),
+  );
   const config = readConfig({ LIFECYCLE_OCI_REGISTRY: `http://${cp.registryHost}` });
   const runner = await startLocalRunner({ kcp: loadKubeConfig(cp.kcp), config, log });
   return { runner, conflicts };
@@ -36,7 +51,8 @@ export async function startInstance(label: string): Promise<Instance> {
 
 function countConflict(line: string, into: Map<string, number>): void {
   const entry = JSON.parse(line) as { fn?: string; code?: string; status?: number };
-  if (entry.code === 'LCM_ERR_CONFLICT' && entry.status === 409) into.set(entry.fn ?? '', (into.get(entry.fn ?? '') ?? 0) + 1);
+  if (entry.code === 'LCM_ERR_CONFLICT' && entry.status === 409)
+    into.set(entry.fn ?? '', (into.get(entry.fn ?? '') ?? 0) + 1);
 }
 
 export const total = (counts: ReadonlyMap<string, number>) => [...counts.values()].reduce((a, b) => a + b, 0);
@@ -81,11 +97,23 @@ export const USER_ANNOTATION = 'faults.kyma-project.io/user-edit';
  * `alternatives` (the user's entry point), annotating the KCP Kyma, annotating its Manifests — each a plain merge
  * patch, so the user's writes never conflict; the functions' conditional writes do.
  */
-export async function userEdits(world: World, kyma: string, alternatives: KymaModule[][], seconds: number): Promise<UserEdits> {
+export async function userEdits(
+  world: World,
+  kyma: string,
+  alternatives: KymaModule[][],
+  seconds: number,
+): Promise<UserEdits> {
   const runtime = world.kymaRuntime.get(kyma);
   if (!runtime) throw new Error(`no runtime connected for Kyma ${kyma}`);
   const until = Date.now() + seconds * 1000;
-  const edits: UserEdits = { specToggles: 0, kymaAnnotations: 0, manifestAnnotations: 0, lastKymaEdit: '', lastManifestEdit: new Map(), manifestModules: new Set() };
+  const edits: UserEdits = {
+    specToggles: 0,
+    kymaAnnotations: 0,
+    manifestAnnotations: 0,
+    lastKymaEdit: '',
+    lastManifestEdit: new Map(),
+    manifestModules: new Set(),
+  };
   const kymaRef = { apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name: kyma };
   const annotate = (value: string) => ({ metadata: { annotations: { [USER_ANNOTATION]: value } } });
   await Promise.all([
@@ -100,7 +128,15 @@ export async function userEdits(world: World, kyma: string, alternatives: KymaMo
     }),
     repeat(until, 100, async (i) => {
       for (const m of await manifestsOf(world, kyma)) {
-        const ok = await world.kcp.mergePatch({ apiVersion: API_VERSION, kind: 'Manifest', namespace: KCP_NAMESPACE, name: m.metadata.name }, annotate(`manifest-${i}`)).then(() => true, () => false);
+        const ok = await world.kcp
+          .mergePatch(
+            { apiVersion: API_VERSION, kind: 'Manifest', namespace: KCP_NAMESPACE, name: m.metadata.name },
+            annotate(`manifest-${i}`),
+          )
+          .then(
+            () => true,
+            () => false,
+          );
         if (!ok) continue;
         edits.lastManifestEdit.set(m.metadata.name, `manifest-${i}`);
         edits.manifestAnnotations++;
@@ -123,11 +159,18 @@ function moduleObjects(module: string): RuntimeObject[] {
   return parseAllDocuments(sampleRawManifest({ name: module, version: '1.0.0' })).map((d) => d.toJS() as RuntimeObject);
 }
 
-const refOf = (o: RuntimeObject) => ({ apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name, namespace: o.metadata.namespace });
+const refOf = (o: RuntimeObject) => ({
+  apiVersion: o.apiVersion,
+  kind: o.kind,
+  name: o.metadata.name,
+  namespace: o.metadata.namespace,
+});
 
 /** The objects of a sample module that exist on the runtime, as `Kind name`. */
 export async function moduleObjectsOn(runtime: KubeClient, module: string): Promise<string[]> {
-  const present = await Promise.all(moduleObjects(module).map(async (o) => ((await runtime.get(refOf(o))) ? [`${o.kind} ${o.metadata.name}`] : [])));
+  const present = await Promise.all(
+    moduleObjects(module).map(async (o) => ((await runtime.get(refOf(o))) ? [`${o.kind} ${o.metadata.name}`] : [])),
+  );
   return present.flat();
 }
 
@@ -143,4 +186,8 @@ export async function removeModuleLeftovers(runtime: KubeClient, module: string)
   return found;
 }
 
-interface RuntimeObject { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }
+interface RuntimeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string };
+}

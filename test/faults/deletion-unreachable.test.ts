@@ -10,7 +10,17 @@ import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { REMOTE_KYMA } from '../../shared/kube/remote-namespace.ts';
 import { publishModule } from '../e2e/removal-helpers.ts';
 import { throwawayRuntime } from '../e2e/throwaway.ts';
-import { applyKyma, deleteKyma, deleteLeftoverKymas, eventually, kymaGone, kymaInState, manifestsOf, startWorld, type World } from '../e2e/world.ts';
+import {
+  applyKyma,
+  deleteKyma,
+  deleteLeftoverKymas,
+  eventually,
+  kymaGone,
+  kymaInState,
+  manifestsOf,
+  startWorld,
+  type World,
+} from '../e2e/world.ts';
 import { connectCluster } from './restart-helpers.ts';
 
 const KYMA = 'gone-while-down';
@@ -27,7 +37,9 @@ beforeAll(async () => {
 afterAll(async () => {
   if (cluster?.apiServer.exit()) await cluster.restartApiServer();
   if (world) await deleteLeftoverKymas(world);
-  await world?.kcp.delete({ apiVersion: 'v1', kind: 'Secret', namespace: KCP_NAMESPACE, name: KYMA }).catch(() => undefined);
+  await world?.kcp
+    .delete({ apiVersion: 'v1', kind: 'Secret', namespace: KCP_NAMESPACE, name: KYMA })
+    .catch(() => undefined);
   await world?.runner.stop();
   await cluster?.stop();
 });
@@ -43,23 +55,38 @@ describe('a Kyma deleted while its runtime cannot be reached', () => {
     await runtime.mergePatch(REMOTE_KYMA, { metadata: { finalizers: [HOLD] } });
     await cluster.apiServer.kill();
     await deleteKyma(world, KYMA);
-    const waiting = await kymaInState(world, KYMA, 'Deleting', (k) => Boolean(k.status?.lastOperation?.operation.includes(`runtime of Kyma ${KYMA} unreachable`)));
+    const waiting = await kymaInState(world, KYMA, 'Deleting', (k) =>
+      Boolean(k.status?.lastOperation?.operation.includes(`runtime of Kyma ${KYMA} unreachable`)),
+    );
     expect(waiting.status?.lastOperation?.operation).toMatch(/^waiting for the runtime to clean it up: /);
     const [manifest] = await eventually('the Manifest Deleting, naming the runtime', async () => {
       const all = await manifestsOf(world, KYMA);
-      return all[0]?.status?.state === 'Deleting' && all[0].status.lastOperation?.operation?.includes('unreachable') ? all : undefined;
+      return all[0]?.status?.state === 'Deleting' && all[0].status.lastOperation?.operation?.includes('unreachable')
+        ? all
+        : undefined;
     });
     expect(manifest?.metadata.deletionTimestamp).toBeDefined();
 
     await cluster.restartApiServer();
-    const remote = await eventually('the runtime Kyma deleted (held by the test\'s finalizer)', async () => {
-      const found = await runtime.get<Kyma>(REMOTE_KYMA);
-      return found?.metadata.deletionTimestamp ? found : undefined;
-    }, 180_000);
+    const remote = await eventually(
+      "the runtime Kyma deleted (held by the test's finalizer)",
+      async () => {
+        const found = await runtime.get<Kyma>(REMOTE_KYMA);
+        return found?.metadata.deletionTimestamp ? found : undefined;
+      },
+      180_000,
+    );
     expect(remote.status?.state, 'the runtime Kyma showed the deletion before it went').toBe('Deleting');
     await runtime.mergePatch(REMOTE_KYMA, { metadata: { finalizers: null } });
     await kymaGone(world, KYMA, 180_000);
-    const events = (await world.kcp.list<{ metadata: { name: string }; reason?: string }>('v1', 'Event', { namespace: KCP_NAMESPACE, fieldSelector: `involvedObject.name=${KYMA}` })).items;
-    expect(events.map((e) => e.reason)).toEqual(expect.arrayContaining(['SetKcpKymaStateDeleting', 'SetSkrKymaStateDeleting', 'DropKymaFinalizer']));
+    const events = (
+      await world.kcp.list<{ metadata: { name: string }; reason?: string }>('v1', 'Event', {
+        namespace: KCP_NAMESPACE,
+        fieldSelector: `involvedObject.name=${KYMA}`,
+      })
+    ).items;
+    expect(events.map((e) => e.reason)).toEqual(
+      expect.arrayContaining(['SetKcpKymaStateDeleting', 'SetSkrKymaStateDeleting', 'DropKymaFinalizer']),
+    );
   }, 400_000);
 });

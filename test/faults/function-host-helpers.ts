@@ -20,7 +20,10 @@ const START = join(import.meta.dirname, '../../local/start.ts');
 /** What local/start.ts prints once the runner is up (sources watching, resync at start sent). */
 const READY_LINE = '[lifecycle] functions: ';
 
-export interface Exit { code: number | null; signal: NodeJS.Signals | null }
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
 
 /** One running `node local/start.ts`: its output lines (stdout and stderr), and how it ended. */
 export interface FunctionHostProcess {
@@ -45,14 +48,27 @@ export async function kcpKubeconfigFile(): Promise<{ path: string; remove(): Pro
  */
 export async function startFunctionHostProcess(kubeconfigPath: string, label: string): Promise<FunctionHostProcess> {
   const cp = inject('controlPlane');
-  const env = { ...process.env, KUBECONFIG: kubeconfigPath, LIFECYCLE_OCI_REGISTRY: `http://${cp.registryHost}`, LOG_LEVEL: 'info' };
+  const env = {
+    ...process.env,
+    KUBECONFIG: kubeconfigPath,
+    LIFECYCLE_OCI_REGISTRY: `http://${cp.registryHost}`,
+    LOG_LEVEL: 'info',
+  };
   const child = spawn(process.execPath, [START], { stdio: ['ignore', 'pipe', 'pipe'], env });
   const record = createWriteStream(join(cp.hygieneDir, `log-faults-${label}-${process.pid}-${Date.now()}.jsonl`));
   const lines: string[] = [];
   const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const ready = new Promise<void>((resolve, reject) => {
-    collectLines(child, record, lines, (line) => { if (line.startsWith(READY_LINE)) resolve(); });
-    void exited.then((exit) => reject(new Error(`function host ${label} exited before it was ready (${JSON.stringify(exit)}):\n${lines.slice(-20).join('\n')}`)));
+    collectLines(child, record, lines, (line) => {
+      if (line.startsWith(READY_LINE)) resolve();
+    });
+    void exited.then((exit) =>
+      reject(
+        new Error(
+          `function host ${label} exited before it was ready (${JSON.stringify(exit)}):\n${lines.slice(-20).join('\n')}`,
+        ),
+      ),
+    );
   });
   await ready;
   return { pid: child.pid ?? 0, lines, exited, stop: (signal) => stopChild(child, exited, signal) };
@@ -68,7 +84,9 @@ function collectLines(child: ChildProcess, record: WriteStream, lines: string[],
       record.write(`${line}\n`);
       onLine(line);
     });
-    reader.once('close', () => { if (--open === 0) record.end(); });
+    reader.once('close', () => {
+      if (--open === 0) record.end();
+    });
   }
 }
 
@@ -103,7 +121,9 @@ export interface ChainState {
 export async function chainState(world: World, kyma: string): Promise<ChainState> {
   const stored = await getKyma(world, kyma);
   const manifests = (await manifestsOf(world, kyma)).map((m) => ({
-    module: m.metadata.labels?.[LABEL.moduleName], state: m.status?.state, resourceVersion: m.metadata.resourceVersion,
+    module: m.metadata.labels?.[LABEL.moduleName],
+    state: m.status?.state,
+    resourceVersion: m.metadata.resourceVersion,
   }));
   return {
     kyma: { state: stored?.status?.state, resourceVersion: stored?.metadata.resourceVersion },
@@ -126,9 +146,13 @@ export async function worldWithoutRunner(): Promise<World> {
     runtimes: await Promise.all(cp.runtimes.map((k) => KubeClient.from(loadKubeConfig(k)))),
     runtimeKubeconfigs: cp.runtimes,
     registry: new RegistryClient({ host: cp.registryHost, plainHttp: true }),
-    get runner(): LocalRunner { throw new Error('the functions of this world run in a child process, not in the test'); },
+    get runner(): LocalRunner {
+      throw new Error('the functions of this world run in a child process, not in the test');
+    },
     events: [],
     kymaRuntime: new Map(),
-    get logFile(): string { throw new Error('the functions of this world log in a child process'); },
+    get logFile(): string {
+      throw new Error('the functions of this world log in a child process');
+    },
   };
 }

@@ -7,8 +7,25 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
-import { applyKyma, connectRuntime, deleteKyma, eventually, kymaGone, kymaInState, manifestsOf, type World } from '../e2e/world.ts';
-import { chainState, kcpKubeconfigFile, resyncCounts, startFunctionHostProcess, worldWithoutRunner, type ChainState, type FunctionHostProcess } from './function-host-helpers.ts';
+import {
+  applyKyma,
+  connectRuntime,
+  deleteKyma,
+  eventually,
+  kymaGone,
+  kymaInState,
+  manifestsOf,
+  type World,
+} from '../e2e/world.ts';
+import {
+  chainState,
+  kcpKubeconfigFile,
+  resyncCounts,
+  startFunctionHostProcess,
+  worldWithoutRunner,
+  type ChainState,
+  type FunctionHostProcess,
+} from './function-host-helpers.ts';
 
 const KYMA = 'kyma-killed-host';
 const MODULES = ['bravo', 'charlie'];
@@ -40,14 +57,25 @@ afterAll(async () => {
 const isGone = (process: FunctionHostProcess) => Promise.race([process.exited.then(() => true), sleep(0, false)]);
 const ready = (state: string | undefined) => state === 'Ready';
 /** Half-way: at least one Manifest, and neither the Kyma nor every module Ready. */
-const midChain = (s: ChainState) => s.manifests.length >= 1 && !ready(s.kyma.state) && s.manifests.filter((m) => ready(m.state)).length < MODULES.length;
-const deployment = (name: string) => world.runtimes[RUNTIME]?.get<{ kind?: string; status?: { availableReplicas?: number } }>({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'kyma-system', name });
+const midChain = (s: ChainState) =>
+  s.manifests.length >= 1 && !ready(s.kyma.state) && s.manifests.filter((m) => ready(m.state)).length < MODULES.length;
+const deployment = (name: string) =>
+  world.runtimes[RUNTIME]?.get<{ kind?: string; status?: { availableReplicas?: number } }>({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    namespace: 'kyma-system',
+    name,
+  });
 
 describe('fault: the function host process is killed mid-chain and restarted', () => {
   it('stays stuck while the host is down and converges to Ready after the restart, with no manual action', async () => {
     await connectRuntime(world, KYMA, RUNTIME);
     await applyKyma(world, KYMA, { channel: 'regular', modules: MODULES.map((name) => ({ name })) });
-    await eventually('a Manifest exists and not every module is Ready yet', async () => midChain(await chainState(world, KYMA)), 60_000);
+    await eventually(
+      'a Manifest exists and not every module is Ready yet',
+      async () => midChain(await chainState(world, KYMA)),
+      60_000,
+    );
     const killed = await host?.stop('SIGKILL');
     expect(killed).toEqual({ code: null, signal: 'SIGKILL' });
 
@@ -61,12 +89,22 @@ describe('fault: the function host process is killed mid-chain and restarted', (
     const restartedAt = Date.now();
     host = await startFunctionHostProcess(kubeconfig.path, 'host-restarted');
     const kyma = await kymaInState(world, KYMA, 'Ready', (k) => k.status?.modules?.length === MODULES.length);
-    console.log(`[faults] killed at ${JSON.stringify(frozen)}; Ready ${((Date.now() - restartedAt) / 1000).toFixed(1)} s after the restart`);
+    console.log(
+      `[faults] killed at ${JSON.stringify(frozen)}; Ready ${((Date.now() - restartedAt) / 1000).toFixed(1)} s after the restart`,
+    );
 
-    expect(kyma.status?.modules?.map((m) => [m.name, m.state, m.version]).sort()).toEqual(MODULES.map((m) => [m, 'Ready', '1.0.0']));
+    expect(kyma.status?.modules?.map((m) => [m.name, m.state, m.version]).sort()).toEqual(
+      MODULES.map((m) => [m, 'Ready', '1.0.0']),
+    );
     const manifests = await manifestsOf(world, KYMA);
-    expect(manifests.map((m) => [m.metadata.labels?.['operator.kyma-project.io/module-name'], m.status?.state]).sort()).toEqual(MODULES.map((m) => [m, 'Ready']));
-    for (const module of MODULES) expect((await deployment(`${module}-manager`))?.status?.availableReplicas, `${module}-manager on the runtime`).toBe(1);
+    expect(
+      manifests.map((m) => [m.metadata.labels?.['operator.kyma-project.io/module-name'], m.status?.state]).sort(),
+    ).toEqual(MODULES.map((m) => [m, 'Ready']));
+    for (const module of MODULES)
+      expect(
+        (await deployment(`${module}-manager`))?.status?.availableReplicas,
+        `${module}-manager on the runtime`,
+      ).toBe(1);
     const [atStart] = resyncCounts(host.lines);
     expect(atStart?.Kyma, 'the resync at start found the Kyma that was not Ready').toBeGreaterThanOrEqual(1);
   });

@@ -38,10 +38,16 @@ beforeAll(async () => {
   // The runtime serves Kymas (aggregate-status syncs the CRD; it does not run here).
   const kymaCrd = (await lifecycleCrds()).filter((crd) => crd.metadata?.name === 'kymas.operator.kyma-project.io');
   await installCrds(loadKubeConfig(inject('controlPlane').runtimes[RUNTIME] ?? ''), kymaCrd);
-  const config = readConfig({ LIFECYCLE_OCI_REGISTRY: `http://${inject('controlPlane').registryHost}`, LOG_LEVEL: 'silent' });
+  const config = readConfig({
+    LIFECYCLE_OCI_REGISTRY: `http://${inject('controlPlane').registryHost}`,
+    LOG_LEVEL: 'silent',
+  });
   for (const label of ['a', 'b']) {
     const deps = await composeDeps(loadKubeConfig(inject('controlPlane').kcp), config, async () => undefined);
-    instances.push({ deps, host: await startFunctionHost(resolveTemplate(deps), createLogger(`resolve-template-${label}`, 'silent')) });
+    instances.push({
+      deps,
+      host: await startFunctionHost(resolveTemplate(deps), createLogger(`resolve-template-${label}`, 'silent')),
+    });
   }
 });
 
@@ -61,7 +67,11 @@ afterAll(async () => {
 /** Posts `event` to an instance as the broker does (binary mode) and answers the HTTP status. */
 async function deliver(instance: number, event: CloudEvent<unknown>): Promise<number> {
   const { headers, body } = HTTP.binary(event);
-  const response = await fetch(instances[instance]?.host.url ?? '', { method: 'POST', headers: headers as Record<string, string>, body: body as string });
+  const response = await fetch(instances[instance]?.host.url ?? '', {
+    method: 'POST',
+    headers: headers as Record<string, string>,
+    body: body as string,
+  });
   await response.text();
   return response.status;
 }
@@ -91,9 +101,15 @@ describe('fault: two instances of resolve-template, each event to one of them', 
     await world.runtimes[RUNTIME]?.mergePatch(REMOTE_KYMA, { spec: { modules: [{ name: FIRST }, { name: ADDED }] } });
     const key = { kind: 'Kyma', apiVersion: API_VERSION, namespace: KCP_NAMESPACE, name: KYMA };
     expect(await deliver(0, eventAbout(RESYNC_DUE, 'runtime-watch', key, undefined, { [LANE]: LANE_USER }))).toBe(200);
-    await eventually('A resolved the added module', async () => (await resolvedModules()).join() === [FIRST, ADDED].join());
+    await eventually(
+      'A resolved the added module',
+      async () => (await resolvedModules()).join() === [FIRST, ADDED].join(),
+    );
     const edited = await runtimeKyma();
-    expect((await getKyma(world, KYMA))?.status?.specSource).toMatchObject({ from: 'runtime', generation: edited?.metadata.generation });
+    expect((await getKyma(world, KYMA))?.status?.specSource).toMatchObject({
+      from: 'runtime',
+      generation: edited?.metadata.generation,
+    });
 
     // B gets the API server's event about A's status write: its memory of the runtime Kyma is older than what the
     // status records, so it reads the runtime Kyma again and keeps the user's module.

@@ -20,7 +20,16 @@ import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { KubeClient } from '../../shared/kube/client.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { APISERVER_UPDATE } from '../../shared/host/events.ts';
-import { applyKyma, connectRuntime, eventually, kymaInState, manifestsOf, startWorld, stopWorld, type World } from '../e2e/world.ts';
+import {
+  applyKyma,
+  connectRuntime,
+  eventually,
+  kymaInState,
+  manifestsOf,
+  startWorld,
+  stopWorld,
+  type World,
+} from '../e2e/world.ts';
 import { brokerIdle, kymaWhen, modulesReady, ownKcp, secondsSince } from './restart-helpers.ts';
 
 const KYMA = 'gap';
@@ -56,14 +65,28 @@ async function release(kcpClient: KubeClient, version: string): Promise<void> {
 
 /** The Kyma Ready at `version`, its one Manifest too, and the runtime running that version. */
 async function runsVersion(version: string, timeoutMs: number): Promise<void> {
-  const kyma = await kymaWhen(world, KYMA, `Ready at ${version}`, (k) => k.status?.state === 'Ready' && modulesReady(1, version)(k), timeoutMs);
+  const kyma = await kymaWhen(
+    world,
+    KYMA,
+    `Ready at ${version}`,
+    (k) => k.status?.state === 'Ready' && modulesReady(1, version)(k),
+    timeoutMs,
+  );
   expect(kyma.status?.modules?.[0]?.version).toBe(version);
   expect((await manifestsOf(world, KYMA)).map((m) => [m.spec?.version, m.status?.state])).toEqual([[version, 'Ready']]);
-  const config = await world.kymaRuntime.get(KYMA)?.get<{ metadata: { name: string }; data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'kyma-system', name: `${MODULE}-config` });
+  const config = await world.kymaRuntime.get(KYMA)?.get<{ metadata: { name: string }; data?: Record<string, string> }>({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    namespace: 'kyma-system',
+    name: `${MODULE}-config`,
+  });
   expect(config?.data?.version, 'the runtime runs the new version').toBe(version);
 }
 
-const releaseMetaUpdates = (from: number) => world.events.slice(from).filter((e) => e.type === APISERVER_UPDATE && e['kind'] === 'ModuleReleaseMeta' && e['name'] === MODULE);
+const releaseMetaUpdates = (from: number) =>
+  world.events
+    .slice(from)
+    .filter((e) => e.type === APISERVER_UPDATE && e['kind'] === 'ModuleReleaseMeta' && e['name'] === MODULE);
 
 describe('the KCP kube-apiserver restarted mid-run', () => {
   it('a module upgrade released while it was down (through a second API server) arrives once it is back, with no manual step', async () => {
@@ -81,15 +104,28 @@ describe('the KCP kube-apiserver restarted mid-run', () => {
     await replica.process.stop();
 
     await runsVersion('1.1.0', 240_000);
-    console.info(`[faults] KCP kube-apiserver restarted → upgrade Ready in ${secondsSince(restarted)} s; ModuleReleaseMeta events after the restart: ${releaseMetaUpdates(afterGap).length}`);
-    expect(await world.kcp.get({ apiVersion: API_VERSION, kind: 'ModuleTemplate', namespace: KCP_NAMESPACE, name: `${MODULE}-1.1.0` })).toBeDefined();
+    console.info(
+      `[faults] KCP kube-apiserver restarted → upgrade Ready in ${secondsSince(restarted)} s; ModuleReleaseMeta events after the restart: ${releaseMetaUpdates(afterGap).length}`,
+    );
+    expect(
+      await world.kcp.get({
+        apiVersion: API_VERSION,
+        kind: 'ModuleTemplate',
+        namespace: KCP_NAMESPACE,
+        name: `${MODULE}-1.1.0`,
+      }),
+    ).toBeDefined();
   }, 420_000);
 
   it('after the restart the KCP is watched again: the next release arrives as an event', async () => {
     const before = world.events.length;
     const released = Date.now();
     await release(world.kcp, '1.2.0');
-    await eventually('a ModuleReleaseMeta update event from the ApiServerSource', async () => releaseMetaUpdates(before).length > 0, 60_000);
+    await eventually(
+      'a ModuleReleaseMeta update event from the ApiServerSource',
+      async () => releaseMetaUpdates(before).length > 0,
+      60_000,
+    );
     await runsVersion('1.2.0', 120_000);
     console.info(`[faults] release after the restart → Ready in ${secondsSince(released)} s`);
   }, 240_000);

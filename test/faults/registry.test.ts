@@ -36,8 +36,11 @@ afterAll(async () => {
   await registry?.stop();
 });
 
-const namesRegistry = (k: Kyma | undefined) => Boolean(k?.status?.lastOperation?.operation?.includes(registry.host)
-  || k?.status?.modules?.some((m) => m.name === MODULE && m.state !== 'Ready' && m.message?.includes(registry.host)));
+const namesRegistry = (k: Kyma | undefined) =>
+  Boolean(
+    k?.status?.lastOperation?.operation?.includes(registry.host) ||
+    k?.status?.modules?.some((m) => m.name === MODULE && m.state !== 'Ready' && m.message?.includes(registry.host)),
+  );
 
 describe('the module registry stopped and started again', () => {
   it('while it is down: the module is Error naming the registry, the Kyma not Ready, nothing installed', async () => {
@@ -56,7 +59,13 @@ describe('the module registry stopped and started again', () => {
   it('started again on the same port and storage → Ready with no manual step', async () => {
     const started = Date.now();
     await registry.start();
-    await kymaWhen(world, KYMA, 'Ready with the module Ready', (k) => k.status?.state === 'Ready' && modulesReady(1, '1.0.0')(k), 180_000);
+    await kymaWhen(
+      world,
+      KYMA,
+      'Ready with the module Ready',
+      (k) => k.status?.state === 'Ready' && modulesReady(1, '1.0.0')(k),
+      180_000,
+    );
     console.info(`[faults] registry started again → Kyma Ready in ${secondsSince(started)} s`);
     expect((await manifestsOf(world, KYMA)).map((m) => m.status?.state)).toEqual(['Ready']);
   }, 240_000);

@@ -32,20 +32,46 @@ beforeAll(async () => {
   runtime = await startAuditedCluster('runtime-replay', { users: [RUNTIME_USER] }, { workloads: true });
   const runtimeKubeconfig = await runtime.cluster.kubeconfigFor(RUNTIME_USER, ['system:masters']);
   runtimeClient = await KubeClient.from(loadKubeConfig(runtimeKubeconfig));
-  world = await startWorld({ LIFECYCLE_DRIFT_PERIOD_MINUTES: '1', LIFECYCLE_LOCAL_BROKER_COALESCE: 'false' }, { kcp: kcp.cluster.kubeconfig, identity: kcp.identity });
+  world = await startWorld(
+    { LIFECYCLE_DRIFT_PERIOD_MINUTES: '1', LIFECYCLE_LOCAL_BROKER_COALESCE: 'false' },
+    { kcp: kcp.cluster.kubeconfig, identity: kcp.identity },
+  );
   for (const name of MODULES) {
     await publishSampleModule(world.registry, world.kcp, { name, version: '1.0.0', namespace: KCP_NAMESPACE });
     await setReleaseChannels(world.kcp, KCP_NAMESPACE, name, [{ channel: 'regular', version: '1.0.0' }]);
   }
   for (const name of KYMAS) {
-    await world.kcp.apply({
-      apiVersion: 'v1', kind: 'Secret',
-      metadata: { name, namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: name }, annotations: { [RUNTIME_NAMESPACE_ANNOTATION]: name } },
-      data: { config: Buffer.from(runtimeKubeconfig).toString('base64') },
-    }, 'e2e-user');
-    await world.kcp.apply({ apiVersion: API_VERSION, kind: 'Kyma', metadata: { name, namespace: KCP_NAMESPACE }, spec: { channel: 'regular', modules: MODULES.map((m) => ({ name: m })) } }, 'e2e-user');
+    await world.kcp.apply(
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: {
+          name,
+          namespace: KCP_NAMESPACE,
+          labels: { [LABEL.kymaName]: name },
+          annotations: { [RUNTIME_NAMESPACE_ANNOTATION]: name },
+        },
+        data: { config: Buffer.from(runtimeKubeconfig).toString('base64') },
+      },
+      'e2e-user',
+    );
+    await world.kcp.apply(
+      {
+        apiVersion: API_VERSION,
+        kind: 'Kyma',
+        metadata: { name, namespace: KCP_NAMESPACE },
+        spec: { channel: 'regular', modules: MODULES.map((m) => ({ name: m })) },
+      },
+      'e2e-user',
+    );
   }
-  for (const name of KYMAS) await kymaInState(world, name, 'Ready', (k) => (k.status?.modules ?? []).filter((m) => m.state === 'Ready').length === MODULES.length);
+  for (const name of KYMAS)
+    await kymaInState(
+      world,
+      name,
+      'Ready',
+      (k) => (k.status?.modules ?? []).filter((m) => m.state === 'Ready').length === MODULES.length,
+    );
 }, 600_000);
 
 afterAll(async () => {
@@ -71,14 +97,22 @@ async function settled(): Promise<Record<string, string>> {
 async function ourWrites(): Promise<string[]> {
   const users = new Set([...COMPONENTS.map(usernameOf), RUNTIME_USER]);
   const kcpWrites = (await readAudit(kcp.auditLog)).filter((r) => users.has(r.user) && !READS.has(r.verb));
-  const runtimeWrites = (await readAudit(runtime.auditLog)).filter((r) => r.user === RUNTIME_USER && !READS.has(r.verb));
-  return [...kcpWrites.map((w) => `KCP ${w.user} ${w.verb} ${w.resource} ${w.namespace}/${w.name}`), ...runtimeWrites.map((w) => `runtime ${w.verb} ${w.resource} ${w.namespace}/${w.name}`)];
+  const runtimeWrites = (await readAudit(runtime.auditLog)).filter(
+    (r) => r.user === RUNTIME_USER && !READS.has(r.verb),
+  );
+  return [
+    ...kcpWrites.map((w) => `KCP ${w.user} ${w.verb} ${w.resource} ${w.namespace}/${w.name}`),
+    ...runtimeWrites.map((w) => `runtime ${w.verb} ${w.resource} ${w.namespace}/${w.name}`),
+  ];
 }
 
 /** A deterministic pseudo-random sequence (the run can be repeated exactly). */
 function random(seed: number): () => number {
   let state = seed;
-  return () => { state = (state * 1103515245 + 12345) % 2 ** 31; return state / 2 ** 31; };
+  return () => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
 }
 
 function storm(recorded: CloudEvent<unknown>[], count: number): CloudEvent<unknown>[] {
@@ -93,15 +127,23 @@ describe('replaying 10,000 events against a converged fleet', () => {
   it('ends in the identical state with zero writes by the lifecycle manager', async () => {
     const before = await settled();
     const writesBefore = await ourWrites();
-    expect(writesBefore.filter((w) => w.startsWith('runtime ')).length, 'the audit logs see our writes (installing the fleet)').toBeGreaterThan(10);
+    expect(
+      writesBefore.filter((w) => w.startsWith('runtime ')).length,
+      'the audit logs see our writes (installing the fleet)',
+    ).toBeGreaterThan(10);
     expect(writesBefore.filter((w) => w.startsWith('KCP ')).length).toBeGreaterThan(10);
     const recorded = world.events.filter((e) => e.type.startsWith('dev.knative.apiserver.resource.'));
     const kinds = new Set(recorded.map((e) => (e as { kind?: string }).kind));
-    expect(kinds, 'the recording holds every kind the sources deliver').toEqual(new Set(['Kyma', 'Manifest', 'ModuleTemplate', 'ModuleReleaseMeta']));
+    expect(kinds, 'the recording holds every kind the sources deliver').toEqual(
+      new Set(['Kyma', 'Manifest', 'ModuleTemplate', 'ModuleReleaseMeta']),
+    );
     const delivered = world.runner.broker.stats().delivered;
     for (const event of storm(recorded, EVENTS)) await world.runner.broker.publish(event);
     const after = await settled();
-    expect(world.runner.broker.stats().delivered - delivered, 'every replayed event reached its functions').toBeGreaterThanOrEqual(EVENTS);
+    expect(
+      world.runner.broker.stats().delivered - delivered,
+      'every replayed event reached its functions',
+    ).toBeGreaterThanOrEqual(EVENTS);
     expect(after).toEqual(before);
     expect((await ourWrites()).slice(writesBefore.length)).toEqual([]);
     for (const name of KYMAS) expect((await getKyma(world, name))?.status?.state).toBe('Ready');

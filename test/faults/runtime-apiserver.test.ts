@@ -21,11 +21,25 @@ import type { KubeClient } from '../../shared/kube/client.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { sampleGroup } from '../../tools/module/sample.ts';
 import { throwawayRuntime } from '../e2e/throwaway.ts';
-import { applyKyma, deleteKyma, deleteLeftoverKymas, eventually, kymaGone, kymaInState, manifestsOf, startWorld, type World } from '../e2e/world.ts';
+import {
+  applyKyma,
+  deleteKyma,
+  deleteLeftoverKymas,
+  eventually,
+  kymaGone,
+  kymaInState,
+  manifestsOf,
+  startWorld,
+  type World,
+} from '../e2e/world.ts';
 import { connectCluster, firstSeen, kymaWhen, manifestWhen, modulesReady, secondsSince } from './restart-helpers.ts';
 
 const MODULE = 'whiskey';
-const MODULE_CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: `${MODULE}s.${sampleGroup(MODULE)}` };
+const MODULE_CRD = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  name: `${MODULE}s.${sampleGroup(MODULE)}`,
+};
 let world: World;
 let cluster: Cluster;
 const unreachable = (kyma: string) => `runtime of Kyma ${kyma} unreachable: `;
@@ -40,19 +54,28 @@ beforeAll(async () => {
 afterAll(async () => {
   if (cluster?.apiServer.exit()) await cluster.restartApiServer();
   if (world) await deleteLeftoverKymas(world);
-  for (const kyma of ['crash', 'crash-long']) await world?.kcp.delete({ apiVersion: 'v1', kind: 'Secret', namespace: KCP_NAMESPACE, name: kyma }).catch(() => undefined);
+  for (const kyma of ['crash', 'crash-long'])
+    await world?.kcp
+      .delete({ apiVersion: 'v1', kind: 'Secret', namespace: KCP_NAMESPACE, name: kyma })
+      .catch(() => undefined);
   await world?.runner.stop();
   await cluster?.stop();
 });
 
-interface Crd { metadata: { name: string }; status?: { conditions?: { type: string; status: string }[] } }
-const established = (crd: Crd | undefined) => Boolean(crd?.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True'));
+interface Crd {
+  metadata: { name: string };
+  status?: { conditions?: { type: string; status: string }[] };
+}
+const established = (crd: Crd | undefined) =>
+  Boolean(crd?.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True'));
 
 /** Applies the Kyma and kills the runtime's kube-apiserver as soon as the module's CRD is established (the module's
  * other objects are applied right after it); the Manifest's name. */
 async function killMidApply(kyma: string, runtime: KubeClient): Promise<string> {
   await applyKyma(world, kyma, { channel: 'regular', modules: [{ name: MODULE }] });
-  await firstSeen('the module CRD established on the runtime', async () => established(await runtime.get<Crd>(MODULE_CRD)));
+  await firstSeen('the module CRD established on the runtime', async () =>
+    established(await runtime.get<Crd>(MODULE_CRD)),
+  );
   await cluster.apiServer.kill();
   const [midApply] = await manifestsOf(world, kyma);
   expect(midApply?.status?.state, 'killed mid-apply: the Manifest is not Ready yet').not.toBe('Ready');
@@ -64,17 +87,33 @@ async function expectUnreachable(kyma: string): Promise<void> {
   const failed = await kymaInState(world, kyma, 'Error', (k) => k.status?.modules?.[0]?.state === 'Error');
   expect(failed.status?.lastOperation?.operation).toContain(unreachable(kyma));
   expect(failed.status?.modules?.[0]?.message).toContain(unreachable(kyma));
-  await manifestWhen(world, kyma, 'Manifest Error naming the runtime', (m) => m.status?.state === 'Error' && Boolean(m.status.lastOperation?.operation?.startsWith(unreachable(kyma))));
+  await manifestWhen(
+    world,
+    kyma,
+    'Manifest Error naming the runtime',
+    (m) => m.status?.state === 'Error' && Boolean(m.status.lastOperation?.operation?.startsWith(unreachable(kyma))),
+  );
 }
 
 /** Restarts the runtime's kube-apiserver and waits, doing nothing else, until the Kyma and its module are Ready. */
 async function restartAndConverge(kyma: string, runtime: KubeClient, timeoutMs: number): Promise<number> {
   const restarted = Date.now();
   await cluster.restartApiServer();
-  await kymaWhen(world, kyma, 'Ready with the module Ready', (k) => k.status?.state === 'Ready' && modulesReady(1, '1.0.0')(k), timeoutMs);
+  await kymaWhen(
+    world,
+    kyma,
+    'Ready with the module Ready',
+    (k) => k.status?.state === 'Ready' && modulesReady(1, '1.0.0')(k),
+    timeoutMs,
+  );
   const seconds = secondsSince(restarted);
   expect((await manifestsOf(world, kyma))[0]?.status?.state).toBe('Ready');
-  const deployment = await runtime.get<{ metadata: { name: string }; status?: { availableReplicas?: number } }>({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'kyma-system', name: `${MODULE}-manager` });
+  const deployment = await runtime.get<{ metadata: { name: string }; status?: { availableReplicas?: number } }>({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    namespace: 'kyma-system',
+    name: `${MODULE}-manager`,
+  });
   expect(deployment?.status?.availableReplicas).toBe(1);
   return seconds;
 }
@@ -91,15 +130,21 @@ describe('a runtime kube-apiserver killed mid-apply', () => {
     await world.kcp.delete({ apiVersion: 'v1', kind: 'Secret', namespace: KCP_NAMESPACE, name: 'crash' });
   }, 300_000);
 
-  it('down until apply-remote gave up on the Manifest\'s event: Error naming the runtime, then Ready with no manual step (the resync)', async () => {
+  it("down until apply-remote gave up on the Manifest's event: Error naming the runtime, then Ready with no manual step (the resync)", async () => {
     const runtime = await connectCluster(world, 'crash-long', cluster);
     const manifest = await killMidApply('crash-long', runtime);
     await expectUnreachable('crash-long');
     const down = Date.now();
-    await eventually(`apply-remote dead-lettered an event of Manifest ${manifest}`, async () =>
-      world.runner.broker.deadLetters().some((l) => l.trigger === 'apply-remote' && l.event['name'] === manifest), 240_000);
+    await eventually(
+      `apply-remote dead-lettered an event of Manifest ${manifest}`,
+      async () =>
+        world.runner.broker.deadLetters().some((l) => l.trigger === 'apply-remote' && l.event['name'] === manifest),
+      240_000,
+    );
     const downSeconds = secondsSince(down);
     const seconds = await restartAndConverge('crash-long', runtime, 180_000);
-    console.info(`[faults] runtime kube-apiserver down ${downSeconds} s more (until dead-lettered), restarted → Kyma Ready in ${seconds} s`);
+    console.info(
+      `[faults] runtime kube-apiserver down ${downSeconds} s more (until dead-lettered), restarted → Kyma Ready in ${seconds} s`,
+    );
   }, 420_000);
 });

@@ -20,8 +20,12 @@ import { brokenRequests, eventsAboutNothing, type BrokenRequest } from './malfor
 const RUNS = 1000;
 /** The kinds each function handles (others are refused with a 400); resync's events point at no object. */
 const KINDS: Record<string, string[]> = {
-  'resolve-template': ['Kyma', 'ModuleTemplate', 'ModuleReleaseMeta'], 'render-manifest': ['Kyma'], 'apply-remote': ['Manifest'],
-  'aggregate-status': ['Kyma', 'Manifest'], purge: ['Kyma', 'Manifest'], resync: [],
+  'resolve-template': ['Kyma', 'ModuleTemplate', 'ModuleReleaseMeta'],
+  'render-manifest': ['Kyma'],
+  'apply-remote': ['Manifest'],
+  'aggregate-status': ['Kyma', 'Manifest'],
+  purge: ['Kyma', 'Manifest'],
+  resync: [],
 };
 const READS = new Set(['get', 'list', 'watch']);
 let kcp: RbacKcp;
@@ -32,7 +36,9 @@ beforeAll(async () => {
   kcp = await startRbacKcp('kcp-hostile-events');
   const config = readConfig({ LIFECYCLE_OCI_REGISTRY: `http://${clusters().registryHost}`, LOG_LEVEL: 'silent' });
   for (const [name, factory] of Object.entries(FUNCTIONS)) {
-    const deps = await composeDeps(await kcp.identity(name), config, async (event) => { fannedOut.push(`${name}: ${event.type}`); });
+    const deps = await composeDeps(await kcp.identity(name), config, async (event) => {
+      fannedOut.push(`${name}: ${event.type}`);
+    });
     const fn = factory(deps);
     hosts.set(name, { fn, deps, host: await startFunctionHost(fn, createLogger(name, 'silent')) });
   }
@@ -57,23 +63,27 @@ function served(name: string): { fn: LifecycleFunction; host: FunctionHost } {
   return entry;
 }
 
-const requestsBy = async (component: string) => (await readAudit(kcp.auditLog)).filter((r) => r.user === usernameOf(component));
+const requestsBy = async (component: string) =>
+  (await readAudit(kcp.auditLog)).filter((r) => r.user === usernameOf(component));
 
 describe.each(Object.keys(FUNCTIONS))('%s', (name) => {
   it(`refuses ${RUNS} generated broken CloudEvents with a 4xx, touching nothing`, async () => {
     const { fn, host } = served(name);
     const before = (await requestsBy(name)).length;
     const statuses = new Map<number, number>();
-    await fc.assert(fc.asyncProperty(brokenRequests(fn.accepts, fn.keyless ?? false), async (request) => {
-      const { status, body } = await send(host.url, request);
-      statuses.set(status, (statuses.get(status) ?? 0) + 1);
-      expect([400, 413], `${request.why} → ${status} ${body.slice(0, 200)}`).toContain(status);
-      if (status === 400) {
-        const answer = JSON.parse(body) as { code: string; message: string };
-        expect(answer.code).toBe('LCM_ERR_EVENT_INVALID');
-        expect(answer.message.length, 'the answer does not echo the input at length').toBeLessThan(400);
-      }
-    }), { numRuns: RUNS });
+    await fc.assert(
+      fc.asyncProperty(brokenRequests(fn.accepts, fn.keyless ?? false), async (request) => {
+        const { status, body } = await send(host.url, request);
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        expect([400, 413], `${request.why} → ${status} ${body.slice(0, 200)}`).toContain(status);
+        if (status === 400) {
+          const answer = JSON.parse(body) as { code: string; message: string };
+          expect(answer.code).toBe('LCM_ERR_EVENT_INVALID');
+          expect(answer.message.length, 'the answer does not echo the input at length').toBeLessThan(400);
+        }
+      }),
+      { numRuns: RUNS },
+    );
     expect(statuses.get(400), 'most broken events are 400').toBeGreaterThan(RUNS / 2);
     expect(statuses.get(413), 'huge bodies are 413').toBeGreaterThan(0);
     expect((await requestsBy(name)).length - before, 'not one KCP request for a broken event').toBe(0);
@@ -83,10 +93,13 @@ describe.each(Object.keys(FUNCTIONS))('%s', (name) => {
 
   it('answers well-formed events about objects that do not exist with 204 and writes nothing', async () => {
     const { fn, host } = served(name);
-    await fc.assert(fc.asyncProperty(eventsAboutNothing(fn.accepts, KINDS[name] ?? []), async (request) => {
-      const { status, body } = await send(host.url, request);
-      expect(status, `${request.why} → ${body.slice(0, 200)}`).toBe(204);
-    }), { numRuns: 100 });
+    await fc.assert(
+      fc.asyncProperty(eventsAboutNothing(fn.accepts, KINDS[name] ?? []), async (request) => {
+        const { status, body } = await send(host.url, request);
+        expect(status, `${request.why} → ${body.slice(0, 200)}`).toBe(204);
+      }),
+      { numRuns: 100 },
+    );
     const writes = (await requestsBy(name)).filter((r) => !READS.has(r.verb));
     expect(writes.map((w) => `${w.verb} ${w.resource} ${w.name}`)).toEqual([]);
     expect(fannedOut).toEqual([]);

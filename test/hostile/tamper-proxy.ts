@@ -21,17 +21,41 @@ export async function startTamperProxy(registryHost: string): Promise<TamperProx
     const swap = req.method === 'GET' && digest ? tampered.get(digest) : undefined;
     if (swap) {
       served.push(req.url ?? '');
-      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': swap.length, 'docker-content-digest': digest ?? '' }).end(swap);
+      res
+        .writeHead(200, {
+          'content-type': 'application/octet-stream',
+          'content-length': swap.length,
+          'docker-content-digest': digest ?? '',
+        })
+        .end(swap);
       return;
     }
-    const upstream = request({ hostname, port: Number(port), path: req.url, method: req.method, headers: { ...req.headers, host: registryHost } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = request(
+      {
+        hostname,
+        port: Number(port),
+        path: req.url,
+        method: req.method,
+        headers: { ...req.headers, host: registryHost },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => res.writeHead(502).end());
     req.pipe(upstream);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { host, tampered, served, close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
+  return {
+    host,
+    tampered,
+    served,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }

@@ -14,17 +14,51 @@ const FUNCTION_NAMES = Object.keys(FUNCTIONS);
 function bench(instances: number): Promise<{ result: BenchResult; files: string[]; output: string }> {
   return new Promise((resolve, reject) => {
     void mkdtemp(join(tmpdir(), `bench-knative-${instances}-`)).then((out) => {
-      const args = ['bench/run.ts', '--engine', 'knative', '--instances', String(instances), '--kymas', '3', '--modules', '2', '--runtimes', '1',
-        '--edits', '1', '--idle-seconds', '3', '--ceiling-seconds', '1', '--rollouts', 'simulated', '--timeout-seconds', '300', '--out', out];
-      const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'error' } });
+      const args = [
+        'bench/run.ts',
+        '--engine',
+        'knative',
+        '--instances',
+        String(instances),
+        '--kymas',
+        '3',
+        '--modules',
+        '2',
+        '--runtimes',
+        '1',
+        '--edits',
+        '1',
+        '--idle-seconds',
+        '3',
+        '--ceiling-seconds',
+        '1',
+        '--rollouts',
+        'simulated',
+        '--timeout-seconds',
+        '300',
+        '--out',
+        out,
+      ];
+      const child = spawn(process.execPath, args, {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, LOG_LEVEL: 'error' },
+      });
       let output = '';
-      child.stdout.on('data', (c: Buffer) => { output += c.toString(); });
-      child.stderr.on('data', (c: Buffer) => { output += c.toString(); });
+      child.stdout.on('data', (c: Buffer) => {
+        output += c.toString();
+      });
+      child.stderr.on('data', (c: Buffer) => {
+        output += c.toString();
+      });
       child.on('close', (code) => {
         if (code !== 0) return reject(new Error(`bench exited ${code}: ${output.slice(-3000)}`));
         void readdir(out).then(async (files) => {
           const json = files.find((f) => f.endsWith(`-3x2-knative-${instances}.json`)) ?? '';
-          resolve({ result: JSON.parse(await readFile(join(out, json), 'utf8')) as BenchResult, files: files.sort(), output });
+          resolve({
+            result: JSON.parse(await readFile(join(out, json), 'utf8')) as BenchResult,
+            files: files.sort(),
+            output,
+          });
         }, reject);
       });
     }, reject);
@@ -34,7 +68,7 @@ function bench(instances: number): Promise<{ result: BenchResult; files: string[
 describe('npm run bench -- --engine knative (smoke size)', () => {
   let one: BenchResult;
 
-  it('runs each function as its own process behind Knative\'s Broker and converges', async () => {
+  it("runs each function as its own process behind Knative's Broker and converges", async () => {
     const { result, files, output } = await bench(1);
     one = result;
     expect(files).toContain('growth-2-modules-rollouts-simulated-knative-1.md');
@@ -47,7 +81,10 @@ describe('npm run bench -- --engine knative (smoke size)', () => {
     const applied = result.calls?.['apply-remote']?.[0];
     expect(Object.values(applied?.byStatus ?? {}).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     expect(applied?.busySeconds).toBeGreaterThan(0);
-    expect(result.resources.byRole).toMatchObject({ functions: { processes: 6 }, knative: expect.objectContaining({ cpuSeconds: expect.any(Number) }) });
+    expect(result.resources.byRole).toMatchObject({
+      functions: { processes: 6 },
+      knative: expect.objectContaining({ cpuSeconds: expect.any(Number) }),
+    });
     expect(Object.keys(result.resources.processes).some((p) => p.endsWith('mt-broker-filter'))).toBe(true);
     expect(output).toContain('| functions (6 processes) |');
   }, 400_000);

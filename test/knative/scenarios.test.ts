@@ -14,18 +14,37 @@ import { KubeClient } from '../../shared/kube/client.ts';
 import { RegistryClient } from '../../shared/oci/registry.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { crRef, deploymentOf, dropFinalizers, userCr } from '../e2e/removal-helpers.ts';
-import { applyKyma, connectRuntime, eventually, getKyma, kymaGone, kymaInState, manifestsOf, REMOTE_KYMA, type World } from '../e2e/world.ts';
+import {
+  applyKyma,
+  connectRuntime,
+  eventually,
+  getKyma,
+  kymaGone,
+  kymaInState,
+  manifestsOf,
+  REMOTE_KYMA,
+  type World,
+} from '../e2e/world.ts';
 
 const KYMA = 'kn-a';
 /** The functions' calls as they logged them ('done' or an error: one line per call), to see what was delivered. */
-interface Call { fn?: string; ceId?: string; ceType?: string; object?: string; status?: number; replyType?: string }
+interface Call {
+  fn?: string;
+  ceId?: string;
+  ceType?: string;
+  object?: string;
+  status?: number;
+  replyType?: string;
+}
 const calls: Call[] = [];
 /** Info lines are kept as calls (not printed), warnings and errors printed as before. */
-const callLog = { write(line: string) {
-  const entry = JSON.parse(line) as Call & { level: number };
-  if (entry.status !== undefined) calls.push(entry);
-  if (entry.level >= 40) process.stdout.write(line);
-} };
+const callLog = {
+  write(line: string) {
+    const entry = JSON.parse(line) as Call & { level: number };
+    if (entry.status !== undefined) calls.push(entry);
+    if (entry.level >= 40) process.stdout.write(line);
+  },
+};
 const hostsFile = process.env.KNATIVE_HOSTS_FILE ?? '';
 const knativeDir = process.env.KNATIVE_EVENTING_DIR ?? '';
 let cp: ControlPlane | undefined;
@@ -33,22 +52,43 @@ let runner: KnativeRunner | undefined;
 let world: World;
 
 beforeAll(async () => {
-  if (!hostsFile || !knativeDir) throw new Error('run inside local/knative/cluster-network.sh with KNATIVE_EVENTING_DIR set: ./dev test:knative');
+  if (!hostsFile || !knativeDir)
+    throw new Error('run inside local/knative/cluster-network.sh with KNATIVE_EVENTING_DIR set: ./dev test:knative');
   cp = await startControlPlane({ runtimes: 1, kcpWorkloads: true, progress: (l) => console.log(`[knative] ${l}`) });
   const { binaries } = cp;
   const kcpConfig = loadKubeConfig(cp.kcp.kubeconfig);
   const started = Date.now();
   runner = await startKnativeRunner({
-    kcp: kcpConfig, kubeconfigPath: cp.kcp.kubeconfigPath, kubeconfigFor: (u, g) => cp?.kcp.kubeconfigFor(u, g) ?? Promise.reject(new Error('stopped')),
-    kubectl: binaries.kubectl, knativeDir, runDir: cp.runDir, hostsFile,
-    config: readConfig({ LIFECYCLE_OCI_REGISTRY: `http://${cp.registry?.host ?? ''}`, LIFECYCLE_HELM_BINARY: binaries.helm, PATH: '/usr/bin:/bin' }),
-    log: createLogger('knative-e2e', 'info', callLog), progress: (l) => console.log(`[knative] ${l}`),
+    kcp: kcpConfig,
+    kubeconfigPath: cp.kcp.kubeconfigPath,
+    kubeconfigFor: (u, g) => cp?.kcp.kubeconfigFor(u, g) ?? Promise.reject(new Error('stopped')),
+    kubectl: binaries.kubectl,
+    knativeDir,
+    runDir: cp.runDir,
+    hostsFile,
+    config: readConfig({
+      LIFECYCLE_OCI_REGISTRY: `http://${cp.registry?.host ?? ''}`,
+      LIFECYCLE_HELM_BINARY: binaries.helm,
+      PATH: '/usr/bin:/bin',
+    }),
+    log: createLogger('knative-e2e', 'info', callLog),
+    progress: (l) => console.log(`[knative] ${l}`),
   });
   console.log(`[knative] Knative Eventing and the functions up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const kcp = await KubeClient.from(kcpConfig);
   const runtime = await KubeClient.from(loadKubeConfig(cp.runtimes[0]?.kubeconfig ?? ''));
-  world = { kcp, runtimes: [runtime], runtimeKubeconfigs: [cp.runtimes[0]?.kubeconfig ?? ''], registry: new RegistryClient({ host: cp.registry?.host ?? '', plainHttp: true }), runner: undefined as never, events: [], kymaRuntime: new Map(), logFile: '' };
-  for (const version of ['1.0.0', '1.1.0', '1.2.0']) await publishSampleModule(world.registry, kcp, { name: 'alpha', version, namespace: KCP_NAMESPACE });
+  world = {
+    kcp,
+    runtimes: [runtime],
+    runtimeKubeconfigs: [cp.runtimes[0]?.kubeconfig ?? ''],
+    registry: new RegistryClient({ host: cp.registry?.host ?? '', plainHttp: true }),
+    runner: undefined as never,
+    events: [],
+    kymaRuntime: new Map(),
+    logFile: '',
+  };
+  for (const version of ['1.0.0', '1.1.0', '1.2.0'])
+    await publishSampleModule(world.registry, kcp, { name: 'alpha', version, namespace: KCP_NAMESPACE });
   await setReleaseChannels(kcp, KCP_NAMESPACE, 'alpha', [{ channel: 'regular', version: '1.0.0' }]);
 }, 600_000);
 
@@ -83,19 +123,51 @@ describe('with Knative Eventing routing the events', () => {
     const from = calls.length;
     const id = `replay-${Date.now()}`;
     const answer = await fetch(runner?.ingress ?? '', {
-      method: 'POST', body: JSON.stringify(before),
-      headers: { 'content-type': 'application/json', 'ce-specversion': '1.0', 'ce-id': id, 'ce-source': 'https://127.0.0.1/replay', 'ce-type': 'dev.knative.apiserver.resource.update', 'ce-subject': `/apis/${API_VERSION}/namespaces/${KCP_NAMESPACE}/kymas/${KYMA}`, 'ce-kind': 'Kyma', 'ce-name': KYMA, 'ce-namespace': KCP_NAMESPACE, 'ce-apiversion': API_VERSION },
+      method: 'POST',
+      body: JSON.stringify(before),
+      headers: {
+        'content-type': 'application/json',
+        'ce-specversion': '1.0',
+        'ce-id': id,
+        'ce-source': 'https://127.0.0.1/replay',
+        'ce-type': 'dev.knative.apiserver.resource.update',
+        'ce-subject': `/apis/${API_VERSION}/namespaces/${KCP_NAMESPACE}/kymas/${KYMA}`,
+        'ce-kind': 'Kyma',
+        'ce-name': KYMA,
+        'ce-namespace': KCP_NAMESPACE,
+        'ce-apiversion': API_VERSION,
+      },
     });
-    expect(answer.status, 'Knative\'s Broker ingress accepts it').toBe(202);
+    expect(answer.status, "Knative's Broker ingress accepts it").toBe(202);
     // Delivered: each function whose Trigger takes Kyma updates finished a call about this very event, and
     // render-manifest the modules.resolved that resolve-template answered with.
     const handled = (fn: string) => calls.find((c) => c.fn === fn && c.ceId === id && (c.status ?? 500) < 300);
-    const done = await eventually('the replayed event handled by resolve-template, aggregate-status and purge, its reply by render-manifest', async () => {
-      const answered = ['resolve-template', 'aggregate-status', 'purge'].map(handled);
-      const reply = answered[0]?.replyType && calls.slice(from).find((c) => c.fn === 'render-manifest' && c.ceType === answered[0]?.replyType && c.object === `Kyma ${KCP_NAMESPACE}/${KYMA}`);
-      return answered.every(Boolean) && (!answered[0]?.replyType || reply) ? answered : undefined;
-    }, 60_000);
-    expect(done.map((c) => [c?.fn, c?.status]), 'resolve-template answered with its reply, the others with 204').toEqual([['resolve-template', 200], ['aggregate-status', 204], ['purge', 204]]);
+    const done = await eventually(
+      'the replayed event handled by resolve-template, aggregate-status and purge, its reply by render-manifest',
+      async () => {
+        const answered = ['resolve-template', 'aggregate-status', 'purge'].map(handled);
+        const reply =
+          answered[0]?.replyType &&
+          calls
+            .slice(from)
+            .find(
+              (c) =>
+                c.fn === 'render-manifest' &&
+                c.ceType === answered[0]?.replyType &&
+                c.object === `Kyma ${KCP_NAMESPACE}/${KYMA}`,
+            );
+        return answered.every(Boolean) && (!answered[0]?.replyType || reply) ? answered : undefined;
+      },
+      60_000,
+    );
+    expect(
+      done.map((c) => [c?.fn, c?.status]),
+      'resolve-template answered with its reply, the others with 204',
+    ).toEqual([
+      ['resolve-template', 200],
+      ['aggregate-status', 204],
+      ['purge', 204],
+    ]);
     const after = await getKyma(world, KYMA);
     expect(after?.status?.state).toBe('Ready');
     expect(after?.metadata.resourceVersion, 'nothing was written for it').toBe(before?.metadata.resourceVersion);
@@ -107,10 +179,17 @@ describe('with Knative Eventing routing the events', () => {
     if (!cluster) throw new Error('no runtime');
     await cluster.apiServer.kill();
     await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'alpha', [{ channel: 'regular', version: '1.2.0' }]);
-    const down = await eventually('the Kyma names the unreachable runtime', async () => {
-      const k = await getKyma(world, KYMA);
-      return k?.status?.state === 'Error' && JSON.stringify(k.status).includes(`runtime of Kyma ${KYMA} unreachable: `) ? k : undefined;
-    }, 120_000);
+    const down = await eventually(
+      'the Kyma names the unreachable runtime',
+      async () => {
+        const k = await getKyma(world, KYMA);
+        return k?.status?.state === 'Error' &&
+          JSON.stringify(k.status).includes(`runtime of Kyma ${KYMA} unreachable: `)
+          ? k
+          : undefined;
+      },
+      120_000,
+    );
     expect(alpha(down)?.state).not.toBe('Ready');
     await cluster.restartApiServer();
     await kymaInState(world, KYMA, 'Ready', (k) => alpha(k)?.state === 'Ready' && alpha(k)?.version === '1.2.0');
@@ -119,7 +198,11 @@ describe('with Knative Eventing routing the events', () => {
   it('removes a module only once the user CR that blocks it is gone', async () => {
     await userCr(runtime(), 'alpha', 'mine', 'kyma-system', ['test.kyma-project.io/keep']);
     await runtime().mergePatch(REMOTE_KYMA, { spec: { modules: [] } });
-    await eventually('module Deleting, naming the user CR', async () => alpha(await getKyma(world, KYMA))?.message?.includes('kyma-system/mine'), 90_000);
+    await eventually(
+      'module Deleting, naming the user CR',
+      async () => alpha(await getKyma(world, KYMA))?.message?.includes('kyma-system/mine'),
+      90_000,
+    );
     expect(await deploymentOf(runtime(), 'alpha')).toBeDefined();
     await runtime().delete(crRef('alpha', 'mine', 'kyma-system'));
     await dropFinalizers(runtime(), crRef('alpha', 'mine', 'kyma-system'));
@@ -131,6 +214,10 @@ describe('with Knative Eventing routing the events', () => {
   it('deletes the Kyma: purge cleans the runtime up and the Kyma goes', async () => {
     await world.kcp.delete({ apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name: KYMA });
     await kymaGone(world, KYMA);
-    expect(await runtime().get(REMOTE_KYMA).catch(() => undefined)).toBeUndefined();
+    expect(
+      await runtime()
+        .get(REMOTE_KYMA)
+        .catch(() => undefined),
+    ).toBeUndefined();
   });
 });

@@ -35,12 +35,35 @@ export let kubeconfig: string;
 
 /** The module CLI (a real process, as helm-module.test.ts runs it) packages the greeter chart; its ModuleTemplate goes
  * to the KCP, and its ModuleReleaseMeta (channel regular) only when `release`. */
-export async function publishChart(version: string, chart: string, values: string, release: boolean, crds: string[] = []): Promise<void> {
+export async function publishChart(
+  version: string,
+  chart: string,
+  values: string,
+  release: boolean,
+  crds: string[] = [],
+): Promise<void> {
   const valuesFile = join(dir, `values-${version}.yaml`);
   await writeFile(valuesFile, values);
-  const args = ['--name', CHART_MODULE, '--version', version, '--chart', chart, '--values', valuesFile, ...crds.flatMap((c) => ['--crds', c]), '--registry', `http://${inject('controlPlane').registryHost}`, '--channel', 'regular', '--overwrite'];
+  const args = [
+    '--name',
+    CHART_MODULE,
+    '--version',
+    version,
+    '--chart',
+    chart,
+    '--values',
+    valuesFile,
+    ...crds.flatMap((c) => ['--crds', c]),
+    '--registry',
+    `http://${inject('controlPlane').registryHost}`,
+    '--channel',
+    'regular',
+    '--overwrite',
+  ];
   const stdout = await new Promise<string>((resolve, reject) => {
-    execFile(process.execPath, [MODULE_CLI, ...args], (error, out, err) => (error ? reject(new Error(`module CLI failed: ${err}`)) : resolve(out)));
+    execFile(process.execPath, [MODULE_CLI, ...args], (error, out, err) =>
+      error ? reject(new Error(`module CLI failed: ${err}`)) : resolve(out),
+    );
   });
   for (const doc of parseAllDocuments(stdout)) {
     const object = doc.toJS() as { kind?: string };
@@ -50,8 +73,12 @@ export async function publishChart(version: string, chart: string, values: strin
 
 export function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, 'plan', ...args, '--kubeconfig', kubeconfig, '--registry', `http://${inject('controlPlane').registryHost}`],
-      { env: { ...process.env, KUBECONFIG: '', LIFECYCLE_HELM_BINARY: `${inject('controlPlane').binDir}/helm` } }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+    execFile(
+      process.execPath,
+      [CLI, 'plan', ...args, '--kubeconfig', kubeconfig, '--registry', `http://${inject('controlPlane').registryHost}`],
+      { env: { ...process.env, KUBECONFIG: '', LIFECYCLE_HELM_BINARY: `${inject('controlPlane').binDir}/helm` } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -62,10 +89,13 @@ export async function planJson(...args: string[]): Promise<PlanReport> {
   return JSON.parse(run.stdout) as PlanReport;
 }
 
-export const rowOf = (report: PlanReport, kyma: string) => report.rows.find((r) => r.kyma === kyma && r.module === 'plom');
-export const diffOf = (row: PlanRow | undefined) => (row?.runtime && 'created' in row.runtime ? row.runtime : undefined);
-export const moduleVersion = (version: string) => (k: { status?: { modules?: { name: string; state?: string; version?: string }[] } }) =>
-  k.status?.modules?.some((m) => m.name === 'plom' && m.state === 'Ready' && m.version === version) ?? false;
+export const rowOf = (report: PlanReport, kyma: string) =>
+  report.rows.find((r) => r.kyma === kyma && r.module === 'plom');
+export const diffOf = (row: PlanRow | undefined) =>
+  row?.runtime && 'created' in row.runtime ? row.runtime : undefined;
+export const moduleVersion =
+  (version: string) => (k: { status?: { modules?: { name: string; state?: string; version?: string }[] } }) =>
+    k.status?.modules?.some((m) => m.name === 'plom' && m.state === 'Ready' && m.version === version) ?? false;
 
 /** The fleet, installed and Ready. */
 export async function startPlanFleet(): Promise<void> {
@@ -77,15 +107,24 @@ export async function startPlanFleet(): Promise<void> {
   dir = await mkdtemp(join(tmpdir(), 'plan-'));
   kubeconfig = join(dir, 'planner.kubeconfig');
   await writeFile(kubeconfig, await kcp.cluster.kubeconfigFor(PLANNER, ['system:masters']), { mode: 0o600 });
-  const publish = (version: string, extra: object) => publishSampleModule(world.registry, world.kcp, { name: 'plom', version, namespace: KCP_NAMESPACE, ...extra });
+  const publish = (version: string, extra: object) =>
+    publishSampleModule(world.registry, world.kcp, { name: 'plom', version, namespace: KCP_NAMESPACE, ...extra });
   await publish('1.0.0', { extraConfigMap: 'plom-one' });
   await publish('2.0.0', { extraConfigMap: 'plom-two' });
   await publish('3.0.0', { requiresDowntime: true });
-  await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'plom', [{ channel: 'regular', version: '1.0.0' }, { channel: 'fast', version: '2.0.0' }]);
-  await world.kcp.apply({
-    apiVersion: 'v1', kind: 'Secret', metadata: { name: 'plan-a', namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: 'plan-a' } },
-    data: { config: Buffer.from(runtimeKubeconfig).toString('base64') },
-  }, 'e2e-user');
+  await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'plom', [
+    { channel: 'regular', version: '1.0.0' },
+    { channel: 'fast', version: '2.0.0' },
+  ]);
+  await world.kcp.apply(
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'plan-a', namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: 'plan-a' } },
+      data: { config: Buffer.from(runtimeKubeconfig).toString('base64') },
+    },
+    'e2e-user',
+  );
   world.kymaRuntime.set('plan-a', runtimeClient);
   await connectRuntime(world, 'plan-b', 1);
   await applyKyma(world, 'plan-a', { channel: 'regular', modules: [{ name: 'plom' }] });

@@ -10,7 +10,15 @@ import { parseAllDocuments } from 'yaml';
 
 export const FIXTURE_DIR = fileURLToPath(new URL('../fixtures/upstream-klm-c5b83f1/', import.meta.url));
 
-export interface ManagedFieldsEntry { manager: string; operation: string; subresource?: string; fieldsV1?: unknown; apiVersion?: string; fieldsType?: string; time?: string }
+export interface ManagedFieldsEntry {
+  manager: string;
+  operation: string;
+  subresource?: string;
+  fieldsV1?: unknown;
+  apiVersion?: string;
+  fieldsType?: string;
+  time?: string;
+}
 
 export interface FixtureObject {
   apiVersion: string;
@@ -21,7 +29,14 @@ export interface FixtureObject {
     labels?: Record<string, string>;
     annotations?: Record<string, string>;
     finalizers?: string[];
-    ownerReferences?: { apiVersion: string; kind: string; name: string; uid: string; controller?: boolean; blockOwnerDeletion?: boolean }[];
+    ownerReferences?: {
+      apiVersion: string;
+      kind: string;
+      name: string;
+      uid: string;
+      controller?: boolean;
+      blockOwnerDeletion?: boolean;
+    }[];
     managedFields?: ManagedFieldsEntry[];
   };
   status?: Record<string, unknown>;
@@ -35,7 +50,9 @@ export const ELIDED_SCHEMA = '${UPSTREAM_CRD_SCHEMA}';
 /** Every object of one fixture file (`kcp/kymas.yaml`, …), with `${REGISTRY}` filled in. */
 export async function fixtureObjects(file: string, registry: string): Promise<FixtureObject[]> {
   const text = (await readFile(join(FIXTURE_DIR, file), 'utf8')).replaceAll('${REGISTRY}', registry);
-  return parseAllDocuments(text).map((d) => d.toJSON() as FixtureObject | null).filter((o): o is FixtureObject => Boolean(o?.kind));
+  return parseAllDocuments(text)
+    .map((d) => d.toJSON() as FixtureObject | null)
+    .filter((o): o is FixtureObject => Boolean(o?.kind));
 }
 
 /** The Kyma names of the recorded fleet. */
@@ -47,20 +64,25 @@ export async function fixtureKymas(): Promise<string[]> {
 export async function runtimeObjectsOf(kyma: string, registry: string): Promise<FixtureObject[]> {
   const [file] = (await readdir(join(FIXTURE_DIR, 'runtime'))).filter((f) => f.endsWith('.yaml'));
   const text = (await readFile(join(FIXTURE_DIR, 'runtime', file ?? ''), 'utf8')).replaceAll(FIRST_KYMA, kyma);
-  return parseAllDocuments(text.replaceAll('${REGISTRY}', registry)).map((d) => d.toJSON() as FixtureObject | null).filter((o): o is FixtureObject => Boolean(o?.kind));
+  return parseAllDocuments(text.replaceAll('${REGISTRY}', registry))
+    .map((d) => d.toJSON() as FixtureObject | null)
+    .filter((o): o is FixtureObject => Boolean(o?.kind));
 }
 
 /** Secret data placeholders filled: a Kyma's kubeconfig Secret gets `kubeconfig`, other Secrets a stand-in value. */
 export function withSecretData(secret: FixtureObject, kubeconfig: (kyma: string) => string | undefined): FixtureObject {
   const data = (secret.data ?? {}) as Record<string, string>;
   const kyma = secret.metadata.labels?.['operator.kyma-project.io/kyma-name'];
-  const filled = Object.fromEntries(Object.entries(data).map(([key, value]) => {
-    if (value !== '${SECRET_DATA}') return [key, value];
-    const text = key === 'config' && kyma ? kubeconfig(kyma) ?? '' : `stand-in for ${secret.metadata.name}/${key}`;
-    return [key, Buffer.from(text).toString('base64')];
-  }));
+  const filled = Object.fromEntries(
+    Object.entries(data).map(([key, value]) => {
+      if (value !== '${SECRET_DATA}') return [key, value];
+      const text = key === 'config' && kyma ? (kubeconfig(kyma) ?? '') : `stand-in for ${secret.metadata.name}/${key}`;
+      return [key, Buffer.from(text).toString('base64')];
+    }),
+  );
   return { ...secret, data: filled };
 }
 
 /** The Kyma name a KCP object belongs to (its kyma-name label, or the Kyma it is). */
-export const kymaOf = (o: FixtureObject): string | undefined => o.metadata.labels?.['operator.kyma-project.io/kyma-name'];
+export const kymaOf = (o: FixtureObject): string | undefined =>
+  o.metadata.labels?.['operator.kyma-project.io/kyma-name'];

@@ -33,22 +33,39 @@ export function tallyOf(writes: Write[]): [string, number][] {
 }
 
 interface Shaped {
-  metadata: { name: string; labels?: object; annotations?: object; finalizers?: string[]; ownerReferences?: object[]; managedFields?: { manager: string; subresource?: string }[] };
+  metadata: {
+    name: string;
+    labels?: object;
+    annotations?: object;
+    finalizers?: string[];
+    ownerReferences?: object[];
+    managedFields?: { manager: string; subresource?: string }[];
+  };
   spec?: unknown;
 }
 
 /** What upstream reads of an object: metadata it relies on, the spec, and who manages the object's fields. */
-const shape = (o: Shaped | undefined) => o && ({
-  labels: o.metadata.labels, annotations: o.metadata.annotations, finalizers: o.metadata.finalizers, owners: o.metadata.ownerReferences, spec: o.spec,
-  managers: [...new Set((o.metadata.managedFields ?? []).filter((f) => !f.subresource).map((f) => f.manager))].sort(),
-});
+const shape = (o: Shaped | undefined) =>
+  o && {
+    labels: o.metadata.labels,
+    annotations: o.metadata.annotations,
+    finalizers: o.metadata.finalizers,
+    owners: o.metadata.ownerReferences,
+    spec: o.spec,
+    managers: [...new Set((o.metadata.managedFields ?? []).filter((f) => !f.subresource).map((f) => f.manager))].sort(),
+  };
 
 /** The shape of the KCP Kymas and Manifests and of each runtime Kyma, by object. */
-export async function shapeOf(kcp: KubeClient, fleet: Pick<UpstreamFleet, 'runtimes'>): Promise<Record<string, unknown>> {
+export async function shapeOf(
+  kcp: KubeClient,
+  fleet: Pick<UpstreamFleet, 'runtimes'>,
+): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const kind of ['Kyma', 'Manifest']) {
-    for (const o of (await kcp.list<Shaped>(API_VERSION, kind, { namespace: KCP_NAMESPACE })).items) out[`KCP ${kind} ${o.metadata.name}`] = shape(o);
+    for (const o of (await kcp.list<Shaped>(API_VERSION, kind, { namespace: KCP_NAMESPACE })).items)
+      out[`KCP ${kind} ${o.metadata.name}`] = shape(o);
   }
-  for (const [kyma, runtime] of fleet.runtimes) out[`runtime Kyma of ${kyma}`] = shape(await runtime.admin.get<Shaped>(REMOTE_KYMA));
+  for (const [kyma, runtime] of fleet.runtimes)
+    out[`runtime Kyma of ${kyma}`] = shape(await runtime.admin.get<Shaped>(REMOTE_KYMA));
   return out;
 }

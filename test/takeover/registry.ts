@@ -11,7 +11,13 @@ import { FIXTURE_DIR } from './fixture.ts';
 interface IndexEntry {
   repository: string;
   tag: string;
-  layers: { mediaType: string; digest: string; annotations?: Record<string, string>; file?: string; template?: string }[];
+  layers: {
+    mediaType: string;
+    digest: string;
+    annotations?: Record<string, string>;
+    file?: string;
+    template?: string;
+  }[];
 }
 
 /** Pushes every recorded component version; answers the raw-manifest digests pushed. */
@@ -21,14 +27,27 @@ export async function pushFixtureModules(registry: RegistryClient): Promise<stri
   for (const entry of index) {
     const componentName = entry.repository.replace(/^component-descriptors\//, '');
     const template = entry.layers.find((l) => l.template)?.template?.split(' ')[0] ?? '';
-    const descriptorYaml = (await readFile(join(FIXTURE_DIR, 'oci', template), 'utf8')).replaceAll('${REGISTRY}', registry.host);
+    const descriptorYaml = (await readFile(join(FIXTURE_DIR, 'oci', template), 'utf8')).replaceAll(
+      '${REGISTRY}',
+      registry.host,
+    );
     const blobs: LocalBlob[] = [];
     for (const layer of entry.layers.filter((l) => l.file)) {
       const bytes = new Uint8Array(await readFile(join(FIXTURE_DIR, 'oci', layer.file ?? '')));
       const digest = sha256Digest(bytes);
-      if (digest !== layer.digest) throw new Error(`fixture blob ${layer.file}: digest ${digest}, recorded ${layer.digest}`);
-      const identity = JSON.parse(layer.annotations?.['software.ocm.artifact'] ?? '[]') as { identity: { name: string } }[];
-      blobs.push({ resourceName: identity[0]?.identity.name ?? '', resourceType: 'directoryTree', fileName: layer.annotations?.['org.opencontainers.image.title'] ?? '', mediaType: layer.mediaType, digest, bytes });
+      if (digest !== layer.digest)
+        throw new Error(`fixture blob ${layer.file}: digest ${digest}, recorded ${layer.digest}`);
+      const identity = JSON.parse(layer.annotations?.['software.ocm.artifact'] ?? '[]') as {
+        identity: { name: string };
+      }[];
+      blobs.push({
+        resourceName: identity[0]?.identity.name ?? '',
+        resourceType: 'directoryTree',
+        fileName: layer.annotations?.['org.opencontainers.image.title'] ?? '',
+        mediaType: layer.mediaType,
+        digest,
+        bytes,
+      });
       pushed.push(digest);
     }
     await pushModule(registry, { componentName, version: entry.tag, tag: entry.tag, descriptorYaml, blobs });

@@ -9,15 +9,23 @@ import { ROOT } from './imports.ts';
 const README_MAX_LINES = 300;
 
 /** README.md and every markdown file under docs/, repository-relative. */
-const pages = ['README.md', ...readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
-  .filter((file) => file.endsWith('.md')).map((file) => join('docs', file)).sort()];
+const pages = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => join('docs', file))
+    .sort(),
+];
 const read = (file: string): string => readFileSync(join(ROOT, file), 'utf8');
 
 /** The lines of a markdown text outside fenced code blocks (a fence's own lines and its content become empty). */
 function prose(text: string): string[] {
   let fenced = false;
   return text.split('\n').map((line) => {
-    if (/^\s*(```|~~~)/.test(line)) { fenced = !fenced; return ''; }
+    if (/^\s*(```|~~~)/.test(line)) {
+      fenced = !fenced;
+      return '';
+    }
     return fenced ? '' : line;
   });
 }
@@ -27,11 +35,16 @@ const withoutCode = (line: string): string => line.replace(/`[^`]*`/g, '');
 
 /** The targets of the inline links and images of a markdown text (outside code). */
 const LINK = /!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
-const linkTargets = (text: string): string[] => prose(text).flatMap((line) => [...withoutCode(line).matchAll(LINK)].map((m) => m[1] ?? ''));
+const linkTargets = (text: string): string[] =>
+  prose(text).flatMap((line) => [...withoutCode(line).matchAll(LINK)].map((m) => m[1] ?? ''));
 
 /** GitHub's anchor for a heading: inline markup dropped, lower case, punctuation removed, spaces become dashes. */
 function slug(heading: string): string {
-  const text = heading.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/`/g, '').trim().toLowerCase();
+  const text = heading
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/`/g, '')
+    .trim()
+    .toLowerCase();
   return text.replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
 }
 
@@ -57,7 +70,13 @@ function brokenLink(file: string, target: string): string | undefined {
   const resolved = path === '' ? file : relative(ROOT, join(ROOT, dirname(file), decodeURIComponent(path)));
   if (resolved.startsWith('..')) return `${file}: ${target} leaves the repository`;
   if (!existsSync(join(ROOT, resolved))) return `${file}: ${target} → ${resolved} does not exist`;
-  if (anchor === undefined || anchor === '' || !resolved.endsWith('.md') || statSync(join(ROOT, resolved)).isDirectory()) return undefined;
+  if (
+    anchor === undefined ||
+    anchor === '' ||
+    !resolved.endsWith('.md') ||
+    statSync(join(ROOT, resolved)).isDirectory()
+  )
+    return undefined;
   return anchors(resolved).has(anchor) ? undefined : `${file}: ${target} → ${resolved} has no heading #${anchor}`;
 }
 
@@ -68,7 +87,9 @@ describe('the README', () => {
 
   it('links to every page of docs/ and to the index of decisions', () => {
     const linked = new Set(linkTargets(read('README.md')).map((target) => target.split('#')[0]));
-    const docsPages = readdirSync(join(ROOT, 'docs')).filter((file) => file.endsWith('.md')).map((file) => `docs/${file}`);
+    const docsPages = readdirSync(join(ROOT, 'docs'))
+      .filter((file) => file.endsWith('.md'))
+      .map((file) => `docs/${file}`);
     expect(docsPages.length).toBeGreaterThan(5);
     expect(docsPages.filter((page) => !linked.has(page))).toEqual([]);
     expect(linkTargets(read('README.md'))).toContain('docs/architecture.md#decision-records');
@@ -82,24 +103,35 @@ describe('links in README.md and docs/', () => {
   });
 
   it('every relative link reaches a file that exists, and a heading that exists when it names one', () => {
-    const broken = pages.flatMap((file) => linkTargets(read(file)).map((target) => brokenLink(file, target)))
+    const broken = pages
+      .flatMap((file) => linkTargets(read(file)).map((target) => brokenLink(file, target)))
       .filter((problem) => problem !== undefined);
     expect(broken).toEqual([]);
   });
 
   it('the README and the pages of docs/ name other pages of docs/ by link, not as a bare or backticked path', () => {
-    const names = readdirSync(join(ROOT, 'docs')).filter((file) => file.endsWith('.md')).map((file) => file.replace(/[.-]/g, '\\$&'));
+    const names = readdirSync(join(ROOT, 'docs'))
+      .filter((file) => file.endsWith('.md'))
+      .map((file) => file.replace(/[.-]/g, '\\$&'));
     const mention = new RegExp(`\\bdocs/[\\w./-]*|(?<![\\w/.-])(?:adr/\\d{4}[\\w.-]*|(?:${names.join('|')}))`, 'g');
-    const unlinked = pages.filter((file) => !file.startsWith('docs/adr/')).flatMap((file) => prose(read(file))
-      .map((line, index) => ({ index, rest: line.replace(/!?\[(?:[^\]\\]|\\.)*\]\([^)]*\)/g, '') }))
-      .flatMap(({ index, rest }) => [...rest.matchAll(mention)].map((m) => `${file}:${index + 1}: ${m[0]}`)));
+    const unlinked = pages
+      .filter((file) => !file.startsWith('docs/adr/'))
+      .flatMap((file) =>
+        prose(read(file))
+          .map((line, index) => ({ index, rest: line.replace(/!?\[(?:[^\]\\]|\\.)*\]\([^)]*\)/g, '') }))
+          .flatMap(({ index, rest }) => [...rest.matchAll(mention)].map((m) => `${file}:${index + 1}: ${m[0]}`)),
+      );
     expect(unlinked).toEqual([]);
   });
 
   it('the anchors are those GitHub makes', () => {
     expect(slug('Previewing a release: `plan`')).toBe('previewing-a-release-plan');
-    expect(slug('2026-11-27: 5,000 × 5 and 1,000 × 5 after issues 21–25')).toBe('2026-11-27-5000--5-and-1000--5-after-issues-2125');
-    expect(slug("Tested on Knative Eventing's own parts (`./dev test:knative`)")).toBe('tested-on-knative-eventings-own-parts-dev-testknative');
+    expect(slug('2026-11-27: 5,000 × 5 and 1,000 × 5 after issues 21–25')).toBe(
+      '2026-11-27-5000--5-and-1000--5-after-issues-2125',
+    );
+    expect(slug("Tested on Knative Eventing's own parts (`./dev test:knative`)")).toBe(
+      'tested-on-knative-eventings-own-parts-dev-testknative',
+    );
     expect(brokenLink('README.md', 'docs/nowhere.md')).toMatch(/does not exist/);
     expect(brokenLink('docs/operating.md', 'operating.md#no-such-heading')).toMatch(/has no heading/);
     expect(brokenLink('docs/operating.md', '#configuration')).toBeUndefined();

@@ -12,7 +12,10 @@ const LIBRARY_ENTRY = 'shared/render/index.ts';
 /** Every repository file the entries import, directly or not (repository-relative paths; packages left out). */
 const closure = (entries: readonly string[]) => new Set([...reached(entries)].filter((item) => item.endsWith('.ts')));
 
-const folders = (dir: string) => readdirSync(join(ROOT, dir), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+const folders = (dir: string) =>
+  readdirSync(join(ROOT, dir), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
 
 /** Each image by its room and entry: a function's `start.ts`, a component's `main.ts`. */
 const IMAGES = [
@@ -21,7 +24,9 @@ const IMAGES = [
 ];
 
 /** The entries the build bundles for the long-lived components (tools/build/main.ts). */
-const builtComponents = [...readFileSync(join(ROOT, 'tools/build/main.ts'), 'utf8').matchAll(/longLived\('[^']+', '([^']+)'/g)].map((m) => m[1]);
+const builtComponents = [
+  ...readFileSync(join(ROOT, 'tools/build/main.ts'), 'utf8').matchAll(/longLived\('[^']+', '([^']+)'/g),
+].map((m) => m[1]);
 
 describe('what an image carries', () => {
   it.each(IMAGES)('$entry: its room and shared/, nothing else', ({ room, entry }) => {

@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from './imports.ts';
 
 const MAX_HANDLER_LINES = 30;
-const functions = readdirSync(join(ROOT, 'functions'), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+const functions = readdirSync(join(ROOT, 'functions'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 /** The lines of `async handle(…) {` … its closing brace (at the same indentation) in a function's index.ts. */
 export function handlerLines(source: string): number {

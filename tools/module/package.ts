@@ -76,7 +76,13 @@ export function packageModule(source: ModuleSource): ModulePackage {
       version: source.version,
       provider: PROVIDER,
       labels: [],
-      repositoryContexts: [{ type: 'OCIRegistry', baseUrl: source.registryBaseUrl, componentNameMapping: source.componentNameMapping ?? 'urlPath' }],
+      repositoryContexts: [
+        {
+          type: 'OCIRegistry',
+          baseUrl: source.registryBaseUrl,
+          componentNameMapping: source.componentNameMapping ?? 'urlPath',
+        },
+      ],
       sources: [],
       componentReferences: [],
       resources: [
@@ -85,32 +91,69 @@ export function packageModule(source: ModuleSource): ModulePackage {
       ],
     },
   };
-  return { componentName: source.componentName, version: source.version, tag, descriptorYaml: stringify(descriptor), blobs };
+  return {
+    componentName: source.componentName,
+    version: source.version,
+    tag,
+    descriptorYaml: stringify(descriptor),
+    blobs,
+  };
 }
 
 function installBlobs({ rawManifest, chart }: ModuleSource): LocalBlob[] {
-  if ((rawManifest === undefined) === (chart === undefined)) throw new Error('a module is made of a raw manifest or of a Helm chart (exactly one)');
+  if ((rawManifest === undefined) === (chart === undefined))
+    throw new Error('a module is made of a raw manifest or of a Helm chart (exactly one)');
   if (rawManifest !== undefined) return [localBlob('raw-manifest', 'raw-manifest.yaml', rawManifest)];
   const text = (t: string) => new TextEncoder().encode(t);
   return [
-    blob(CHART_RESOURCE.chart, 'helmChart', 'helm-chart.tgz', CHART_MEDIA_TYPE.chart, chart?.archive ?? new Uint8Array()),
-    ...(chart?.config ? [blob(CHART_RESOURCE.config, 'blob', 'chart-config.yaml', CHART_MEDIA_TYPE.config, text(chart.config))] : []),
-    ...(chart?.crds ? [blob(CHART_RESOURCE.crds, 'blob', 'chart-crds.yaml', CHART_MEDIA_TYPE.crds, text(chart.crds))] : []),
+    blob(
+      CHART_RESOURCE.chart,
+      'helmChart',
+      'helm-chart.tgz',
+      CHART_MEDIA_TYPE.chart,
+      chart?.archive ?? new Uint8Array(),
+    ),
+    ...(chart?.config
+      ? [blob(CHART_RESOURCE.config, 'blob', 'chart-config.yaml', CHART_MEDIA_TYPE.config, text(chart.config))]
+      : []),
+    ...(chart?.crds
+      ? [blob(CHART_RESOURCE.crds, 'blob', 'chart-crds.yaml', CHART_MEDIA_TYPE.crds, text(chart.crds))]
+      : []),
   ];
 }
 
 function localBlob(resourceName: string, file: string, text: string): LocalBlob {
-  return blob(resourceName, 'directoryTree', `${resourceName}.tar`, TAR, writeTar([{ path: file, data: new TextEncoder().encode(text) }]));
+  return blob(
+    resourceName,
+    'directoryTree',
+    `${resourceName}.tar`,
+    TAR,
+    writeTar([{ path: file, data: new TextEncoder().encode(text) }]),
+  );
 }
 
-function blob(resourceName: string, resourceType: string, fileName: string, mediaType: string, bytes: Uint8Array): LocalBlob {
+function blob(
+  resourceName: string,
+  resourceType: string,
+  fileName: string,
+  mediaType: string,
+  bytes: Uint8Array,
+): LocalBlob {
   return { resourceName, resourceType, fileName, mediaType, digest: sha256Digest(bytes), bytes };
 }
 
 function localResource(blob: LocalBlob, version: string) {
   return {
-    name: blob.resourceName, type: blob.resourceType, relation: 'local', version,
-    access: { type: 'localBlob', localReference: blob.digest, mediaType: blob.mediaType, referenceName: blob.resourceName },
+    name: blob.resourceName,
+    type: blob.resourceType,
+    relation: 'local',
+    version,
+    access: {
+      type: 'localBlob',
+      localReference: blob.digest,
+      mediaType: blob.mediaType,
+      referenceName: blob.resourceName,
+    },
   };
 }
 
@@ -123,7 +166,10 @@ function imageResources(images: string[], version: string) {
     const count = (seen.get(base) ?? 0) + 1;
     seen.set(base, count);
     return {
-      name: count === 1 ? base : `${base}-${count}`, type: 'ociArtifact', relation: 'external', version: tag ?? version,
+      name: count === 1 ? base : `${base}-${count}`,
+      type: 'ociArtifact',
+      relation: 'external',
+      version: tag ?? version,
       access: { type: 'ociArtifact', imageReference },
     };
   });
@@ -142,19 +188,36 @@ export async function pushModule(client: RegistryClient, pkg: ModulePackage): Pr
   for (const blob of pkg.blobs) {
     const pushed = await client.pushBlob(repository, blob.bytes);
     layers.push({
-      mediaType: blob.mediaType, digest: pushed.digest, size: pushed.size,
+      mediaType: blob.mediaType,
+      digest: pushed.digest,
+      size: pushed.size,
       annotations: {
-        'software.ocm.artifact': JSON.stringify([{ identity: { name: blob.resourceName, version: pkg.version }, kind: 'resource' }]),
+        'software.ocm.artifact': JSON.stringify([
+          { identity: { name: blob.resourceName, version: pkg.version }, kind: 'resource' },
+        ]),
         'org.opencontainers.image.title': blob.fileName,
       },
     });
   }
-  const configBytes = new TextEncoder().encode(JSON.stringify({ componentDescriptorLayer: withoutUploaded(descriptorLayer) }));
+  const configBytes = new TextEncoder().encode(
+    JSON.stringify({ componentDescriptorLayer: withoutUploaded(descriptorLayer) }),
+  );
   const config = await client.pushBlob(repository, configBytes);
-  const manifest = { schemaVersion: 2, mediaType: OCI_MANIFEST, config: { ...withoutUploaded(config), mediaType: OCM_CONFIG }, layers };
+  const manifest = {
+    schemaVersion: 2,
+    mediaType: OCI_MANIFEST,
+    config: { ...withoutUploaded(config), mediaType: OCM_CONFIG },
+    layers,
+  };
   const manifestDigest = await client.pushManifest(repository, pkg.tag, JSON.stringify(manifest), OCI_MANIFEST);
   const digestOf = (name: string) => pkg.blobs.find((b) => b.resourceName === name)?.digest ?? '';
-  return { repository, tag: pkg.tag, manifestDigest, rawManifestDigest: digestOf('raw-manifest'), chartDigest: digestOf(CHART_RESOURCE.chart) };
+  return {
+    repository,
+    tag: pkg.tag,
+    manifestDigest,
+    rawManifestDigest: digestOf('raw-manifest'),
+    chartDigest: digestOf(CHART_RESOURCE.chart),
+  };
 }
 
 function withoutUploaded(d: OciDescriptor & { uploaded: boolean }): OciDescriptor {

@@ -20,36 +20,84 @@ export interface PublishOptions extends SampleModuleOptions {
 }
 
 /** Publishes a sample module version: the OCM component in the registry and its ModuleTemplate in the KCP. */
-export async function publishSampleModule(registry: RegistryClient, kcp: KubeClient, opts: PublishOptions): Promise<void> {
+export async function publishSampleModule(
+  registry: RegistryClient,
+  kcp: KubeClient,
+  opts: PublishOptions,
+): Promise<void> {
   const componentName = sampleComponent(opts.name);
   const defaultCr = sampleDefaultCr(opts.name, opts.apiVersions?.at(-1));
-  await pushModule(registry, packageModule({ componentName, version: opts.version, rawManifest: sampleRawManifest(opts), ...(opts.withoutDefaultCr ? {} : { defaultCr }), ...(opts.images ? { images: opts.images } : {}), registryBaseUrl: opts.registryBaseUrl ?? registry.host, ...(opts.componentNameMapping ? { componentNameMapping: opts.componentNameMapping } : {}) }));
+  await pushModule(
+    registry,
+    packageModule({
+      componentName,
+      version: opts.version,
+      rawManifest: sampleRawManifest(opts),
+      ...(opts.withoutDefaultCr ? {} : { defaultCr }),
+      ...(opts.images ? { images: opts.images } : {}),
+      registryBaseUrl: opts.registryBaseUrl ?? registry.host,
+      ...(opts.componentNameMapping ? { componentNameMapping: opts.componentNameMapping } : {}),
+    }),
+  );
   const labels: Record<string, string> = { [LABEL.moduleName]: opts.name };
   const annotations = opts.clusterScoped ? { [ANNOTATION.isClusterScoped]: 'true' } : {};
   if (opts.beta) labels[LABEL.beta] = 'true';
   if (opts.internal) labels[LABEL.internal] = 'true';
-  await kcp.apply({
-    apiVersion: API_VERSION, kind: 'ModuleTemplate', metadata: { name: templateName(opts.name, opts.version), namespace: opts.namespace, labels, annotations },
-    spec: {
-      moduleName: opts.name, version: opts.version, ...(opts.withoutDefaultCr ? {} : { data: defaultCr }),
-      ...(opts.requiresDowntime ? { requiresDowntime: true } : {}),
-      manager: { group: 'apps', version: 'v1', kind: 'Deployment', namespace: 'kyma-system', name: `${opts.name}-manager` },
+  await kcp.apply(
+    {
+      apiVersion: API_VERSION,
+      kind: 'ModuleTemplate',
+      metadata: { name: templateName(opts.name, opts.version), namespace: opts.namespace, labels, annotations },
+      spec: {
+        moduleName: opts.name,
+        version: opts.version,
+        ...(opts.withoutDefaultCr ? {} : { data: defaultCr }),
+        ...(opts.requiresDowntime ? { requiresDowntime: true } : {}),
+        manager: {
+          group: 'apps',
+          version: 'v1',
+          kind: 'Deployment',
+          namespace: 'kyma-system',
+          name: `${opts.name}-manager`,
+        },
+      },
     },
-  }, FIELD_MANAGER.lifecycleManager);
+    FIELD_MANAGER.lifecycleManager,
+  );
 }
 
 /** Sets a module's ModuleReleaseMeta: which version each channel gets. */
-export async function setReleaseChannels(kcp: KubeClient, namespace: string, name: string, channels: { channel: string; version: string }[]): Promise<void> {
-  await kcp.apply({
-    apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', metadata: { name, namespace },
-    spec: { moduleName: name, ocmComponentName: sampleComponent(name), channels },
-  }, FIELD_MANAGER.lifecycleManager);
+export async function setReleaseChannels(
+  kcp: KubeClient,
+  namespace: string,
+  name: string,
+  channels: { channel: string; version: string }[],
+): Promise<void> {
+  await kcp.apply(
+    {
+      apiVersion: API_VERSION,
+      kind: 'ModuleReleaseMeta',
+      metadata: { name, namespace },
+      spec: { moduleName: name, ocmComponentName: sampleComponent(name), channels },
+    },
+    FIELD_MANAGER.lifecycleManager,
+  );
 }
 
 /** Makes a module mandatory: installed on every Kyma at `version`. */
-export async function setMandatoryVersion(kcp: KubeClient, namespace: string, name: string, version: string): Promise<void> {
-  await kcp.apply({
-    apiVersion: API_VERSION, kind: 'ModuleReleaseMeta', metadata: { name, namespace },
-    spec: { moduleName: name, ocmComponentName: sampleComponent(name), mandatory: { version } },
-  }, FIELD_MANAGER.lifecycleManager);
+export async function setMandatoryVersion(
+  kcp: KubeClient,
+  namespace: string,
+  name: string,
+  version: string,
+): Promise<void> {
+  await kcp.apply(
+    {
+      apiVersion: API_VERSION,
+      kind: 'ModuleReleaseMeta',
+      metadata: { name, namespace },
+      spec: { moduleName: name, ocmComponentName: sampleComponent(name), mandatory: { version } },
+    },
+    FIELD_MANAGER.lifecycleManager,
+  );
 }

@@ -24,7 +24,11 @@ export interface SampleModuleOptions {
   extraObjects?: readonly object[];
 }
 
-const kindOf = (name: string) => name.split('-').map((p) => p[0]?.toUpperCase() + p.slice(1)).join('');
+const kindOf = (name: string) =>
+  name
+    .split('-')
+    .map((p) => p[0]?.toUpperCase() + p.slice(1))
+    .join('');
 export const sampleGroup = (name: string) => `${name}.modules.kyma-project.io`;
 export const sampleKind = (name: string) => kindOf(name);
 export const sampleComponent = (name: string) => `kyma-project.io/module/${name}`;
@@ -37,37 +41,78 @@ export function sampleRawManifest(opts: SampleModuleOptions): string {
   const labels = { app: `${opts.name}-manager` };
   const docs: object[] = [
     {
-      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `${opts.name}s.${group}` },
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: `${opts.name}s.${group}` },
       spec: {
-        group, scope: opts.clusterScoped ? 'Cluster' : 'Namespaced', names: { kind, plural: `${opts.name}s`, singular: opts.name, listKind: `${kind}List` },
+        group,
+        scope: opts.clusterScoped ? 'Cluster' : 'Namespaced',
+        names: { kind, plural: `${opts.name}s`, singular: opts.name, listKind: `${kind}List` },
         versions: (opts.apiVersions ?? ['v1alpha1']).map((name, i, all) => ({
-          name, served: true, storage: i === all.length - 1, subresources: { status: {} },
+          name,
+          served: true,
+          storage: i === all.length - 1,
+          subresources: { status: {} },
           schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
         })),
       },
     },
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: `${opts.name}-manager`, namespace: 'kyma-system' } },
     {
-      apiVersion: 'apps/v1', kind: opts.statefulSet ? 'StatefulSet' : 'Deployment', metadata: { name: `${opts.name}-manager`, namespace: 'kyma-system', labels },
+      apiVersion: 'apps/v1',
+      kind: opts.statefulSet ? 'StatefulSet' : 'Deployment',
+      metadata: { name: `${opts.name}-manager`, namespace: 'kyma-system', labels },
       spec: {
-        replicas: 1, selector: opts.selectorByExpressions ? { matchExpressions: [{ key: 'app', operator: 'In', values: [labels.app] }] } : { matchLabels: labels },
-        ...(opts.statefulSet ? { serviceName: `${opts.name}-manager` } : opts.unschedulable ? { progressDeadlineSeconds: 5 } : {}),
+        replicas: 1,
+        selector: opts.selectorByExpressions
+          ? { matchExpressions: [{ key: 'app', operator: 'In', values: [labels.app] }] }
+          : { matchLabels: labels },
+        ...(opts.statefulSet
+          ? { serviceName: `${opts.name}-manager` }
+          : opts.unschedulable
+            ? { progressDeadlineSeconds: 5 }
+            : {}),
         template: {
           metadata: { labels },
           spec: {
             serviceAccountName: `${opts.name}-manager`,
-            containers: [{ name: 'manager', image: `europe-docker.pkg.dev/kyma-project/prod/${opts.name}-manager:${opts.version}` }],
+            containers: [
+              {
+                name: 'manager',
+                image: `europe-docker.pkg.dev/kyma-project/prod/${opts.name}-manager:${opts.version}`,
+              },
+            ],
             ...(opts.unschedulable ? { nodeSelector: { 'kyma-project.io/no-such-node': 'true' } } : {}),
           },
         },
       },
     },
-    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `${opts.name}-config`, namespace: 'kyma-system' }, data: { version: opts.version } },
-    ...(opts.sharedClusterRole ? [{
-      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: opts.sharedClusterRole, labels: { 'shipped-by': opts.name } },
-      rules: [{ apiGroups: [group], resources: [`${opts.name}s`], verbs: ['get', 'list'] }],
-    }] : []),
-    ...(opts.extraConfigMap ? [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: opts.extraConfigMap, namespace: 'kyma-system' }, data: { only: opts.version } }] : []),
+    {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: `${opts.name}-config`, namespace: 'kyma-system' },
+      data: { version: opts.version },
+    },
+    ...(opts.sharedClusterRole
+      ? [
+          {
+            apiVersion: 'rbac.authorization.k8s.io/v1',
+            kind: 'ClusterRole',
+            metadata: { name: opts.sharedClusterRole, labels: { 'shipped-by': opts.name } },
+            rules: [{ apiGroups: [group], resources: [`${opts.name}s`], verbs: ['get', 'list'] }],
+          },
+        ]
+      : []),
+    ...(opts.extraConfigMap
+      ? [
+          {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: opts.extraConfigMap, namespace: 'kyma-system' },
+            data: { only: opts.version },
+          },
+        ]
+      : []),
     ...(opts.extraObjects ?? []),
   ];
   return docs.map((d) => stringify(d)).join('---\n');

@@ -19,7 +19,12 @@ export async function runPlanCommand(argv: readonly string[], io: FleetIo): Prom
   const source = await locateKcp({ kubeconfig: args.kubeconfig, fleet: undefined }, io.kubeconfigEnv, 'kcp');
   if (!('kubeconfig' in source)) throw new InputError('plan reads the KCP itself: pass --kubeconfig or set KUBECONFIG');
   const [{ KubeClient }, { kubeConfigOf }, policy, { planDeps }, { plan }] = await Promise.all([
-    import('../../shared/kube/client.ts'), import('../../shared/kube/kubeconfig.ts'), import('../../shared/kube/kubeconfig-policy.ts'), import('../../components/fleet/plan/deps.ts'), import('../../components/fleet/plan/plan.ts')]);
+    import('../../shared/kube/client.ts'),
+    import('../../shared/kube/kubeconfig.ts'),
+    import('../../shared/kube/kubeconfig-policy.ts'),
+    import('../../components/fleet/plan/deps.ts'),
+    import('../../components/fleet/plan/plan.ts'),
+  ]);
   const config = configFor(args);
   const refusal = policy.kubeconfigRefusal(source.kubeconfig, config.kubeconfigExecCommands);
   if (refusal) throw new InputError(`the kubeconfig ${source.kubeconfigPath} is refused: ${refusal}`);
@@ -27,24 +32,49 @@ export async function runPlanCommand(argv: readonly string[], io: FleetIo): Prom
   try {
     kcp = await KubeClient.from(kubeConfigOf(source.kubeconfig), 32, PLAN_USER_AGENT);
   } catch {
-    throw new InputError(`the kubeconfig ${source.kubeconfigPath} is not usable (not a kubeconfig, or no current cluster)`);
+    throw new InputError(
+      `the kubeconfig ${source.kubeconfigPath} is not usable (not a kubeconfig, or no current cluster)`,
+    );
   }
   const deps = await planDeps(kcp, config, io.stderr);
-  const report = await plan(deps, { namespace: args.namespace, change, kymas: args.kymas, samplePerGroup: args.samplePerGroup, concurrency: args.concurrency });
+  const report = await plan(deps, {
+    namespace: args.namespace,
+    change,
+    kymas: args.kymas,
+    samplePerGroup: args.samplePerGroup,
+    concurrency: args.concurrency,
+  });
   io.stdout(args.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : `${planText(report)}\n`);
   return 0;
 }
 
 function configFor(args: PlanArgs): Config {
   const config = readConfig();
-  const registry = args.registry ? { ...config.registry, base: args.registry.replace(/^https?:\/\//, ''), plainHttp: args.registry.startsWith('http://') } : config.registry;
-  return { ...config, registry, kcpNamespace: args.namespace, maintenancePolicyPath: args.maintenancePolicy ?? config.maintenancePolicyPath };
+  const registry = args.registry
+    ? {
+        ...config.registry,
+        base: args.registry.replace(/^https?:\/\//, ''),
+        plainHttp: args.registry.startsWith('http://'),
+      }
+    : config.registry;
+  return {
+    ...config,
+    registry,
+    kcpNamespace: args.namespace,
+    maintenancePolicyPath: args.maintenancePolicy ?? config.maintenancePolicyPath,
+  };
 }
 
 async function changeRequest(args: PlanArgs): Promise<ChangeRequest> {
   const file = args.template ?? (args.releaseMeta && 'file' in args.releaseMeta ? args.releaseMeta.file : undefined);
-  if (file === undefined) return { releaseMeta: args.releaseMeta && 'name' in args.releaseMeta ? args.releaseMeta.name : '', setChannels: args.setChannels };
-  const text = await readFile(file, 'utf8').catch(() => { throw new InputError(`cannot read ${file}`); });
+  if (file === undefined)
+    return {
+      releaseMeta: args.releaseMeta && 'name' in args.releaseMeta ? args.releaseMeta.name : '',
+      setChannels: args.setChannels,
+    };
+  const text = await readFile(file, 'utf8').catch(() => {
+    throw new InputError(`cannot read ${file}`);
+  });
   try {
     return { document: parse(text, { maxAliasCount: 100 }) as unknown, file };
   } catch {

@@ -24,7 +24,12 @@ export function planModules(kyma: Kyma, before: ModuleStatus[], after: ModuleSta
   return after.flatMap((entry) => {
     const previous = earlier.get(entry.name);
     if (previous && same(previous, entry)) return [];
-    return [classify(kyma.status?.modules?.find((m) => m.name === entry.name), entry)];
+    return [
+      classify(
+        kyma.status?.modules?.find((m) => m.name === entry.name),
+        entry,
+      ),
+    ];
   });
 }
 
@@ -36,7 +41,8 @@ function classify(current: ModuleStatus | undefined, entry: ModuleStatus): Modul
   if (!resolution) return { ...plan, outcome: 'error', message: 'not resolved' };
   if (resolution.maintenance) return { ...plan, outcome: 'waits' };
   if (resolution.notAllowed) return { ...plan, outcome: 'refused', removes: Boolean(current?.manifest || from) };
-  if (resolution.state === 'Resolved') return { ...plan, outcome: to === from ? 'unchanged' : from ? 'upgrade' : 'install' };
+  if (resolution.state === 'Resolved')
+    return { ...plan, outcome: to === from ? 'unchanged' : from ? 'upgrade' : 'install' };
   // A refusal that keeps what is installed (the downgrade guard): Warning, the previous template kept.
   if (resolution.state === 'Warning' && entry.template && to && to !== from) return { ...plan, outcome: 'refused' };
   return { ...plan, outcome: 'error' };

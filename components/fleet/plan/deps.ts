@@ -30,7 +30,8 @@ export async function planDeps(kcp: KubeClient, config: Config, progress: (line:
     },
     artifacts: new ModuleArtifacts(registry, access.allowedHosts),
     // apply-remote's choice (sync.ts): Helm charts when the Manifest has installs, else the raw-manifest layer.
-    moduleYaml: (manifest) => (manifest.spec?.installs?.length ? charts.moduleYaml(manifest) : layers.rawManifest(manifest)),
+    moduleYaml: (manifest) =>
+      manifest.spec?.installs?.length ? charts.moduleYaml(manifest) : layers.rawManifest(manifest),
     registryHost: registry.host,
     pullSecret: config.runtimeImagePullSecret,
     maintenanceOf: (kyma) => maintenance.windowOf(kyma),

@@ -23,34 +23,62 @@ export async function readCatalog(kcp: KubeClient, namespace: string): Promise<C
 }
 
 /** Kymas (not being deleted) that want one of `modules`, as resolution saw them; `names` narrows them (--kyma). */
-export async function kymasUsing(kcp: KubeClient, namespace: string, modules: readonly string[], names: readonly string[]): Promise<Kyma[]> {
+export async function kymasUsing(
+  kcp: KubeClient,
+  namespace: string,
+  modules: readonly string[],
+  names: readonly string[],
+): Promise<Kyma[]> {
   const all = names.length
-    ? (await Promise.all(names.map((name) => kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace, name })))).filter((k): k is Kyma => k !== undefined)
+    ? (
+        await Promise.all(
+          names.map((name) => kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace, name })),
+        )
+      ).filter((k): k is Kyma => k !== undefined)
     : await listAll<Kyma>(kcp, API_VERSION, 'Kyma', { namespace }, 500);
-  return all.filter((k) => !k.metadata.deletionTimestamp).map(asResolved)
+  return all
+    .filter((k) => !k.metadata.deletionTimestamp)
+    .map(asResolved)
     .filter((k) => wantedModules(k).some((m) => modules.includes(m.name)));
 }
 
 /** The Manifests of the namespace (one paged LIST), by `<kyma>/<module>`. */
 export async function manifestsByModule(kcp: KubeClient, namespace: string): Promise<Map<string, Manifest>> {
   const manifests = await listAll<Manifest>(kcp, API_VERSION, 'Manifest', { namespace }, 500);
-  return new Map(manifests.map((m) => [`${m.metadata.labels?.[LABEL.kymaName] ?? ''}/${m.metadata.labels?.[LABEL.moduleName] ?? ''}`, m]));
+  return new Map(
+    manifests.map((m) => [
+      `${m.metadata.labels?.[LABEL.kymaName] ?? ''}/${m.metadata.labels?.[LABEL.moduleName] ?? ''}`,
+      m,
+    ]),
+  );
 }
 
 /** Every descriptor lookup resolution makes for these Kymas against these catalogs, read `limit` at a time; a registry
  * outage is an answer (as observe.ts has it), not a failure of the plan. */
-export async function readArtifacts(artifacts: ModuleArtifacts, kymas: readonly Kyma[], catalogs: readonly Catalog[], limit: number): Promise<Map<string, ArtifactLookup>> {
+export async function readArtifacts(
+  artifacts: ModuleArtifacts,
+  kymas: readonly Kyma[],
+  catalogs: readonly Catalog[],
+  limit: number,
+): Promise<Map<string, ArtifactLookup>> {
   const wanted = new Map<string, { componentName: string; version: string; template: ModuleTemplate }>();
   for (const catalog of catalogs) {
     for (const kyma of kymas) {
       for (const need of neededArtifacts(kyma, catalog)) wanted.set(`${need.componentName}:${need.version}`, need);
     }
   }
-  const found = await mapBounded([...wanted], limit, async ([key, need]) => [key, await lookupOrOutage(artifacts, need)] as const);
+  const found = await mapBounded(
+    [...wanted],
+    limit,
+    async ([key, need]) => [key, await lookupOrOutage(artifacts, need)] as const,
+  );
   return new Map(found);
 }
 
-async function lookupOrOutage(artifacts: ModuleArtifacts, need: { componentName: string; version: string; template: ModuleTemplate }): Promise<ArtifactLookup> {
+async function lookupOrOutage(
+  artifacts: ModuleArtifacts,
+  need: { componentName: string; version: string; template: ModuleTemplate },
+): Promise<ArtifactLookup> {
   try {
     return await artifacts.lookup(need.componentName, need.version, need.template);
   } catch (error) {

@@ -8,15 +8,35 @@ import { desiredManifest, installSources } from '../../../shared/core/desired-ma
 import { chooseManifestName } from '../../../shared/core/names.ts';
 import type { Catalog } from './change.ts';
 
-export function nextManifest(kyma: Kyma, entry: ModuleStatus, catalog: Catalog, artifacts: ReadonlyMap<string, ArtifactLookup>, registryHost: string, current?: Manifest): Manifest | { error: string } {
+export function nextManifest(
+  kyma: Kyma,
+  entry: ModuleStatus,
+  catalog: Catalog,
+  artifacts: ReadonlyMap<string, ArtifactLookup>,
+  registryHost: string,
+  current?: Manifest,
+): Manifest | { error: string } {
   const module = wantedModules(kyma).find((m) => m.name === entry.name);
   const template = catalog.templates.find((t) => t.metadata.name === entry.template?.metadata.name);
   const componentName = entry.ocmComponentName ?? '';
   const lookup = artifacts.get(`${componentName}:${entry.resolution?.version ?? ''}`);
-  if (!module || !template) return { error: `module ${entry.name}: no template ${entry.template?.metadata.name ?? ''} to render` };
+  if (!module || !template)
+    return { error: `module ${entry.name}: no template ${entry.template?.metadata.name ?? ''} to render` };
   if (!lookup || 'error' in lookup) return { error: lookup?.error ?? `descriptor of ${componentName} not read` };
   const { artifact } = lookup;
   // The module's Manifest keeps its name (ADR 40); a new one gets upstream's (a plan does not see names held elsewhere).
   const name = chooseManifestName(kyma.metadata.name, componentName, module.name, current?.metadata.name, () => false);
-  return desiredManifest(kyma, { module, entry, template, componentName, version: artifact.version, ...installSources(registryHost, componentName, artifact.install), localizedImages: artifact.localizedImages }, name);
+  return desiredManifest(
+    kyma,
+    {
+      module,
+      entry,
+      template,
+      componentName,
+      version: artifact.version,
+      ...installSources(registryHost, componentName, artifact.install),
+      localizedImages: artifact.localizedImages,
+    },
+    name,
+  );
 }

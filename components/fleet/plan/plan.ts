@@ -7,7 +7,14 @@ import type { ModuleArtifacts } from '../../../shared/oci/module-artifacts.ts';
 import type { KubeClient } from '../../../shared/kube/client.ts';
 import type { Observed } from '../../../shared/core/resolution.ts';
 import { mapBounded } from './bounded.ts';
-import { changedCatalog, changedModules, changeOf, describeChange, type Catalog, type ChangeRequest } from './change.ts';
+import {
+  changedCatalog,
+  changedModules,
+  changeOf,
+  describeChange,
+  type Catalog,
+  type ChangeRequest,
+} from './change.ts';
 import { planModules, type ModulePlan } from './classify.ts';
 import { kymasUsing, manifestsByModule, readArtifacts, readCatalog } from './inputs.ts';
 import { nextManifest } from './next-manifest.ts';
@@ -45,7 +52,9 @@ export async function plan(deps: PlanDeps, request: PlanRequest): Promise<PlanRe
   const resolved = await resolveFleet(deps, request);
   const picks = pickSamples(resolved.planned, request.samplePerGroup);
   const manifests = await manifestsByModule(deps.kcp, request.namespace);
-  const work = resolved.planned.flatMap(({ kyma, modules }) => modules.map((module) => ({ kyma: resolved.kymas.get(kyma) as Kyma, module })));
+  const work = resolved.planned.flatMap(({ kyma, modules }) =>
+    modules.map((module) => ({ kyma: resolved.kymas.get(kyma) as Kyma, module })),
+  );
   let done = 0;
   const rows = await mapBounded(work, request.concurrency, async ({ kyma, module }): Promise<PlanRow> => {
     const row = rowOf(kyma, module);
@@ -53,14 +62,21 @@ export async function plan(deps: PlanDeps, request: PlanRequest): Promise<PlanRe
     if (!pick) return row;
     if ('sameAs' in pick) return { ...row, runtime: { sameAs: pick.sameAs } };
     const entry = resolved.after.get(row.kyma)?.find((m) => m.name === row.module);
-    const runtime = await diffOf(deps, kyma, module, entry, resolved, manifests.get(`${row.kyma}/${row.module}`)).catch((e: unknown) => ({ error: messageOf(e) }));
+    const runtime = await diffOf(deps, kyma, module, entry, resolved, manifests.get(`${row.kyma}/${row.module}`)).catch(
+      (e: unknown) => ({ error: messageOf(e) }),
+    );
     if (++done % 10 === 0) deps.progress(`plan: ${done} runtime dry-runs done`);
     return { ...row, runtime };
   });
   const moved = rows.filter((r) => r.outcome !== 'unchanged');
   return {
-    change: resolved.change, namespace: request.namespace, kymas: resolved.kymas.size, unchanged: resolved.kymas.size - new Set(moved.map((r) => r.kyma)).size,
-    rows: moved, dryRuns: [...picks.values()].filter((p) => 'sample' in p).length, seconds: Math.round((performance.now() - started) / 100) / 10,
+    change: resolved.change,
+    namespace: request.namespace,
+    kymas: resolved.kymas.size,
+    unchanged: resolved.kymas.size - new Set(moved.map((r) => r.kyma)).size,
+    rows: moved,
+    dryRuns: [...picks.values()].filter((p) => 'sample' in p).length,
+    seconds: Math.round((performance.now() - started) / 100) / 10,
   };
 }
 
@@ -72,16 +88,50 @@ async function resolveFleet(deps: PlanDeps, request: PlanRequest) {
   const kymas = await kymasUsing(deps.kcp, request.namespace, changedModules(change), request.kymas);
   deps.progress(`plan: ${kymas.length} Kymas use ${changedModules(change).join(', ')}`);
   const artifacts = await readArtifacts(deps.artifacts, kymas, [before, catalog], request.concurrency);
-  const windows = new Map(await mapBounded(kymas, request.concurrency, async (k) => [k.metadata.name, await deps.maintenanceOf?.(k)] as const));
-  const around: Surroundings = { artifacts, maintenance: (k) => windows.get(k.metadata.name), restrictedModules: deps.restrictedModules };
+  const windows = new Map(
+    await mapBounded(
+      kymas,
+      request.concurrency,
+      async (k) => [k.metadata.name, await deps.maintenanceOf?.(k)] as const,
+    ),
+  );
+  const around: Surroundings = {
+    artifacts,
+    maintenance: (k) => windows.get(k.metadata.name),
+    restrictedModules: deps.restrictedModules,
+  };
   const after = new Map(kymas.map((k) => [k.metadata.name, resolve(k, catalog, around)]));
-  const planned = kymas.map((k) => ({ kyma: k.metadata.name, modules: planModules(k, resolve(k, before, around), after.get(k.metadata.name) ?? []) }));
-  return { change: describeChange(change), catalog, artifacts, after, planned, kymas: new Map(kymas.map((k) => [k.metadata.name, k])) };
+  const planned = kymas.map((k) => ({
+    kyma: k.metadata.name,
+    modules: planModules(k, resolve(k, before, around), after.get(k.metadata.name) ?? []),
+  }));
+  return {
+    change: describeChange(change),
+    catalog,
+    artifacts,
+    after,
+    planned,
+    kymas: new Map(kymas.map((k) => [k.metadata.name, k])),
+  };
 }
 
-const rowOf = (kyma: Kyma, p: ModulePlan): PlanRow => ({ kyma: kyma.metadata.name, module: p.module, outcome: p.outcome, from: p.from, to: p.to, message: p.message });
+const rowOf = (kyma: Kyma, p: ModulePlan): PlanRow => ({
+  kyma: kyma.metadata.name,
+  module: p.module,
+  outcome: p.outcome,
+  from: p.from,
+  to: p.to,
+  message: p.message,
+});
 
-async function diffOf(deps: PlanDeps, kyma: Kyma, module: ModulePlan, entry: ModuleStatus | undefined, to: { catalog: Catalog; artifacts: Surroundings['artifacts'] }, current: Manifest | undefined) {
+async function diffOf(
+  deps: PlanDeps,
+  kyma: Kyma,
+  module: ModulePlan,
+  entry: ModuleStatus | undefined,
+  to: { catalog: Catalog; artifacts: Surroundings['artifacts'] },
+  current: Manifest | undefined,
+) {
   const runtime = await deps.runtimeOf(kyma.metadata.namespace ?? '', kyma.metadata.name);
   if ('missing' in runtime) return { error: runtime.missing };
   if (module.removes) return current ? removalDiff(runtime, current) : { error: 'no Manifest to remove' };

@@ -17,7 +17,8 @@ export function readOnly(client: KubeClient): KubeClient {
     get(target, property, receiver) {
       if (property !== 'request') return Reflect.get(target, property, receiver) as unknown;
       return (method: string, path: string, ...rest: unknown[]) => {
-        if (method !== 'GET' && !/[?&]dryRun=All(&|$)/.test(path)) throw new PlanWriteRefused(`the plan does not write: ${method} ${path.split('?')[0]} refused`);
+        if (method !== 'GET' && !/[?&]dryRun=All(&|$)/.test(path))
+          throw new PlanWriteRefused(`the plan does not write: ${method} ${path.split('?')[0]} refused`);
         return (target.request as (...args: unknown[]) => unknown).call(receiver, method, path, ...rest);
       };
     },
@@ -28,7 +29,12 @@ export function readOnly(client: KubeClient): KubeClient {
  * hash, as the applier's field manager, forced — the same request as apply-remote's, with dryRun=All. */
 export async function dryRunApply(runtime: KubeClient, object: RuntimeObject): Promise<RuntimeObject> {
   const desired = withAppliedHash(object as RuntimeObject & Annotated);
-  const path = await runtime.path({ apiVersion: desired.apiVersion, kind: desired.kind, name: desired.metadata.name, namespace: desired.metadata.namespace });
+  const path = await runtime.path({
+    apiVersion: desired.apiVersion,
+    kind: desired.kind,
+    name: desired.metadata.name,
+    namespace: desired.metadata.namespace,
+  });
   const query = `?fieldManager=${encodeURIComponent(FIELD_MANAGER.applier)}&force=true&dryRun=All`;
   return runtime.request<RuntimeObject>('PATCH', `${path}${query}`, desired, 'application/apply-patch+yaml');
 }
@@ -38,8 +44,12 @@ export async function dryRunApply(runtime: KubeClient, object: RuntimeObject): P
 export function comparable(object: RuntimeObject): unknown {
   const copy = structuredClone(object) as RuntimeObject & { status?: unknown };
   delete copy.status;
-  const metadata = Object.fromEntries(Object.entries(copy.metadata).filter(([k]) => !SERVER_FIELDS.has(k))) as RuntimeObject['metadata'];
-  const annotations = Object.fromEntries(Object.entries(metadata.annotations ?? {}).filter(([k]) => k !== ANNOTATION.appliedHash));
+  const metadata = Object.fromEntries(
+    Object.entries(copy.metadata).filter(([k]) => !SERVER_FIELDS.has(k)),
+  ) as RuntimeObject['metadata'];
+  const annotations = Object.fromEntries(
+    Object.entries(metadata.annotations ?? {}).filter(([k]) => k !== ANNOTATION.appliedHash),
+  );
   return { ...copy, metadata: { ...metadata, annotations } };
 }
 

@@ -21,13 +21,17 @@ export interface Surroundings {
 export function asResolved(kyma: Kyma): Kyma {
   const source = kyma.status?.specSource;
   if (source?.from !== 'runtime') return kyma;
-  return { ...kyma, spec: { ...kyma.spec, channel: source.channel || kyma.spec?.channel || '', modules: effectiveModules(kyma) } };
+  return {
+    ...kyma,
+    spec: { ...kyma.spec, channel: source.channel || kyma.spec?.channel || '', modules: effectiveModules(kyma) },
+  };
 }
 
 /** The observed state of one Kyma against a catalog (resolve-template's Observed). */
 export function observedOf(kyma: Kyma, catalog: Catalog, around: Surroundings): Observed {
   return {
-    kyma, ...indexed(catalog),
+    kyma,
+    ...indexed(catalog),
     allTemplates: catalog.templates,
     artifacts: around.artifacts,
     maintenance: around.maintenance?.(kyma),
@@ -41,7 +45,10 @@ const indexes = new WeakMap<Catalog, Pick<Observed, 'releaseMetas' | 'templates'
 function indexed(catalog: Catalog): Pick<Observed, 'releaseMetas' | 'templates'> {
   let index = indexes.get(catalog);
   if (!index) {
-    index = { releaseMetas: new Map(catalog.releaseMetas.map((m) => [m.metadata.name, m])), templates: new Map(catalog.templates.map((t) => [t.metadata.name, t])) };
+    index = {
+      releaseMetas: new Map(catalog.releaseMetas.map((m) => [m.metadata.name, m])),
+      templates: new Map(catalog.templates.map((t) => [t.metadata.name, t])),
+    };
     indexes.set(catalog, index);
   }
   return index;
@@ -53,10 +60,15 @@ export function resolve(kyma: Kyma, catalog: Catalog, around: Surroundings): Mod
 }
 
 /** The descriptor lookups (`component:version`) resolution will ask for, so they can be read before resolving. */
-export function neededArtifacts(kyma: Kyma, catalog: Catalog): { componentName: string; version: string; template: ModuleTemplate }[] {
+export function neededArtifacts(
+  kyma: Kyma,
+  catalog: Catalog,
+): { componentName: string; version: string; template: ModuleTemplate }[] {
   const observed = observedOf(kyma, catalog, { artifacts: new Map() });
   return wantedModules(kyma).flatMap((m) => {
     const found = lookup(observed, m, desiredChannel(kyma, m));
-    return 'error' in found ? [] : [{ componentName: found.componentName, version: found.version, template: found.template }];
+    return 'error' in found
+      ? []
+      : [{ componentName: found.componentName, version: found.version, template: found.template }];
   });
 }

@@ -33,13 +33,22 @@ export interface RuntimeDiff {
   keptCrds: string[];
 }
 
-export interface Runtime { client: KubeClient; scope: RuntimeScope }
+export interface Runtime {
+  client: KubeClient;
+  scope: RuntimeScope;
+}
 
 /** The module's YAML as apply-remote gets it: the raw-manifest layer, or its Helm charts rendered (deps.ts). */
 export type ModuleYaml = (manifest: Manifest) => Promise<{ yaml: string } | { error: string }>;
 
 /** The diff of installing `next` (the Manifest render-manifest would write) over `current` (the stored one, if any). */
-export async function upgradeDiff(runtime: Runtime, moduleYaml: ModuleYaml, next: Manifest, current: Manifest | undefined, pullSecret: string | undefined): Promise<RuntimeDiff | { error: string }> {
+export async function upgradeDiff(
+  runtime: Runtime,
+  moduleYaml: ModuleYaml,
+  next: Manifest,
+  current: Manifest | undefined,
+  pullSecret: string | undefined,
+): Promise<RuntimeDiff | { error: string }> {
   const layer = await moduleYaml(next);
   if ('error' in layer) return layer;
   const objects = await renderTarget(runtime.client, next, layer.yaml, pullSecret, runtime.scope);
@@ -51,7 +60,11 @@ export async function upgradeDiff(runtime: Runtime, moduleYaml: ModuleYaml, next
   // Which way each dropped CRD goes, as apply-remote decides it (shared/render/sync.ts): kept while custom resources use
   // it, unless the module allows it to go with them.
   const allowed = (next.metadata.annotations?.[ANNOTATION.allowCrdPrune] ?? '').split(',').filter(Boolean);
-  const held = await mapBounded(dropped.filter((r) => r.kind === 'CustomResourceDefinition'), 1, async (crd) => ({ crd, crs: await customResourcesOf(runtime.client, crd.name) }));
+  const held = await mapBounded(
+    dropped.filter((r) => r.kind === 'CustomResourceDefinition'),
+    1,
+    async (crd) => ({ crd, crs: await customResourcesOf(runtime.client, crd.name) }),
+  );
   const kept = held.filter((h) => h.crs.length && !allowed.includes(h.crd.name));
   return {
     created: objects.filter((_, i) => verdicts[i] === 'created').map(textOf),
@@ -67,14 +80,32 @@ export async function upgradeDiff(runtime: Runtime, moduleYaml: ModuleYaml, next
 /** The diff of removing the module of `current`: what it synced goes, once no user CR blocks it. */
 export async function removalDiff(runtime: Runtime, current: Manifest): Promise<RuntimeDiff> {
   const pruned = pruneWaves(current.status?.synced ?? [], [], runtime.scope.shared).flat();
-  return { created: [], changed: [], unchanged: 0, pruned: pruned.map(syncedText), blockedBy: await blockingCrs(runtime.client, current, runtime.scope), deletedWithCrds: [], keptCrds: [] };
+  return {
+    created: [],
+    changed: [],
+    unchanged: 0,
+    pruned: pruned.map(syncedText),
+    blockedBy: await blockingCrs(runtime.client, current, runtime.scope),
+    deletedWithCrds: [],
+    keptCrds: [],
+  };
 }
 
 async function verdictOf(runtime: KubeClient, object: RuntimeObject): Promise<'created' | 'changed' | 'unchanged'> {
-  const live = await runtime.get<RuntimeObject>({ apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name, namespace: object.metadata.namespace })
-    .catch((error: unknown) => { if (isNotFound(error)) return undefined; throw error; });
+  const live = await runtime
+    .get<RuntimeObject>({
+      apiVersion: object.apiVersion,
+      kind: object.kind,
+      name: object.metadata.name,
+      namespace: object.metadata.namespace,
+    })
+    .catch((error: unknown) => {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    });
   // What apply-remote would skip (ADR 14) is unchanged without asking the server.
-  if (isCurrent(live as Annotated | undefined, withAppliedHash(object as RuntimeObject & Annotated))) return 'unchanged';
+  if (isCurrent(live as Annotated | undefined, withAppliedHash(object as RuntimeObject & Annotated)))
+    return 'unchanged';
   let stored: RuntimeObject;
   try {
     stored = await dryRunApply(runtime, object);

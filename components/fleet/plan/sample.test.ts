@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { ModulePlan } from './classify.ts';
 import { pickSamples } from './sample.ts';
 
-const plan = (module: string, from: string, to: string, outcome: ModulePlan['outcome'] = 'upgrade'): ModulePlan => ({ module, from, to, outcome, message: '', removes: false });
+const plan = (module: string, from: string, to: string, outcome: ModulePlan['outcome'] = 'upgrade'): ModulePlan => ({
+  module,
+  from,
+  to,
+  outcome,
+  message: '',
+  removes: false,
+});
 
 describe('pickSamples', () => {
   const plans = [
@@ -14,9 +21,16 @@ describe('pickSamples', () => {
 
   it('dry-runs the first n Kymas by name of each (module, from → to) group; the others are the same change as the first', () => {
     expect(Object.fromEntries(pickSamples(plans, 1))).toEqual({
-      'a/alpha': { sample: true }, 'a/beta': { sample: true }, 'b/alpha': { sameAs: 'a' }, 'c/alpha': { sameAs: 'a' }, 'd/alpha': { sample: true },
+      'a/alpha': { sample: true },
+      'a/beta': { sample: true },
+      'b/alpha': { sameAs: 'a' },
+      'c/alpha': { sameAs: 'a' },
+      'd/alpha': { sample: true },
     });
-    expect(Object.fromEntries(pickSamples(plans, 2))).toMatchObject({ 'b/alpha': { sample: true }, 'c/alpha': { sameAs: 'a' } });
+    expect(Object.fromEntries(pickSamples(plans, 2))).toMatchObject({
+      'b/alpha': { sample: true },
+      'c/alpha': { sameAs: 'a' },
+    });
   });
 
   it('without sampling every Kyma is dry-run; refusals and waits never touch the runtime', () => {

@@ -8,7 +8,10 @@ export const touchesRuntime = (p: ModulePlan) => p.outcome === 'upgrade' || p.ou
 export const groupOf = (p: ModulePlan) => `${p.module} ${p.from || '-'} → ${p.to || '-'} ${p.outcome}`;
 
 /** For each (Kyma, module) that touches the runtime: dry-run it (`sample`), or the sampled Kyma it is like. */
-export function pickSamples(plans: readonly { kyma: string; modules: readonly ModulePlan[] }[], perGroup: number | undefined): Map<string, { sample: true } | { sameAs: string }> {
+export function pickSamples(
+  plans: readonly { kyma: string; modules: readonly ModulePlan[] }[],
+  perGroup: number | undefined,
+): Map<string, { sample: true } | { sameAs: string }> {
   const taken = new Map<string, string[]>();
   const picks = new Map<string, { sample: true } | { sameAs: string }>();
   for (const { kyma, modules } of [...plans].sort((a, b) => a.kyma.localeCompare(b.kyma))) {

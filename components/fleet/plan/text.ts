@@ -12,8 +12,10 @@ export function planText(report: PlanReport): string {
     `Kymas using it: ${report.kymas}, unchanged: ${report.unchanged}; modules: ${summary}; runtime dry-runs: ${report.dryRuns}; ${report.seconds} s`,
   ];
   if (report.rows.length === 0) return lines.join('\n');
-  const table = alignedTable(['KYMA', 'MODULE', 'OUTCOME', 'FROM', 'TO', 'RUNTIME', 'MESSAGE'],
-    report.rows.map((r) => [r.kyma, r.module, r.outcome, r.from || '-', r.to || '-', runtimeText(r), r.message || '']));
+  const table = alignedTable(
+    ['KYMA', 'MODULE', 'OUTCOME', 'FROM', 'TO', 'RUNTIME', 'MESSAGE'],
+    report.rows.map((r) => [r.kyma, r.module, r.outcome, r.from || '-', r.to || '-', runtimeText(r), r.message || '']),
+  );
   return [...lines, '', ...table, ...details(report.rows)].join('\n');
 }
 
@@ -23,8 +25,12 @@ export function runtimeText(row: PlanRow): string {
   if (!diff) return '';
   if ('sameAs' in diff) return `same as ${diff.sameAs}`;
   if ('error' in diff) return `error: ${diff.error}`;
-  const blocked = diff.blockedBy.length ? ` blocked by ${diff.blockedBy.length} CR${diff.blockedBy.length > 1 ? 's' : ''}` : '';
-  const lost = diff.deletedWithCrds.length ? ` deletes ${diff.deletedWithCrds.length} CR${diff.deletedWithCrds.length > 1 ? 's' : ''}` : '';
+  const blocked = diff.blockedBy.length
+    ? ` blocked by ${diff.blockedBy.length} CR${diff.blockedBy.length > 1 ? 's' : ''}`
+    : '';
+  const lost = diff.deletedWithCrds.length
+    ? ` deletes ${diff.deletedWithCrds.length} CR${diff.deletedWithCrds.length > 1 ? 's' : ''}`
+    : '';
   const kept = diff.keptCrds.length ? ` keeps ${diff.keptCrds.length} CRD${diff.keptCrds.length > 1 ? 's' : ''}` : '';
   return `+${diff.created.length} ~${diff.changed.length} -${diff.pruned.length}${blocked}${lost}${kept}`;
 }
@@ -38,7 +44,14 @@ function details(rows: readonly PlanRow[]): string[] {
     const blocked = diff.blockedBy.map((cr) => `    ! removal blocked by ${cr}`);
     const lost = diff.deletedWithCrds.map((cr) => `    ! ${cr} deleted with its CRD`);
     const kept = diff.keptCrds.map((crd) => `    ! ${crd}`);
-    const all = [...part('+', diff.created), ...part('~', diff.changed), ...part('-', diff.pruned), ...blocked, ...lost, ...kept];
+    const all = [
+      ...part('+', diff.created),
+      ...part('~', diff.changed),
+      ...part('-', diff.pruned),
+      ...blocked,
+      ...lost,
+      ...kept,
+    ];
     return all.length ? ['', `${row.kyma} ${row.module}:`, ...all] : [];
   });
 }

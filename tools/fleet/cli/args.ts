@@ -8,12 +8,23 @@ import { PLAN_HELP } from '../../../components/fleet/plan/args.ts';
 export type FleetRequest =
   | { command: 'help' }
   | { command: 'status'; namespace: string; json: boolean; kubeconfig: string | undefined; fleet: string | undefined }
-  | { command: 'why'; namespace: string; json: boolean; kubeconfig: string | undefined; fleet: string | undefined; kyma: string; module: string | undefined };
+  | {
+      command: 'why';
+      namespace: string;
+      json: boolean;
+      kubeconfig: string | undefined;
+      fleet: string | undefined;
+      kyma: string;
+      module: string | undefined;
+    };
 
 const OPTIONS = {
-  namespace: { type: 'string', short: 'n' }, kubeconfig: { type: 'string' }, fleet: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  namespace: { type: 'string', short: 'n' },
+  kubeconfig: { type: 'string' },
+  fleet: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
 } as const;
-
 
 /** PURE. The request of a command line; every refusal is an InputError naming what is wrong and what is expected. */
 export function parseFleetRequest(argv: readonly string[]): FleetRequest {
@@ -28,8 +39,16 @@ export function parseFleetRequest(argv: readonly string[]): FleetRequest {
   if (values.help || command === undefined || command === 'help') return { command: 'help' };
   const namespace = values.namespace ?? KCP_NAMESPACE;
   refuse('--namespace', namespace, namespaceProblem(namespace));
-  if (values.fleet !== undefined && !/^https?:\/\/[^/\s]+\/?$/.test(values.fleet)) throw new InputError(`--fleet "${values.fleet}": expected the fleet component's base URL, e.g. http://127.0.0.1:8080`);
-  const common = { namespace, json: values.json ?? false, kubeconfig: values.kubeconfig, fleet: values.fleet?.replace(/\/$/, '') };
+  if (values.fleet !== undefined && !/^https?:\/\/[^/\s]+\/?$/.test(values.fleet))
+    throw new InputError(
+      `--fleet "${values.fleet}": expected the fleet component's base URL, e.g. http://127.0.0.1:8080`,
+    );
+  const common = {
+    namespace,
+    json: values.json ?? false,
+    kubeconfig: values.kubeconfig,
+    fleet: values.fleet?.replace(/\/$/, ''),
+  };
   if (command === 'status') {
     if (rest.length) throw new InputError(`status takes no arguments, got "${rest.join(' ')}"`);
     return { command, ...common };
@@ -38,8 +57,17 @@ export function parseFleetRequest(argv: readonly string[]): FleetRequest {
     const [kyma, module, ...extra] = rest;
     if (!kyma) throw new InputError('why needs the name of a Kyma: why <kyma> [module]');
     if (extra.length) throw new InputError(`why takes a Kyma and at most one module, got also "${extra.join(' ')}"`);
-    refuse('<kyma>', kyma, FLEET_NAME.test(kyma) ? '' : 'expected the name of a Kyma (lower-case letters, digits, "-" and ".")');
-    if (module !== undefined) refuse('[module]', module, FLEET_NAME.test(module) ? '' : 'expected the name of a module (lower-case letters, digits, "-" and ".")');
+    refuse(
+      '<kyma>',
+      kyma,
+      FLEET_NAME.test(kyma) ? '' : 'expected the name of a Kyma (lower-case letters, digits, "-" and ".")',
+    );
+    if (module !== undefined)
+      refuse(
+        '[module]',
+        module,
+        FLEET_NAME.test(module) ? '' : 'expected the name of a module (lower-case letters, digits, "-" and ".")',
+      );
     return { command, ...common, kyma, module };
   }
   throw new InputError(`unknown command "${command}": expected status, why or plan`);

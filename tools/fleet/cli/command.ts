@@ -32,7 +32,11 @@ export async function runFleetCommand(argv: readonly string[], io: FleetIo): Pro
     const reader = await readerOf(await locateKcp(request, io.kubeconfigEnv), request.namespace);
     if (request.command === 'status') {
       const summary = await reader.summary();
-      io.stdout(request.json ? `${JSON.stringify(summary, null, 2)}\n` : `${fleetText(summary, { kyma: KYMA_STATES, module: MODULE_STATES })}\n`);
+      io.stdout(
+        request.json
+          ? `${JSON.stringify(summary, null, 2)}\n`
+          : `${fleetText(summary, { kyma: KYMA_STATES, module: MODULE_STATES })}\n`,
+      );
       return 0;
     }
     const explanation = await reader.explanation(request.kyma, request.module);
@@ -47,7 +51,9 @@ export async function runFleetCommand(argv: readonly string[], io: FleetIo): Pro
       io.stderr(`error: ${error.message}`);
       return 2;
     }
-    io.stderr(`error: ${argv[0] === 'plan' ? 'cannot plan' : 'cannot read the KCP'}: ${error instanceof Error ? error.message : String(error)}`);
+    io.stderr(
+      `error: ${argv[0] === 'plan' ? 'cannot plan' : 'cannot read the KCP'}: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return 1;
   }
 }
@@ -63,16 +69,26 @@ async function readerOf(source: KcpSource, namespace: string): Promise<FleetRead
     const get = async <T>(path: string): Promise<T | undefined> => {
       const response = await fetch(`${source.fleet}${path}`, { signal: AbortSignal.timeout(30_000) });
       if (response.status === 404 && path.startsWith('/api/kymas/')) return undefined;
-      if (!response.ok) throw new Error(`fleet component ${source.fleet} answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
-      return await response.json() as T;
+      if (!response.ok)
+        throw new Error(
+          `fleet component ${source.fleet} answered ${response.status}: ${(await response.text()).slice(0, 200)}`,
+        );
+      return (await response.json()) as T;
     };
     return {
-      summary: async () => await get<FleetSummary>('/api/fleet') as FleetSummary,
-      explanation: (kyma, module) => get<Explanation>(`/api/kymas/${encodeURIComponent(kyma)}${module ? `?module=${encodeURIComponent(module)}` : ''}`),
+      summary: async () => (await get<FleetSummary>('/api/fleet')) as FleetSummary,
+      explanation: (kyma, module) =>
+        get<Explanation>(
+          `/api/kymas/${encodeURIComponent(kyma)}${module ? `?module=${encodeURIComponent(module)}` : ''}`,
+        ),
     };
   }
   // Loaded only for the KCP path: the Kubernetes client library is most of the CLI's start-up time.
-  const [{ KubeClient }, { kubeConfigOf }, policy] = await Promise.all([import('../../../shared/kube/client.ts'), import('../../../shared/kube/kubeconfig.ts'), import('../../../shared/kube/kubeconfig-policy.ts')]);
+  const [{ KubeClient }, { kubeConfigOf }, policy] = await Promise.all([
+    import('../../../shared/kube/client.ts'),
+    import('../../../shared/kube/kubeconfig.ts'),
+    import('../../../shared/kube/kubeconfig-policy.ts'),
+  ]);
   // Exec plugins, auth-providers, local files and proxies only when allowed (ADR 31): as for runtime kubeconfigs.
   const refusal = policy.kubeconfigRefusal(source.kubeconfig, readConfig().kubeconfigExecCommands);
   if (refusal) throw new InputError(`the kubeconfig ${source.kubeconfigPath} is refused: ${refusal}`);
@@ -81,7 +97,9 @@ async function readerOf(source: KcpSource, namespace: string): Promise<FleetRead
   try {
     kcp = await KubeClient.from(kubeConfigOf(source.kubeconfig));
   } catch {
-    throw new InputError(`the kubeconfig ${source.kubeconfigPath} is not usable (not a kubeconfig, or no current cluster)`);
+    throw new InputError(
+      `the kubeconfig ${source.kubeconfigPath} is not usable (not a kubeconfig, or no current cluster)`,
+    );
   }
   return {
     summary: async () => summarizeFleet(await listAll<Kyma>(kcp, API_VERSION, 'Kyma', { namespace }, 1000)),

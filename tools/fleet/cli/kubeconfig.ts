@@ -8,7 +8,10 @@ import { InputError } from '../../../shared/host/input-rules.ts';
 
 const POINTER = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '.run', 'embedded-kcp');
 
-interface Announcement { kubeconfig: string; fleet: string }
+interface Announcement {
+  kubeconfig: string;
+  fleet: string;
+}
 
 /** The embedded control plane tells the CLI where its KCP and fleet component are (removed again when it stops). */
 export async function announceEmbeddedKcp(announcement: Announcement | undefined): Promise<void> {
@@ -24,7 +27,12 @@ type Flags = { kubeconfig: string | undefined; fleet: string | undefined };
 type Reads = 'kcp' | 'kcp-or-fleet';
 
 /** PURE. --fleet, else --kubeconfig, else $KUBECONFIG's first file, else the announcement (undefined: no source). */
-export function chooseKcp(flags: Flags, env: string | undefined, announced: Partial<Announcement> | undefined, reads: Reads): { fleet: string } | { path: string; given: boolean } | undefined {
+export function chooseKcp(
+  flags: Flags,
+  env: string | undefined,
+  announced: Partial<Announcement> | undefined,
+  reads: Reads,
+): { fleet: string } | { path: string; given: boolean } | undefined {
   if (flags.fleet && reads === 'kcp-or-fleet') return { fleet: flags.fleet };
   const given = flags.kubeconfig || env?.split(':')[0];
   if (given) return { path: given, given: true };
@@ -33,12 +41,22 @@ export function chooseKcp(flags: Flags, env: string | undefined, announced: Part
 }
 
 /** The source to read; an InputError saying how to get one when there is none. */
-export async function locateKcp(flags: Flags, env: string | undefined, reads: Reads = 'kcp-or-fleet'): Promise<KcpSource> {
+export async function locateKcp(
+  flags: Flags,
+  env: string | undefined,
+  reads: Reads = 'kcp-or-fleet',
+): Promise<KcpSource> {
   const choice = chooseKcp(flags, env, await readAnnouncement(), reads);
   if (choice && 'fleet' in choice) return choice;
-  if (!choice) throw new InputError(`no KCP: pass --kubeconfig${reads === 'kcp' ? '' : ' or --fleet'}, set KUBECONFIG, or start the embedded control plane with ./dev start`);
+  if (!choice)
+    throw new InputError(
+      `no KCP: pass --kubeconfig${reads === 'kcp' ? '' : ' or --fleet'}, set KUBECONFIG, or start the embedded control plane with ./dev start`,
+    );
   const kubeconfig = await readFile(choice.path, 'utf8').catch(() => undefined);
-  if (kubeconfig === undefined) throw new InputError(`cannot read the kubeconfig ${choice.path}${choice.given ? '' : ' (the embedded control plane is not running any more? ./dev start)'}`);
+  if (kubeconfig === undefined)
+    throw new InputError(
+      `cannot read the kubeconfig ${choice.path}${choice.given ? '' : ' (the embedded control plane is not running any more? ./dev start)'}`,
+    );
   return { kubeconfigPath: choice.path, kubeconfig };
 }
 

@@ -2,7 +2,15 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_CHANNEL, KCP_NAMESPACE } from '../../../shared/core/vocabulary.ts';
 import { isValidHost } from '../../../shared/oci/reference.ts';
 import { sampleComponent } from '../sample.ts';
-import { channelProblem, componentNameProblem, InputError, moduleNameProblem, namespaceProblem, refuse, versionProblem } from '../../../shared/host/input-rules.ts';
+import {
+  channelProblem,
+  componentNameProblem,
+  InputError,
+  moduleNameProblem,
+  namespaceProblem,
+  refuse,
+  versionProblem,
+} from '../../../shared/host/input-rules.ts';
 
 /** One module version to package, push and describe, as the command line asked for it. */
 export interface PackageRequest {
@@ -32,12 +40,25 @@ export interface ChartRequest {
 }
 
 const OPTIONS = {
-  name: { type: 'string' }, version: { type: 'string' }, manifest: { type: 'string' }, 'default-cr': { type: 'string' },
-  registry: { type: 'string' }, 'plain-http': { type: 'boolean' }, insecure: { type: 'boolean' }, 'component-name': { type: 'string' },
-  channel: { type: 'string', multiple: true }, namespace: { type: 'string' }, 'credentials-file': { type: 'string' },
-  beta: { type: 'boolean' }, internal: { type: 'boolean' }, 'requires-downtime': { type: 'boolean' },
-  overwrite: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-  chart: { type: 'string' }, values: { type: 'string' }, crds: { type: 'string' },
+  name: { type: 'string' },
+  version: { type: 'string' },
+  manifest: { type: 'string' },
+  'default-cr': { type: 'string' },
+  registry: { type: 'string' },
+  'plain-http': { type: 'boolean' },
+  insecure: { type: 'boolean' },
+  'component-name': { type: 'string' },
+  channel: { type: 'string', multiple: true },
+  namespace: { type: 'string' },
+  'credentials-file': { type: 'string' },
+  beta: { type: 'boolean' },
+  internal: { type: 'boolean' },
+  'requires-downtime': { type: 'boolean' },
+  overwrite: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  chart: { type: 'string' },
+  values: { type: 'string' },
+  crds: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
@@ -56,14 +77,22 @@ export function parseRequest(argv: string[]): PackageRequest | 'help' {
   refuse('--namespace', namespace, namespaceProblem(namespace));
   const chart = chartOf(values);
   return {
-    name, version, componentName, namespace,
-    manifestPath: chart ? undefined : required(values.manifest, '--manifest', ' (or --chart for a module made of a Helm chart; see --help)'),
+    name,
+    version,
+    componentName,
+    namespace,
+    manifestPath: chart
+      ? undefined
+      : required(values.manifest, '--manifest', ' (or --chart for a module made of a Helm chart; see --help)'),
     ...(chart ? { chart } : {}),
     defaultCrPath: values['default-cr'],
     registry: registryOf(required(values.registry, '--registry'), Boolean(values['plain-http'] || values.insecure)),
     channels: channelsOf(values.channel ?? [DEFAULT_CHANNEL], name, version),
-    beta: values.beta ?? false, internal: values.internal ?? false, requiresDowntime: values['requires-downtime'] ?? false,
-    credentialsFile: values['credentials-file'], overwrite: values.overwrite ?? false,
+    beta: values.beta ?? false,
+    internal: values.internal ?? false,
+    requiresDowntime: values['requires-downtime'] ?? false,
+    credentialsFile: values['credentials-file'],
+    overwrite: values.overwrite ?? false,
   };
 }
 
@@ -98,9 +127,17 @@ export function registryOf(text: string, plainHttp: boolean): PackageRequest['re
   const scheme = /^(https?):\/\//.exec(text)?.[1];
   const host = text.replace(/^https?:\/\//, '').replace(/\/$/, '');
   if (host.includes('/')) {
-    refuse('--registry', text, 'expected host[:port] without a path: the lifecycle manager reads component-descriptors/<component> at the registry root');
+    refuse(
+      '--registry',
+      text,
+      'expected host[:port] without a path: the lifecycle manager reads component-descriptors/<component> at the registry root',
+    );
   }
-  refuse('--registry', text, isValidHost(host) ? '' : 'expected [http://]host[:port] (e.g. localhost:5000 or europe-docker.pkg.dev)');
+  refuse(
+    '--registry',
+    text,
+    isValidHost(host) ? '' : 'expected [http://]host[:port] (e.g. localhost:5000 or europe-docker.pkg.dev)',
+  );
   if (scheme === 'https' && plainHttp) refuse('--registry', text, 'https:// contradicts --plain-http');
   return { host, plainHttp: plainHttp || scheme === 'http' };
 }
@@ -115,6 +152,7 @@ export function channelsOf(flags: string[], name: string, version: string): Pack
     return { channel, version: pinned };
   });
   const repeated = channels.find((c, i) => channels.findIndex((o) => o.channel === c.channel) !== i);
-  if (repeated) throw new InputError(`--channel "${repeated.channel}" is given more than once: a channel has one version`);
+  if (repeated)
+    throw new InputError(`--channel "${repeated.channel}" is given more than once: a channel has one version`);
   return channels;
 }

@@ -37,15 +37,22 @@ async function publish(request: PackageRequest, io: CommandIo): Promise<void> {
   const defaultCr = request.defaultCrPath ? await readDefaultCr(request.defaultCrPath) : undefined;
   const credentials = await registryCredentials(request.credentialsFile, io.login, request.registry.host);
   const pkg = packageModule({
-    componentName: request.componentName, version: request.version, ...module.install,
-    ...(defaultCr ? { defaultCr } : {}), registryBaseUrl: request.registry.host,
+    componentName: request.componentName,
+    version: request.version,
+    ...module.install,
+    ...(defaultCr ? { defaultCr } : {}),
+    registryBaseUrl: request.registry.host,
   });
-  io.stderr(`packaged ${request.componentName}:${request.version}: ${module.summary}${defaultCr ? `, default CR ${defaultCr.kind}` : ', no default CR'}`);
+  io.stderr(
+    `packaged ${request.componentName}:${request.version}: ${module.summary}${defaultCr ? `, default CR ${defaultCr.kind}` : ', no default CR'}`,
+  );
   const client = new RegistryClient({ ...request.registry, credentials });
   const pushed = await pushNewVersion(client, pkg, request.overwrite);
   const layer = pushed.chartDigest ? `helm-chart ${pushed.chartDigest}` : `raw-manifest ${pushed.rawManifestDigest}`;
   io.stderr(`pushed ${client.host}/${pushed.repository}:${pushed.tag} (manifest ${pushed.manifestDigest}, ${layer})`);
   io.stdout(publishedYaml({ request, pkg, objects: module.objects, defaultCr }));
   const channels = request.channels.map((c) => `${c.channel}=${c.version}`).join(', ');
-  io.stderr(`printed ModuleTemplate ${request.namespace}/${templateName(request.name, request.version)} and ModuleReleaseMeta ${request.namespace}/${request.name} (${channels}); apply them to the KCP with kubectl apply -f`);
+  io.stderr(
+    `printed ModuleTemplate ${request.namespace}/${templateName(request.name, request.version)} and ModuleReleaseMeta ${request.namespace}/${request.name} (${channels}); apply them to the KCP with kubectl apply -f`,
+  );
 }

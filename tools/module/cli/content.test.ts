@@ -39,11 +39,18 @@ describe('readModuleInput with --chart', () => {
     const chart = readPackagedChart(input.install.chart?.archive ?? new Uint8Array());
     expect(chart).toMatchObject({ name: 'greeter', version: '0.1.0' });
     expect(chart.files.map((f) => f.path)).toContain('templates/deployment.yaml');
-    expect(parse(input.install.chart?.config ?? '')).toEqual({ configs: [{ name: 'hello-chart', values: { message: 'from-values', extra: true } }] });
+    expect(parse(input.install.chart?.config ?? '')).toEqual({
+      configs: [{ name: 'hello-chart', values: { message: 'from-values', extra: true } }],
+    });
     expect(input.install.chart?.crds).toContain('widgets.charts.example.com');
     expect(input.install).not.toHaveProperty('rawManifest');
-    expect(input.objects.map((o) => o.metadata.name)).toEqual(['widgets.charts.example.com', 'greetings.charts.example.com']);
-    expect(input.summary).toBe(`chart greeter 0.1.0 from ${GREETER} as release hello-chart, values from ${values}, 1 CRD from ${WIDGET_CRD}`);
+    expect(input.objects.map((o) => o.metadata.name)).toEqual([
+      'widgets.charts.example.com',
+      'greetings.charts.example.com',
+    ]);
+    expect(input.summary).toBe(
+      `chart greeter 0.1.0 from ${GREETER} as release hello-chart, values from ${values}, 1 CRD from ${WIDGET_CRD}`,
+    );
   });
 
   it('takes a packaged chart as it is, without config or CRDs layers', async () => {
@@ -55,15 +62,54 @@ describe('readModuleInput with --chart', () => {
   });
 
   it.each([
-    ['a chart directory without Chart.yaml', async () => ['--chart', join(await file('empty/values.yaml', 'a: 1\n'), '..')], 'empty": has no Chart.yaml (a Helm chart needs one at its top)'],
-    ['a chart file that is not gzip', async () => ['--chart', await file('chart.tgz', 'apiVersion: v2\n')], 'chart.tgz": is not gzip-compressed (expected a packaged chart .tgz, as helm package writes)'],
-    ['a gzip file that is no tar', async () => ['--chart', await file('notar.tgz', gzipSync('hello'))], 'notar.tgz": is not a gzip-compressed tar archive ('],
-    ['values that are a list', async () => ['--chart', GREETER, '--values', await file('list.yaml', '- a\n- b\n')], 'list.yaml": expected a YAML mapping of chart values (key: value), got a list'],
-    ['values that are a scalar', async () => ['--chart', GREETER, '--values', await file('scalar.yaml', 'hello\n')], 'scalar.yaml": expected a YAML mapping of chart values (key: value), got a string'],
-    ['values that are not YAML', async () => ['--chart', GREETER, '--values', await file('broken.yaml', 'a: [b\n')], '--values "'],
-    ['missing values', async () => ['--chart', GREETER, '--values', join(dir, 'absent.yaml')], 'absent.yaml": cannot be read (no such file)'],
-    ['CRDs that hold other objects', async () => ['--chart', GREETER, '--crds', await file('cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n')], 'cm.yaml": holds ConfigMap c; expected CustomResourceDefinitions only'],
+    [
+      'a chart directory without Chart.yaml',
+      async () => ['--chart', join(await file('empty/values.yaml', 'a: 1\n'), '..')],
+      'empty": has no Chart.yaml (a Helm chart needs one at its top)',
+    ],
+    [
+      'a chart file that is not gzip',
+      async () => ['--chart', await file('chart.tgz', 'apiVersion: v2\n')],
+      'chart.tgz": is not gzip-compressed (expected a packaged chart .tgz, as helm package writes)',
+    ],
+    [
+      'a gzip file that is no tar',
+      async () => ['--chart', await file('notar.tgz', gzipSync('hello'))],
+      'notar.tgz": is not a gzip-compressed tar archive (',
+    ],
+    [
+      'values that are a list',
+      async () => ['--chart', GREETER, '--values', await file('list.yaml', '- a\n- b\n')],
+      'list.yaml": expected a YAML mapping of chart values (key: value), got a list',
+    ],
+    [
+      'values that are a scalar',
+      async () => ['--chart', GREETER, '--values', await file('scalar.yaml', 'hello\n')],
+      'scalar.yaml": expected a YAML mapping of chart values (key: value), got a string',
+    ],
+    [
+      'values that are not YAML',
+      async () => ['--chart', GREETER, '--values', await file('broken.yaml', 'a: [b\n')],
+      '--values "',
+    ],
+    [
+      'missing values',
+      async () => ['--chart', GREETER, '--values', join(dir, 'absent.yaml')],
+      'absent.yaml": cannot be read (no such file)',
+    ],
+    [
+      'CRDs that hold other objects',
+      async () => [
+        '--chart',
+        GREETER,
+        '--crds',
+        await file('cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n'),
+      ],
+      'cm.yaml": holds ConfigMap c; expected CustomResourceDefinitions only',
+    ],
   ])('refuses %s, naming the flag and file', async (_, flags, message) => {
-    await expect(readModuleInput(request(...await flags()))).rejects.toThrow(expect.objectContaining({ name: 'InputError', message: expect.stringContaining(message) }));
+    await expect(readModuleInput(request(...(await flags())))).rejects.toThrow(
+      expect.objectContaining({ name: 'InputError', message: expect.stringContaining(message) }),
+    );
   });
 });

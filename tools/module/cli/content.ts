@@ -19,7 +19,11 @@ export interface ModuleInput {
 export async function readModuleInput(request: PackageRequest): Promise<ModuleInput> {
   if (request.chart) return readChartInput(request.chart, request.name);
   const manifest = await readManifest(request.manifestPath ?? '');
-  return { install: { rawManifest: manifest.text }, objects: manifest.objects, summary: `${plural(manifest.objects.length, 'object')} from ${manifest.files.join(', ')}` };
+  return {
+    install: { rawManifest: manifest.text },
+    objects: manifest.objects,
+    summary: `${plural(manifest.objects.length, 'object')} from ${manifest.files.join(', ')}`,
+  };
 }
 
 /** The chart packaged (a directory) or checked (a .tgz); values as the config layer of the release; CRDs as a stream. */
@@ -29,14 +33,18 @@ async function readChartInput(request: ChartRequest, moduleName: string): Promis
   const values = request.valuesPath ? await readValues(request.valuesPath) : undefined;
   const crds = request.crdsPath ? await readManifest(request.crdsPath, '--crds') : undefined;
   const notCrd = crds?.objects.find((o) => o.kind !== 'CustomResourceDefinition');
-  if (notCrd) throw new InputError(`--crds "${request.crdsPath}": holds ${notCrd.kind} ${notCrd.metadata.name}; expected CustomResourceDefinitions only (the chart installs everything else)`);
+  if (notCrd)
+    throw new InputError(
+      `--crds "${request.crdsPath}": holds ${notCrd.kind} ${notCrd.metadata.name}; expected CustomResourceDefinitions only (the chart installs everything else)`,
+    );
   const config = values ? stringify({ configs: [{ name: release, values }] }) : undefined;
   const chartCrds = parseOrRefuse(() => chartCrdObjects(chart), `--chart "${request.path}"`);
   return {
     install: { chart: { archive: chart.bytes, ...(config ? { config } : {}), ...(crds ? { crds: crds.text } : {}) } },
     objects: [...(crds?.objects ?? []), ...chartCrds],
-    summary: `chart ${chart.name} ${chart.version} from ${request.path} as release ${release}`
-      + `${values ? `, values from ${request.valuesPath}` : ''}${crds ? `, ${plural(crds.objects.length, 'CRD')} from ${crds.files.join(', ')}` : ''}`,
+    summary:
+      `chart ${chart.name} ${chart.version} from ${request.path} as release ${release}` +
+      `${values ? `, values from ${request.valuesPath}` : ''}${crds ? `, ${plural(crds.objects.length, 'CRD')} from ${crds.files.join(', ')}` : ''}`,
   };
 }
 
@@ -45,14 +53,18 @@ export async function readValues(path: string): Promise<Record<string, unknown>>
   const text = await readText('--values', path);
   const values = parseOrRefuse(() => parse(text, { maxAliasCount: 100 }) as unknown, `--values "${path}"`);
   if (typeof values !== 'object' || values === null || Array.isArray(values)) {
-    throw new InputError(`--values "${path}": expected a YAML mapping of chart values (key: value), got ${Array.isArray(values) ? 'a list' : values === null ? 'nothing' : `a ${typeof values}`}`);
+    throw new InputError(
+      `--values "${path}": expected a YAML mapping of chart values (key: value), got ${Array.isArray(values) ? 'a list' : values === null ? 'nothing' : `a ${typeof values}`}`,
+    );
   }
   return values as Record<string, unknown>;
 }
 
 /** The CRDs in the chart's `crds/` directory (helm installs them first): they tell whether the default CR is cluster-scoped. */
 function chartCrdObjects(chart: PackagedChart): RuntimeObject[] {
-  return chart.files.filter((f) => /^crds\/[^/]+\.ya?ml$/.test(f.path)).flatMap((f) => parseModuleObjects(new TextDecoder().decode(f.data)));
+  return chart.files
+    .filter((f) => /^crds\/[^/]+\.ya?ml$/.test(f.path))
+    .flatMap((f) => parseModuleObjects(new TextDecoder().decode(f.data)));
 }
 
 function refused(flag: string, path: string, error: unknown): never {

@@ -7,7 +7,9 @@ import { dockerConfigJson, registryCredentials } from './credentials.ts';
 
 const HOST = 'registry.example.com:5000';
 const AUTH = { username: 'robot', password: 's3cret-pa55' };
-const CONFIG = JSON.stringify({ auths: { [`https://${HOST}`]: { auth: Buffer.from(`${AUTH.username}:${AUTH.password}`).toString('base64') } } });
+const CONFIG = JSON.stringify({
+  auths: { [`https://${HOST}`]: { auth: Buffer.from(`${AUTH.username}:${AUTH.password}`).toString('base64') } },
+});
 const none = { username: undefined, password: undefined };
 
 const dirs: string[] = [];
@@ -24,13 +26,22 @@ async function tempFile(text: string): Promise<string> {
 describe('dockerConfigJson', () => {
   it('is the text itself for a docker config, the .dockerconfigjson of a Secret otherwise', () => {
     expect(dockerConfigJson(CONFIG, 'f')).toBe(CONFIG);
-    const secret = { apiVersion: 'v1', kind: 'Secret', type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': Buffer.from(CONFIG).toString('base64') } };
+    const secret = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      type: 'kubernetes.io/dockerconfigjson',
+      data: { '.dockerconfigjson': Buffer.from(CONFIG).toString('base64') },
+    };
     expect(dockerConfigJson(stringify(secret), 'f')).toBe(CONFIG);
-    expect(dockerConfigJson(stringify({ kind: 'Secret', stringData: { '.dockerconfigjson': CONFIG } }), 'f')).toBe(CONFIG);
+    expect(dockerConfigJson(stringify({ kind: 'Secret', stringData: { '.dockerconfigjson': CONFIG } }), 'f')).toBe(
+      CONFIG,
+    );
   });
 
   it('refuses a Secret without the key', () => {
-    expect(() => dockerConfigJson(stringify({ kind: 'Secret', data: { token: 'eA==' } }), 'auth.yaml')).toThrow('--credentials-file "auth.yaml": the Secret has no .dockerconfigjson key');
+    expect(() => dockerConfigJson(stringify({ kind: 'Secret', data: { token: 'eA==' } }), 'auth.yaml')).toThrow(
+      '--credentials-file "auth.yaml": the Secret has no .dockerconfigjson key',
+    );
   });
 });
 
@@ -38,12 +49,20 @@ describe('registryCredentials', () => {
   it('reads the file first, then the environment pair, else none', async () => {
     const file = await tempFile(CONFIG);
     expect(await registryCredentials(file, { username: 'env', password: 'env' }, HOST)).toEqual(AUTH);
-    expect(await registryCredentials(undefined, { username: 'env', password: 'pw' }, HOST)).toEqual({ username: 'env', password: 'pw' });
+    expect(await registryCredentials(undefined, { username: 'env', password: 'pw' }, HOST)).toEqual({
+      username: 'env',
+      password: 'pw',
+    });
     expect(await registryCredentials(undefined, none, HOST)).toBeUndefined();
   });
 
   it.each([
-    ['half a login from the environment', undefined, { username: 'robot', password: undefined }, 'MODULE_REGISTRY_USERNAME and MODULE_REGISTRY_PASSWORD must be set together'],
+    [
+      'half a login from the environment',
+      undefined,
+      { username: 'robot', password: undefined },
+      'MODULE_REGISTRY_USERNAME and MODULE_REGISTRY_PASSWORD must be set together',
+    ],
     ['a file for another registry', CONFIG, none, 'has no entry for registry other.example.com'],
     ['a file that is not JSON', 'auths: [', none, 'neither JSON nor YAML'],
   ])('refuses %s without printing a secret', async (_, text, login, message) => {

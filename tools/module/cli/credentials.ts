@@ -14,11 +14,17 @@ export interface RegistryLogin {
  * `kubernetes.io/dockerconfigjson` Secret manifest) wins over the environment; neither means anonymous.
  * Messages name the file, the variable or the registry, never a credential.
  */
-export async function registryCredentials(file: string | undefined, login: RegistryLogin, host: string): Promise<Credentials | undefined> {
+export async function registryCredentials(
+  file: string | undefined,
+  login: RegistryLogin,
+  host: string,
+): Promise<Credentials | undefined> {
   if (file) return fromDockerConfig(dockerConfigJson(await readText('--credentials-file', file), file), file, host);
   if (login.username && login.password) return { username: login.username, password: login.password };
   if (login.username || login.password) {
-    throw new InputError('MODULE_REGISTRY_USERNAME and MODULE_REGISTRY_PASSWORD must be set together (or use --credentials-file)');
+    throw new InputError(
+      'MODULE_REGISTRY_USERNAME and MODULE_REGISTRY_PASSWORD must be set together (or use --credentials-file)',
+    );
   }
   return undefined;
 }
@@ -31,7 +37,11 @@ export function dockerConfigJson(text: string, file: string): string {
   } catch {
     throw new InputError(`--credentials-file "${file}": neither JSON nor YAML`);
   }
-  const secret = document as { kind?: unknown; data?: Record<string, unknown>; stringData?: Record<string, unknown> } | null;
+  const secret = document as {
+    kind?: unknown;
+    data?: Record<string, unknown>;
+    stringData?: Record<string, unknown>;
+  } | null;
   if (secret?.kind !== 'Secret') return text;
   const encoded = secret.data?.['.dockerconfigjson'];
   const plain = secret.stringData?.['.dockerconfigjson'];

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { joinManifests, readDefaultCr, readManifest } from './inputs.ts';
 
-const CRD = 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: samples.operator.kyma-project.io\n';
+const CRD =
+  'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: samples.operator.kyma-project.io\n';
 const DEPLOYMENT = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: manager\n  namespace: kyma-system\n';
 const CONFIG = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: config\n---\n${DEPLOYMENT}`;
 let dir: string;
@@ -32,7 +33,11 @@ describe('joinManifests', () => {
 describe('readManifest', () => {
   it('takes a file as it is', async () => {
     const path = await file('single.yaml', CONFIG);
-    expect(await readManifest(path)).toMatchObject({ text: CONFIG, files: [path], objects: [{ kind: 'ConfigMap' }, { kind: 'Deployment' }] });
+    expect(await readManifest(path)).toMatchObject({
+      text: CONFIG,
+      files: [path],
+      objects: [{ kind: 'ConfigMap' }, { kind: 'Deployment' }],
+    });
   });
 
   it('joins the *.yaml and *.yml files of a directory in name order, other files ignored', async () => {
@@ -48,11 +53,31 @@ describe('readManifest', () => {
   it.each([
     ['a missing path', async () => join(dir, 'nope.yaml'), 'nope.yaml": no such file or directory'],
     ['an empty file', async () => file('empty.yaml', '  \n'), 'empty.yaml": is empty'],
-    ['a file of empty documents', async () => file('dashes.yaml', '---\n---\n'), 'dashes.yaml": holds no Kubernetes object'],
-    ['invalid YAML', async () => file('broken.yaml', `${CRD}---\nkind: [unclosed\n`), 'broken.yaml": raw manifest document 2 is not valid YAML'],
-    ['a document without kind', async () => file('nokind.yaml', 'apiVersion: v1\nmetadata:\n  name: x\n'), 'nokind.yaml": raw manifest document 1 lacks apiVersion, kind or metadata.name'],
-    ['a directory without YAML', async () => file('docs/README.md', '#').then(() => join(dir, 'docs')), 'docs": the directory has no *.yaml or *.yml file'],
-    ['a directory with a kustomization', async () => file('kust/kustomization.yaml', 'resources: []').then(() => join(dir, 'kust')), 'holds a kustomization; render it first'],
+    [
+      'a file of empty documents',
+      async () => file('dashes.yaml', '---\n---\n'),
+      'dashes.yaml": holds no Kubernetes object',
+    ],
+    [
+      'invalid YAML',
+      async () => file('broken.yaml', `${CRD}---\nkind: [unclosed\n`),
+      'broken.yaml": raw manifest document 2 is not valid YAML',
+    ],
+    [
+      'a document without kind',
+      async () => file('nokind.yaml', 'apiVersion: v1\nmetadata:\n  name: x\n'),
+      'nokind.yaml": raw manifest document 1 lacks apiVersion, kind or metadata.name',
+    ],
+    [
+      'a directory without YAML',
+      async () => file('docs/README.md', '#').then(() => join(dir, 'docs')),
+      'docs": the directory has no *.yaml or *.yml file',
+    ],
+    [
+      'a directory with a kustomization',
+      async () => file('kust/kustomization.yaml', 'resources: []').then(() => join(dir, 'kust')),
+      'holds a kustomization; render it first',
+    ],
   ])('refuses %s, naming the file', async (_, path, message) => {
     const error = await readManifest(await path()).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'InputError', message: expect.stringContaining(message) });
@@ -63,15 +88,33 @@ describe('readManifest', () => {
 
 describe('readDefaultCr', () => {
   it('reads one object', async () => {
-    const path = await file('cr.yaml', 'apiVersion: operator.kyma-project.io/v1alpha1\nkind: Sample\nmetadata: {}\nspec:\n  replicas: 1\n');
-    expect(await readDefaultCr(path)).toEqual({ apiVersion: 'operator.kyma-project.io/v1alpha1', kind: 'Sample', metadata: {}, spec: { replicas: 1 } });
+    const path = await file(
+      'cr.yaml',
+      'apiVersion: operator.kyma-project.io/v1alpha1\nkind: Sample\nmetadata: {}\nspec:\n  replicas: 1\n',
+    );
+    expect(await readDefaultCr(path)).toEqual({
+      apiVersion: 'operator.kyma-project.io/v1alpha1',
+      kind: 'Sample',
+      metadata: {},
+      spec: { replicas: 1 },
+    });
   });
 
   it.each([
-    ['two objects', 'two.yaml', `${CRD}---\n${DEPLOYMENT}`, 'two.yaml": holds 2 objects; expected exactly one custom resource'],
+    [
+      'two objects',
+      'two.yaml',
+      `${CRD}---\n${DEPLOYMENT}`,
+      'two.yaml": holds 2 objects; expected exactly one custom resource',
+    ],
     ['no object', 'none.yaml', '---\n', 'none.yaml": holds 0 objects'],
     ['a list', 'list.yaml', '- a\n- b\n', 'list.yaml": a YAML document is not an object'],
-    ['an object without kind', 'nokind-cr.yaml', 'apiVersion: v1\nspec: {}\n', 'nokind-cr.yaml": the object lacks apiVersion or kind'],
+    [
+      'an object without kind',
+      'nokind-cr.yaml',
+      'apiVersion: v1\nspec: {}\n',
+      'nokind-cr.yaml": the object lacks apiVersion or kind',
+    ],
     ['invalid YAML', 'bad-cr.yaml', 'kind: [x\n', 'bad-cr.yaml": invalid YAML'],
   ])('refuses %s', async (_, name, text, message) => {
     await expect(readDefaultCr(await file(name, text))).rejects.toThrow(message);

@@ -26,11 +26,18 @@ export async function readManifest(path: string, flag = '--manifest'): Promise<M
   for (const file of files) {
     const text = await readText(flag, file);
     const objects = parseOrRefuse(() => parseModuleObjects(text), `${flag} "${file}"`);
-    if (objects.length === 0) throw new InputError(`${flag} "${file}": holds no Kubernetes object (expected YAML documents with apiVersion, kind and metadata.name)`);
+    if (objects.length === 0)
+      throw new InputError(
+        `${flag} "${file}": holds no Kubernetes object (expected YAML documents with apiVersion, kind and metadata.name)`,
+      );
     texts.push(text);
   }
   const text = joinManifests(texts);
-  return { text, files, objects: parseOrRefuse(() => parseModuleObjects(text), `${flag} "${path}" (the files joined)`) };
+  return {
+    text,
+    files,
+    objects: parseOrRefuse(() => parseModuleObjects(text), `${flag} "${path}" (the files joined)`),
+  };
 }
 
 /** PURE. YAML texts as one stream: each ends with a newline, `---` between them. */
@@ -40,11 +47,14 @@ export function joinManifests(texts: string[]): string {
 
 async function manifestFiles(path: string, flag: string): Promise<string[]> {
   const found = await stat(path).catch(() => undefined);
-  if (!found) throw new InputError(`${flag} "${path}": no such file or directory (expected a YAML file or a directory of them)`);
+  if (!found)
+    throw new InputError(`${flag} "${path}": no such file or directory (expected a YAML file or a directory of them)`);
   if (!found.isDirectory()) return [path];
   const names = (await readdir(path)).filter((n) => YAML_FILE.test(n)).sort();
   if (names.some((n) => /^kustomization\.ya?ml$/.test(n))) {
-    throw new InputError(`${flag} "${path}": holds a kustomization; render it first (kubectl kustomize ${path} > manifest.yaml) and pass that file`);
+    throw new InputError(
+      `${flag} "${path}": holds a kustomization; render it first (kubectl kustomize ${path} > manifest.yaml) and pass that file`,
+    );
   }
   if (names.length === 0) throw new InputError(`${flag} "${path}": the directory has no *.yaml or *.yml file`);
   return names.map((n) => join(path, n));
@@ -54,7 +64,8 @@ async function manifestFiles(path: string, flag: string): Promise<string[]> {
 export async function readDefaultCr(path: string): Promise<DefaultCr> {
   const text = await readText('--default-cr', path);
   const docs = parseOrRefuse(() => parseManifests(text, `--default-cr "${path}"`));
-  if (docs.length !== 1) throw new InputError(`--default-cr "${path}": holds ${docs.length} objects; expected exactly one custom resource`);
+  if (docs.length !== 1)
+    throw new InputError(`--default-cr "${path}": holds ${docs.length} objects; expected exactly one custom resource`);
   const object = docs[0]?.object ?? {};
   if (typeof object.apiVersion !== 'string' || typeof object.kind !== 'string') {
     throw new InputError(`--default-cr "${path}": the object lacks apiVersion or kind`);

@@ -9,10 +9,16 @@ export class VersionExistsError extends Error {
 }
 
 /** Pushes the component version unless the registry already has it (then only with `overwrite`). */
-export async function pushNewVersion(client: RegistryClient, pkg: ModulePackage, overwrite: boolean): Promise<PushedModule> {
-  if (!overwrite && await versionExists(client, pkg)) {
-    throw new VersionExistsError(`${client.host}/${componentRepository(pkg.componentName)}:${pkg.tag} already exists: `
-      + 'component versions are immutable (the lifecycle manager caches them by version); publish a new --version, or pass --overwrite');
+export async function pushNewVersion(
+  client: RegistryClient,
+  pkg: ModulePackage,
+  overwrite: boolean,
+): Promise<PushedModule> {
+  if (!overwrite && (await versionExists(client, pkg))) {
+    throw new VersionExistsError(
+      `${client.host}/${componentRepository(pkg.componentName)}:${pkg.tag} already exists: ` +
+        'component versions are immutable (the lifecycle manager caches them by version); publish a new --version, or pass --overwrite',
+    );
   }
   return pushModule(client, pkg);
 }
@@ -34,6 +40,7 @@ export function registryFailure(error: unknown, host: string): string {
   if (isRegistryError(error, 'Unauthorized')) {
     return `registry ${host} refused access: ${message}; check --credentials-file or MODULE_REGISTRY_USERNAME/MODULE_REGISTRY_PASSWORD`;
   }
-  if (isRegistryError(error, 'Unavailable')) return `${message}; check --registry, and --plain-http for a registry without TLS`;
+  if (isRegistryError(error, 'Unavailable'))
+    return `${message}; check --registry, and --plain-http for a registry without TLS`;
   return `push to registry ${host} failed: ${message}`;
 }

@@ -14,13 +14,33 @@ spec:
   names: {kind: Sample, plural: samples}
   versions: [{name: v1alpha1, served: true, storage: true}]
 `;
-const DEFAULT_CR = { apiVersion: 'operator.kyma-project.io/v1alpha1', kind: 'Sample', metadata: { name: 'default' }, spec: { replicas: 1 } };
-const FLAGS = ['--name', 'template-operator', '--version', '1.2.3-rc.1', '--manifest', 'm.yaml', '--registry', 'localhost:5000'];
+const DEFAULT_CR = {
+  apiVersion: 'operator.kyma-project.io/v1alpha1',
+  kind: 'Sample',
+  metadata: { name: 'default' },
+  spec: { replicas: 1 },
+};
+const FLAGS = [
+  '--name',
+  'template-operator',
+  '--version',
+  '1.2.3-rc.1',
+  '--manifest',
+  'm.yaml',
+  '--registry',
+  'localhost:5000',
+];
 
 function published(extraFlags: string[] = [], scope = 'Namespaced'): PublishedModule {
   const request = parseRequest([...FLAGS, ...extraFlags]);
   if (request === 'help') throw new Error('help');
-  const pkg = packageModule({ componentName: request.componentName, version: request.version, rawManifest: CRD(scope), registryBaseUrl: 'localhost:5000', defaultCr: DEFAULT_CR });
+  const pkg = packageModule({
+    componentName: request.componentName,
+    version: request.version,
+    rawManifest: CRD(scope),
+    registryBaseUrl: 'localhost:5000',
+    defaultCr: DEFAULT_CR,
+  });
   return { request, pkg, objects: parseModuleObjects(CRD(scope)), defaultCr: DEFAULT_CR };
 }
 
@@ -28,24 +48,45 @@ describe('moduleTemplate', () => {
   it('is <module>-<version> with the module-name label, the default CR as data and the OCM descriptor', () => {
     const template = moduleTemplate(published());
     expect(template).toEqual({
-      apiVersion: 'operator.kyma-project.io/v1beta2', kind: 'ModuleTemplate',
-      metadata: { name: 'template-operator-1.2.3-rc.1', namespace: 'kcp-system', labels: { 'operator.kyma-project.io/module-name': 'template-operator' } },
-      spec: { moduleName: 'template-operator', version: '1.2.3-rc.1', data: DEFAULT_CR, descriptor: expect.any(Object) },
+      apiVersion: 'operator.kyma-project.io/v1beta2',
+      kind: 'ModuleTemplate',
+      metadata: {
+        name: 'template-operator-1.2.3-rc.1',
+        namespace: 'kcp-system',
+        labels: { 'operator.kyma-project.io/module-name': 'template-operator' },
+      },
+      spec: {
+        moduleName: 'template-operator',
+        version: '1.2.3-rc.1',
+        data: DEFAULT_CR,
+        descriptor: expect.any(Object),
+      },
     });
     expect(template.spec?.descriptor).toMatchObject({
       meta: { schemaVersion: 'v2' },
-      component: { name: 'kyma-project.io/module/template-operator', version: '1.2.3-rc.1', resources: [{ name: 'raw-manifest' }, { name: 'default-cr' }] },
+      component: {
+        name: 'kyma-project.io/module/template-operator',
+        version: '1.2.3-rc.1',
+        resources: [{ name: 'raw-manifest' }, { name: 'default-cr' }],
+      },
     });
   });
 
   it('carries visibility labels, requiresDowntime and the namespace asked for', () => {
-    const template = moduleTemplate(published(['--beta', '--internal', '--requires-downtime', '--namespace', 'modules']));
-    expect(template.metadata).toMatchObject({ namespace: 'modules', labels: { 'operator.kyma-project.io/beta': 'true', 'operator.kyma-project.io/internal': 'true' } });
+    const template = moduleTemplate(
+      published(['--beta', '--internal', '--requires-downtime', '--namespace', 'modules']),
+    );
+    expect(template.metadata).toMatchObject({
+      namespace: 'modules',
+      labels: { 'operator.kyma-project.io/beta': 'true', 'operator.kyma-project.io/internal': 'true' },
+    });
     expect(template.spec?.requiresDowntime).toBe(true);
   });
 
   it('is annotated cluster-scoped when the manifest makes the default CR kind cluster-scoped', () => {
-    expect(moduleTemplate(published([], 'Cluster')).metadata.annotations).toEqual({ 'operator.kyma-project.io/is-cluster-scoped': 'true' });
+    expect(moduleTemplate(published([], 'Cluster')).metadata.annotations).toEqual({
+      'operator.kyma-project.io/is-cluster-scoped': 'true',
+    });
     expect(moduleTemplate(published([], 'Namespaced')).metadata.annotations).toBeUndefined();
   });
 
@@ -56,10 +97,26 @@ describe('moduleTemplate', () => {
 
 describe('releaseMeta', () => {
   it('is named after the module and lists the requested channels', () => {
-    const { request } = published(['--channel', 'fast', '--channel', 'regular=1.2.2', '--component-name', 'example.com/modules/tpl']);
+    const { request } = published([
+      '--channel',
+      'fast',
+      '--channel',
+      'regular=1.2.2',
+      '--component-name',
+      'example.com/modules/tpl',
+    ]);
     expect(releaseMeta(request)).toEqual({
-      apiVersion: 'operator.kyma-project.io/v1beta2', kind: 'ModuleReleaseMeta', metadata: { name: 'template-operator', namespace: 'kcp-system' },
-      spec: { moduleName: 'template-operator', ocmComponentName: 'example.com/modules/tpl', channels: [{ channel: 'fast', version: '1.2.3-rc.1' }, { channel: 'regular', version: '1.2.2' }] },
+      apiVersion: 'operator.kyma-project.io/v1beta2',
+      kind: 'ModuleReleaseMeta',
+      metadata: { name: 'template-operator', namespace: 'kcp-system' },
+      spec: {
+        moduleName: 'template-operator',
+        ocmComponentName: 'example.com/modules/tpl',
+        channels: [
+          { channel: 'fast', version: '1.2.3-rc.1' },
+          { channel: 'regular', version: '1.2.2' },
+        ],
+      },
     });
   });
 });

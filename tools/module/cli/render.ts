@@ -24,15 +24,20 @@ export function moduleTemplate({ request, pkg, objects, defaultCr }: PublishedMo
   const labels: Record<string, string> = { [LABEL.moduleName]: request.name };
   if (request.beta) labels[LABEL.beta] = 'true';
   if (request.internal) labels[LABEL.internal] = 'true';
-  const clusterScoped = defaultCr !== undefined && scopeFromCrds(objects)(defaultCr.apiVersion, defaultCr.kind) === false;
+  const clusterScoped =
+    defaultCr !== undefined && scopeFromCrds(objects)(defaultCr.apiVersion, defaultCr.kind) === false;
   return {
-    apiVersion: API_VERSION, kind: 'ModuleTemplate',
+    apiVersion: API_VERSION,
+    kind: 'ModuleTemplate',
     metadata: {
-      name: templateName(request.name, request.version), namespace: request.namespace, labels,
+      name: templateName(request.name, request.version),
+      namespace: request.namespace,
+      labels,
       ...(clusterScoped ? { annotations: { [ANNOTATION.isClusterScoped]: 'true' } } : {}),
     },
     spec: {
-      moduleName: request.name, version: request.version,
+      moduleName: request.name,
+      version: request.version,
       ...(defaultCr ? { data: defaultCr } : {}),
       ...(request.requiresDowntime ? { requiresDowntime: true } : {}),
       descriptor: parse(pkg.descriptorYaml) as Record<string, unknown>,
@@ -43,7 +48,8 @@ export function moduleTemplate({ request, pkg, objects, defaultCr }: PublishedMo
 /** PURE. The ModuleReleaseMeta named after the module: which version each requested channel gets. */
 export function releaseMeta(request: PackageRequest): ModuleReleaseMeta {
   return {
-    apiVersion: API_VERSION, kind: 'ModuleReleaseMeta',
+    apiVersion: API_VERSION,
+    kind: 'ModuleReleaseMeta',
     metadata: { name: request.name, namespace: request.namespace },
     spec: { moduleName: request.name, ocmComponentName: request.componentName, channels: request.channels },
   };
