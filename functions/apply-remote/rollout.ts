@@ -1,5 +1,6 @@
 import type { Manifest, SyncedResource } from '../../shared/core/manifest.ts';
-import { refOf, type KubeClient } from '../../shared/kube/client.ts';
+import { type KubeClient } from '../../shared/kube/client.ts';
+import { refOf } from '../../shared/kube/types.ts';
 import type { HeldCrd } from '../../shared/render/crd-holders.ts';
 import type { RuntimeObject } from '../../shared/render/render.ts';
 import { managerOf } from '../../shared/render/readiness.ts';

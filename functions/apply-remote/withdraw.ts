@@ -1,6 +1,7 @@
 import type { Manifest, SyncedResource } from '../../shared/core/manifest.ts';
 import { API_VERSION } from '../../shared/core/vocabulary.ts';
-import { refOf, type KubeClient } from '../../shared/kube/client.ts';
+import { type KubeClient } from '../../shared/kube/client.ts';
+import { refOf } from '../../shared/kube/types.ts';
 import type { ApplyContext } from './context.ts';
 import { deleteSynced, pruneWaves } from '../../shared/render/prune.ts';
 import type { RuntimeObject } from '../../shared/render/render.ts';

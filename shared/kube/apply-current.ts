@@ -5,7 +5,8 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '../core/canonical.ts';
 import { isCurrent, type Annotated } from '../core/current.ts';
 import { ANNOTATION } from '../core/vocabulary.ts';
-import { refOf, type KubeClient } from './client.ts';
+import { type KubeClient } from './client.ts';
+import { refOf } from './types.ts';
 import type { KubeObject } from './types.ts';
 
 type Hashed<T> = T & { metadata: { annotations: Record<string, string> } };

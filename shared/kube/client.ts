@@ -8,6 +8,7 @@ import { currentFreshness, kindKey } from './freshness.ts';
 import { ReadCache } from './read-cache.ts';
 import { tally, tallyConnection } from './request-tally.ts';
 import type { CachedKind, KubeObject, ListOptions, ObjectList, ObjectRef } from './types.ts';
+import { refOf } from './types.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 const APPLY = 'application/apply-patch+yaml';
@@ -290,13 +291,4 @@ export class KubeClient {
       req.end(payload);
     });
   }
-}
-
-export function refOf(object: KubeObject): ObjectRef {
-  return {
-    apiVersion: object.apiVersion ?? '',
-    kind: object.kind ?? '',
-    name: object.metadata?.name ?? '',
-    namespace: object.metadata?.namespace,
-  };
 }

@@ -43,3 +43,13 @@ export interface ListWatch {
   request<T>(method: 'GET', path: string): Promise<T>;
   watch(path: string, onEvent: (event: unknown) => void, signal: AbortSignal, idleMs: number): Promise<void>;
 }
+
+/** The reference of an object (its kind, name and namespace). */
+export function refOf(object: KubeObject): ObjectRef {
+  return {
+    apiVersion: object.apiVersion ?? '',
+    kind: object.kind ?? '',
+    name: object.metadata?.name ?? '',
+    namespace: object.metadata?.namespace,
+  };
+}

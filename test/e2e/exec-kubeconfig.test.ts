@@ -6,11 +6,10 @@
 // connectCluster and a runtime Kyma's kubeconfig Secret.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { parse, stringify } from 'yaml';
 import { installCrds } from '../../local/controlplane/crds.ts';
 import { loadKubeConfig } from '../../local/controlplane/index.ts';
 import { API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/core/vocabulary.ts';
@@ -25,6 +24,7 @@ import {
   startWorld,
   type World,
 } from './world.ts';
+import { credentialPlugin, withExec } from './exec-plugins.ts';
 
 const CLI = join(import.meta.dirname, '..', '..', 'tools', 'fleet', 'cli', 'main.ts');
 let dir: string;
@@ -50,8 +50,6 @@ const cli = (env: Record<string, string>, ...args: string[]) =>
     );
   });
 
-type Config = { users: { name: string; user: Record<string, unknown> }[] };
-
 const BASH = '/bin/bash';
 /** Files that exist only if the kubeconfig's own arguments, or its BASH_ENV, ran. */
 let argsMarker: string;
@@ -59,32 +57,6 @@ let envMarker: string;
 /** What the kubeconfig hands to BASH_ENV: bash sources it before running anything. */
 let bashEnvFile: string;
 
-/** An ExecCredential plugin script (touching `ran`) that hands out the first user's credentials of `kubeconfig`. */
-async function credentialPlugin(path: string, ran: string, kubeconfig: string): Promise<void> {
-  const user = (parse(kubeconfig) as Config).users[0]?.user ?? {};
-  const pem = (field: string) => Buffer.from(String(user[field]), 'base64').toString();
-  const status =
-    typeof user['token'] === 'string'
-      ? { token: user['token'] }
-      : { clientCertificateData: pem('client-certificate-data'), clientKeyData: pem('client-key-data') };
-  await writeFile(
-    path,
-    `#!/bin/sh\ntouch '${ran}'\ncat <<'EOF'\n${JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status })}\nEOF\n`,
-  );
-  await chmod(path, 0o700);
-}
-
-/** `kubeconfig` with every user replaced by the exec plugin `exec`. */
-const withExec = (kubeconfig: string, exec: Record<string, unknown>) => {
-  const config = parse(kubeconfig) as Config;
-  return stringify({
-    ...config,
-    users: config.users.map((u) => ({
-      name: u.name,
-      user: { exec: { apiVersion: 'client.authentication.k8s.io/v1', interactiveMode: 'Never', ...exec } },
-    })),
-  });
-};
 /** The allowed plugin `/bin/bash <script>` as a kubeconfig might turn it: its own `-c` code in front (the allowed
  * script argument still there), or BASH_ENV pointing at a file that bash sources first. */
 const abused = (script: string) => ({

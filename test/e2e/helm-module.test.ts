@@ -15,7 +15,6 @@ import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import { packageModule, pushModule } from '../../tools/module/package.ts';
 import { moduleTemplate, releaseMeta } from '../../tools/module/cli/render.ts';
-import { docBashBlock } from './readme.ts';
 import {
   applyKyma,
   connectRuntime,
@@ -28,6 +27,7 @@ import {
   startWorld,
   type World,
 } from './world.ts';
+import { documentedModuleCommand } from './module-cli-fixture.ts';
 
 const CLI = join(import.meta.dirname, '../../tools/module/cli/main.ts');
 const GREETER = fileURLToPath(new URL('../fixtures/charts/greeter', import.meta.url));
@@ -49,32 +49,23 @@ const onRuntime = (kind: string, name: string, apiVersion = 'v1', namespace: str
   runtime.get<Seen>({ apiVersion, kind, name, ...(namespace ? { namespace } : {}) }).catch(() => undefined);
 const moduleOf = (k: Kyma) => k.status?.modules?.find((m) => m.name === MODULE);
 
-/** The chart command of docs/modules.md ("A chart module from a ModuleTemplate"): its flags, with the values named in `local` replaced. */
-async function documentedChartCommand(local: Record<string, string>): Promise<string[]> {
-  const block = await docBashBlock('modules.md', 'A chart module from a ModuleTemplate');
-  const command = /npm run module -- ([^>]*)>/.exec(block.replace(/\\\n/g, ' '))?.[1];
-  if (!command)
-    throw new Error(
-      'the section "A chart module from a ModuleTemplate" of docs/modules.md has no `npm run module -- …` example',
-    );
-  const args = command.trim().split(/\s+/);
-  return args.map((arg, i) => local[args[i - 1] ?? ''] ?? arg);
-}
-
 /** `npm run module -- …` (the command of docs/modules.md) as a child process; its printed objects applied to the KCP. */
 async function publish(version: string, chartDir: string, values: string): Promise<string> {
   const valuesFile = join(dir, `values-${version}.yaml`);
   await writeFile(valuesFile, values);
   const args = [
-    ...(await documentedChartCommand({
-      '--name': MODULE,
-      '--version': version,
-      '--chart': chartDir,
-      '--values': valuesFile,
-      '--crds': WIDGET_CRD,
-      '--default-cr': join(dir, 'default-cr.yaml'),
-      '--registry': `http://${inject('controlPlane').registryHost}`,
-    })),
+    ...(await documentedModuleCommand(
+      {
+        '--name': MODULE,
+        '--version': version,
+        '--chart': chartDir,
+        '--values': valuesFile,
+        '--crds': WIDGET_CRD,
+        '--default-cr': join(dir, 'default-cr.yaml'),
+        '--registry': `http://${inject('controlPlane').registryHost}`,
+      },
+      'A chart module from a ModuleTemplate',
+    )),
     '--overwrite',
   ];
   const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {

@@ -8,49 +8,19 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { locateBinaries, startRegistry, type Registry } from '../../local/controlplane/index.ts';
 import { freePort } from '../../local/controlplane/ports.ts';
 import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
-import { docBashBlock } from './readme.ts';
 import { applyKyma, connectRuntime, deleteLeftoverKymas, kymaInState, startWorld, type World } from './world.ts';
-import { MODULE_AUTHOR_LOGIN } from '../secrets.ts';
-
-const CLI = join(import.meta.dirname, '../../tools/module/cli/main.ts');
-const MODULE = 'template-operator';
-const REPOSITORY = `component-descriptors/kyma-project.io/module/${MODULE}`;
-const AUTH = MODULE_AUTHOR_LOGIN;
-const CRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: samples.operator.kyma-project.io
-spec:
-  group: operator.kyma-project.io
-  scope: Namespaced
-  names: {kind: Sample, plural: samples, singular: sample, listKind: SampleList}
-  versions:
-    - name: v1alpha1
-      served: true
-      storage: true
-      subresources: {status: {}}
-      schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
-`;
-const MANAGER = `apiVersion: v1
-kind: ConfigMap
-metadata: {name: template-operator-config, namespace: kyma-system}
-data: {greeting: hello from the CLI}
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: template-operator-manager, namespace: kyma-system, labels: {app: template-operator}}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: template-operator}}
-  template:
-    metadata: {labels: {app: template-operator}}
-    spec: {containers: [{name: manager, image: europe-docker.pkg.dev/kyma-project/prod/template-operator:1.0.0}]}
-`;
-const DEFAULT_CR =
-  'apiVersion: operator.kyma-project.io/v1alpha1\nkind: Sample\nmetadata: {}\nspec: {resourceFilePath: ./module-data/yamls}\n';
+import {
+  cli,
+  CRD,
+  DEFAULT_CR,
+  documentedModuleCommand,
+  MANAGER,
+  MODULE,
+  REPOSITORY,
+  type CliRun,
+} from './module-cli-fixture.ts';
 
 const run = promisify(execFile);
 let world: World;
@@ -58,22 +28,6 @@ let dir: string;
 let registryHost: string;
 let binDir: string;
 let kubeconfig: string;
-let privateRegistry: Registry | undefined;
-
-interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** The CLI as `npm run module -- …` runs it: node on main.ts, with the given environment additions. */
-function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
 
 const oras = (cwd: string, ...args: string[]) => run(join(binDir, 'oras'), args, { cwd });
 const registryState = async () => {
@@ -83,15 +37,6 @@ const registryState = async () => {
   const tags = (await (await fetch(`http://${registryHost}/v2/${REPOSITORY}/tags/list`)).json()) as { tags?: string[] };
   return { repositories: catalog.repositories, tags: tags.tags };
 };
-/** The `npm run module -- …` example of docs/modules.md: its flags, with the values named in `local` replaced. */
-async function documentedModuleCommand(local: Record<string, string>): Promise<string[]> {
-  const block = await docBashBlock('modules.md', 'Packaging a module');
-  const command = /npm run module -- ([^>]*)>/.exec(block.replace(/\\\n/g, ' '))?.[1];
-  if (!command) throw new Error('docs/modules.md has no `npm run module -- …` example');
-  const args = command.trim().split(/\s+/);
-  return args.map((arg, i) => local[args[i - 1] ?? ''] ?? arg);
-}
-
 const flags = (version: string, extra: string[] = []) => [
   '--name',
   MODULE,
@@ -133,7 +78,6 @@ afterAll(async () => {
       .catch(() => undefined);
   }
   await world?.runner.stop();
-  await privateRegistry?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -315,52 +259,5 @@ describe('module packaging CLI (npm run module)', () => {
     expect(refused.stderr).toContain(
       `error: manifest 127.0.0.1:${port}/${REPOSITORY}:1.0.1: registry unreachable (ECONNREFUSED); check --registry`,
     );
-  });
-
-  it('logs in to a private registry with the environment or a dockerconfigjson Secret file, and names a refused login without its secret', async () => {
-    privateRegistry = await startRegistry(inject('controlPlane').runDir, await locateBinaries(), 30_000, AUTH);
-    const target = [...flags('1.0.0').slice(0, -1), `http://${privateRegistry.host}`];
-    const wrong = await cli(target, {
-      MODULE_REGISTRY_USERNAME: AUTH.username,
-      MODULE_REGISTRY_PASSWORD: 'not-the-password',
-    });
-    expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toMatch(
-      new RegExp(
-        `\\nerror: registry ${privateRegistry.host} refused access: .*HTTP 401.*; check --credentials-file or MODULE_REGISTRY_USERNAME/MODULE_REGISTRY_PASSWORD\\n$`,
-      ),
-    );
-    expect(wrong.stderr).not.toContain('not-the-password');
-    const anonymous = await cli(target);
-    expect(anonymous.stderr).toContain('refused access');
-
-    const byEnv = await cli(target, {
-      MODULE_REGISTRY_USERNAME: AUTH.username,
-      MODULE_REGISTRY_PASSWORD: AUTH.password,
-    });
-    expect(byEnv.code).toBe(0);
-    expect(byEnv.stderr + byEnv.stdout).not.toContain(AUTH.password);
-
-    const dockerConfig = JSON.stringify({
-      auths: {
-        [`http://${privateRegistry.host}`]: {
-          auth: Buffer.from(`${AUTH.username}:${AUTH.password}`).toString('base64'),
-        },
-      },
-    });
-    const secretFile = join(dir, 'registry-secret.yaml');
-    await writeFile(
-      secretFile,
-      JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'Secret',
-        type: 'kubernetes.io/dockerconfigjson',
-        metadata: { name: 'modules' },
-        data: { '.dockerconfigjson': Buffer.from(dockerConfig).toString('base64') },
-      }),
-    );
-    const byFile = await cli([...target.map((a) => (a === '1.0.0' ? '1.1.0' : a)), '--credentials-file', secretFile]);
-    expect(byFile.code).toBe(0);
-    expect(byFile.stderr).toContain(`pushed ${privateRegistry.host}/${REPOSITORY}:1.1.0`);
   });
 });

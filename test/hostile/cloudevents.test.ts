@@ -105,3 +105,57 @@ describe.each(Object.keys(FUNCTIONS))('%s', (name) => {
     expect(fannedOut).toEqual([]);
   }, 300_000);
 });
+
+describe('every function over HTTP', () => {
+  it.each([
+    ['not a CloudEvent', { 'content-type': 'application/json' }, '{"hello":1}', 400],
+    [
+      'wrong specversion',
+      {
+        'ce-specversion': '0.3',
+        'ce-id': '1',
+        'ce-source': '/x',
+        'ce-type': 'dev.knative.apiserver.resource.update',
+        'ce-kind': 'Kyma',
+        'ce-apiversion': 'v1',
+        'ce-name': 'k',
+        'ce-namespace': 'kcp-system',
+      },
+      '{}',
+      400,
+    ],
+    [
+      'missing object extensions',
+      { 'ce-specversion': '1.0', 'ce-id': '2', 'ce-source': '/x', 'ce-type': 'dev.knative.apiserver.resource.update' },
+      '{}',
+      400,
+    ],
+    [
+      'an unknown event type',
+      {
+        'ce-specversion': '1.0',
+        'ce-id': '3',
+        'ce-source': '/x',
+        'ce-type': 'com.example.unknown',
+        'ce-kind': 'Kyma',
+        'ce-apiversion': 'v1',
+        'ce-name': 'k',
+        'ce-namespace': 'kcp-system',
+      },
+      '{}',
+      400,
+    ],
+    ['structured mode with broken JSON', { 'content-type': 'application/cloudevents+json' }, '{"specversion":', 400],
+    [
+      'a body over 1 MiB',
+      { 'ce-specversion': '1.0', 'ce-id': '4', 'ce-source': '/x', 'ce-type': 'x', 'content-type': 'application/json' },
+      `"${'x'.repeat(1_100_000)}"`,
+      413,
+    ],
+  ])('answers %s with a 4xx (never retried by Knative)', async (_, headers, body, status) => {
+    for (const [name, { host }] of hosts) {
+      const response = await fetch(host.url, { method: 'POST', headers, body });
+      expect([name, response.status]).toEqual([name, status]);
+    }
+  });
+});

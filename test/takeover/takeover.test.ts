@@ -11,69 +11,16 @@ import type { Manifest } from '../../shared/core/manifest.ts';
 import { API_VERSION, FINALIZER, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { REMOTE_KYMA } from '../../shared/kube/remote-namespace.ts';
 import { UPSTREAM_WATCHER } from '../../functions/aggregate-status/upstream-watcher.ts';
-import { eventually, getKyma, kymaInState, startWorld, type World } from '../e2e/world.ts';
+import { eventually, getKyma, kymaInState } from '../e2e/world.ts';
 import { docBashBlock } from '../e2e/readme.ts';
-import { keyOf } from './load.ts';
-import {
-  loadUpstreamFleet,
-  manifestsIn,
-  startUpstreamClusters,
-  stopUpstreamClusters,
-  uidsOf,
-  writesSoFar,
-  type UpstreamFleet,
-  type Write,
-} from './fleet.ts';
+import { manifestsIn, uidsOf, writesSoFar } from './fleet.ts';
 import { settled, shapeOf, tallyOf } from './observe.ts';
+import { before, fleet, isWatcher, stopTakeover, takeOver, takeover, world } from './takeover-world.ts';
 
 const execFileAsync = promisify(execFile);
-let clusters: Awaited<ReturnType<typeof startUpstreamClusters>> | undefined;
-let fleet: UpstreamFleet;
-let world: World;
-const before = {
-  manifests: {} as Record<string, string>,
-  kcpUids: {} as Record<string, string>,
-  runtimeUids: new Map<string, Record<string, string>>(),
-  shapes: {} as Record<string, unknown>,
-};
-let takeover: Write[] = [];
 
-const isWatcher = (key: string) =>
-  UPSTREAM_WATCHER.some(
-    (w) =>
-      key ===
-      keyOf({ kind: w.kind, metadata: { name: w.name, ...('namespace' in w ? { namespace: w.namespace } : {}) } }),
-  );
-
-beforeAll(async () => {
-  clusters = await startUpstreamClusters('takeover');
-  const started = clusters;
-  world = await startWorld(
-    { LIFECYCLE_DRIFT_PERIOD_MINUTES: '1' },
-    {
-      kcp: started.kcp.cluster.kubeconfig,
-      identity: started.kcp.identity,
-      // What upstream left, loaded before anything of ours runs (upstream stopped, the functions not started yet).
-      beforeRunner: async (kcp) => {
-        fleet = await loadUpstreamFleet(started, kcp);
-        before.manifests = Object.fromEntries(
-          (await manifestsIn(kcp)).map((m) => [m.metadata.name, m.metadata.uid ?? '']),
-        );
-        before.kcpUids = await uidsOf(kcp, fleet.kcpObjects);
-        for (const [kyma, runtime] of fleet.runtimes)
-          before.runtimeUids.set(kyma, await uidsOf(runtime.admin, fleet.runtimeObjects.get(kyma) ?? []));
-        before.shapes = await shapeOf(kcp, fleet);
-      },
-    },
-  );
-  for (const kyma of fleet.kymas) await kymaInState(world, kyma, 'Ready');
-  takeover = await settled(world, fleet);
-}, 600_000);
-
-afterAll(async () => {
-  await world?.runner.stop();
-  await stopUpstreamClusters(clusters ?? {});
-});
+beforeAll(takeOver, 600_000);
+afterAll(stopTakeover);
 
 describe('taking over a fleet upstream ran (ADR 40)', () => {
   it("adopts every Manifest under upstream's name: none created, none deleted, the same uids", async () => {
