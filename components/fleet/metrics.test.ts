@@ -1,32 +1,19 @@
 import { describe, expect, it } from 'vitest';
+import { aKyma, aManifest } from '../../test/builders.ts';
 import type { Kyma } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import type { ModuleReleaseMeta } from '../../shared/core/templates.ts';
 import { fleetMetrics, type FleetState } from './metrics.ts';
 
-const kyma = (name: string, state: 'Ready' | 'Error', modules: { name: string; state: 'Ready' | 'Error' }[]): Kyma => ({
-  apiVersion: 'operator.kyma-project.io/v1beta2',
-  kind: 'Kyma',
-  metadata: {
+const kyma = (name: string, state: 'Ready' | 'Error', modules: { name: string; state: 'Ready' | 'Error' }[]): Kyma =>
+  aKyma({
     name,
-    namespace: 'kcp-system',
     annotations: { 'skr-domain': `${name}-shoot.example.com` },
     labels: { 'kyma-project.io/instance-id': `id-${name}` },
-  },
-  status: { state, modules },
-});
+    status: { state, modules },
+  });
 const mandatoryManifest: Manifest = {
-  apiVersion: 'operator.kyma-project.io/v1beta2',
-  kind: 'Manifest',
-  metadata: {
-    name: 'a-istio-1',
-    namespace: 'kcp-system',
-    labels: {
-      'operator.kyma-project.io/mandatory-module': 'true',
-      'operator.kyma-project.io/module-name': 'istio',
-      'operator.kyma-project.io/kyma-name': 'a',
-    },
-  },
+  ...aManifest({ kyma: 'a', module: 'istio', labels: { 'operator.kyma-project.io/mandatory-module': 'true' } }),
   status: { state: 'Ready' },
 };
 const meta = (name: string, mandatory: boolean): ModuleReleaseMeta =>

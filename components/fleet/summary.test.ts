@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { aKyma } from '../../test/builders.ts';
 import type { Kyma, KymaStatus, ModuleStatus } from '../../shared/core/kyma.ts';
 import { kymaRows } from './rows.ts';
 import { KYMA_STATES, MODULE_STATES, summarizeFleet } from './summary.ts';
@@ -9,13 +10,12 @@ const kyma = (
   state: KymaStatus['state'],
   modules: Partial<ModuleStatus>[] = [],
   deleting = false,
-): Kyma => ({
-  apiVersion: 'operator.kyma-project.io/v1beta2',
-  kind: 'Kyma',
-  metadata: { name, namespace: 'kcp-system', ...(deleting ? { deletionTimestamp: '2026-11-23T00:00:00Z' } : {}) },
-  spec: { channel: 'regular' },
-  status: { ...(state ? { state } : {}), modules: modules.map((m) => ({ name: 'x', ...m })) },
-});
+): Kyma =>
+  aKyma({
+    name,
+    deleting,
+    status: { ...(state ? { state } : {}), modules: modules.map((m) => ({ name: 'x', ...m })) },
+  });
 
 describe('summarizeFleet', () => {
   it('counts Kymas by state and module installs by module, version, channel and state', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { aManifest } from '../../test/builders.ts';
 import type { Kyma, ModuleStatus } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import type { State } from '../../shared/core/objects.ts';
@@ -24,23 +25,9 @@ const kyma = (modules: { name: string; managed?: boolean }[], status: Kyma['stat
     status: { specSource: { from: 'runtime', channel: 'regular' }, ...status, modules: merged },
   };
 };
-const manifest = (module: string, state: State, operation = ''): Manifest => ({
-  apiVersion: 'v',
-  kind: 'Manifest',
-  metadata: {
-    name: `k1-${module}`,
-    namespace: 'kcp-system',
-    generation: 1,
-    labels: { 'operator.kyma-project.io/module-name': module },
-  },
-  spec: {
-    install: { name: 'raw-manifest', source: { repo: 'r', name: 'n', ref: 'sha256:1', type: 'oci-dir' } },
-    version: '1.0.0',
-    customResourcePolicy: 'CreateAndDelete',
-    resource: { apiVersion: 'x/v1', kind: 'Sample', metadata: { name: 's', namespace: 'kyma-system' } },
-  },
-  status: { state, lastOperation: { operation } },
-});
+const SAMPLE_CR = { apiVersion: 'x/v1', kind: 'Sample', metadata: { name: 's', namespace: 'kyma-system' } };
+const manifest = (module: string, state: State, operation = ''): Manifest =>
+  aManifest({ module, state, operation, generation: 1, spec: { resource: SAMPLE_CR } });
 
 describe('kymaState', () => {
   const m = (...states: State[]): ModuleStatus[] => states.map((state, i) => ({ name: `m${i}`, state }));

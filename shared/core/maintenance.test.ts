@@ -1,20 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { aKyma, aTemplate } from '../../test/builders.ts';
 import type { Kyma } from './kyma.ts';
 import { maintenanceRequired, parsePolicy, windowOpen, windowsFor } from './maintenance.ts';
 import type { ModuleTemplate } from './templates.ts';
 
 const kyma = (labels: Record<string, string> = {}, skip = false): Kyma => ({
-  apiVersion: 'operator.kyma-project.io/v1beta2',
-  kind: 'Kyma',
-  metadata: { name: 'k', labels },
+  ...aKyma({ name: 'k', labels }),
   spec: { channel: 'regular', skipMaintenanceWindows: skip },
 });
-const template = (requiresDowntime: boolean): ModuleTemplate => ({
-  apiVersion: 'operator.kyma-project.io/v1beta2',
-  kind: 'ModuleTemplate',
-  metadata: { name: 'm-2.0.0' },
-  spec: { requiresDowntime },
-});
+const template = (requiresDowntime: boolean): ModuleTemplate =>
+  aTemplate({ module: 'm', version: '2.0.0', spec: { requiresDowntime } });
 // 2026-11-21 is a Saturday.
 const at = (iso: string) => new Date(iso);
 
