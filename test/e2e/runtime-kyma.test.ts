@@ -3,7 +3,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kyma } from '../../shared/core/kyma.ts';
 import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
-import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import {
   connectRuntime,
   deleteKyma,
@@ -12,32 +11,15 @@ import {
   kymaGone,
   kymaInState,
   REMOTE_KYMA,
-  startWorld,
   stopWorld,
   type World,
 } from './world.ts';
+import { startRuntimeSideWorld } from './runtime-side-world.ts';
 
 let world: World;
 
 beforeAll(async () => {
-  world = await startWorld({ LIFECYCLE_RESTRICTED_MODULES: 'deployer' });
-  await publishSampleModule(world.registry, world.kcp, {
-    name: 'deployer',
-    version: '1.0.0',
-    namespace: KCP_NAMESPACE,
-  });
-  await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'deployer', [{ channel: 'regular', version: '1.0.0' }]);
-  await publishSampleModule(world.registry, world.kcp, { name: 'mike', version: '1.0.0', namespace: KCP_NAMESPACE });
-  await publishSampleModule(world.registry, world.kcp, {
-    name: 'mike',
-    version: '2.0.0',
-    namespace: KCP_NAMESPACE,
-    beta: true,
-  });
-  await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'mike', [
-    { channel: 'regular', version: '1.0.0' },
-    { channel: 'fast', version: '2.0.0' },
-  ]);
+  world = await startRuntimeSideWorld();
 });
 
 afterAll(async () => {

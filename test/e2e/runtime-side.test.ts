@@ -13,33 +13,15 @@ import {
   getKyma,
   kymaGone,
   kymaInState,
-  startWorld,
   stopWorld,
   type World,
 } from './world.ts';
+import { remote, startRuntimeSideWorld } from './runtime-side-world.ts';
 
 let world: World;
-const remote = (kind: string, name: string) => ({ apiVersion: API_VERSION, kind, namespace: 'kyma-system', name });
 
 beforeAll(async () => {
-  world = await startWorld({ LIFECYCLE_RESTRICTED_MODULES: 'deployer' });
-  await publishSampleModule(world.registry, world.kcp, {
-    name: 'deployer',
-    version: '1.0.0',
-    namespace: KCP_NAMESPACE,
-  });
-  await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'deployer', [{ channel: 'regular', version: '1.0.0' }]);
-  await publishSampleModule(world.registry, world.kcp, { name: 'mike', version: '1.0.0', namespace: KCP_NAMESPACE });
-  await publishSampleModule(world.registry, world.kcp, {
-    name: 'mike',
-    version: '2.0.0',
-    namespace: KCP_NAMESPACE,
-    beta: true,
-  });
-  await setReleaseChannels(world.kcp, KCP_NAMESPACE, 'mike', [
-    { channel: 'regular', version: '1.0.0' },
-    { channel: 'fast', version: '2.0.0' },
-  ]);
+  world = await startRuntimeSideWorld();
 });
 
 afterAll(async () => {
