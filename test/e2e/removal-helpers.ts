@@ -3,7 +3,7 @@ import type { KubeClient } from '../../shared/kube/client.ts';
 import { isNotFound } from '../../shared/kube/errors.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { sampleGroup, sampleKind, type SampleModuleOptions } from '../../tools/module/sample.ts';
-import type { World } from './world.ts';
+import { applyKyma, connectRuntime, deleteKyma, kymaGone, kymaInState, type World } from './world.ts';
 
 /** Publishes a module with versions on channels (`regular` gets the first version). */
 export async function publishModule(
@@ -59,3 +59,22 @@ export const moduleCrOn = (runtime: KubeClient, ref: ReturnType<typeof crRef>) =
     if (isNotFound(e)) return undefined;
     throw e;
   });
+
+/** Kyma `kyma` on runtime `runtime` with `module` (channel regular), Ready. */
+export async function installed(
+  world: World,
+  kyma: string,
+  runtime: number,
+  module: string,
+  extra: object = {},
+): Promise<void> {
+  await connectRuntime(world, kyma, runtime);
+  await applyKyma(world, kyma, { channel: 'regular', modules: [{ name: module, ...extra }] });
+  await kymaInState(world, kyma, 'Ready', (k) => k.status?.modules?.[0]?.state === 'Ready');
+}
+
+/** Deletes the Kyma and waits until it is gone. */
+export async function removeAndCleanUp(world: World, kyma: string): Promise<void> {
+  await deleteKyma(world, kyma);
+  await kymaGone(world, kyma);
+}

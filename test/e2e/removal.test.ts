@@ -3,15 +3,21 @@ import type { ModuleStatus } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
-import { crRef, deploymentOf, dropFinalizers, moduleCrOn, publishModule, userCr } from './removal-helpers.ts';
+import {
+  crRef,
+  deploymentOf,
+  dropFinalizers,
+  moduleCrOn,
+  publishModule,
+  userCr,
+  installed,
+  removeAndCleanUp,
+} from './removal-helpers.ts';
 import {
   applyKyma,
-  connectRuntime,
-  deleteKyma,
   deleteLeftoverKymas,
   eventually,
   getKyma,
-  kymaGone,
   kymaInState,
   manifestsOf,
   startWorld,
@@ -54,22 +60,11 @@ afterAll(async () => {
   await stopWorld(world);
 });
 
-async function installed(kyma: string, runtime: number, module: string, extra: object = {}): Promise<void> {
-  await connectRuntime(world, kyma, runtime);
-  await applyKyma(world, kyma, { channel: 'regular', modules: [{ name: module, ...extra }] });
-  await kymaInState(world, kyma, 'Ready', (k) => k.status?.modules?.[0]?.state === 'Ready');
-}
-
-async function removeAndCleanUp(kyma: string): Promise<void> {
-  await deleteKyma(world, kyma);
-  await kymaGone(world, kyma);
-}
-
 describe('module removal blocked by user CRs, CreateAndDelete (same namespace, other namespace, default CR finalizer)', () => {
   it('keeps everything and names each blocking CR with its finalizers; then removes default CR, resources and Manifest in order', async () => {
     const [runtime] = world.runtimes;
     if (!runtime) throw new Error('no runtime');
-    await installed('rm-a', 0, 'alpha');
+    await installed(world, 'rm-a', 0, 'alpha');
     const defaultCr = crRef('alpha', (await onlyManifest('rm-a'))?.metadata.name ?? '', 'kyma-system');
     expect(await runtime.get(defaultCr)).toBeDefined();
     await runtime.mergePatch(defaultCr, { metadata: { finalizers: [HOLD] } });
@@ -111,7 +106,7 @@ describe('module removal blocked by user CRs, CreateAndDelete (same namespace, o
     expect(await deploymentOf(runtime, 'alpha')).toBeUndefined();
     expect(await moduleCrOn(runtime, defaultCr)).toBeUndefined();
     await kymaInState(world, 'rm-a', 'Ready', (k) => (k.status?.modules ?? []).length === 0);
-    await removeAndCleanUp('rm-a');
+    await removeAndCleanUp(world, 'rm-a');
   });
 });
 
@@ -119,7 +114,7 @@ describe('module removal with policy Ignore and cluster-scoped CRs', () => {
   it('creates no default CR, and every CR of the kind blocks (also one named like the default) until the user deletes it', async () => {
     const runtime = world.runtimes[1];
     if (!runtime) throw new Error('no runtime');
-    await installed('rm-b', 1, 'bravo', { customResourcePolicy: 'Ignore' });
+    await installed(world, 'rm-b', 1, 'bravo', { customResourcePolicy: 'Ignore' });
     await eventually(
       'no Bravo CRs (policy Ignore)',
       async () => (await runtime.list('bravo.modules.kyma-project.io/v1alpha1', 'Bravo')).items.length === 0,
@@ -143,7 +138,7 @@ describe('module removal with policy Ignore and cluster-scoped CRs', () => {
     await eventually('Manifest gone', async () => (await manifestsOf(world, 'rm-b')).length === 0);
     expect(await deploymentOf(runtime, 'bravo')).toBeUndefined();
     await kymaInState(world, 'rm-b', 'Ready');
-    await removeAndCleanUp('rm-b');
+    await removeAndCleanUp(world, 'rm-b');
   });
 });
 
@@ -151,7 +146,7 @@ describe('ModuleReleaseMeta upgrade under a blocked deletion', () => {
   it('upgrades the operator while user CRs hold the removal, then removes everything', async () => {
     const [runtime] = world.runtimes;
     if (!runtime) throw new Error('no runtime');
-    await installed('rm-c', 0, 'charlie');
+    await installed(world, 'rm-c', 0, 'charlie');
     await userCr(runtime, 'charlie', 'blocker', 'kyma-system');
     await applyKyma(world, 'rm-c', { channel: 'regular', modules: [] });
     await eventually('blocked', async () => (await entry('rm-c', 'charlie'))?.state === 'Deleting');
@@ -166,7 +161,7 @@ describe('ModuleReleaseMeta upgrade under a blocked deletion', () => {
     await eventually('Manifest gone', async () => (await manifestsOf(world, 'rm-c')).length === 0);
     expect(await deploymentOf(runtime, 'charlie')).toBeUndefined();
     await kymaInState(world, 'rm-c', 'Ready');
-    await removeAndCleanUp('rm-c');
+    await removeAndCleanUp(world, 'rm-c');
   });
 });
 
@@ -174,7 +169,7 @@ describe('module CR API upgrade under a blocked deletion', () => {
   it('upgrades to a version whose CR API moved to v1alpha2 while blocked, still sees the blocking CR, and completes once it is gone', async () => {
     const [runtime] = world.runtimes;
     if (!runtime) throw new Error('no runtime');
-    await installed('rm-l', 0, 'lima');
+    await installed(world, 'rm-l', 0, 'lima');
     await userCr(runtime, 'lima', 'old-api', 'kyma-system', ['test.kyma-project.io/held']);
     await applyKyma(world, 'rm-l', { channel: 'regular', modules: [] });
     await eventually('blocked', async () => (await entry('rm-l', 'lima'))?.message?.includes('kyma-system/old-api'));
@@ -192,7 +187,7 @@ describe('module CR API upgrade under a blocked deletion', () => {
     await eventually('Manifest gone', async () => (await manifestsOf(world, 'rm-l')).length === 0);
     expect(await deploymentOf(runtime, 'lima')).toBeUndefined();
     await kymaInState(world, 'rm-l', 'Ready');
-    await removeAndCleanUp('rm-l');
+    await removeAndCleanUp(world, 'rm-l');
   });
 });
 
@@ -200,7 +195,7 @@ describe('re-enabling a module whose removal is blocked', () => {
   it("rolls the new channel's version out to the deleting Manifest, and after the user CR goes a fresh Manifest takes over", async () => {
     const runtime = world.runtimes[1];
     if (!runtime) throw new Error('no runtime');
-    await installed('rm-k', 1, 'kilo');
+    await installed(world, 'rm-k', 1, 'kilo');
     await userCr(runtime, 'kilo', 'held', 'kyma-system', ['test.kyma-project.io/held']);
     await applyKyma(world, 'rm-k', { channel: 'regular', modules: [] });
     await eventually('blocked', async () => (await entry('rm-k', 'kilo'))?.state === 'Deleting');
@@ -221,6 +216,6 @@ describe('re-enabling a module whose removal is blocked', () => {
     const fresh = await onlyManifest('rm-k');
     expect(fresh?.metadata.deletionTimestamp).toBeUndefined();
     expect((await deploymentOf(runtime, 'kilo'))?.spec?.template?.spec?.containers?.[0]?.image).toMatch(/:2\.0\.0$/);
-    await removeAndCleanUp('rm-k');
+    await removeAndCleanUp(world, 'rm-k');
   });
 });

@@ -4,16 +4,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ModuleStatus } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
-import { deploymentOf, publishModule } from './removal-helpers.ts';
+import { deploymentOf, publishModule, installed, removeAndCleanUp } from './removal-helpers.ts';
 import { checkedAgain, kymaKey, manifestKey } from './handled.ts';
 import {
   applyKyma,
   connectRuntime,
-  deleteKyma,
   deleteLeftoverKymas,
   eventually,
   getKyma,
-  kymaGone,
   kymaInState,
   manifestsOf,
   startWorld,
@@ -41,22 +39,11 @@ afterAll(async () => {
   await stopWorld(world);
 });
 
-async function installed(kyma: string, runtime: number, module: string, extra: object = {}): Promise<void> {
-  await connectRuntime(world, kyma, runtime);
-  await applyKyma(world, kyma, { channel: 'regular', modules: [{ name: module, ...extra }] });
-  await kymaInState(world, kyma, 'Ready', (k) => k.status?.modules?.[0]?.state === 'Ready');
-}
-
-async function removeAndCleanUp(kyma: string): Promise<void> {
-  await deleteKyma(world, kyma);
-  await kymaGone(world, kyma);
-}
-
 describe('unmanaged modules', () => {
   it('leaves resources in place without the managed-by label, deletes the Manifest, and manages again on request', async () => {
     const runtime = world.runtimes[1];
     if (!runtime) throw new Error('no runtime');
-    await installed('rm-d', 1, 'delta');
+    await installed(world, 'rm-d', 1, 'delta');
     await applyKyma(world, 'rm-d', { channel: 'regular', modules: [{ name: 'delta', managed: false }] });
     await eventually('Manifest gone', async () => (await manifestsOf(world, 'rm-d')).length === 0);
     const kyma = await kymaInState(world, 'rm-d', 'Ready', (k) => k.status?.modules?.[0]?.state === 'Unmanaged');
@@ -82,7 +69,7 @@ describe('unmanaged modules', () => {
     await applyKyma(world, 'rm-d', { channel: 'regular', modules: [] });
     await kymaInState(world, 'rm-d', 'Ready', (k) => (k.status?.modules ?? []).length === 0);
     expect(await deploymentOf(runtime, 'delta')).toBeDefined();
-    await removeAndCleanUp('rm-d');
+    await removeAndCleanUp(world, 'rm-d');
     expect(await deploymentOf(runtime, 'delta')).toBeDefined();
   });
 });
@@ -91,7 +78,7 @@ describe('skip-reconciliation and foreign finalizers on a Manifest', () => {
   it('freezes a labelled Manifest (a deleted Deployment stays gone), repairs drift once the label is removed, and names foreign finalizers', async () => {
     const [runtime] = world.runtimes;
     if (!runtime) throw new Error('no runtime');
-    await installed('rm-e', 0, 'echo');
+    await installed(world, 'rm-e', 0, 'echo');
     const manifest = await onlyManifest('rm-e');
     const ref = {
       apiVersion: API_VERSION,
@@ -128,7 +115,7 @@ describe('skip-reconciliation and foreign finalizers on a Manifest', () => {
     expect(await deploymentOf(runtime, 'echo')).toBeUndefined();
     await world.kcp.mergePatch(ref, { metadata: { finalizers: null } });
     await eventually('Manifest gone', async () => (await world.kcp.get(ref)) === undefined);
-    await removeAndCleanUp('rm-e');
+    await removeAndCleanUp(world, 'rm-e');
   });
 });
 
@@ -136,7 +123,7 @@ describe('skip-reconciliation on a Kyma, and orphaned Manifests', () => {
   it('freezes a labelled Kyma (a new module is not installed) but still deletes it', async () => {
     const [runtime] = world.runtimes;
     if (!runtime) throw new Error('no runtime');
-    await installed('rm-f', 0, 'alpha');
+    await installed(world, 'rm-f', 0, 'alpha');
     await applyKyma(
       world,
       'rm-f',
@@ -152,7 +139,7 @@ describe('skip-reconciliation on a Kyma, and orphaned Manifests', () => {
     expect(
       (await manifestsOf(world, 'rm-f')).map((m) => m.metadata.labels?.['operator.kyma-project.io/module-name']),
     ).toEqual(['alpha']);
-    await removeAndCleanUp('rm-f');
+    await removeAndCleanUp(world, 'rm-f');
     expect(await deploymentOf(runtime, 'alpha')).toBeUndefined();
   });
 
