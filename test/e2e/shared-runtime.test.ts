@@ -102,7 +102,12 @@ describe('two Kymas on one runtime API server, each in its runtime namespace', (
       await names(API_VERSION, 'ModuleTemplate', 'tenant-b'),
     );
     for (const namespace of Object.values(TENANTS)) {
-      expect(await names(API_VERSION, 'Kyma', namespace)).toEqual(['default']);
+      // Created by the resolve-template round after aggregate-status synced the Kyma CRD, which may follow Ready.
+      const kymas = async () => {
+        const listed = await names(API_VERSION, 'Kyma', namespace);
+        return listed.length > 0 && listed;
+      };
+      expect(await eventually(`runtime Kyma in ${namespace}`, kymas)).toEqual(['default']);
       expect(await names('apps/v1', 'Deployment', namespace)).toEqual(['sierra-manager']);
       expect(await names(API_VERSION, 'ModuleReleaseMeta', namespace)).toEqual(
         expect.arrayContaining(['sierra', 'tango']),
