@@ -1,14 +1,15 @@
 // The functions as Knative Serving runs them (issue 35): each function's own entry point (functions/<name>/start.ts,
 // what its image runs) in processes of its own, `instances` of each, configured by environment as its Service
-// configures it (PORT, K_SINK, KUBECONFIG, LIFECYCLE_*). With more than one instance, one address spreads connections
-// over them round-robin, as Serving spreads requests over a Service's pods. No Serving controller runs.
+// configures it (PORT, K_SINK, KUBECONFIG, LIFECYCLE_*). One address in front of them queues calls beyond the
+// Service's containerConcurrency per instance and hands each to the least busy one, as Serving's queue-proxy and
+// activator do (queue-proxy.ts). No Serving controller runs.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
-import { createConnection, createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../controlplane/ports.ts';
+import { startQueueProxy } from './queue-proxy.ts';
 
 export interface FunctionPodsOptions {
   name: string;
@@ -16,6 +17,8 @@ export interface FunctionPodsOptions {
   /** The functions' environment (PORT is set per instance). */
   env: Record<string, string>;
   logDir: string;
+  /** The Service's containerConcurrency: calls in flight per instance, the rest queued (queue-proxy.ts). */
+  concurrency: number;
 }
 
 export interface FunctionPods {
@@ -67,23 +70,6 @@ export function callsOf(metrics: string): CallsOfInstance {
   return { byStatus, busySeconds };
 }
 
-/** Spreads connections over ports round-robin (a TCP splice: HTTP is not parsed). */
-async function spread(ports: number[]): Promise<{ port: number; server: Server }> {
-  let next = 0;
-  const server = createServer((client) => {
-    const upstream = createConnection({ host: '127.0.0.1', port: ports[next++ % ports.length] ?? 0 });
-    client.pipe(upstream).pipe(client);
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('error', end);
-    upstream.on('error', end);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
-  return { port: (server.address() as { port: number }).port, server };
-}
-
 export async function startFunctionPods(opts: FunctionPodsOptions): Promise<FunctionPods> {
   const children: { child: ChildProcess; port: number; name: string }[] = [];
   const stopAll = () => children.forEach(({ child }) => child.kill('SIGTERM'));
@@ -104,9 +90,12 @@ export async function startFunctionPods(opts: FunctionPodsOptions): Promise<Func
     stopAll();
     throw error;
   }
-  const spreader = children.length > 1 ? await spread(children.map((c) => c.port)) : undefined;
+  const proxy = await startQueueProxy(
+    children.map((c) => c.port),
+    opts.concurrency,
+  );
   return {
-    port: spreader?.port ?? children[0]?.port ?? 0,
+    port: proxy.port,
     processes: children.map(({ child, name }) => ({ name, pid: child.pid ?? 0 })),
     calls: () =>
       Promise.all(
@@ -117,7 +106,7 @@ export async function startFunctionPods(opts: FunctionPodsOptions): Promise<Func
         ),
       ),
     close: async () => {
-      spreader?.server.close();
+      await proxy.close();
       await Promise.all(
         children.map(
           ({ child }) =>

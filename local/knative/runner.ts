@@ -265,7 +265,13 @@ async function functionsInProcesses(
     for (const name of Object.keys(FUNCTIONS))
       started.set(
         name,
-        await startFunctionPods({ name, instances: pods.instances, env, logDir: join(opts.runDir, 'logs') }),
+        await startFunctionPods({
+          name,
+          instances: pods.instances,
+          env,
+          logDir: join(opts.runDir, 'logs'),
+          concurrency: await containerConcurrency(kcp, opts.config.kcpNamespace, name),
+        }),
       );
   } catch (error) {
     await close();
@@ -273,4 +279,15 @@ async function functionsInProcesses(
   }
   const urls = new Map([...started].map(([name, p]) => [name, `http://${CLUSTER_SIDE_IP}:${p.port}`]));
   return { urls, pods: started, close };
+}
+
+/** The function's Service as applied from manifests/: calls in flight per instance (Serving's default 0 = no limit). */
+async function containerConcurrency(kcp: KubeClient, namespace: string, name: string): Promise<number> {
+  const service = await kcp.get<KubeObject & { spec?: { template?: { spec?: { containerConcurrency?: number } } } }>({
+    apiVersion: 'serving.knative.dev/v1',
+    kind: 'Service',
+    namespace,
+    name,
+  });
+  return service?.spec?.template?.spec?.containerConcurrency || Number.MAX_SAFE_INTEGER;
 }
