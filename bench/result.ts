@@ -219,7 +219,7 @@ export async function resultOf(r: RunInputs) {
 }
 
 const KNATIVE_SETUP = (instances: number) =>
-  `each function in ${instances === 1 ? 'a process' : `${instances} processes`} of its own (its image's entry point, functions/<name>/start.ts, with manifests/config.yaml's settings)${instances > 1 ? ', connections spread round-robin over them' : ''}; Knative Eventing's own ApiServerSource and PingSource adapters, multi-tenant channel-based Broker (ingress, filter) on the in-memory channel; the runtime watch, the cluster DNS and Service proxy in the bench's process`;
+  `each function in ${instances === 1 ? 'a process' : `${instances} processes`} of its own (its image's entry point, functions/<name>/start.ts, with manifests/config.yaml's settings), each process taking its Service's containerConcurrency calls at once and the rest queued (a stand-in for Serving's queue-proxy); Knative Eventing's own ApiServerSource and PingSource adapters, multi-tenant channel-based Broker (ingress, filter) on the in-memory channel; the runtime watch, the cluster DNS and Service proxy in the bench's process`;
 
 const latencies = (ms: number[]) => [...ms].sort((a, b) => a - b).map((t) => t / 1000);
 const summary = (seconds: number[]) => ({
