@@ -9,14 +9,15 @@ const API_VERSION = 'sources.knative.dev/v1';
 
 /** The resources of every ApiServerSource in the YAML files of `dir`. */
 export async function loadApiServerSources(dir: string): Promise<WatchedResource[]> {
-  return resourcesOf(await readManifestDirectory(dir));
+  return apiServerSourcesOf(await readManifestDirectory(dir));
 }
 
 export function parseApiServerSources(text: string, file = '<inline>'): WatchedResource[] {
-  return resourcesOf(parseManifests(text, file));
+  return apiServerSourcesOf(parseManifests(text, file));
 }
 
-function resourcesOf(docs: readonly ManifestDocument[]): WatchedResource[] {
+/** The resources of every ApiServerSource among `docs`. */
+export function apiServerSourcesOf(docs: readonly ManifestDocument[]): WatchedResource[] {
   return ofKind(docs, API_VERSION, 'ApiServerSource').flatMap((doc) => {
     const metadata = asRecord(doc.object.metadata, 'metadata') ?? {};
     try {

@@ -7,6 +7,7 @@ import type { EventSink } from '../../shared/host/sink.ts';
 import { defaultLog, type EventingLog } from './log.ts';
 
 export {
+  apiServerSourcesOf,
   labelSelectorText,
   loadApiServerSources,
   parseApiServerSources,

@@ -15,6 +15,7 @@ export {
 export { parseIsoDuration } from './duration.ts';
 export {
   LocalApiServerSource,
+  apiServerSourcesOf,
   labelSelectorText,
   loadApiServerSources,
   parseApiServerSources,
@@ -29,6 +30,7 @@ export {
   parseCron,
   parsePingSources,
   pingEvent,
+  pingSourcesOf,
   type CronSchedule,
   type LocalPingSourceOptions,
   type PingSourceSpec,

@@ -27,7 +27,8 @@ export function parsePingSources(text: string, file = '<inline>'): PingSourceSpe
   return pingSourcesOf(parseManifests(text, file));
 }
 
-function pingSourcesOf(docs: readonly ManifestDocument[]): PingSourceSpec[] {
+/** Every PingSource among `docs`. */
+export function pingSourcesOf(docs: readonly ManifestDocument[]): PingSourceSpec[] {
   return ofKind(docs, 'sources.knative.dev/v1', 'PingSource').map((doc) => {
     const metadata = asRecord(doc.object.metadata, 'metadata') ?? {};
     try {

@@ -40,6 +40,9 @@ export async function startQueueProxy(ports: readonly number[], concurrency: num
       freed = true;
       handOn(i);
     };
+    // A sender that hung up while its call waited frees the slot at once; otherwise the answer's end or the
+    // instance's failure frees it, whichever comes first.
+    if (answer.closed || answer.destroyed) return free();
     answer.on('close', free);
     const upstream = request(
       { host: '127.0.0.1', port: ports[i], method: call.method, path: call.url, headers: call.headers, agent },
@@ -48,6 +51,7 @@ export async function startQueueProxy(ports: readonly number[], concurrency: num
         reply.pipe(answer);
       },
     );
+    upstream.on('close', free);
     upstream.on('error', () => {
       if (!answer.headersSent) answer.writeHead(502);
       answer.end();

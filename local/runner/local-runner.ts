@@ -6,10 +6,11 @@ import {
   LocalApiServerSource,
   LocalBroker,
   LocalPingSource,
-  loadApiServerSources,
-  loadPingSources,
+  apiServerSourcesOf,
   loadTriggers,
+  pingSourcesOf,
 } from '../eventing/index.ts';
+import { readManifestDirectory } from '../controlplane/object-files.ts';
 import { startFleetService, type FleetService } from '../../components/fleet/service.ts';
 import { KubeClient } from '../../shared/kube/client.ts';
 import { composeDeps } from '../../shared/host/compose.ts';
@@ -89,15 +90,16 @@ export async function startLocalRunner(opts: LocalRunnerOptions): Promise<LocalR
     opts.onSourceEvent?.(event);
     return broker.publish(event);
   };
+  const sources = await readManifestDirectory(join(MANIFESTS_DIR, 'eventing'));
   const source = new LocalApiServerSource({
     kubeConfig: await kubeConfigOf('apiserver-source'),
-    resources: await loadApiServerSources(join(MANIFESTS_DIR, 'eventing')),
+    resources: apiServerSourcesOf(sources),
     sink,
     log: opts.log.child({ component: 'apiserver-source' }),
   });
   await source.start();
   await source.ready();
-  const pingSources = await loadPingSources(join(MANIFESTS_DIR, 'eventing'));
+  const pingSources = pingSourcesOf(sources);
   const ping = new LocalPingSource({ sources: pingSources, sink, log: opts.log.child({ component: 'ping-source' }) });
   ping.start();
   // Without per-component identities the runtime watch, as the fleet below, shares the functions' client and so their
