@@ -25,13 +25,21 @@ describe('an in-process delivery', () => {
     expect(copy['knativebrokerttl']).toBe('254');
   });
 
-  it('gives the subscribers data nobody else has and none can change', () => {
+  it('gives the subscribers data none can change: publishing handed it over, frozen in place (ADR 51)', () => {
     const given = event();
     const copy = deliveredCopy(given) as unknown as { data: { metadata: { labels: Record<string, string> } } };
     expect(() => (copy.data.metadata.labels['a'] = 'changed')).toThrow(TypeError);
-    (given.data as { metadata: { labels: Record<string, string> } }).metadata.labels['a'] = "the producer's own";
+    const own = given.data as { metadata: { labels: Record<string, string> } };
+    expect(() => (own.metadata.labels['a'] = "the producer's own")).toThrow(TypeError);
     expect(copy.data.metadata.labels['a']).toBe('b');
-    expect(deliveredCopy(given)['data'], 'one copy per event').toBe(copy.data);
+    expect(deliveredCopy(given)['data'], 'every Trigger of the event gets the same data').toBe(copy.data);
+  });
+
+  it('hands binary data over as a copy of its bytes (typed arrays cannot be frozen)', () => {
+    const bytes = Buffer.from('ping');
+    const copy = deliveredCopy(new CloudEvent({ type: 't', source: 's', data: bytes }));
+    expect(copy['data']).toEqual(bytes);
+    expect(copy['data']).not.toBe(bytes);
   });
 
   it("reads the function's outcome as the broker reads the HTTP answer: 204, a reply, a retried or final error", () => {

@@ -1,7 +1,7 @@
 // The local runner's functions live in the broker's process: its deliveries and their fan-out go by call, not over
 // loopback HTTP (ADR 42) — on Knative they are HTTP, and `./dev test:knative` runs that path. A function gets what
-// a binary-mode HTTP delivery gives it: the attributes and extensions as text, data that is nobody else's (a copy,
-// made once per event and frozen: the functions of one event share it and none can change it), and its answer means
+// a binary-mode HTTP delivery gives it: the attributes and extensions as text, data none can change (publishing
+// hands the data over and it is frozen in place, ADR 51: the functions of one event share it), and its answer means
 // what the same HTTP answer would (status, reply event, retries).
 import type { CloudEvent } from 'cloudevents';
 import { isRetryableStatus, type DeliveryOutcome, type InProcessSubscriber } from '../eventing/delivery.ts';
@@ -12,10 +12,7 @@ import type { FunctionHost } from '../../shared/host/host.ts';
 import type { Outcome } from '../../shared/host/invoke.ts';
 import type { EventSink } from '../../shared/host/sink.ts';
 
-/** Frozen copies of events' data, made at an event's first delivery (its Triggers' events share the data object). */
-const copies = new WeakMap<object, unknown>();
-
-/** The event as a binary-mode HTTP delivery hands it over: every attribute a string, the data a frozen copy. */
+/** The event as a binary-mode HTTP delivery hands it over: every attribute a string, the data frozen (ADR 51). */
 export function deliveredCopy(event: CloudEvent<unknown>): EventAttributes {
   const copy: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(event)) {
@@ -24,18 +21,12 @@ export function deliveredCopy(event: CloudEvent<unknown>): EventAttributes {
   }
   if (event.data !== undefined) {
     copy['datacontenttype'] ??= 'application/json; charset=utf-8'; // the SDK's Content-Type for data without one
-    copy['data'] = frozenCopyOf(event.data);
+    copy['data'] = ArrayBuffer.isView(event.data) ? Buffer.from(event.data as Uint8Array) : deepFreeze(event.data);
   }
   return copy as EventAttributes;
 }
 
-function frozenCopyOf(data: unknown): unknown {
-  if (typeof data !== 'object' || data === null) return data;
-  let copy = copies.get(data);
-  if (copy === undefined) copies.set(data, (copy = deepFreeze(structuredClone(data))));
-  return copy;
-}
-
+/** Freezes `value` and everything in it; a frozen object's children are frozen already (they go first). */
 function deepFreeze<T>(value: T): T {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
   for (const child of Object.values(value)) deepFreeze(child);
