@@ -1,16 +1,11 @@
 // ApiServerSource objects (`sources.knative.dev/v1`) read from YAML into the resources the local source watches.
 import { asList, asRecord, optionalString, requiredString } from './manifest-fields.ts';
 import type { WatchedResource } from '../../shared/kube/resource-watch.ts';
-import { ofKind, parseManifests, readManifestDirectory, type ManifestDocument } from '../controlplane/object-files.ts';
+import { ofKind, parseManifests, type ManifestDocument } from '../controlplane/object-files.ts';
 
 export type { WatchedResource };
 
 const API_VERSION = 'sources.knative.dev/v1';
-
-/** The resources of every ApiServerSource in the YAML files of `dir`. */
-export async function loadApiServerSources(dir: string): Promise<WatchedResource[]> {
-  return apiServerSourcesOf(await readManifestDirectory(dir));
-}
 
 export function parseApiServerSources(text: string, file = '<inline>'): WatchedResource[] {
   return apiServerSourcesOf(parseManifests(text, file));

@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { apiServerEvent, guessPlural, selfLink } from '../../shared/kube/apiserver-events.ts';
-import { loadApiServerSources, parseApiServerSources } from './apiserver-source-spec.ts';
+import { readManifestDirectory } from '../controlplane/object-files.ts';
+import { apiServerSourcesOf, parseApiServerSources } from './apiserver-source-spec.ts';
 
 describe('ApiServerSource events (Resource mode)', () => {
   it("carry Knative's attributes and the object as data", () => {
@@ -51,8 +52,8 @@ describe('ApiServerSource events (Resource mode)', () => {
 
 describe('ApiServerSource YAML', () => {
   it('reads the resources: own namespace by default, {} = all, selectors as label selector text', async () => {
-    const resources = await loadApiServerSources(
-      fileURLToPath(new URL('../../test/fixtures/eventing/sources', import.meta.url)),
+    const resources = apiServerSourcesOf(
+      await readManifestDirectory(fileURLToPath(new URL('../../test/fixtures/eventing/sources', import.meta.url))),
     );
     expect(resources).toEqual([
       { apiVersion: 'operator.kyma-project.io/v1beta2', kind: 'Kyma', namespace: 'kcp-system' },

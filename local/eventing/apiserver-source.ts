@@ -9,7 +9,6 @@ import { defaultLog, type EventingLog } from './log.ts';
 export {
   apiServerSourcesOf,
   labelSelectorText,
-  loadApiServerSources,
   parseApiServerSources,
   type WatchedResource,
 } from './apiserver-source-spec.ts';

@@ -17,7 +17,6 @@ export {
   LocalApiServerSource,
   apiServerSourcesOf,
   labelSelectorText,
-  loadApiServerSources,
   parseApiServerSources,
   type LocalApiServerSourceOptions,
   type WatchedResource,
@@ -26,7 +25,6 @@ export { apiServerEvent, guessPlural, selfLink, type ResourceChange } from '../.
 export {
   LocalPingSource,
   cronMatches,
-  loadPingSources,
   parseCron,
   parsePingSources,
   pingEvent,

@@ -1,14 +1,8 @@
 import type { CloudEvent } from 'cloudevents';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import {
-  cronMatches,
-  loadPingSources,
-  LocalPingSource,
-  parseCron,
-  parsePingSources,
-  pingEvent,
-} from './ping-source.ts';
+import { cronMatches, LocalPingSource, parseCron, parsePingSources, pingEvent, pingSourcesOf } from './ping-source.ts';
+import { readManifestDirectory } from '../controlplane/object-files.ts';
 
 const at = (iso: string) => new Date(iso);
 const fires = (expression: string, iso: string) => cronMatches(parseCron(expression), at(iso));
@@ -51,8 +45,8 @@ describe('cron', () => {
 
 describe('PingSource YAML', () => {
   it('reads PingSources from a directory (other kinds ignored)', async () => {
-    const [resync, ...rest] = await loadPingSources(
-      fileURLToPath(new URL('../../test/fixtures/eventing/sources', import.meta.url)),
+    const [resync, ...rest] = pingSourcesOf(
+      await readManifestDirectory(fileURLToPath(new URL('../../test/fixtures/eventing/sources', import.meta.url))),
     );
     expect(rest).toEqual([]);
     expect(resync).toMatchObject({

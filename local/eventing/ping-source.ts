@@ -4,7 +4,7 @@ import { cronMatches, parseCron, type CronSchedule } from './cron.ts';
 import { defaultLog, type EventingLog } from './log.ts';
 import { asRecord, optionalString, requiredString } from './manifest-fields.ts';
 import { sendToSink, type EventSink } from '../../shared/host/sink.ts';
-import { ofKind, parseManifests, readManifestDirectory, type ManifestDocument } from '../controlplane/object-files.ts';
+import { ofKind, parseManifests, type ManifestDocument } from '../controlplane/object-files.ts';
 
 export { cronMatches, parseCron, type CronSchedule } from './cron.ts';
 
@@ -18,10 +18,6 @@ export interface PingSourceSpec {
 }
 
 const UTC_NAMES = new Set(['UTC', 'Etc/UTC', 'Etc/GMT', 'GMT', 'Z']);
-
-export async function loadPingSources(dir: string): Promise<PingSourceSpec[]> {
-  return pingSourcesOf(await readManifestDirectory(dir));
-}
 
 export function parsePingSources(text: string, file = '<inline>'): PingSourceSpec[] {
   return pingSourcesOf(parseManifests(text, file));

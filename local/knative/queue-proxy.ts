@@ -40,8 +40,8 @@ export async function startQueueProxy(ports: readonly number[], concurrency: num
       freed = true;
       handOn(i);
     };
-    // A sender that hung up while its call waited frees the slot at once; otherwise the answer's end or the
-    // instance's failure frees it, whichever comes first.
+    // A sender that hung up while its call waited frees the slot at once; otherwise whichever ends first frees it:
+    // the answer to the sender, or the call to the instance (replied or failed).
     if (answer.closed || answer.destroyed) return free();
     answer.on('close', free);
     const upstream = request(

@@ -90,16 +90,16 @@ export async function startLocalRunner(opts: LocalRunnerOptions): Promise<LocalR
     opts.onSourceEvent?.(event);
     return broker.publish(event);
   };
-  const sources = await readManifestDirectory(join(MANIFESTS_DIR, 'eventing'));
+  const eventing = await readManifestDirectory(join(MANIFESTS_DIR, 'eventing'));
   const source = new LocalApiServerSource({
     kubeConfig: await kubeConfigOf('apiserver-source'),
-    resources: apiServerSourcesOf(sources),
+    resources: apiServerSourcesOf(eventing),
     sink,
     log: opts.log.child({ component: 'apiserver-source' }),
   });
   await source.start();
   await source.ready();
-  const pingSources = pingSourcesOf(sources);
+  const pingSources = pingSourcesOf(eventing);
   const ping = new LocalPingSource({ sources: pingSources, sink, log: opts.log.child({ component: 'ping-source' }) });
   ping.start();
   // Without per-component identities the runtime watch, as the fleet below, shares the functions' client and so their
