@@ -53,8 +53,15 @@ export async function setup(project: TestProject): Promise<void> {
   await mkdir(hygieneDir, { recursive: true });
   const runtimeKubeconfigs = await Promise.all(runtimes.map((r) => tokenKubeconfig(r, runtimeToken)));
   const ledgerFile = join(hygieneDir, 'runtime-kymas.jsonl');
-  const clients = await Promise.all(runtimeKubeconfigs.map((k) => KubeClient.from(loadKubeConfig(k), 2)));
-  ledger = keepLedger(await KubeClient.from(loadKubeConfig(kcp.kubeconfig), 2), clients, ledgerFile, ledgerStop.signal);
+  const clients = await Promise.all(
+    runtimeKubeconfigs.map((k) => KubeClient.from(loadKubeConfig(k), { connections: 2 })),
+  );
+  ledger = keepLedger(
+    await KubeClient.from(loadKubeConfig(kcp.kubeconfig), { connections: 2 }),
+    clients,
+    ledgerFile,
+    ledgerStop.signal,
+  );
   project.provide('controlPlane', {
     kcp: kcp.kubeconfig,
     runtimes: runtimeKubeconfigs,

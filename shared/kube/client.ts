@@ -1,4 +1,3 @@
-import { Agent, request, type RequestOptions } from 'node:https';
 import { createSecureContext } from 'node:tls';
 import { USER_AGENT } from '../core/vocabulary.ts';
 import { apiErrorFrom, isNotFound } from './errors.ts';
@@ -6,45 +5,47 @@ import type { ClusterConfig, TlsOptions } from './kubeconfig.ts';
 import { Discovery, type ResourceInfo } from './discovery.ts';
 import { currentFreshness, kindKey } from './freshness.ts';
 import { ReadCache } from './read-cache.ts';
-import { tally, tallyConnection } from './request-tally.ts';
+import { Http2Transport } from './http2-transport.ts';
+import { tally } from './request-tally.ts';
+import { Http1Transport, labelOf, type Headers, type Method, type Transport } from './transport.ts';
 import type { CachedKind, KubeObject, ListOptions, ObjectList, ObjectRef } from './types.ts';
 import { refOf } from './types.ts';
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 const APPLY = 'application/apply-patch+yaml';
 const MERGE = 'application/merge-patch+json';
 
-/** A kept-alive connection idle this long is closed (ADR 32): at thousands of runtimes, connections a drift check
- * opened minutes ago would otherwise each hold a TLS session's memory until the next one. */
-const IDLE_SOCKET_MS = 30_000;
-
-/** Sockets per runtime client (ADR 32): at 500 Kymas × 5 modules, 4 sockets per client instead of 32 opened 1.0 instead of 1.65
- * connections per install for apply-remote, converged 14 % sooner with 6 % less CPU and 11 % less peak memory. */
-export const RUNTIME_CONNECTIONS = 4;
+/** How a client reaches its server: `connections` kept-alive HTTP/1.1 sockets at most (more requests wait for one),
+ * or one HTTP/2 session (`http2`, runtimes: ADR 52). `userAgent` tells a tool's requests apart from the functions' in
+ * audit logs (the plan's, ADR 39). */
+export interface ClientOptions {
+  connections?: number;
+  http2?: boolean;
+  userAgent?: string;
+}
 
 /**
  * A small JSON client for any Kubernetes API server: objects travel as plain JSON, untouched (no typed
- * models that drop unknown or `x-kubernetes-*` fields), over one keep-alive agent per cluster.
+ * models that drop unknown or `x-kubernetes-*` fields), over one transport per cluster.
  */
 export class KubeClient {
   readonly server: string;
-  private readonly options: RequestOptions;
-  /** Long-lived WATCH streams get their own sockets, so they never hold the request agent's. */
-  private readonly watchOptions: RequestOptions;
+  private readonly transport: Transport;
+  /** The kubeconfig's headers (credentials) and the user agent. */
+  private readonly headers: Headers;
   private readonly discovery: Discovery;
   /** The watch caches of this cluster's client (shared by its views) and the kinds this view reads from them. */
   private readonly reads: { cache: ReadCache; kinds: readonly CachedKind[] } | undefined;
 
   private constructor(
     server: string,
-    options: RequestOptions,
-    watchOptions: RequestOptions,
+    transport: Transport,
+    headers: Headers,
     base?: KubeClient,
     kinds: readonly CachedKind[] = [],
   ) {
     this.server = server;
-    this.options = options;
-    this.watchOptions = watchOptions;
+    this.transport = transport;
+    this.headers = headers;
     this.discovery = Discovery.of(server);
     this.reads = base && kinds.length ? { cache: base.caches, kinds } : undefined;
   }
@@ -58,7 +59,7 @@ export class KubeClient {
   cachingReads(kinds: readonly CachedKind[]): KubeClient {
     const base = this.reads ? undefined : this;
     if (!base) throw new Error('cachingReads is called on the cluster client, not on a view');
-    return new KubeClient(this.server, this.options, this.watchOptions, base, kinds);
+    return new KubeClient(this.server, this.transport, this.headers, base, kinds);
   }
 
   /** How far the watch cache of a kind this view caches has caught up ('' when not cached or not yet listed): while
@@ -72,27 +73,25 @@ export class KubeClient {
     this.cachesOfBase?.stop();
   }
 
-  /** `connections`: at most this many requests at once (kept-alive sockets); more wait for one. A runtime's client keeps
-   * few (RUNTIME_CONNECTIONS): every extra socket is a TLS handshake and its memory, times thousands of runtimes.
-   * `userAgent` tells a tool's requests apart from the functions' in audit logs (the plan's, ADR 39). */
-  static async from(kc: ClusterConfig, connections = 32, userAgent = USER_AGENT): Promise<KubeClient> {
-    const server = kc.getCurrentCluster()?.server;
+  /** A client of the kubeconfig's current cluster. The control plane's keeps up to 32 sockets; a runtime's one HTTP/2
+   * session: every extra connection is a TLS handshake and its memory, times thousands of runtimes. */
+  static async from(kc: ClusterConfig, options: ClientOptions = {}): Promise<KubeClient> {
+    const { connections = 32, http2 = false, userAgent = USER_AGENT } = options;
+    const server = kc.getCurrentCluster()?.server?.replace(/\/$/, '');
     if (!server) throw new Error('kubeconfig has no current cluster');
     const tls: TlsOptions = {};
     await kc.applyToHTTPSOptions(tls);
     const { ca, cert, key, headers, rejectUnauthorized } = tls;
-    // One TLS context per client, shared by every connection of both agents: a new connection then neither parses the
-    // CA, certificate and key again nor hashes them into the agent's pool name.
+    // One TLS context per client, shared by all its connections: a new connection then neither parses the CA,
+    // certificate and key again nor hashes them into an agent's pool name.
     const secureContext = createSecureContext({ ca, cert, key });
     const trust = { secureContext, ...(rejectUnauthorized === undefined ? {} : { rejectUnauthorized }) };
-    const agent = new Agent({ keepAlive: true, maxSockets: connections, timeout: IDLE_SOCKET_MS, ...trust });
-    const watchAgent = new Agent({ keepAlive: false, ...trust });
-    const identified = { ...headers, 'user-agent': userAgent };
-    return new KubeClient(
-      server.replace(/\/$/, ''),
-      { agent, headers: identified },
-      { agent: watchAgent, headers: identified },
-    );
+    const sockets = () => new Http1Transport(server, trust, connections);
+    const transport = http2 ? new Http2Transport(server, trust, sockets) : sockets();
+    const identified: Headers = { 'user-agent': userAgent };
+    for (const [name, value] of Object.entries(headers ?? {}))
+      if (value !== undefined) identified[name] = Array.isArray(value) ? value.join(', ') : value;
+    return new KubeClient(server, transport, identified);
   }
 
   resource(apiVersion: string, kind: string): Promise<ResourceInfo> {
@@ -233,62 +232,41 @@ export class KubeClient {
     idleMs: number,
     onOpen?: () => void,
   ): Promise<void> {
-    const headers = { ...(this.watchOptions.headers as Record<string, string>), accept: 'application/json' };
     tally(this.server, 'GET', path, '');
-    return new Promise<void>((resolve, reject) => {
-      const req = request(`${this.server}${path}`, { ...this.watchOptions, method: 'GET', headers, signal }, (res) => {
-        const status = res.statusCode ?? 0;
-        const chunks: string[] = [];
-        let pending = '';
-        if (status >= 200 && status < 300) onOpen?.();
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          if (status < 200 || status >= 300) return void chunks.push(chunk);
-          pending += chunk;
-          for (let end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n')) {
-            const line = pending.slice(0, end);
-            pending = pending.slice(end + 1);
-            if (line.trim()) onEvent(JSON.parse(line));
-          }
-        });
-        res.on('end', () =>
-          status >= 200 && status < 300
-            ? resolve()
-            : reject(apiErrorFrom(status, chunks.join(''), `WATCH ${path.split('?')[0]}`)),
-        );
-        res.on('error', (e) => (signal.aborted ? resolve() : reject(e)));
-      });
-      req.once('socket', (socket) => tallyConnection(this.server, socket));
-      req.setTimeout(idleMs, () =>
-        req.destroy(new Error(`WATCH ${path.split('?')[0]}: no data for ${idleMs / 1000} s`)),
-      );
-      req.on('error', (e) => (signal.aborted ? resolve() : reject(e)));
-      req.end();
+    let status = 0;
+    let pending = '';
+    const refused: string[] = [];
+    const listener = {
+      onStatus: (answered: number) => {
+        status = answered;
+        if (accepted(status)) onOpen?.();
+      },
+      onText: (text: string) => {
+        if (!accepted(status)) return void refused.push(text);
+        pending += text;
+        for (let end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n')) {
+          const line = pending.slice(0, end);
+          pending = pending.slice(end + 1);
+          if (line.trim()) onEvent(JSON.parse(line));
+        }
+      },
+    };
+    const headers = { ...this.headers, accept: 'application/json' };
+    return this.transport.stream(path, headers, signal, idleMs, listener).then(() => {
+      if (!signal.aborted && !accepted(status)) throw apiErrorFrom(status, refused.join(''), labelOf('WATCH', path));
     });
   }
 
-  request<T>(method: Method, path: string, body?: unknown, contentType = 'application/json'): Promise<T> {
+  async request<T>(method: Method, path: string, body?: unknown, contentType = 'application/json'): Promise<T> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     tally(this.server, method, path, contentType);
-    const headers = { ...(this.options.headers as Record<string, string>), accept: 'application/json' };
+    const headers: Headers = { ...this.headers, accept: 'application/json' };
     if (payload !== undefined)
       Object.assign(headers, { 'content-type': contentType, 'content-length': Buffer.byteLength(payload) });
-    return new Promise<T>((resolve, reject) => {
-      const req = request(`${this.server}${path}`, { ...this.options, method, headers, timeout: 30_000 }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          const status = res.statusCode ?? 0;
-          if (status >= 200 && status < 300) resolve((text ? JSON.parse(text) : undefined) as T);
-          else reject(apiErrorFrom(status, text, `${method} ${path.split('?')[0]}`));
-        });
-        res.on('error', reject);
-      });
-      req.once('socket', (socket) => tallyConnection(this.server, socket));
-      req.on('timeout', () => req.destroy(new Error(`${method} ${path.split('?')[0]}: timed out after 30 s`)));
-      req.on('error', reject);
-      req.end(payload);
-    });
+    const { status, body: text } = await this.transport.exchange(method, path, headers, payload);
+    if (accepted(status)) return (text ? JSON.parse(text) : undefined) as T;
+    throw apiErrorFrom(status, text, labelOf(method, path));
   }
 }
+
+const accepted = (status: number): boolean => status >= 200 && status < 300;

@@ -2,7 +2,7 @@ import { KubeConfig } from './kubeconfig.ts';
 import { createHash } from 'node:crypto';
 import { OWN_RUNTIME, scopeOfSecret, type RuntimeScope } from '../core/runtime-scope.ts';
 import { LABEL, USER_AGENT } from '../core/vocabulary.ts';
-import { KubeClient, RUNTIME_CONNECTIONS } from './client.ts';
+import { KubeClient } from './client.ts';
 import type { ExecAllowed } from './exec-allowlist.ts';
 import { assertKubeconfigAllowed, KubeconfigRefusedError, parseKubeconfig } from './kubeconfig-policy.ts';
 
@@ -145,5 +145,5 @@ async function clientFrom(encoded: string, execCommands: ExecAllowed, userAgent:
   assertKubeconfigAllowed(doc, execCommands);
   const kc = new KubeConfig();
   kc.loadFromDocument(doc);
-  return KubeClient.from(kc, RUNTIME_CONNECTIONS, userAgent);
+  return KubeClient.from(kc, { http2: true, userAgent });
 }

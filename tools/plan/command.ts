@@ -30,7 +30,7 @@ export async function runPlanCommand(argv: readonly string[], io: FleetIo): Prom
   if (refusal) throw new InputError(`the kubeconfig ${source.kubeconfigPath} is refused: ${refusal}`);
   let kcp: Awaited<ReturnType<typeof KubeClient.from>>;
   try {
-    kcp = await KubeClient.from(kubeConfigOf(source.kubeconfig), 32, PLAN_USER_AGENT);
+    kcp = await KubeClient.from(kubeConfigOf(source.kubeconfig), { userAgent: PLAN_USER_AGENT });
   } catch {
     throw new InputError(
       `the kubeconfig ${source.kubeconfigPath} is not usable (not a kubeconfig, or no current cluster)`,
