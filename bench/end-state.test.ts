@@ -1,22 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { aKyma, aManifest } from '../test/builders.ts';
 import type { Kyma } from '../shared/core/kyma.ts';
-import { API_VERSION, LABEL } from '../shared/core/vocabulary.ts';
+import type { State } from '../shared/core/objects.ts';
 import { endStateOf } from './end-state.ts';
 
-const kyma = (name: string, state: string, modules: [string, string, string][]) =>
-  ({
-    apiVersion: API_VERSION,
-    kind: 'Kyma',
-    metadata: { name },
-    status: { state, modules: modules.map(([n, version, s]) => ({ name: n, version, state: s })) },
-  }) as unknown as Kyma;
-const manifest = (module: string, version: string, state: string) => ({
-  apiVersion: API_VERSION,
-  kind: 'Manifest',
-  metadata: { name: `m-${module}`, labels: { [LABEL.moduleName]: module } },
-  spec: { version },
-  status: { state },
-});
+const kyma = (name: string, state: Exclude<State, 'Unmanaged'>, modules: [string, string, State][]): Kyma =>
+  aKyma({ name, status: { state, modules: modules.map(([n, version, s]) => ({ name: n, version, state: s })) } });
+const manifest = (module: string, version: string, state: State) =>
+  aManifest({ name: `m-${module}`, module, version, state });
 
 describe('the end state a run converged to', () => {
   it('counts Kymas, modules and Manifests by state and version, naming no Kyma', () => {

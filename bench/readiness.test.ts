@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { aKyma } from '../test/builders.ts';
 import type { Kyma } from '../shared/core/kyma.ts';
+import type { State } from '../shared/core/objects.ts';
 import { ReadinessTracker } from './readiness.ts';
 
-const kyma = (state: string, modules: [string, string][]): Kyma =>
-  ({
-    apiVersion: 'v1',
-    kind: 'Kyma',
-    metadata: { name: 'k' },
-    status: { state, modules: modules.map(([name, s]) => ({ name, state: s })) },
-  }) as unknown as Kyma;
+const kyma = (state: Exclude<State, 'Unmanaged'>, modules: [string, State][]): Kyma =>
+  aKyma({ name: 'k', status: { state, modules: modules.map(([name, s]) => ({ name, state: s })) } });
 
 describe('ReadinessTracker', () => {
   it('records the first moment a Kyma is Ready with every expected module, and each module on its own', () => {

@@ -9,7 +9,8 @@ import { API_VERSION, KCP_NAMESPACE, LABEL, MANAGED_BY_KCP } from '../shared/cor
 export interface Meta {
   name?: string;
   namespace?: string;
-  labels?: Record<string, string>;
+  /** Labels on top of the builder's own; one set to `undefined` drops a label the builder sets (no Kyma). */
+  labels?: Record<string, string | undefined>;
   annotations?: Record<string, string>;
   finalizers?: string[];
   deleting?: boolean;
@@ -24,7 +25,9 @@ export const DELETED_AT = '2026-11-22T12:00:00Z';
 
 function metadataOf(name: string, parts: Meta, labels: Record<string, string> = {}): ObjectMeta {
   const { deleting, labels: own, ...rest } = parts;
-  const all = { ...labels, ...own };
+  const all = Object.fromEntries(
+    Object.entries({ ...labels, ...own }).filter((label): label is [string, string] => label[1] !== undefined),
+  );
   return {
     name,
     namespace: KCP_NAMESPACE,

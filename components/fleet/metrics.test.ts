@@ -12,10 +12,12 @@ const kyma = (name: string, state: 'Ready' | 'Error', modules: { name: string; s
     labels: { 'kyma-project.io/instance-id': `id-${name}` },
     status: { state, modules },
   });
-const mandatoryManifest: Manifest = {
-  ...aManifest({ kyma: 'a', module: 'istio', labels: { 'operator.kyma-project.io/mandatory-module': 'true' } }),
-  status: { state: 'Ready' },
-};
+const mandatoryManifest: Manifest = aManifest({
+  kyma: 'a',
+  module: 'istio',
+  labels: { 'operator.kyma-project.io/mandatory-module': 'true' },
+  state: 'Ready',
+});
 const meta = (name: string, mandatory: boolean): ModuleReleaseMeta =>
   ({
     apiVersion: 'operator.kyma-project.io/v1beta2',

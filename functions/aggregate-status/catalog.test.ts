@@ -1,25 +1,19 @@
 import { describe, expect, it } from 'vitest';
+import { aKyma, aTemplate } from '../../test/builders.ts';
+import { LABEL } from '../../shared/core/vocabulary.ts';
 import type { Kyma } from '../../shared/core/kyma.ts';
 import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/core/templates.ts';
 import { catalogFor } from './catalog.ts';
 
-const kyma = (labels: Record<string, string> = {}): Kyma => ({
-  apiVersion: 'v',
-  kind: 'Kyma',
-  metadata: { name: 'k1', labels },
-  spec: { channel: 'regular' },
-});
+const kyma = (labels: Record<string, string> = {}): Kyma => aKyma({ labels });
 const template = (
   module: string,
   version: string,
   labels: Record<string, string> = {},
   mandatory = false,
-): ModuleTemplate => ({
-  apiVersion: 'v',
-  kind: 'ModuleTemplate',
-  metadata: { name: `${module}-${version}`, namespace: 'kcp-system', labels },
-  spec: { moduleName: module, version, mandatory },
-});
+): ModuleTemplate =>
+  // Without the module-name label aTemplate sets: the copies carry the template's labels.
+  aTemplate({ module, version, labels: { [LABEL.moduleName]: undefined, ...labels }, spec: { mandatory } });
 const meta = (module: string, channels: [string, string][], extra: object = {}): ModuleReleaseMeta => ({
   apiVersion: 'v',
   kind: 'ModuleReleaseMeta',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aManifest } from '../../test/builders.ts';
+import { aKyma, aManifest } from '../../test/builders.ts';
 import type { Kyma, ModuleStatus } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import type { State } from '../../shared/core/objects.ts';
@@ -17,13 +17,10 @@ const kyma = (modules: { name: string; managed?: boolean }[], status: Kyma['stat
     ...resolved.filter((r) => !(status.modules ?? []).some((e) => e.name === r.name)),
     ...(status.modules ?? []),
   ];
-  return {
-    apiVersion: 'v',
-    kind: 'Kyma',
-    metadata: { name: 'k1', namespace: 'kcp-system', generation: 2 },
-    spec: { channel: 'regular' },
+  return aKyma({
+    generation: 2,
     status: { specSource: { from: 'runtime', channel: 'regular' }, ...status, modules: merged },
-  };
+  });
 };
 const SAMPLE_CR = { apiVersion: 'x/v1', kind: 'Sample', metadata: { name: 's', namespace: 'kyma-system' } };
 const manifest = (module: string, state: State, operation = ''): Manifest =>

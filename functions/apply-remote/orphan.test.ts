@@ -1,54 +1,33 @@
 import { describe, expect, it } from 'vitest';
+import { aKyma, aManifest } from '../../test/builders.ts';
 import type { Kyma, ModuleResolution } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import { orphanReason } from './orphan.ts';
 
 const CREATED = Date.parse('2026-11-22T12:00:00Z');
-const manifest = (mandatory = false): Manifest => ({
-  apiVersion: 'v',
-  kind: 'Manifest',
-  metadata: {
-    name: 'k1-sample',
+const manifest = (mandatory = false): Manifest =>
+  aManifest({
     creationTimestamp: new Date(CREATED).toISOString(),
-    labels: {
-      'operator.kyma-project.io/kyma-name': 'k1',
-      ...(mandatory ? { 'operator.kyma-project.io/mandatory-module': 'true' } : {}),
+    labels: mandatory ? { 'operator.kyma-project.io/mandatory-module': 'true' } : {},
+  });
+const kyma = (referenced: boolean): Kyma =>
+  aKyma({
+    status: {
+      modules: referenced
+        ? [{ name: 'sample', manifest: { apiVersion: 'v', kind: 'Manifest', metadata: { name: 'k1-sample' } } }]
+        : [],
     },
-  },
-});
-const kyma = (referenced: boolean): Kyma => ({
-  apiVersion: 'v',
-  kind: 'Kyma',
-  metadata: { name: 'k1' },
-  spec: { channel: 'regular' },
-  status: {
-    modules: referenced
-      ? [{ name: 'sample', manifest: { apiVersion: 'v', kind: 'Manifest', metadata: { name: 'k1-sample' } } }]
-      : [],
-  },
-});
+  });
 
 /** A Kyma whose status holds resolve-template's resolution of module `sample` but no Manifest reference yet. */
 const resolvedOnly = (
   component: string,
   resolution: ModuleResolution = { state: 'Resolved' },
   module = 'sample',
-): Kyma => ({
-  apiVersion: 'v',
-  kind: 'Kyma',
-  metadata: { name: 'k1' },
-  spec: { channel: 'regular' },
-  status: { modules: [{ name: module, ocmComponentName: component, resolution }] },
-});
+): Kyma => aKyma({ status: { modules: [{ name: module, ocmComponentName: component, resolution }] } });
 /** A Manifest of module `sample`, named as upstream cut it for a runtime id (its name is not what ties it, ADR 40). */
-const rendered = (): Manifest => ({
-  ...manifest(),
-  metadata: {
-    ...manifest().metadata,
-    name: 'k1-sample-109249',
-    labels: { ...manifest().metadata.labels, 'operator.kyma-project.io/module-name': 'sample' },
-  },
-});
+const rendered = (): Manifest =>
+  aManifest({ name: 'k1-sample-109249', creationTimestamp: new Date(CREATED).toISOString() });
 
 describe('orphanReason', () => {
   it("a Manifest of a module the Kyma's resolution names is no orphan while the status aggregation lags (a converging fleet)", () => {

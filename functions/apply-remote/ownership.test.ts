@@ -1,5 +1,6 @@
 import type { CloudEvent } from 'cloudevents';
 import { describe, expect, it } from 'vitest';
+import { aManifest } from '../../test/builders.ts';
 import type { Manifest, SyncedResource } from '../../shared/core/manifest.ts';
 import { API_VERSION, LABEL } from '../../shared/core/vocabulary.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
@@ -13,18 +14,8 @@ const role = (name: string): SyncedResource => ({
   name,
   namespace: '',
 });
-const manifest = (name: string, synced: SyncedResource[], kyma = 'k1', deleting = false) =>
-  ({
-    apiVersion: API_VERSION,
-    kind: 'Manifest',
-    metadata: {
-      name,
-      namespace: 'kcp-system',
-      labels: { [LABEL.kymaName]: kyma },
-      ...(deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}),
-    },
-    status: { synced },
-  }) as unknown as Manifest;
+const manifest = (name: string, synced: SyncedResource[], kyma = 'k1', deleting = false): Manifest =>
+  aManifest({ name, kyma, deleting, status: { synced } });
 
 describe('a Manifest that held objects another module ships is gone (ADR 33)', () => {
   const gone = manifest('holder', [role('shared'), role('own')]);

@@ -1,19 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { aManifest } from '../../test/builders.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import { inSyncedLayer } from './sync.ts';
 
-const manifest = (recorded: string | undefined, opts: { deleting?: boolean; ref?: string } = {}): Manifest => ({
-  apiVersion: 'v',
-  kind: 'Manifest',
-  metadata: {
+const manifest = (recorded: string | undefined, opts: { deleting?: boolean; ref?: string } = {}): Manifest =>
+  aManifest({
     name: 'm',
     ...(recorded ? { annotations: { 'sync-oci-ref': recorded } } : {}),
-    ...(opts.deleting ? { deletionTimestamp: 'x' } : {}),
-  },
-  spec: {
-    install: { name: 'raw-manifest', source: { repo: 'r', name: 'n', ref: opts.ref ?? 'sha256:1', type: 'oci-dir' } },
-  },
-});
+    deleting: opts.deleting === true,
+    spec: {
+      install: { name: 'raw-manifest', source: { repo: 'r', name: 'n', ref: opts.ref ?? 'sha256:1', type: 'oci-dir' } },
+    },
+  });
 
 describe("inSyncedLayer (upstream's sync-oci-ref guard, ADR 40)", () => {
   it('holds when the layer is the one last fully synced: a difference is reported, never pruned', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { aKyma, aTemplate } from '../../test/builders.ts';
 import type { Kyma } from '../../shared/core/kyma.ts';
 import type { ModuleTemplate } from '../../shared/core/templates.ts';
 import { desiredManifest, installSources } from '../../shared/core/desired-manifest.ts';
@@ -17,26 +18,18 @@ const spec = (n: number, type: 'oci-ref' | 'oci-dir' = 'oci-ref') => ({
   ref: digest(n),
   type,
 });
-const kyma: Kyma = {
-  apiVersion: 'v',
-  kind: 'Kyma',
-  metadata: { name: 'k1', namespace: 'kcp-system', uid: 'u1' },
-  spec: { channel: 'regular' },
+const kyma: Kyma = aKyma({
+  uid: 'u1',
   status: {
     specSource: { from: 'runtime', channel: 'regular' },
     modules: [{ name: 'hello-chart', channel: 'regular' }],
   },
-};
-const template = {
-  apiVersion: 'v',
-  kind: 'ModuleTemplate',
-  metadata: { name: 'hello-chart-0.1.0', namespace: 'kcp-system' },
-  spec: {
-    moduleName: 'hello-chart',
-    version: '0.1.0',
-    data: { apiVersion: 'charts.example.com/v1', kind: 'Greeting', metadata: {}, spec: {} },
-  },
-} as ModuleTemplate;
+});
+const template: ModuleTemplate = aTemplate({
+  module: 'hello-chart',
+  version: '0.1.0',
+  spec: { data: { apiVersion: 'charts.example.com/v1', kind: 'Greeting', metadata: {}, spec: {} } },
+});
 const source = (install: Parameters<typeof installSources>[2]) => ({
   module: { name: 'hello-chart' },
   entry: { name: 'hello-chart', channel: 'regular' },

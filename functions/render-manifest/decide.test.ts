@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { aKyma, aManifest, aTemplate } from '../../test/builders.ts';
 import type { Kyma } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import type { ModuleTemplate } from '../../shared/core/templates.ts';
@@ -6,38 +7,31 @@ import { upstreamManifestName } from '../../shared/core/names.ts';
 import { ignoreReason, namedManifests, needsWrite, renderSteps, toUnmanage, unwantedManifests } from './decide.ts';
 import { desiredManifest } from '../../shared/core/desired-manifest.ts';
 
-const kyma = (modules: { name: string; managed?: boolean }[], refused: string[] = []): Kyma => ({
-  apiVersion: 'v',
-  kind: 'Kyma',
-  metadata: { name: 'k1' },
-  spec: { channel: 'regular' },
-  status: {
-    specSource: { from: 'runtime', channel: 'regular' },
-    modules: modules.map((m) => ({
-      name: m.name,
-      resolution: refused.includes(m.name)
-        ? { state: 'Error' as const, notAllowed: true }
-        : { state: 'Resolved' as const, ...(m.managed === false ? { managed: false } : {}) },
-    })),
-  },
-});
+const kyma = (modules: { name: string; managed?: boolean }[], refused: string[] = []): Kyma =>
+  aKyma({
+    status: {
+      specSource: { from: 'runtime', channel: 'regular' },
+      modules: modules.map((m) => ({
+        name: m.name,
+        resolution: refused.includes(m.name)
+          ? { state: 'Error' as const, notAllowed: true }
+          : { state: 'Resolved' as const, ...(m.managed === false ? { managed: false } : {}) },
+      })),
+    },
+  });
 const manifest = (
   module: string,
   opts: { mandatory?: boolean; unmanaged?: boolean; deleting?: boolean; foreign?: boolean } = {},
-): Manifest => ({
-  apiVersion: 'v',
-  kind: 'Manifest',
-  metadata: {
-    name: `k1-${module}`,
+): Manifest =>
+  aManifest({
+    module,
     labels: {
-      'operator.kyma-project.io/module-name': module,
-      ...(opts.foreign ? {} : { 'operator.kyma-project.io/managed-by': 'lifecycle-manager' }),
+      ...(opts.foreign ? { 'operator.kyma-project.io/managed-by': undefined } : {}),
       ...(opts.mandatory ? { 'operator.kyma-project.io/mandatory-module': 'true' } : {}),
     },
     ...(opts.unmanaged ? { annotations: { 'operator.kyma-project.io/is-unmanaged': 'true' } } : {}),
-    ...(opts.deleting ? { deletionTimestamp: 'x' } : {}),
-  },
-});
+    deleting: opts.deleting === true,
+  });
 const names = (ms: Manifest[]) => ms.map((m) => m.metadata.name);
 
 describe('unwantedManifests', () => {
@@ -76,12 +70,7 @@ describe('toUnmanage', () => {
 });
 
 describe('desiredManifest', () => {
-  const template: ModuleTemplate = {
-    apiVersion: 'v',
-    kind: 'ModuleTemplate',
-    metadata: { name: 'sample-1.0.0' },
-    spec: {},
-  } as ModuleTemplate;
+  const template: ModuleTemplate = aTemplate();
   const source = {
     module: { name: 'sample' },
     entry: { name: 'sample', channel: 'regular' },
@@ -105,12 +94,7 @@ describe('desiredManifest', () => {
 });
 
 describe('needsWrite', () => {
-  const template: ModuleTemplate = {
-    apiVersion: 'v',
-    kind: 'ModuleTemplate',
-    metadata: { name: 'sample-1.0.0' },
-    spec: {},
-  } as ModuleTemplate;
+  const template: ModuleTemplate = aTemplate();
   const source = {
     module: { name: 'sample' },
     entry: { name: 'sample', channel: 'regular' },
@@ -144,12 +128,7 @@ describe('needsWrite', () => {
 });
 
 describe('namedManifests (ADR 40)', () => {
-  const template: ModuleTemplate = {
-    apiVersion: 'v',
-    kind: 'ModuleTemplate',
-    metadata: { name: 't' },
-    spec: {},
-  } as ModuleTemplate;
+  const template: ModuleTemplate = aTemplate({ name: 't' });
   const RUNTIME_ID = '0c3a2f8e-6b1d-4e5a-9f7c-2d8b4a6e1c03';
   const uuidKyma: Kyma = {
     ...kyma([{ name: 'connectivity-proxy' }, { name: 'sample' }]),

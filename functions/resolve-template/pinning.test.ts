@@ -1,5 +1,6 @@
 // Version pinning and the explicit downgrade (ADR 38): PURE decisions of resolveModules and downgrade.ts.
 import { describe, expect, it } from 'vitest';
+import { aKyma, aTemplate } from '../../test/builders.ts';
 import { effectiveModules, type Kyma, type KymaModule, type ModuleStatus } from '../../shared/core/kyma.ts';
 import type { ArtifactLookup } from '../../shared/core/descriptors.ts';
 import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/core/templates.ts';
@@ -29,12 +30,8 @@ const installedAt = (version: string, channel = 'regular'): ModuleStatus => ({
   fqdn: COMPONENT,
   resolution: { state: 'Resolved', version },
 });
-const template = (version: string): ModuleTemplate => ({
-  apiVersion: '',
-  kind: 'ModuleTemplate',
-  metadata: { name: `sample-${version}`, namespace: 'kcp-system', generation: 1 },
-  spec: { moduleName: 'sample', version, descriptor: { component: { name: COMPONENT } } },
-});
+const template = (version: string): ModuleTemplate =>
+  aTemplate({ version, generation: 1, spec: { descriptor: { component: { name: COMPONENT } } } });
 const artifact = (version: string): [string, ArtifactLookup] => [
   `${COMPONENT}:${version}`,
   {
@@ -56,13 +53,7 @@ const mrm: ModuleReleaseMeta = {
 };
 
 function kymaWith(module: KymaModule, installed: ModuleStatus[] = []): Kyma {
-  return {
-    apiVersion: 'operator.kyma-project.io/v1beta2',
-    kind: 'Kyma',
-    metadata: { name: 'k1', namespace: 'kcp-system' },
-    spec: { channel: 'regular', modules: [module] },
-    status: { modules: installed },
-  };
+  return aKyma({ modules: [module], status: { modules: installed } });
 }
 
 /** The catalog: an MRM (regular → 2.0.0, fast → 3.0.0) and templates of `versions` (1.0.0 and 1.5.0 in no channel). */

@@ -1,23 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { aKyma, aManifest } from '../../test/builders.ts';
 import { inClusterRefusal, isInClusterKyma, targetOf } from './in-cluster.ts';
 import type { Manifest } from './manifest.ts';
+import { LABEL } from './vocabulary.ts';
 
-const manifest = (opts: { remote?: boolean; kyma?: string; inCluster?: boolean }): Manifest => ({
-  apiVersion: 'operator.kyma-project.io/v1beta2',
-  kind: 'Manifest',
-  metadata: {
+const manifest = (opts: { remote?: boolean; kyma?: string; inCluster?: boolean }): Manifest =>
+  aManifest({
     name: 'm',
-    namespace: 'kcp-system',
     labels: {
-      ...(opts.kyma ? { 'operator.kyma-project.io/kyma-name': opts.kyma } : {}),
+      [LABEL.kymaName]: opts.kyma,
       ...(opts.inCluster ? { 'operator.kyma-project.io/in-cluster': 'true' } : {}),
     },
-  },
-  spec: {
-    install: { name: 'raw-manifest', source: { repo: 'r', name: 'n', ref: 'sha256:0', type: 'oci-ref' } },
-    ...(opts.remote === undefined ? {} : { remote: opts.remote }),
-  },
-});
+    spec: opts.remote === undefined ? {} : { remote: opts.remote },
+  });
 
 describe('targetOf', () => {
   it('sends a Manifest to its Kyma runtime whatever spec.remote says (upstream writes false on every Manifest, ADR 40)', () => {
@@ -49,7 +44,7 @@ describe('targetOf', () => {
 
 describe('isInClusterKyma', () => {
   it('is the label operator.kyma-project.io/in-cluster "true", nothing else', () => {
-    const kyma = (labels?: Record<string, string>) => ({ metadata: { name: 'k', ...(labels ? { labels } : {}) } });
+    const kyma = (labels: Record<string, string> = {}) => aKyma({ name: 'k', labels });
     expect(isInClusterKyma(kyma({ 'operator.kyma-project.io/in-cluster': 'true' }))).toBe(true);
     expect(isInClusterKyma(kyma({ 'operator.kyma-project.io/in-cluster': 'false' }))).toBe(false);
     expect(isInClusterKyma(kyma())).toBe(false);

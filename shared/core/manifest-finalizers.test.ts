@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { aManifest } from '../../test/builders.ts';
 import type { Manifest } from './manifest.ts';
 import { installFinalizers, renderedFinalizers } from './manifest-finalizers.ts';
 
-const manifest = (spec: NonNullable<Manifest['spec']>, finalizers?: string[]): Manifest => ({
-  apiVersion: 'operator.kyma-project.io/v1beta2',
-  kind: 'Manifest',
-  metadata: { name: 'k-m', namespace: 'kcp-system', ...(finalizers ? { finalizers } : {}) },
-  spec,
-});
+const manifest = (spec: NonNullable<Manifest['spec']>, finalizers?: string[]): Manifest =>
+  aManifest({ spec, ...(finalizers ? { finalizers } : {}) });
 const cr = { apiVersion: 'x/v1', kind: 'X', metadata: { name: 'x' } };
 
 describe('installFinalizers', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { aKyma } from '../../test/builders.ts';
 import type { Kyma } from './kyma.ts';
 import { awaitedReleases, channelVersionsOf, pickReleases, releaseNeed } from './release-spread.ts';
 
@@ -19,19 +20,27 @@ const versions = channelVersionsOf([
 const kyma = (
   modules: { name: string; channel?: string; seen?: string; notAllowed?: boolean }[],
   labels: Record<string, string> = {},
-): Pick<Kyma, 'metadata' | 'spec' | 'status'> => ({
-  metadata: { name: 'k', namespace: 'kcp-system', labels },
-  spec: { channel: 'regular', modules: modules.map((m) => ({ name: m.name })) },
-  status: {
-    modules: modules.map((m) => ({
-      name: m.name,
-      ...(m.channel ? { channel: m.channel } : {}),
-      ...(m.seen
-        ? { resolution: { state: 'Resolved' as const, version: m.seen, ...(m.notAllowed ? { notAllowed: true } : {}) } }
-        : {}),
-    })),
-  },
-});
+): Kyma =>
+  aKyma({
+    name: 'k',
+    labels,
+    modules: modules.map((m) => m.name),
+    status: {
+      modules: modules.map((m) => ({
+        name: m.name,
+        ...(m.channel ? { channel: m.channel } : {}),
+        ...(m.seen
+          ? {
+              resolution: {
+                state: 'Resolved' as const,
+                version: m.seen,
+                ...(m.notAllowed ? { notAllowed: true } : {}),
+              },
+            }
+          : {}),
+      })),
+    },
+  });
 
 describe('awaitedReleases', () => {
   it('names the modules whose channel moved since their last resolution', () => {

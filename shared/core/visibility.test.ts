@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { aKyma } from '../../test/builders.ts';
 import { restrictionProblem, selectorMatches } from './visibility.ts';
 
-const kyma = (labels: Record<string, string>) => ({ metadata: { name: 'k1', labels } });
+const kyma = (labels: Record<string, string>) => aKyma({ labels });
 
 describe('selectorMatches (metav1.LabelSelector against the Kyma labels)', () => {
   it('matchLabels and matchExpressions together', () => {

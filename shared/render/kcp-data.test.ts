@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { aManifest } from '../../test/builders.ts';
 import type { Manifest } from '../core/manifest.ts';
 import type { RuntimeObject } from './render.ts';
 import { injectsKcpData, kcpSecretsWanted, withKcpData, type KcpSecret } from './kcp-data.ts';
@@ -26,7 +27,7 @@ const kcpSecret = (
   data,
 });
 const deployer = { [MODULE]: 'deployer' };
-const manifest = (module: string) => ({ metadata: { name: 'm', labels: { [MODULE]: module } } }) as unknown as Manifest;
+const manifest = (module: string): Manifest => aManifest({ name: 'm', module });
 
 describe('injectsKcpData', () => {
   it('is only for the module deployer, and only while it is restricted', () => {
@@ -34,7 +35,7 @@ describe('injectsKcpData', () => {
     expect(injectsKcpData(manifest('deployer'), ['other'])).toBe(false);
     expect(injectsKcpData(manifest('deployer'), [])).toBe(false);
     expect(injectsKcpData(manifest('sample'), ['deployer', 'sample'])).toBe(false);
-    expect(injectsKcpData({ metadata: { name: 'm' } } as unknown as Manifest, ['deployer'])).toBe(false);
+    expect(injectsKcpData(aManifest({ name: 'm', labels: { [MODULE]: undefined } }), ['deployer'])).toBe(false);
   });
 });
 

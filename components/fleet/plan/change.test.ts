@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { aTemplate } from '../../../test/builders.ts';
 import type { ModuleReleaseMeta, ModuleTemplate } from '../../../shared/core/templates.ts';
 import { changedCatalog, changedModules, changeOf, describeChange, type Catalog } from './change.ts';
 
@@ -15,12 +16,8 @@ const meta: ModuleReleaseMeta = {
     ],
   },
 };
-const template = (version: string, labels: Record<string, string> = {}): ModuleTemplate => ({
-  apiVersion: 'operator.kyma-project.io/v1beta2',
-  kind: 'ModuleTemplate',
-  metadata: { name: `papa-${version}`, namespace: 'kcp-system', labels },
-  spec: { moduleName: 'papa', version },
-});
+const template = (version: string, labels: Record<string, string> = {}): ModuleTemplate =>
+  aTemplate({ module: 'papa', version, labels });
 const catalog: Catalog = { releaseMetas: [meta], templates: [template('1.0.0'), template('1.1.0')] };
 
 describe('the change a plan previews', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { aKyma, aTemplate } from '../../../test/builders.ts';
 import type { ArtifactLookup } from '../../../shared/core/descriptors.ts';
 import type { Kyma, ModuleStatus } from '../../../shared/core/kyma.ts';
-import type { ModuleReleaseMeta, ModuleTemplate } from '../../../shared/core/templates.ts';
+import type { ModuleReleaseMeta, ModuleTemplate, ModuleTemplateSpec } from '../../../shared/core/templates.ts';
 import { LABEL } from '../../../shared/core/vocabulary.ts';
 import { changedCatalog, withChannels, type Catalog } from './change.ts';
 import { planModules } from './classify.ts';
@@ -11,13 +12,8 @@ const COMPONENT = 'kyma-project.io/module/sample';
 const template = (
   version: string,
   labels: Record<string, string> = {},
-  extra: Record<string, unknown> = {},
-): ModuleTemplate => ({
-  apiVersion: '',
-  kind: 'ModuleTemplate',
-  metadata: { name: `sample-${version}`, namespace: 'kcp-system', generation: 1, labels },
-  spec: { moduleName: 'sample', version, ...extra },
-});
+  extra: ModuleTemplateSpec = {},
+): ModuleTemplate => aTemplate({ version, generation: 1, labels, spec: extra });
 const meta = (
   channels: { channel: string; version: string }[],
   kymaSelector?: NonNullable<ModuleReleaseMeta['spec']>['kymaSelector'],
@@ -57,12 +53,7 @@ const catalog: Catalog = {
 const around: Surroundings = { artifacts: new Map(['0.9.0', '1.0.0', '2.0.0', '3.0.0'].map(artifact)) };
 /** A Kyma on `channel` with `installed` of the module Ready (as aggregate-status records it). */
 const kymaOn = (channel: string, installed: string, labels: Record<string, string> = {}): Kyma => {
-  const k: Kyma = {
-    apiVersion: '',
-    kind: 'Kyma',
-    metadata: { name: 'k1', namespace: 'kcp-system', labels },
-    spec: { channel, modules: [{ name: 'sample' }] },
-  };
+  const k: Kyma = aKyma({ channel, labels, modules: ['sample'] });
   const [entry] = resolve(k, { ...catalog, releaseMetas: [meta([{ channel, version: installed }])] }, around) as [
     ModuleStatus,
   ];
@@ -170,32 +161,26 @@ describe("plan: a change sorted by resolve-template's own answers", () => {
   });
 
   it("the module list and channel resolution last saw: the runtime Kyma's (status), not only the KCP spec", () => {
-    const kyma: Kyma = {
-      apiVersion: '',
-      kind: 'Kyma',
-      metadata: { name: 'k1' },
-      spec: { channel: 'regular', modules: [] },
+    const kyma: Kyma = aKyma({
+      modules: [],
       status: {
         specSource: { from: 'runtime', channel: 'fast' },
         modules: [{ name: 'sample', channel: 'fast', resolution: { state: 'Resolved', version: '2.0.0' } }],
       },
-    };
+    });
     expect(asResolved(kyma).spec).toEqual({ channel: 'fast', modules: [{ name: 'sample', channel: 'fast' }] });
   });
 
   it('a runtime-sourced Kyma: its KCP spec is not what it follows, and an unmanaged module stays unmanaged (no install planned)', () => {
-    const kyma: Kyma = {
-      apiVersion: '',
-      kind: 'Kyma',
-      metadata: { name: 'k1' },
-      spec: { channel: 'regular', modules: [{ name: 'other' }] },
+    const kyma: Kyma = aKyma({
+      modules: ['other'],
       status: {
         specSource: { from: 'runtime', channel: 'regular' },
         modules: [
           { name: 'sample', channel: 'regular', resolution: { state: 'Resolved', version: '1.0.0', managed: false } },
         ],
       },
-    };
+    });
     expect(asResolved(kyma).spec?.modules).toEqual([{ name: 'sample', channel: 'regular', managed: false }]);
     const fromKcp: Kyma = { ...kyma, status: { ...kyma.status, specSource: { from: 'kcp', channel: 'regular' } } };
     expect(asResolved(fromKcp)).toBe(fromKcp);
