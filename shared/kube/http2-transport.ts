@@ -46,11 +46,10 @@ export class Http2Transport implements Transport {
     this.fallback = fallback;
   }
 
-  exchange(method: Method, path: string, headers: Headers, payload: string | undefined): Promise<Answer> {
+  async exchange(method: Method, path: string, headers: Headers, payload: string | undefined): Promise<Answer> {
     if (this.http1) return this.http1.exchange(method, path, headers, payload);
-    const live = this.session();
+    const { live, stream } = this.open({ ...lower(headers), ':method': method, ':path': path }, payload === undefined);
     return new Promise<Answer>((resolve, reject) => {
-      const stream = this.open(live, { ...lower(headers), ':method': method, ':path': path }, payload === undefined);
       const chunks: Buffer[] = [];
       let status = 0;
       stream.on('response', (answer) => (status = Number(answer[':status'])));
@@ -70,12 +69,17 @@ export class Http2Transport implements Transport {
     }).catch((e: unknown) => this.retried(live, e, () => this.exchange(method, path, headers, payload)));
   }
 
-  stream(path: string, headers: Headers, signal: AbortSignal, idleMs: number, listener: StreamListener): Promise<void> {
+  async stream(
+    path: string,
+    headers: Headers,
+    signal: AbortSignal,
+    idleMs: number,
+    listener: StreamListener,
+  ): Promise<void> {
     if (this.http1) return this.http1.stream(path, headers, signal, idleMs, listener);
-    if (signal.aborted) return Promise.resolve();
-    const live = this.session();
+    if (signal.aborted) return;
+    const { live, stream } = this.open({ ...lower(headers), ':method': 'GET', ':path': path }, true);
     return new Promise<void>((resolve, reject) => {
-      const stream = this.open(live, { ...lower(headers), ':method': 'GET', ':path': path }, true);
       const abort = () => {
         resolve();
         stream.close(constants.NGHTTP2_CANCEL);
@@ -113,17 +117,29 @@ export class Http2Transport implements Transport {
     return live;
   }
 
-  /** A stream on `live`: a session with streams keeps the process alive, one without closes after a while. */
-  private open(live: Session, headers: Record<string, string | number>, endStream: boolean): ClientHttp2Stream {
+  /** A stream on the current session, or on a new one when the current one went away in the meantime (a GOAWAY it
+   * has not reported yet). A session with streams keeps the process alive; one without closes after a while. */
+  private open(
+    headers: Record<string, string | number>,
+    endStream: boolean,
+  ): { live: Session; stream: ClientHttp2Stream } {
+    let live = this.session();
+    let stream: ClientHttp2Stream;
+    try {
+      stream = live.session.request(headers, { endStream });
+    } catch {
+      if (this.current === live) this.current = undefined;
+      live = this.session();
+      stream = live.session.request(headers, { endStream });
+    }
     clearTimeout(live.idle);
     if (live.streams++ === 0) live.session.ref();
-    const stream = live.session.request(headers, { endStream });
     stream.once('close', () => {
       if (--live.streams > 0) return;
       live.session.unref();
       live.idle = setTimeout(() => live.session.close(), IDLE_CONNECTION_MS).unref();
     });
-    return stream;
+    return { live, stream };
   }
 
   /** A stream timed out: cancel it, and end the session unless it answers a PING (a dead connection sends nothing). */
