@@ -1,6 +1,7 @@
 // A runtime's client on the real runtime API server (ADR 52): its requests and WATCH streams share one HTTP/2 session;
-// a broken connection fails what was on it as a connection error and the next call opens a new session; a server that
-// only speaks HTTP/1.1 (a TLS terminator in front of the API server) is reached over HTTP/1.1.
+// a broken connection fails what was on it as a connection error and the next call opens a new session, as does one
+// that stops answering (a PING after a timeout); a server that only speaks HTTP/1.1 (a TLS terminator in front of the
+// API server) is reached over HTTP/1.1.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { connect as tcpConnect, createServer as tcpServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -30,8 +31,9 @@ function via(port: number, caPem?: string): string {
   return stringify(config);
 }
 
-/** Forwards every connection on a port of its own to the API server; `cut()` breaks the open ones. */
-async function passThrough(): Promise<{ port: number; cut: () => void; server: Server }> {
+/** Forwards every connection on a port of its own to the API server; `cut()` breaks the open ones, `freeze()` stops
+ * forwarding on them without closing them (a dead network path). */
+async function passThrough(): Promise<{ port: number; cut: () => void; freeze: () => void; server: Server }> {
   const target = serverOf(runtimeKubeconfig());
   const open = new Set<Socket>();
   const server = tcpServer((socket) => {
@@ -44,7 +46,9 @@ async function passThrough(): Promise<{ port: number; cut: () => void; server: S
     socket.pipe(upstream).pipe(socket);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as { port: number }).port, cut: () => open.forEach((s) => s.destroy()), server };
+  const freeze = () => open.forEach((s) => (s.unpipe(), s.pause()));
+  const port = (server.address() as { port: number }).port;
+  return { port, cut: () => open.forEach((s) => s.destroy()), freeze, server };
 }
 
 const configMap = (namespace: string, name: string) => ({
@@ -141,6 +145,31 @@ describe('HTTP/2 runtime client', () => {
       proxy.server.close();
     }
   });
+
+  it('a connection that stops answering: the timed-out WATCH has the session PINGed, no answer ends it', async () => {
+    const proxy = await passThrough();
+    try {
+      countRequests(true);
+      const client = await KubeClient.from(loadKubeConfig(via(proxy.port)), { http2: true });
+      await client.create(configMap(namespace, 'before-freeze'));
+      const list = await client.list('v1', 'ConfigMap', { namespace });
+      proxy.freeze();
+      const path = `/api/v1/namespaces/${namespace}/configmaps?watch=1&resourceVersion=${list.metadata.resourceVersion}`;
+      const silent = await client
+        .watch(path, () => undefined, new AbortController().signal, 1_000)
+        .then(
+          () => 'ended',
+          (e: unknown) => String(e),
+        );
+      expect(silent).toMatch(/no data for 1 s/);
+      await new Promise((r) => setTimeout(r, 11_500));
+      const read = await client.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace, name: 'before-freeze' });
+      expect(read?.metadata?.name).toBe('before-freeze');
+      expect(connections()).toBe(2);
+    } finally {
+      proxy.server.close();
+    }
+  }, 30_000);
 
   it.each([
     ['offers only http/1.1', ['http/1.1']],

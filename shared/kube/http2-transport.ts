@@ -148,12 +148,17 @@ export class Http2Transport implements Transport {
     if (live.pinging || live.session.destroyed) return;
     live.pinging = true;
     const dead = setTimeout(() => live.session.destroy(), PING_MS).unref();
-    const answered = live.session.ping((error) => {
+    const answer = (error: Error | null) => {
       clearTimeout(dead);
       live.pinging = false;
       if (error) live.session.destroy();
-    });
-    if (!answered) live.session.destroy();
+    };
+    // A session still connecting or closing cannot be PINGed (false, or a throw): after a timeout it is not worth keeping.
+    try {
+      if (!live.session.ping(answer)) live.session.destroy();
+    } catch {
+      live.session.destroy();
+    }
   }
 
   /** A call that failed because the server does not speak HTTP/2 goes again over HTTP/1.1; any other failure stands. */
