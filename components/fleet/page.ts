@@ -1,7 +1,6 @@
-// The fleet page (issue 9): one self-contained, read-only HTML page served by the fleet component at `/`. It reads
-// /api/fleet (counts), /api/kymas (the filtered list) and /api/kymas/<name> (the reason chain of one Kyma), and
-// refreshes whenever /api/changes reports that the Kymas changed (server-sent events). Data is only ever inserted as
-// text (textContent), never as HTML.
+// The fleet page (issue 9, ADR 19): one self-contained, read-only HTML page at `/` that reads /api/fleet, /api/kymas
+// and /api/kymas/<name>, refreshing when /api/changes reports a change. Data is only ever inserted as text
+// (textContent), never as HTML.
 import { MODULE_STATES } from './summary.ts';
 
 export const FLEET_PAGE = `<!doctype html>

@@ -1,7 +1,6 @@
-// The fleet component's plan view (issue 25, ADR 39): GET /plan (HTML) and /api/plan (JSON) run tools/plan for a stored
-// ModuleReleaseMeta with channels set. Bounded so a page load cannot hammer the KCP or the runtimes: one plan at a
-// time (another asked meanwhile: 429), a few dry-runs per group by default, and an answer reused for a minute while
-// the Kymas, Manifests and ModuleReleaseMetas in the watch caches have not moved.
+// The fleet component's plan view (issue 25, ADR 39): GET /plan (HTML) and /api/plan (JSON) run tools/plan for a
+// stored ModuleReleaseMeta with channels set, bounded: one plan at a time (else 429), a few dry-runs per group by
+// default, and an answer reused for a minute while the watch caches have not moved.
 import { canonicalJson } from '../../shared/core/canonical.ts';
 import type { Config } from '../../shared/host/config.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';

@@ -1,10 +1,6 @@
 // The fleet component (issue 9, ADR 19): one long-lived process on the KCP that holds Kymas, Manifests and
-// ModuleReleaseMetas in watch caches and answers, read-only: Prometheus gauges of the fleet's state (/metrics), the
-// fleet page (/), the fleet summary (/api/fleet), the Kyma list (/api/kymas?state=&module=&name=), the reason chain
-// of one Kyma (/api/kymas/<name>[?module=<m>]), a server-sent event whenever the Kymas change (/api/changes) and the
-// plan of a release (/plan, /api/plan: tools/plan, dry-runs only; plan-route.ts). The
-// local runner starts it; on Knative it is a Service with exactly one instance (manifests/fleet) — gauges need a process
-// that is always there.
+// ModuleReleaseMetas in watch caches and answers read-only: /metrics, the page (/), /api/fleet, /api/kymas[/<name>],
+// /api/changes (server-sent events) and /plan, /api/plan (plan-route.ts); on Knative exactly one instance.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';

@@ -36,14 +36,9 @@ export interface RuntimeWatchesOptions {
   sharedCaches?: boolean;
 }
 
-/**
- * Runtime → KCP change events: one watch per runtime on its Kyma `kyma-system/default`; a spec change (new
- * generation), creation or deletion becomes a `resync.due` event in the user lane (ADR 25) for the KCP Kyma — unless
- * its spec is still as resolve-template created it (ADR 28) — so a user's edit on the runtime
- * reaches resolve-template at once. Runtimes are found through the kubeconfig Secrets (re-read every few seconds;
- * a rotated Secret restarts its watch, and a Secret that appears, changes or goes sends a `resync.due` for its Kyma). On Knative the same loop runs as a small long-lived adapter that posts to
- * the broker ingress (see docs/adr/0009).
- */
+/** Runtime → KCP change events (ADR 9): one watch per runtime on its Kyma; a spec change, creation or deletion becomes
+ * a user-lane `resync.due` (ADR 25) for the KCP Kyma unless its spec is as resolve-template created it (ADR 28).
+ * Runtimes come from the kubeconfig Secrets, re-read every few seconds; a Secret's change sends a `resync.due` too. */
 export class RuntimeWatches {
   private readonly options: RuntimeWatchesOptions;
   private readonly watches = new Map<string, { version: string; watch: ResourceWatch; release: () => void }>();
@@ -165,11 +160,8 @@ export class RuntimeWatches {
     else if (watch) this.watches.set(kyma, { version: secret.metadata.resourceVersion ?? '', ...watch });
   }
 
-  /**
-   * A kubeconfig Secret that appeared, changed or went away since the last refresh (not at start: the resync covers what existed)
-   * → a `resync.due` for its Kyma, so a Kyma waiting for its Secret, or using a rotated one, is worked on within
-   * seconds instead of at the next resync tick.
-   */
+  /** A kubeconfig Secret that appeared, changed or went away since the last refresh (not at start: the resync covers
+   * what existed) → a `resync.due` for its Kyma, so it is worked on within seconds. */
   private async announceSecretChanges(current: ReadonlyMap<string, Secret>): Promise<void> {
     const primed = this.secretVersions !== undefined;
     const previous = this.secretVersions ?? new Map<string, string>();

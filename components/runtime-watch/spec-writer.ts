@@ -4,12 +4,9 @@ interface ManagedFieldsEntry {
   fieldsV1?: Record<string, unknown>;
 }
 
-/**
- * PURE. Whether an object's spec is still exactly as one of `ours` created it: its generation is 1 (no spec change
- * since its creation) and every managedFields entry that owns a part of `spec` belongs to one of `ours`. Lets the
- * runtime watch tell the runtime Kyma as resolve-template created it from a user's (ADR 28). Any spec change after
- * the creation — also one that only removes fields, which leaves its writer owning nothing — raises the generation.
- */
+/** PURE. Whether an object's spec is still exactly as one of `ours` created it (ADR 28): its generation is 1 and every
+ * managedFields entry owning part of `spec` is one of `ours`; any later spec change, even a removal, raises the
+ * generation. */
 export function specAsWeCreatedIt(object: unknown, ours: readonly string[]): boolean {
   const metadata = (object as { metadata?: { generation?: number; managedFields?: ManagedFieldsEntry[] } } | undefined)
     ?.metadata;

@@ -10,12 +10,9 @@ export interface Catalog {
 
 const syncEnabled = (kyma: Kyma, t: ModuleTemplate) => !t.spec?.mandatory && !visibilityProblem(kyma, t);
 
-/**
- * PURE. The module catalog a Kyma may see (upstream §3.5): release metas that are not mandatory (restricted ones only
- * when their kymaSelector matches, none with a kymaSelector that is not restricted: `restricted`, the config's list), reduced to channels whose template exists and is visible (beta/internal opt-in,
- * not mandatory); templates visible and referenced by such a channel. Copies are put in `namespace` (kyma-system, or
- * the Kyma's runtime namespace on a shared runtime), labelled managed-by=kyma.
- */
+/** PURE. The module catalog a Kyma may see (upstream §3.5): non-mandatory release metas (with a kymaSelector only the
+ * config's `restricted` ones whose selector matches), their channels whose template exists and is visible
+ * (beta/internal opt-in), and those templates; copies go in `namespace` (runtime scope), labelled managed-by=kyma. */
 export function catalogFor(
   kyma: Kyma,
   templates: ModuleTemplate[],

@@ -227,11 +227,9 @@ export function ignoreReason(
   return echo ? { step: 'Ignore', why: 'own status write' } : undefined;
 }
 
-/**
- * PURE. The steps of a call, in order: upstream's SKR watcher reported removed; the status written when it changed;
- * the status mirrored to the runtime Kyma (after a runtime sync that finished, or at once when it changed on a
- * Manifest event: the runtime's client is looked up then); a runtime side still pending retried.
- */
+/** PURE. The steps of a call, in order: upstream's SKR watcher reported removed; the status written when it changed;
+ * the status mirrored to the runtime Kyma (after a finished runtime sync, or at once when it changed on a Manifest
+ * event); a runtime side still pending retried. */
 export function aggregateSteps(view: AggregateView): AggregateStep[] {
   const { kyma, runtimeSide } = view;
   const status = aggregate(kyma, view.manifests, view.now, runtimeSide?.sync);

@@ -1,7 +1,5 @@
 // aggregate-status: a Kyma's Manifests (and, on Kyma events, its runtime side) → the Kyma's status, mirrored to the
-// runtime Kyma. Which steps a call takes, in which order, is decide.ts (ignoreReason, aggregateSteps; pinned by
-// decide.test.ts); the runtime side is runtime-sync.ts, catalog.ts and upstream-watcher.ts, the writes report.ts and
-// mirror.ts. The Manifest events of one Kyma are one batch (ADR 26: batchOf, shared/host/batches.ts).
+// runtime Kyma. The order of steps is decide.ts (ADR 45); a Kyma's Manifest events are one batch (ADR 26: batchOf);
 // shared/host/invoke.ts runs every call.
 import type { Kyma } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';

@@ -38,11 +38,8 @@ export function statusPatch(remote: KymaStatus | undefined, mirrored: KymaStatus
   return { status: { ...Object.fromEntries(gone), ...mirrored } };
 }
 
-/**
- * Copies the status to the runtime's Kyma when it exists, is not being deleted and differs. What this instance
- * mirrored through the client is remembered for `key` (ADR 25): the same status again costs nothing, a changed one
- * is written without reading the runtime Kyma first; `force` (resync events) reads and compares, repairing drift.
- */
+/** Copies the status to the runtime's Kyma when it exists, is not being deleted and differs; what this instance
+ * mirrored for `key` is remembered (ADR 25), and `force` (resync events) reads and compares, repairing drift. */
 export async function mirrorToRuntime(
   runtime: KubeClient,
   scope: RuntimeScope,

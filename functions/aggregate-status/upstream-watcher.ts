@@ -1,9 +1,5 @@
-// Upstream's SKR watcher on a runtime (ADR 40): a validating webhook that sends every change of the runtime Kyma to a
-// listener in upstream's KCP, its Deployment, Services, TLS Secret, PriorityClass and NetworkPolicies. After a
-// takeover nothing listens there (the runtime watch replaces it), and a webhook that cannot reach its listener only
-// costs each write of the runtime Kyma a failed call (up to its 15 s timeout). So the first sync of a runtime in a
-// function instance removes what upstream installed of it — objects labelled managed-by=kyma that upstream's
-// `lifecycle-manager` applied, nothing else. Switching back, upstream's manager installs it again at its next pass.
+// Upstream's SKR watcher on a runtime (ADR 40): the first sync of a runtime in a function instance removes the objects
+// labelled managed-by=kyma that upstream's `lifecycle-manager` applied of it, nothing else.
 import { appliedBy } from '../../shared/core/current.ts';
 import { LABEL, MANAGED_BY_RUNTIME, REMOTE_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';

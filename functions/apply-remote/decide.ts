@@ -36,12 +36,9 @@ export type ApplyStep =
 /** Steps that observe: the decision is asked again after them. Every other step ends the call. */
 export const OBSERVING: ReadonlySet<ApplyStep['step']> = new Set(['HandOverObjects', 'ConnectRuntime', 'CheckOrphan']);
 
-/**
- * PURE. The next step for a Manifest, in order: a gone Manifest's objects handed over, then nothing; a Manifest that
- * skips reconciliation or an echo of our own write: nothing; the runtime's client (an unusable one reported); then
- * one of unmanage (`managed: false`), uninstall (being deleted), the refused target, the missing Secret, the orphan
- * (its Kyma checked first), install.
- */
+/** PURE. The next step for a Manifest, in order: a gone Manifest's objects handed over; nothing for one that skips
+ * reconciliation or an echo of our write; the runtime's client; then unmanage, uninstall, the refused target, the
+ * missing Secret, the orphan (its Kyma checked first), install. */
 export function nextApplyStep(view: ApplyView): ApplyStep {
   const { manifest, access } = view;
   if (!manifest)

@@ -7,10 +7,8 @@ import type { RuntimeObject } from '../../shared/render/render.ts';
 import { CONDITION } from './status.ts';
 import { hasDefaultCr } from '../../shared/core/manifest-finalizers.ts';
 
-/**
- * CreateAndDelete with a default CR: create it on the runtime once (never updated afterwards, as upstream).
- * Returns the ModuleCR condition message once it exists, '' when the module has no default CR.
- */
+/** CreateAndDelete with a default CR: created on the runtime once, never updated (as upstream). Returns the ModuleCR
+ * condition message once it exists, '' when the module has no default CR. */
 export async function ensureDefaultCr(runtime: KubeClient, manifest: Manifest): Promise<string> {
   if (!hasDefaultCr(manifest)) return '';
   const done = manifest.status?.conditions?.find((c) => c.type === CONDITION.moduleCr.type && c.status === 'True');

@@ -1,7 +1,6 @@
 // apply-remote: a Manifest → its module's objects on the Kyma's runtime, and the Manifest's status. The order of steps
-// is decide.ts (nextApplyStep, pinned by decide.test.ts); what each step does is steps.ts. shared/host/invoke.ts runs
-// every call: the object key from the event, one call per object at a time in this instance, cached reads no older
-// than the event (shared/kube/README.md), a thrown error → the status the broker retries on.
+// is decide.ts (ADR 45), what each step does steps.ts; shared/host/invoke.ts runs every call: one call per object at a
+// time (ADR 11), cached reads no older than the event (ADR 15), a thrown error → the status the broker retries on.
 import type { Manifest } from '../../shared/core/manifest.ts';
 import { API_VERSION } from '../../shared/core/vocabulary.ts';
 import { inClusterAccess, RuntimeClients } from '../../shared/kube/runtime-clients.ts';

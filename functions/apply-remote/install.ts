@@ -19,13 +19,9 @@ import { CONDITION, nextStatus, statusChanged, type StatusWish } from './status.
 import { writeStatus } from './write-status.ts';
 import type { Recalled } from './rollout.ts';
 
-/**
- * The install pipeline: finalizers (stored first), then
- * render → prune what the new version dropped → apply → default CR → readiness → status. A module still
- * rolling out ends the call with NotYetReady (503), so the delivery is retried. The status write after an apply
- * carries the Manifest's resourceVersion as read (a call that read an older Manifest cannot overwrite a newer status),
- * and a Manifest deleted meanwhile by another instance gets what this call applied removed again (withdraw.ts).
- */
+/** The install pipeline: finalizers (stored first), render → prune → apply → default CR → readiness → status; a module
+ * still rolling out ends with NotYetReady (503, retried, ADR 24). The status write is guarded by the resourceVersion
+ * read (ADR 11), and a Manifest deleted meanwhile gets what this call applied removed again (withdraw.ts). */
 export async function install(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient): Promise<void> {
   const wanted = installFinalizers(manifest);
   // render-manifest creates Manifests with their finalizers (ADR 26); one that misses some (older Manifests, a new

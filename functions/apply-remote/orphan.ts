@@ -6,10 +6,9 @@ import type { KubeClient } from '../../shared/kube/client.ts';
 /** Upstream's: a Manifest the Kyma's status has not referenced for this long is an orphan (LIFECYCLE_ORPHAN_GRACE_SECONDS). */
 export const UNREFERENCED_GRACE_MS = 5 * 60_000;
 
-/** PURE. Why a Manifest is an orphan ('' if it is not): its Kyma is gone, or (non-mandatory) the Kyma's status has
- * not referenced it for `graceMs` (upstream: 5 minutes). A module entry references a Manifest by its `manifest` (aggregate-status) or by
- * its resolution (resolve-template; Resolved and allowed) of the module the Manifest's module-name label names: in a fleet that converges, the
- * status aggregation may lag the Manifests by more than the grace, and that makes no Manifest an orphan. */
+/** PURE. Why a Manifest is an orphan ('' if it is not): its Kyma is gone, or (non-mandatory) for `graceMs` no module
+ * entry of the Kyma's status references it, by its `manifest` or by its resolution (Resolved and allowed) of the
+ * module its module-name label names (ADR 29). */
 export function orphanReason(
   manifest: Manifest,
   kyma: Kyma | undefined,

@@ -13,11 +13,8 @@ interface Sibling {
   synced: SyncedResource[];
 }
 
-/**
- * Objects a Manifest shares with the other installed modules of its Kyma (ADR 33): who holds one is read from its
- * owned-by annotation, who ships one from the other Manifests' `status.synced` — from the watch cache, once per call.
- * Manifests being deleted ship nothing any more. Without a Kyma (a Manifest of its own) there is nobody to share with.
- */
+/** Objects a Manifest shares with the other installed modules of its Kyma (ADR 33), read from the watch cache once per
+ * call; Manifests being deleted ship nothing, and a Manifest without a Kyma shares with nobody. */
 export function moduleOwnership(manifests: KubeClient, manifest: Manifest): Ownership | undefined {
   const kyma = manifest.metadata.labels?.[LABEL.kymaName];
   const namespace = manifest.metadata.namespace ?? '';
@@ -74,12 +71,8 @@ export function heirsOf(
     .map((m) => m.metadata.name);
 }
 
-/**
- * A Manifest is gone (its delete event, which carries it as it was): every other Manifest of its Kyma that ships one of
- * its objects gets a `resync.due` at once — a full sync that no longer finds the holder and takes the object over —
- * instead of at its next resync (a minute while it is Warning naming the holder, the drift period while Ready). The
- * event carries the deletion's resourceVersion, so that sync's watch cache no longer has the holder. Returns how many.
- */
+/** A Manifest is gone (its delete event): each other Manifest of its Kyma that ships one of its objects gets a
+ * `resync.due` at once, with the deletion's resourceVersion, and takes the object over (ADR 33). Returns how many. */
 export async function handOver(manifests: KubeClient, sink: EventSink, event: EventAttributes): Promise<number> {
   const gone = (event as { data?: Partial<Manifest> }).data;
   const kyma = gone?.metadata?.labels?.[LABEL.kymaName];

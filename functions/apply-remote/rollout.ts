@@ -23,12 +23,8 @@ interface Pending extends Recalled {
   generation: number;
 }
 
-/**
- * What the last full sync of a Manifest applied while its module was still rolling out. Its retries (NotYetReady)
- * then re-read only the manager workload instead of re-applying every object and the default CR — one runtime read
- * instead of one per object — for at most a minute and only for the same Manifest generation on the same client.
- * Resync events always sync in full, so drift is still repaired within the drift period.
- */
+/** What the last full sync of a Manifest applied while its module was still rolling out: its retries re-read only the
+ * manager workload, for at most a minute, same generation and client (ADR 24); resync events always sync in full. */
 export class Rollouts {
   private readonly pending = new WeakMap<KubeClient, Map<string, Pending>>();
 

@@ -24,11 +24,9 @@ export type SyncOutcome =
     }
   | { error: string; stage: 'resources' | 'apply'; target?: SyncedResource[] };
 
-/**
- * The module's version as the Manifest asks for it, on the runtime: pull the layer (or render its Helm charts), render, prune what this version
- * no longer has (waiting until it is gone), apply. Used by install, and by a blocked deletion, which keeps the
- * operator current (an MRM bump still upgrades it) while user CRs hold the removal.
- */
+/** The module's version as the Manifest asks for it, on the runtime: pull the layer (or render its Helm charts),
+ * render, prune what this version no longer has (waiting until gone), apply. Also used by a blocked deletion, which
+ * keeps the operator current while user CRs hold the removal (ADR 8). */
 export async function syncModule(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient): Promise<SyncOutcome> {
   markStep('manifest_parse_spec');
   const layer = manifest.spec?.installs?.length

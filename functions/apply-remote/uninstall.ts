@@ -16,11 +16,9 @@ import { blockingCrs, crText, type ListedCr } from '../../shared/render/blocking
 
 const OURS: string[] = [FINALIZER.declarative, FINALIZER.labelRemoval, FINALIZER.resource];
 
-/**
- * The Manifest is being deleted. One step per call: while module CRs other than the default one exist, nothing
- * is removed and the status names them; then the default CR goes, then the module's resources (two waves,
- * waiting until gone), then our finalizers. Without a runtime (kubeconfig Secret gone) the finalizers go at once.
- */
+/** The Manifest is being deleted, one step per call (ADR 8): while module CRs other than the default one exist the
+ * status names them; then the default CR, the module's resources (two waves, waiting until gone), our finalizers.
+ * Without a runtime (kubeconfig Secret gone) the finalizers go at once. */
 export async function uninstall(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient | undefined): Promise<void> {
   markStep('manifest_pre_delete');
   if (!runtime) return removeAllFinalizers(ctx, manifest);

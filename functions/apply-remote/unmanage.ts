@@ -7,11 +7,8 @@ import { setFinalizers } from './finalizers.ts';
 import { apiVersionOf } from '../../shared/render/render.ts';
 import { markStep } from '../../shared/host/steps.ts';
 
-/**
- * `managed: false`: take the managed-by label off every synced resource (they stay, now the user's), drop the
- * label-removal finalizer, then delete the Manifest itself; its deletion removes our finalizers without touching
- * the runtime. One step per call.
- */
+/** `managed: false`, one step per call: take the managed-by label off every synced resource (they stay, the user's),
+ * drop the label-removal finalizer, then delete the Manifest, whose deletion leaves the runtime untouched. */
 export async function unmanage(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient | undefined): Promise<void> {
   const finalizers = manifest.metadata.finalizers ?? [];
   const ref = {

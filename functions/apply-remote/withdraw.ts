@@ -7,11 +7,8 @@ import { deleteSynced, pruneWaves } from '../../shared/render/prune.ts';
 import type { RuntimeObject } from '../../shared/render/render.ts';
 import { hasDefaultCr } from '../../shared/core/manifest-finalizers.ts';
 
-/**
- * Another instance may delete a Manifest while this call is applying it: its uninstall removes only what the status
- * recorded, so what this call applied would be left behind. After applying, the Manifest is read again; when it is
- * gone or being deleted, everything this call applied (and the default CR) is deleted again, all at once. True then.
- */
+/** After applying, the Manifest is read again; when another instance deleted it meanwhile (its uninstall removes only
+ * what the status recorded), everything this call applied and the default CR are deleted again. True then. */
 export async function withdrawIfDeleted(
   ctx: ApplyContext,
   manifest: Manifest,

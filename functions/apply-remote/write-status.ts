@@ -7,10 +7,9 @@ import type { ApplyContext } from './context.ts';
 import { nextStatus, statusChanged, type StatusWish } from './status.ts';
 import { currentTraceparent } from '../../shared/host/trace.ts';
 
-/** Writes the Manifest status (SSA, field manager of the applier; failed: upstream's PatchStatus Warning, ADR 40) only
- * when more than timestamps change; with
- * `precondition`, only if the Manifest is still at the resourceVersion read (409 otherwise); the version such a guarded
- * write produces is remembered, and its update event skipped (ADR 25). */
+/** Writes the Manifest status (SSA, the applier's field manager; failed: upstream's PatchStatus Warning, ADR 40) only
+ * when more than timestamps change; with `precondition`, only at the resourceVersion read (409 otherwise), and the
+ * version it produces is remembered so its update event is skipped (ADR 25). */
 export async function writeStatus(
   ctx: ApplyContext,
   manifest: Manifest,

@@ -32,12 +32,9 @@ export const RUNTIME_CRDS = ['moduletemplates.operator.kyma-project.io', 'module
 export const RUNTIME_KYMA_CRD = 'kymas.operator.kyma-project.io';
 const OURS: string[] = [FINALIZER.kyma, FINALIZER.purge];
 
-/**
- * PURE. The first applicable step of the Kyma deletion chain, in upstream order: Deleting → the runtime Kyma Deleting
- * (when the runtime can be read) → delete all Manifests →
- * catalog copies, then the catalog CRDs (only when nothing but our copies lived in them) → remote Kyma → Kyma CRD → (after the grace period) strip finalizers of stuck
- * module CRs → wait for the Manifests, saying what blocks → drop our finalizers.
- */
+/** PURE. The first applicable step of the Kyma deletion chain, in upstream order (ADR 8): Deleting → runtime Kyma
+ * Deleting → Manifests deleted → catalog copies, catalog CRDs (only ours in them) → remote Kyma → Kyma CRD → (past
+ * the grace period) stuck module CRs' finalizers → wait for the Manifests, naming what blocks → our finalizers. */
 export function nextDeletionStep(view: DeletionView, purgeDone: boolean): DeletionStep | undefined {
   const { kyma, manifests, runtime } = view;
   if (kyma.status?.state !== 'Deleting') return { step: 'SetKymaStateDeleting' };

@@ -26,10 +26,8 @@ export interface RuntimeView {
   remoteKymaState?: string | undefined;
 }
 
-/**
- * What the deletion chain may remove on the runtime. Ours: the runtime Kyma and the catalog copies in the Kyma's
- * runtime namespace. A CRD that still holds anything else (a user's objects, another Kyma's on a shared runtime) is kept.
- */
+/** What the deletion chain may remove on the runtime: the runtime Kyma and the catalog copies in the Kyma's runtime
+ * namespace; a CRD that still holds anything else (a user's, another Kyma's, ADR 13) is kept. */
 export async function observeRuntime(runtime: KubeClient, scope: RuntimeScope): Promise<RuntimeView> {
   const view: RuntimeView = { crds: [], copies: [], remoteKyma: false };
   for (const name of [...RUNTIME_CRDS, RUNTIME_KYMA_CRD]) {

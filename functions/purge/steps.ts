@@ -89,12 +89,9 @@ async function execute(kcp: KubeClient, kyma: Kyma, step: DeletionStep, runtime:
   await (STEPS[step.step] as Take<DeletionStep['step']>)(kcp, kyma, step, runtime);
 }
 
-/**
- * One call on a deleting Kyma: the first step needs only the KCP (Deleting whatever the runtime does); then the
- * runtime is observed (an unreachable one holds the chain after the Manifests' deletion; an unusable Secret before
- * the first runtime step); the runtime's steps back to back; past the grace period the stuck module CRs' finalizers;
- * then the step taken, with its Event, and a retry until our finalizer is dropped.
- */
+/** One call on a deleting Kyma (ADR 8): the first step needs only the KCP; then the runtime is observed (unreachable:
+ * held after the Manifests' deletion; an unusable Secret: before the first runtime step, ADR 35), the runtime's steps
+ * run back to back, and the step taken gets its Event and a retry until our finalizer is dropped. */
 export async function continueDeletion(on: PurgeDeps, kyma: Kyma, log: Logger): Promise<void> {
   const { deps, events } = on;
   const { name, namespace = '' } = kyma.metadata;

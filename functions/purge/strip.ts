@@ -14,12 +14,9 @@ export function skipped(skip: readonly string[], plural: string, group: string):
   return skip.some((s) => s === `${plural}.${group}` || s === `*.${group}`);
 }
 
-/**
- * Strips the finalizers of module CRs that are stuck in deletion (deletionTimestamp set) on the runtime — only the
- * kinds of the Kyma's modules' default CRs, never a CR that is not being deleted, never a kind on the skip list, and
- * on a shared runtime only CRs in the Kyma's runtime namespace or its own default CRs.
- * Returns what was force-removed, as `Kind namespace/name [finalizers]`.
- */
+/** Strips the finalizers of module CRs stuck in deletion on the runtime (ADR 8): only those with a deletionTimestamp,
+ * of the kinds of the Kyma's modules' default CRs, never a kind on the skip list, on a shared runtime only the Kyma's
+ * (ADR 13). Returns what was force-removed, as `Kind namespace/name [finalizers]`. */
 export async function stripStuckFinalizers(
   runtime: KubeClient,
   manifests: Manifest[],

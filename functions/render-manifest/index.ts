@@ -1,7 +1,6 @@
-// render-manifest: a resolved Kyma → one Manifest per wanted module. Which steps a call takes, in which order, is
-// decide.ts (ignoreReason, renderSteps; pinned by decide.test.ts); here the Kyma and its Manifests are read (watch
-// cache), the module sources gathered (resolved [here: sources], mandatory [mandatory.ts], removed but still being
-// deleted [removing.ts]), and the steps taken. shared/host/invoke.ts runs every call.
+// render-manifest: a resolved Kyma → one Manifest per wanted module. The order of steps is decide.ts (ADR 45); here
+// the Kyma and its Manifests are read (watch cache) and the module sources gathered: resolved, mandatory
+// (mandatory.ts), removed but still being deleted (removing.ts). shared/host/invoke.ts runs every call.
 import type { Kyma } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import type { ModuleTemplate } from '../../shared/core/templates.ts';

@@ -5,11 +5,8 @@ import { ANNOTATION, API_VERSION, LABEL } from '../../shared/core/vocabulary.ts'
 import type { FunctionDeps } from '../../shared/host/deps.ts';
 import { installSources, type ModuleSource } from '../../shared/core/desired-manifest.ts';
 
-/**
- * Modules removed from the spec whose Manifest is still being deleted (user CRs block it) keep following their
- * channel: when the MRM moves the channel to a new version, the deleting Manifest gets it, so the operator that
- * must finalize those CRs is upgraded too (upstream "ModuleReleaseMeta upgrade under deletion").
- */
+/** Modules removed from the spec whose Manifest is still being deleted keep following their channel, so the operator
+ * that must finalize the blocking CRs is upgraded too (ADR 8; upstream "ModuleReleaseMeta upgrade under deletion"). */
 export async function removedModuleSources(
   deps: FunctionDeps,
   kyma: Kyma,

@@ -41,12 +41,9 @@ export type ResolveStep =
 /** Steps after which a call is over. */
 export const FINAL: ReadonlySet<ResolveStep['step']> = new Set(['FanOut', 'Ignore', 'ReplyResolved']);
 
-/**
- * PURE. The next step, in order. A ModuleTemplate or ModuleReleaseMeta event: a deleted mandatory module's release
- * (its Manifests, then its finalizer), else the fan-out to the Kymas that use it. A Kyma event: nothing for a Kyma
- * gone, deleting or skipping reconciliation; its finalizer and label; the module list that counts (creating the
- * runtime Kyma, reported); nothing when the Kyma went meanwhile; the resolution, written when it changed; the reply.
- */
+/** PURE. The next step: on a ModuleTemplate/ModuleReleaseMeta event, a deleted mandatory module's release, else the
+ * fan-out; on a Kyma event, nothing for a Kyma gone, deleting or skipping; its finalizer and label; the module list
+ * (creating the runtime Kyma); nothing if the Kyma went meanwhile; the resolution, written when changed; the reply. */
 export function nextResolveStep(view: ResolveView): ResolveStep {
   if (view.kind === 'ModuleTemplate' || view.kind === 'ModuleReleaseMeta') {
     if (view.kind === 'ModuleReleaseMeta' && view.mandatoryReleased === undefined) return { step: 'ReleaseMandatory' };

@@ -31,14 +31,9 @@ export function usesChange(kyma: Kyma, changed: ObjectKey): boolean {
   return inSpec || entries.some((m) => m.name === changed.name);
 }
 
-/**
- * A ModuleTemplate or ModuleReleaseMeta changed: send one background `resync.due` event (ADR 25) per Kyma that uses it to the broker
- * ingress (a reply can carry only one event). For a template that nobody references yet (a new version), the
- * MRM change that points at it triggers the Kymas; each event carries the change's resourceVersion (`seenkind`,
- * `seenversion`). A ModuleReleaseMeta update — and the resync's `release` tick — reaches the Kymas whose channel moved
- * within the release budget (ADR 30); Kymas without a resolved version of the module get their event at once.
- * Returns the events sent and the Kymas still waiting for the budget.
- */
+/** A ModuleTemplate or ModuleReleaseMeta changed: one background `resync.due` (ADR 25) per Kyma that uses it, carrying
+ * the change's resourceVersion (ADR 15); a moved MRM channel reaches them within the release budget (ADR 30).
+ * Returns the events sent and the Kymas still waiting for the budget. */
 export async function fanOut(
   deps: FunctionDeps,
   changed: ObjectKey,

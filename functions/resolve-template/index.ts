@@ -1,7 +1,6 @@
-// resolve-template: a Kyma → which template (and version) each wanted module uses, recorded in `status.modules[]`,
-// and a `modules.resolved` reply for render-manifest; ModuleTemplate/ModuleReleaseMeta changes fan out to the Kymas
-// (ADR 30). Which step comes next is decide.ts (nextResolveStep, pinned by decide.test.ts); what each step does is
-// steps.ts. shared/host/invoke.ts runs every call.
+// resolve-template: a Kyma → which template (and version) each wanted module uses, in `status.modules[]`, and a
+// `modules.resolved` reply; ModuleTemplate/ModuleReleaseMeta changes fan out to the Kymas (ADR 30). The order of
+// steps is decide.ts (ADR 45), what each step does steps.ts; shared/host/invoke.ts runs every call.
 import { API_VERSION } from '../../shared/core/vocabulary.ts';
 import { InvalidEventError } from '../../shared/host/errors.ts';
 import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE } from '../../shared/host/events.ts';
@@ -17,10 +16,8 @@ import { STEPS, type ResolveCall, type ResolveDeps } from './steps.ts';
 
 export const NAME = 'resolve-template';
 
-/**
- * Kyma → which template (and version) each wanted module uses, recorded in `status.modules[]`; then a
- * `modules.resolved` reply for render-manifest. ModuleTemplate/ModuleReleaseMeta changes fan out to Kymas.
- */
+/** Kyma → which template (and version) each wanted module uses, in `status.modules[]`; then a `modules.resolved` reply
+ * for render-manifest. ModuleTemplate/ModuleReleaseMeta changes fan out to Kymas. */
 export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
   const deps = readingFromCaches(given, [
     CACHED.kymas,

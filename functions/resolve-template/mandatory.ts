@@ -7,11 +7,9 @@ import { NotYetReadyError } from '../../shared/host/errors.ts';
 import type { ObjectKey } from '../../shared/host/events.ts';
 import type { Logger } from '../../shared/host/logger.ts';
 
-/**
- * A mandatory ModuleReleaseMeta keeps finalizer operator.kyma-project.io/mandatory-module; when it is deleted, its
- * Manifests on every Kyma are deleted and the finalizer goes once they are gone. Returns true when the MRM is
- * being deleted (nothing to fan out), false otherwise (the change fans out to the Kymas).
- */
+/** A mandatory ModuleReleaseMeta keeps finalizer operator.kyma-project.io/mandatory-module; once it is deleted, its
+ * Manifests on every Kyma are deleted, then the finalizer goes. True while the MRM is being deleted (nothing to fan
+ * out), false otherwise. */
 export async function mandatoryRelease(kcp: KubeClient, key: ObjectKey, log: Logger): Promise<boolean> {
   const mrm = await kcp.get<ModuleReleaseMeta>({
     apiVersion: API_VERSION,

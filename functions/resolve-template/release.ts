@@ -15,13 +15,9 @@ import {
   type EventAttributes,
 } from '../../shared/host/events.ts';
 
-/**
- * Spread releases (ADR 30): the Kymas of `namespace` a moved channel has not reached yet get a `release` event, at most
- * the release budget's worth (fleet-wide and per runtime API server) in the fixed pseudo-random order of
- * pickReleases; the rest wait. Called for a ModuleReleaseMeta update and for the resync's `release` tick while Kymas
- * wait, so every minute the next budget's worth goes. Which Kymas wait is read from their status (the version their
- * last resolution saw), so a restart loses nothing.
- */
+/** Spread releases (ADR 30): the Kymas of `namespace` a moved channel has not reached yet get a `release` event, at
+ * most the release budget's worth in pickReleases' order; the rest wait. Called on a ModuleReleaseMeta update and on
+ * the resync's `release` tick; who waits is read from the Kyma status. */
 export async function releaseToWaitingKymas(
   deps: FunctionDeps,
   namespace: string,

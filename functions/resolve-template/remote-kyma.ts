@@ -39,15 +39,9 @@ export type StillWanted = () => Promise<boolean>;
 /** Whether the KCP Kyma `namespace/name` exists, read live. */
 export type KymaExists = (owner: string) => Promise<boolean>;
 
-/**
- * The runtime's Kyma `kyma-system/default` (`<runtime namespace>/default` on a shared runtime) is the user's entry
- * point (upstream §3.3): created once from the KCP spec; from then on its `spec.channel` and `spec.modules` are what
- * counts; re-created from the KCP spec if a user deletes it. While the runtime has no Kyma CRD yet (aggregate-status
- * syncs it), the KCP spec counts. The runtime Kyma is created only once `stillWanted` confirms the Kyma live, and
- * deleted again when it does not confirm it right after: a cache that lags a deletion, or a call that outlives it,
- * would otherwise re-create it after purge removed it, and the runtime's next Kyma would inherit the deleted Kyma's
- * module list.
- */
+/** The runtime's Kyma `kyma-system/default` (`<runtime namespace>/default` on a shared runtime) is the user's entry
+ * point (ADR 9): created once from the KCP spec, then its spec counts (the KCP spec while the runtime has no Kyma CRD);
+ * created only once `stillWanted` confirms the Kyma live, and deleted again if it does not right after (ADR 35). */
 export async function effectiveSpec(
   runtime: KubeClient,
   kyma: Kyma,

@@ -2,12 +2,9 @@ import type { Kyma, SpecSource } from '../../shared/core/kyma.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import { PerClientMemo } from '../../shared/kube/per-client.ts';
 
-/**
- * The runtime Kyma as last read through a runtime client (ADR 25). A change of its spec reaches resolve-template as a
- * `resync.due` event from the runtime watch (user lane), and the resync's events re-read it too; the KCP's own events
- * about a Kyma — mostly its status moving while modules install — reuse what was read, for at most `ttlMs`. A new
- * client (rotated or evicted kubeconfig) starts empty.
- */
+/** The runtime Kyma as last read through a runtime client (ADR 25, ADR 43): the runtime watch's and the resync's
+ * `resync.due` events re-read it, the KCP's own events about a Kyma reuse it for at most `ttlMs`; a new client starts
+ * empty. */
 export class RemoteKymaMemo {
   private readonly read: PerClientMemo<Kyma>;
 

@@ -149,14 +149,9 @@ export const STEPS: Record<ResolveStep['step'], Take> = {
   },
 };
 
-/**
- * The module list that counts: the runtime Kyma's once it exists (an in-cluster Kyma's own). Nothing is resolved while the runtime cannot be
- * used (no or unusable kubeconfig Secret, 401/403, no connection) — as upstream, no Manifest is created for it, and
- * a list that came from the runtime is never replaced by the KCP spec (that would uninstall what the user added
- * there): 503, retried; aggregate-status reports the runtime as unreachable meanwhile. The runtime Kyma is read on
- * `resync.due` events that check drift (the runtime watch's, fan-outs, the resync's drift checks); other events — the
- * resync's safety net for a Kyma not Ready yet among them (ADR 27) — `reuse` it from the memo (ADR 25).
- */
+/** The module list that counts: the runtime Kyma's once it exists (an in-cluster Kyma's own). While the runtime cannot
+ * be used nothing is resolved (503, retried): a list from the runtime is never replaced by the KCP spec (ADR 9). Drift
+ * `resync.due` events read the runtime Kyma; other events `reuse` it from the memo (ADR 25, ADR 27). */
 async function effectiveSpecOf(
   { runtimes, remotes, events, live }: ResolveDeps,
   kyma: Kyma,

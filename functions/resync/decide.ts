@@ -16,14 +16,9 @@ export interface Candidate {
   awaitsMaintenance?: boolean;
 }
 
-/**
- * PURE. Whether an object is due for a resync at `minute` (minutes since the epoch; `now` in ms): everything not
- * Ready (or being deleted) every minute; Ready objects once per drift period, spread evenly over the period by name
- * hash so that 25,000 Manifests do not all come due in the same minute — but not within a drift period of the
- * functions' last write: they have just reconciled it, as upstream requeues a success after its interval (ADR 42).
- * What others wrote (upstream before a takeover, a user), and a Kyma waiting for a maintenance window, are checked in
- * their slot.
- */
+/** PURE. Whether an object is due at `minute` (`now` in ms): not Ready or deleting every minute; Ready ones once per
+ * drift period in a slot spread by name hash, but not within a drift period of the functions' last write (ADR 42).
+ * What others wrote, and a Kyma waiting for a maintenance window, are checked in their slot. */
 export function isDue(
   candidate: Pick<Candidate, 'name' | 'state' | 'deleting' | 'lastOwnWrite' | 'awaitsMaintenance'>,
   minute: number,
@@ -47,13 +42,9 @@ export function reasonOf(
 /** A non-Ready object written within this long is being worked on: it goes after the quiet ones. */
 export const BUSY_MS = 60_000;
 
-/**
- * PURE. The due objects of one tick. Deleting objects and Ready ones in their drift slot always go (the drift slots
- * already spread those); objects not Ready go up to `budget`: the resync is a safety net for objects nobody is
- * working on, so when more are due than the functions can take in a minute (a converging fleet), the quiet ones go
- * first, in an order that rotates every tick (none starves), then those written within the last minute, oldest
- * write first.
- */
+/** PURE. The due objects of one tick (ADR 16): deleting ones and Ready ones in their drift slot always; not Ready ones
+ * up to `budget`, the quiet ones first in an order that rotates every tick, then those written in the last minute,
+ * oldest write first. */
 export function selectDue(
   candidates: readonly Candidate[],
   minute: number,

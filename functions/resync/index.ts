@@ -1,7 +1,6 @@
 // resync: the PingSource tick → one background resync.due per Kyma and Manifest that is due (ADR 25, 27), and the
-// release tick (ADR 30). Which events a tick sends, in which order, is decide.ts (resyncSteps, pinned by
-// decide.test.ts); here the watch caches are scanned and the events sent. shared/host/invoke.ts runs every call (this
-// one is keyless: the tick points at no object).
+// release tick (ADR 30). The order of events is decide.ts (ADR 45); here the watch caches are scanned and the events
+// sent. shared/host/invoke.ts runs every call (keyless: the tick points at no object).
 import type { Resource } from '../../shared/core/objects.ts';
 import { API_VERSION, OUR_MANAGERS } from '../../shared/core/vocabulary.ts';
 import { eventAbout, LANE, LANE_BACKGROUND, PING, RESYNC_DUE, RESYNC_REASON } from '../../shared/host/events.ts';
@@ -15,11 +14,9 @@ import { resyncSteps, type Candidate } from './decide.ts';
 export const NAME = 'resync';
 const KINDS = ['Kyma', 'Manifest'] as const;
 
-/**
- * The PingSource tick → one background `resync.due` event (ADR 25) per Kyma and Manifest that is due (at most LIFECYCLE_RESYNC_MAX_EVENTS,
- * those quiet the longest first), sent to the broker ingress; `resyncreason` says drift check or pending (ADR 27). Reads Kymas and Manifests from the watch caches (ADR
- * 17; without copying them — KubeClient.scan; without the caches, page by page) and keeps only a small candidate per object.
- */
+/** The PingSource tick → one background `resync.due` (ADR 25) per due Kyma and Manifest (at most
+ * LIFECYCLE_RESYNC_MAX_EVENTS, ADR 16), `resyncreason` drift or pending (ADR 27); Kymas and Manifests are scanned from
+ * the watch caches without copying (ADR 17), keeping a small candidate per object. */
 const metaView = (m: ModuleReleaseMeta) => ({
   name: m.metadata.name,
   channels: m.spec?.channels?.length ?? 0,

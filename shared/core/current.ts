@@ -1,8 +1,6 @@
-// Whether an object on a cluster already is what the lifecycle manager would apply (docs/adr/0014): the applied-hash
-// annotation says the same desired object was applied before, and every field of it still has that value live (no
-// one changed it since). Then the apply is skipped — no write, on replays and resyncs alike. An object without the
-// annotation that upstream's manager applied under the same field manager and that already has every desired field
-// is taken as applied too (ADR 40): a takeover does not rewrite it. Pure.
+// Whether a live object already is what we would apply, so its apply is skipped (ADR 14): the applied-hash annotation
+// matches and every desired field still has that value; an object upstream applied under our field manager with every
+// desired field counts as applied too (ADR 40). Pure.
 import { ANNOTATION } from './vocabulary.ts';
 
 export interface Annotated {

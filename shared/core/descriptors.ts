@@ -11,10 +11,8 @@ export interface ModuleLayer {
   blobName?: string;
 }
 
-/**
- * Resource names and media types of a module made of a Helm chart (ADR 37): the packaged chart, its values as a
- * config layer (`configs: [{name: <release>, values}]`, the format apply-remote reads, ADR 22) and a CRDs layer.
- */
+/** Resource names and media types of a Helm chart module (ADR 37): the chart, a config layer (`configs: [{name:
+ * <release>, values}]`, the format apply-remote reads, ADR 22) and a CRDs layer. */
 export const CHART_RESOURCE = { chart: 'helm-chart', config: 'chart-config', crds: 'chart-crds' } as const;
 export const CHART_MEDIA_TYPE = {
   /** Helm's own media type for a packaged chart in an OCI registry (`helm push`). */
@@ -44,10 +42,8 @@ export interface ModuleArtifact extends ModuleContent {
 /** `transient`: the registry could not be reached (it may answer later); the module keeps what it had meanwhile. */
 export type ArtifactLookup = { artifact: ModuleArtifact } | { error: string; transient?: boolean };
 
-/**
- * PURE. The Helm release a chart module installs as: the module name, cut to Helm's 53 characters (without a
- * trailing '-'). The module CLI keys the config layer by it; render-manifest names `spec.installs[0]` by it.
- */
+/** PURE. The Helm release a chart module installs as: the module name cut to Helm's 53 characters (no trailing '-');
+ * the module CLI keys the config layer by it, render-manifest names `spec.installs[0]` by it (ADR 37). */
 export function chartReleaseName(moduleName: string): string {
   return moduleName.slice(0, 53).replace(/-+$/, '');
 }

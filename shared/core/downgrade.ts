@@ -1,10 +1,8 @@
 import type { Kyma, ModuleStatus } from './kyma.ts';
 import { isDowngrade } from './semver.ts';
 
-/**
- * PURE. The upstream downgrade guard: a version lower (major.minor.patch) than the installed one is refused — unless
- * the module names exactly that version in `allowDowngradeTo` (ADR 38). Returns the refusal, '' when allowed.
- */
+/** PURE. The upstream downgrade guard (ADR 38): a version lower (major.minor.patch) than the installed one is refused
+ * unless the module names exactly it in `allowDowngradeTo`. Returns the refusal, '' when allowed. */
 export function downgradeProblem(
   previous: ModuleStatus | undefined,
   version: string,
@@ -22,11 +20,8 @@ export interface Downgrade {
   to: string;
 }
 
-/**
- * PURE. The downgrades a newly computed resolution starts: a module resolved to a template whose version is lower
- * than the installed one (only `allowDowngradeTo` lets that through), which the stored resolution did not already
- * resolve to. Each is announced once with an Event on the Kyma.
- */
+/** PURE. The downgrades a new resolution starts (ADR 38): modules resolved to a lower version than the installed one
+ * that the stored resolution did not already resolve to; each is announced once with an Event on the Kyma. */
 export function startedDowngrades(kyma: Kyma, computed: ModuleStatus[]): Downgrade[] {
   return computed.flatMap((entry) => {
     const stored = kyma.status?.modules?.find((m) => m.name === entry.name);

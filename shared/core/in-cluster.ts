@@ -1,9 +1,6 @@
-// Single-cluster ("in-cluster") mode (ADR 21, seeds 000/004): the control plane manages itself. A Kyma labelled
-// `operator.kyma-project.io/in-cluster: "true"` gets Manifests with that label, and a Manifest with the label installs
-// into the KCP cluster itself — no kubeconfig Secret, no runtime Kyma, no catalog copies. `spec.remote` means nothing:
-// upstream writes `false` on every Manifest and reads it nowhere (ADR 40).
-// Installing into the control plane needs rights there, so a control plane allows it only when configured to
-// (LIFECYCLE_IN_CLUSTER=true). Pure.
+// Single-cluster mode (ADR 21): a Kyma labelled `operator.kyma-project.io/in-cluster: "true"` gets Manifests with that
+// label, which install into the KCP cluster itself; `spec.remote` means nothing (ADR 40). Allowed only with
+// LIFECYCLE_IN_CLUSTER=true, as it needs rights on the control plane. Pure.
 import type { Kyma } from './kyma.ts';
 import type { Manifest } from './manifest.ts';
 import { LABEL } from './vocabulary.ts';

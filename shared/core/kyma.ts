@@ -20,10 +20,8 @@ export interface KymaSpec {
   modules?: KymaModule[];
 }
 
-/**
- * Where a module stands after template resolution. Written by resolve-template (our addition to the upstream
- * schema: upstream keeps this only in memory; here two functions share the status list, each owning its fields).
- */
+/** Where a module stands after template resolution, written by resolve-template: our addition to upstream's schema,
+ * which keeps it only in memory (ADR 5). */
 export interface ModuleResolution {
   state: 'Resolved' | 'Error' | 'Warning';
   message?: string;

@@ -8,11 +8,9 @@ export function fnv1Hash32(text: string): number {
   return hash;
 }
 
-/**
- * Upstream's Manifest name of a module of a Kyma: `<kyma>-<last segment of the component name>-<FNV-32 of component
- * name + module name>`, cut to 62 characters without a trailing dash (it is a label value on runtime objects). For
- * long Kyma names (runtime ids) the cut eats into the hash, or all of it: two modules may then get one name.
- */
+/** Upstream's Manifest name of a module of a Kyma (ADR 40): `<kyma>-<last segment of component>-<FNV-32 of component
+ * + module>`, cut to 62 characters without a trailing dash; a long Kyma name can cut away the hash, so two modules may
+ * then get one name. */
 export function upstreamManifestName(kymaName: string, componentName: string, moduleName: string): string {
   const name = `${kymaName}-${lastSegment(componentName)}-${hashOf(componentName, moduleName)}`;
   return name.length < 63 ? name : name.slice(0, 62).replace(/-+$/, '');
@@ -25,10 +23,8 @@ export function safeManifestName(kymaName: string, componentName: string, module
   return `${prefix}-${hash}`;
 }
 
-/**
- * PURE. The name of a (Kyma, module)'s Manifest (ADR 40): the one it already has, whatever its name (upstream's, an
- * earlier rule's); else upstream's name unless another Manifest holds it (`taken`); else the collision-safe form.
- */
+/** PURE. The name of a (Kyma, module)'s Manifest (ADR 40): the one it already has, whatever its name; else upstream's
+ * name unless another Manifest holds it (`taken`); else the collision-safe form. */
 export function chooseManifestName(
   kymaName: string,
   componentName: string,

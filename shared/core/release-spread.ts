@@ -26,11 +26,9 @@ export function channelVersionsOf(metas: readonly Pick<ModuleReleaseMeta, 'spec'
   return versions;
 }
 
-/**
- * The modules of a Kyma whose channel now points at another version than the one its last resolution saw: the Kyma
- * waits for a release. Entries resolution refused (not allowed) or without a recorded version do not wait. The channel
- * is the one the resolution followed (a refused downgrade keeps the installed channel in the entry, ADR 38).
- */
+/** The modules of a Kyma that wait for a release (ADR 30): the channel its last resolution followed now points at
+ * another version. Refused entries and those without a recorded version do not wait (a refused downgrade keeps the
+ * installed channel in the entry, ADR 38). */
 export function awaitedReleases(kyma: Pick<Kyma, 'spec' | 'status'>, versions: ChannelVersions): string[] {
   const waiting: string[] = [];
   for (const entry of kyma.status?.modules ?? []) {
@@ -49,12 +47,8 @@ export interface ReleaseCandidate {
   readonly runtime: string;
 }
 
-/**
- * The Kymas a release reaches now, within the budget; the rest wait for a later minute. The order is a fixed
- * pseudo-random one (hash of the Kyma's name): spread over the fleet like upstream's random delays, the same at
- * every tick, so a Kyma picked but not yet worked on is picked again rather than a new one (never more than a
- * budget's worth waiting at once).
- */
+/** The Kymas a release reaches now, within the budget; the rest wait for a later minute. Ordered by a hash of the
+ * Kyma's name, the same at every tick, so a Kyma picked but not yet worked on is picked again (ADR 30). */
 export function pickReleases<T extends ReleaseCandidate>(
   waiting: readonly T[],
   budget: ReleaseBudget,
@@ -77,12 +71,9 @@ export function pickReleases<T extends ReleaseCandidate>(
   return { now, later: waiting.length - now.length };
 }
 
-/**
- * What a change of module `module`'s ModuleReleaseMeta means for a Kyma that uses it: `resolve` — at once: the module
- * has no resolved version yet (the change may be what it waits for), or its kymaSelector now refuses a module the
- * Kyma's last resolution allowed; `release` — a channel it follows moved (within the budget); `none` — neither the
- * versions it follows nor its visibility changed.
- */
+/** What a change of `module`'s ModuleReleaseMeta means for a Kyma using it (ADR 30): `resolve` at once (no resolved
+ * version yet, or its kymaSelector now refuses a module the last resolution allowed), `release` (a channel it follows
+ * moved; within the budget) or `none` (neither the versions it follows nor its visibility changed). */
 export function releaseNeed(
   kyma: Pick<Kyma, 'metadata' | 'spec' | 'status'>,
   module: string,

@@ -13,13 +13,9 @@ import {
   type Observed,
 } from './resolution.ts';
 
-/**
- * PURE. The resolution part of `status.modules[]` for every module in the Kyma spec: channel, component,
- * template reference and the resolution outcome. A module pinned by `version` uses the template of that version
- * whatever its channel says (entry channel `none`, `resolution.pinned`); a lower version than the installed one is
- * refused unless `allowDowngradeTo` names exactly it (ADR 38). Modules no longer in spec get no entry from here (their
- * entries live on while aggregate-status reports the Manifest that is being removed).
- */
+/** PURE. The resolution part of `status.modules[]` for every module in the Kyma spec; a `version` pins a module's
+ * template (channel `none`) and a downgrade is refused unless `allowDowngradeTo` names it (ADR 38). Modules no longer
+ * in spec get no entry here (theirs live on while aggregate-status reports the Manifest being removed). */
 export function resolveModules(observed: Observed): ModuleStatus[] {
   return wantedModules(observed.kyma).map((module) => resolveModule(observed, module));
 }

@@ -1,9 +1,6 @@
-// Where a Kyma's objects live on its runtime. By default (upstream) a Kyma owns its runtime cluster: the runtime
-// Kyma `kyma-system/default`, the module catalog copies and the modules' resources all sit in `kyma-system`. The
-// isolation option — the kubeconfig Secret annotated `lifecycle.kyma-project.io/runtime-namespace: <ns>` — lets
-// several Kymas share one API server (the scale benchmark runs thousands of Kymas on a few): everything namespaced
-// of this Kyma goes to `<ns>`, and cluster-scoped objects (CRDs, cluster roles, the lifecycle CRDs) are shared —
-// applied with the same content by each Kyma, never owned, pruned or deleted by one of them. Pure.
+// Where a Kyma's objects live on its runtime (ADR 13): by default `kyma-system`; with the kubeconfig Secret annotated
+// `lifecycle.kyma-project.io/runtime-namespace: <ns>`, every namespaced object goes to `<ns>` and cluster-scoped ones
+// are shared — applied alike by each Kyma, never owned, pruned or deleted by one of them. Pure.
 import { API_VERSION, REMOTE_NAMESPACE } from './vocabulary.ts';
 
 export const RUNTIME_NAMESPACE_ANNOTATION = 'lifecycle.kyma-project.io/runtime-namespace';
@@ -42,10 +39,8 @@ export const remoteKymaRef = (scope: RuntimeScope) => ({
   name: 'default',
 });
 
-/**
- * The namespace a namespaced module object gets on the runtime. A runtime of its own keeps the module's namespaces
- * (none → `fallback`); a shared one puts every namespaced object of this Kyma into the scope's namespace.
- */
+/** The namespace a namespaced module object gets on the runtime: its own (none → `fallback`) on a runtime of its own,
+ * the scope's namespace on a shared one. */
 export function namespaceOnRuntime(scope: RuntimeScope, namespace: string | undefined, fallback: string): string {
   if (scope.shared) return scope.namespace;
   return namespace || fallback;

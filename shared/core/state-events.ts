@@ -24,12 +24,8 @@ export function stateChangeEvent(
 
 const TROUBLE = ['Error', 'Warning'];
 
-/**
- * A Manifest's state change worth an Event (ADR 26): into or out of Error or Warning. A module's ordinary progress
- * (new → Processing → Ready, an upgrade's Ready → Processing → Ready) is told by its Kyma's own StateChanged event and
- * status; an Event per Manifest per step would write twice per install at fleet scale (upstream records only
- * failures about Manifests).
- */
+/** A Manifest's state change worth an Event (ADR 26): into or out of Error or Warning; a module's ordinary progress is
+ * told by its Kyma's StateChanged event and status. */
 export function manifestStateEvent(
   before: string | undefined,
   after: string | undefined,

@@ -1,7 +1,5 @@
-// What upstream's lifecycle manager emits, by name, and where the functions emit the same (issue 33, ADR 40): its
-// Kubernetes Event reasons and the reasons of its requeue metric `lifecycle_mgr_requeue_reason_total`, so dashboards
-// and alerts built for upstream keep working. Every upstream name is either emitted (by which function, when) or not
-// applicable (why); shared/core/upstream-names.test.ts holds them against the list upstream has. Pure.
+// Upstream's Event reasons and requeue-metric reasons, each emitted here (by which function, when) or not applicable
+// (why), so dashboards and alerts built for upstream keep working (ADR 40); upstream-names.test.ts checks them. Pure.
 
 /** Upstream's Event reasons about Kymas and Manifests → who emits them here, or why none does. */
 export const UPSTREAM_EVENTS = {

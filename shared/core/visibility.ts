@@ -42,11 +42,9 @@ export function selectorMatches(kyma: Pick<Kyma, 'metadata'>, selector: LabelSel
   );
 }
 
-/**
- * PURE. Why a module may not be installed on (nor shown to) this Kyma for being restricted, or '' (upstream's
- * restricted modules, LIFECYCLE_RESTRICTED_MODULES): a listed module only where its kymaSelector matches the Kyma (none
- * or an empty one never matches); a module not listed whose ModuleReleaseMeta has a kymaSelector nowhere.
- */
+/** PURE. Why a restricted module (LIFECYCLE_RESTRICTED_MODULES) may not be installed on nor shown to this Kyma, or '':
+ * a listed module only where its kymaSelector matches the Kyma (none or an empty one never matches); a module not
+ * listed whose ModuleReleaseMeta has a kymaSelector nowhere. */
 export function restrictionProblem(
   kyma: Pick<Kyma, 'metadata'>,
   module: string,

@@ -1,11 +1,6 @@
-/**
- * Calls that are one unit of work (ADR 26): like a controller's work queue, which holds a key once however many
- * events name it. While a call of a batch runs (or settles), the calls that arrive wait for one follow-up run and share
- * its outcome; the follow-up runs the work of the newest of them (highest resourceVersion), so its reads are at least
- * as fresh as every joined event asked for. A call may ask the batch to settle first: an idle batch then waits
- * `settleMs` for more calls before it runs, unless a call that does not settle arrives. Per function instance, in
- * memory; different batches run concurrently.
- */
+/** Calls that are one unit of work, like a work-queue key (ADR 26): calls arriving while one runs share one follow-up
+ * run of the newest (highest resourceVersion); a settling call makes an idle batch wait `settleMs` for more. Per
+ * function instance, in memory; different batches run concurrently. */
 export class Batches {
   private readonly batches = new Map<string, Batch>();
   /** Calls that shared another call's run instead of running themselves. */

@@ -32,9 +32,8 @@ export interface Config {
    * (LIFECYCLE_RELEASE_KYMAS_PER_MINUTE, default 1000) and per runtime API server
    * (LIFECYCLE_RELEASE_KYMAS_PER_RUNTIME_PER_MINUTE, default 100); 0 = no limit. */
   readonly releaseBudget: { readonly kymasPerMinute: number; readonly kymasPerRuntimePerMinute: number };
-  /** Exec credential plugins runtime kubeconfigs may run (ADR 31, issue 34): LIFECYCLE_KUBECONFIG_EXEC_COMMANDS,
-   * comma-separated entries of a command optionally followed by its exact arguments (single spaces), and
-   * LIFECYCLE_KUBECONFIG_EXEC_ENV, comma-separated names of variables `exec.env` may set. Default none: exec,
+  /** Exec credential plugins runtime kubeconfigs may run (ADR 31): LIFECYCLE_KUBECONFIG_EXEC_COMMANDS (`command args`,
+   * comma-separated) and LIFECYCLE_KUBECONFIG_EXEC_ENV (variables `exec.env` may set). Default none: exec,
    * auth-provider, local files and proxy-url are refused. */
   readonly kubeconfigExecCommands: ExecAllowlist;
   /** A Kyma deleting longer than this gets the finalizers of its stuck module CRs stripped; 0 = never. */

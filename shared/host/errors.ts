@@ -40,11 +40,8 @@ export class TransientError extends LifecycleError {
   }
 }
 
-/**
- * The step was done and recorded, but the outcome is not there yet (a rollout, a pruned object still
- * terminating): 503 so that the delivery is retried with backoff; resync covers what retries do not.
- * `requeueReason`: upstream's name for the same wait, for the requeue metric.
- */
+/** The step was done and recorded but its outcome is not there yet (a rollout, a pruned object terminating): 503, so
+ * the delivery is retried with backoff (ADR 6). `requeueReason`: upstream's name for it in the requeue metric. */
 export class NotYetReadyError extends LifecycleError {
   readonly requeueReason: RequeueReason | undefined;
   constructor(message: string, requeueReason?: RequeueReason) {

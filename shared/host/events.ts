@@ -13,12 +13,9 @@ export const RESYNC_DUE = 'io.kyma-project.lifecycle.resync.due';
 export const PING = 'dev.knative.sources.ping';
 export const EVENT_SOURCE_PREFIX = '/lifecycle-manager';
 
-/**
- * The lane an event travels in (ADR 25), as the CloudEvents extension `lifecyclelane`: `user` for a change a user made
- * on a runtime, `background` for the resync and the fan-out of catalog changes; none for the API server's events.
- * Background events have Triggers of their own (manifests/triggers), so they never queue in front of other work;
- * an event caused by another inherits its lane.
- */
+/** The lane an event travels in, CloudEvents extension `lifecyclelane` (ADR 25): `user` for a user's change on a
+ * runtime, `background` for resync and catalog fan-out (on Triggers of their own), none for the API server's events;
+ * an event caused by another inherits its lane. */
 export const LANE = 'lifecyclelane';
 export const LANE_USER = 'user';
 export const LANE_BACKGROUND = 'background';
@@ -102,10 +99,8 @@ export function versionIn(event: EventAttributes): string | undefined {
 
 export const keyText = (key: ObjectKey) => `${key.kind} ${key.namespace ? `${key.namespace}/` : ''}${key.name}`;
 
-/**
- * The Kafka broker's record key (CloudEvents `partitionkey` extension): all events about one object land on one
- * partition, so a Trigger with `delivery.order: ordered` hands them to a function in order (docs/adr/0012).
- */
+/** The Kafka broker's record key (CloudEvents `partitionkey`): one object's events share a partition, so a Trigger with
+ * `delivery.order: ordered` hands them over in order (ADR 12). */
 export const partitionKeyOf = (key: ObjectKey) => `${key.kind}/${key.namespace}/${key.name}`;
 
 /** An event about `key`, caused by `cause` (its id travels as `causationid`, its lane as `lifecyclelane`);

@@ -18,10 +18,8 @@ export interface FunctionHost {
 
 const BODY_LIMIT = 1024 * 1024;
 
-/**
- * Serves a lifecycle function over HTTP the way Knative delivers to it: CloudEvents in binary or structured
- * mode on POST /, one reply CloudEvent (binary mode) or 204 out, /health/readiness, /health/liveness, /metrics.
- */
+/** Serves a lifecycle function over HTTP as Knative delivers to it: binary or structured CloudEvents on POST /, one
+ * binary reply event or 204 out, /health/readiness, /health/liveness, /metrics. */
 export async function startFunctionHost(
   fn: LifecycleFunction,
   log: Logger,
@@ -59,10 +57,8 @@ export async function startFunctionHost(
   server.get('/health/liveness', async () => 'OK');
   server.get('/metrics', async (_req, reply) => reply.type(metrics.contentType).send(await metrics.scrape()));
   const address = await server.listen({ port, host });
-  // Closing waits for the calls still running, also those whose sender hung up: a call that outlived its host could
-  // otherwise write after whatever followed the close (a deletion finished meanwhile, the next test's objects).
-  // The wait keeps the process alive (a referenced timer, cleared once the calls settled): calls waiting on unreferenced
-  // timers (a batch settling) would otherwise be cut off by the process ending mid-await.
+  // Closing waits for running calls, also those whose sender hung up, so none writes after the close (ADR 35); a
+  // referenced timer keeps the process alive meanwhile, or calls awaiting unreferenced timers would be cut off.
   const close = async () => {
     await server.close();
     const settled = new AbortController();

@@ -43,10 +43,8 @@ export type Outcome =
   | { status: 204 }
   | { status: number; error: LifecycleError; step?: RequeueReason };
 
-/**
- * Runs one invocation and maps every result to the reply contract: 204, one reply event, or the catalogue
- * status of the error. Never throws. Logs once per call with outcome and duration.
- */
+/** Runs one invocation and maps every result to the reply contract: 204, one reply event, or the catalogue status of
+ * the error. Never throws; logs once per call with outcome and duration. */
 export async function invoke(fn: LifecycleFunction, event: EventAttributes, log: Logger): Promise<Outcome> {
   const started = performance.now();
   const span = startSpan(parentOf(event));
@@ -83,10 +81,8 @@ export async function invoke(fn: LifecycleFunction, event: EventAttributes, log:
   return outcome;
 }
 
-/**
- * Runs a call with what its event says it has seen (ADR 15): the object's resourceVersion (ApiServerSource data, or
- * our `resourceversion` extension), and the `seenkind`/`seenversion` pair a fan-out passes on from its own cause.
- */
+/** Runs a call with what its event says it has seen (ADR 15): the object's resourceVersion (ApiServerSource data or
+ * our `resourceversion` extension) and the `seenkind`/`seenversion` pair a fan-out passes on from its cause. */
 function withSeen<T>(event: EventAttributes, key: ObjectKey, work: () => Promise<T>): Promise<T> {
   return withFreshness(
     work,
@@ -108,11 +104,8 @@ export function batchesOf(fn: LifecycleFunction): Batches {
   return found;
 }
 
-/**
- * Invocations of one function for the same object run one after another in this instance (as a controller's work
- * queue does per key), so a call that read an older state cannot write after one that read a newer state.
- * Different objects still run concurrently. Across instances, ordering per key is the broker's job (ADR 11).
- */
+/** Calls of one function for one object run one after another in this instance, so one that read older state never
+ * writes after one that read newer; other objects run concurrently, and across instances the broker orders (ADR 11). */
 function oneAtATime<T>(fn: LifecycleFunction, key: string, work: () => Promise<T>): Promise<T> {
   if (!key) return work();
   let chains = running.get(fn);

@@ -10,10 +10,8 @@ export interface EventLog {
   error(fields: object, message: string): void;
 }
 
-/**
- * Paths pino blanks in every log line: kubeconfigs, tokens, registry credentials, Secret data. Messages are
- * built without them in the first place; this is the second line of defence.
- */
+/** Paths pino blanks in every log line (kubeconfigs, tokens, registry credentials, Secret data): a second line of
+ * defence, as messages are built without them. */
 export const REDACT_PATHS = [
   'kubeconfig',
   '*.kubeconfig',

@@ -3,10 +3,8 @@ import type { Kyma } from '../core/kyma.ts';
 import { parsePolicy, windowOpen, windowsFor, type MaintenancePolicy } from '../core/maintenance.ts';
 import { maintenanceConfigRead } from './metrics.ts';
 
-/**
- * The maintenance-window policy file (upstream format, e.g. a ConfigMap mounted into the function), re-read when
- * its modification time changes. Without a configured path windows are off.
- */
+/** The maintenance-window policy file (upstream format, e.g. a mounted ConfigMap, ADR 10), re-read when its
+ * modification time changes; without a configured path windows are off. */
 export class MaintenancePolicyFile {
   private cached: { mtimeMs: number; policy: MaintenancePolicy } | undefined;
   private readonly path: string | undefined;

@@ -9,11 +9,9 @@ export interface RegistryAccess {
   allowedHosts: string[];
 }
 
-/**
- * The module registry and how to log in: LIFECYCLE_OCI_REGISTRY, and/or a `kubernetes.io/dockerconfigjson` Secret in
- * the KCP namespace named by LIFECYCLE_OCI_REGISTRY_CRED_SECRET (as upstream: with no host configured, the Secret's
- * single registry is the host). Errors name the Secret, never its content.
- */
+/** The module registry and its login (ADR 10): LIFECYCLE_OCI_REGISTRY and/or the `kubernetes.io/dockerconfigjson`
+ * Secret LIFECYCLE_OCI_REGISTRY_CRED_SECRET names in the KCP namespace (no host configured: its single registry, as
+ * upstream). Errors name the Secret, never its content. */
 export async function registryAccess(kcp: KubeClient, config: Config): Promise<RegistryAccess> {
   const { base, plainHttp, credentialSecret } = config.registry;
   if (!credentialSecret) {

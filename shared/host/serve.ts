@@ -7,10 +7,8 @@ import type { LifecycleFunction } from './invoke.ts';
 import { createLogger } from './logger.ts';
 import { httpSink } from './sink.ts';
 
-/**
- * `npm start` of a function folder (what its Knative Service runs): in-cluster (or KUBECONFIG) client, the
- * broker ingress from K_SINK for fan-out, the HTTP host on $PORT; SIGTERM closes it.
- */
+/** `npm start` of a function folder, what its Knative Service runs (ADR 12): in-cluster (or KUBECONFIG) client, broker
+ * ingress from K_SINK for fan-out, the HTTP host on $PORT; SIGTERM closes it. */
 export async function serve(factory: (deps: FunctionDeps) => LifecycleFunction): Promise<void> {
   const config = readConfig();
   const kc = new KubeConfig();

@@ -32,10 +32,8 @@ export function httpSink(url: string): EventSink {
 const SOURCE_RETRIES = 5;
 const SOURCE_FIRST_BACKOFF_MS = 50;
 
-/**
- * Sends as Knative's source adapters do: 1 try + 5 retries with exponential backoff from 50 ms, then the event is
- * lost (logged). Never rejects.
- */
+/** Sends as Knative's source adapters do: 1 try + 5 retries with exponential backoff from 50 ms, then the event is
+ * lost (logged). Never rejects. */
 export async function sendToSink(sink: EventSink, event: CloudEvent<unknown>, log: EventLog): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {

@@ -1,7 +1,6 @@
-// W3C trace context through the chain (issue 9, ADR 20): every call runs in a span of a trace; the events it sends
-// (replies, fan-outs, resync.due) carry its `traceparent`; the objects it writes record it (status.lastTrace, or the
-// annotation operator.kyma-project.io/last-trace where it writes no status), so the call that reacts to that write —
-// an ApiServerSource event carries no trace context — continues the same trace when the write was ours.
+// W3C trace context through the chain (ADR 20): every call runs in a span; the events it sends carry its `traceparent`
+// and the objects it writes record it (status.lastTrace or the last-trace annotation), so the call reacting to our own
+// write continues the trace.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomFillSync } from 'node:crypto';
 
@@ -57,11 +56,8 @@ interface Traced {
   status?: { lastTrace?: unknown };
 }
 
-/**
- * PURE. The trace a write recorded on `object`, when its newest write (managedFields, by time) was made by one of
- * `ours`: from status.lastTrace for a status write, from the annotation `annotation` otherwise. A write by anyone
- * else (a user's edit) starts a new trace.
- */
+/** PURE. The trace a write recorded on `object` (status.lastTrace for a status write, else annotation `annotation`)
+ * when its newest write (managedFields, by time) was one of `ours`; a write by anyone else starts a new one. */
 export function recordedTrace(object: unknown, ours: readonly string[], annotation: string): TraceContext | undefined {
   const traced = object as Traced | undefined;
   const entries = traced?.metadata?.managedFields ?? [];

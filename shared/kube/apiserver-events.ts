@@ -15,11 +15,9 @@ const EVENT_TYPE: Readonly<Record<ResourceChange, string>> = {
   delete: 'dev.knative.apiserver.resource.delete',
 };
 
-/**
- * `type`, `source` (the API server URL), `subject` (a fake selfLink), `datacontenttype: application/json`, the object
- * as `data`, and the extensions `kind`, `apiversion`, `name`, `namespace` ('' for cluster-scoped objects). `extensions`
- * (ceOverrides) are added but cannot replace any of these.
- */
+/** `type`, `source` (the API server URL), `subject` (a fake selfLink), `datacontenttype: application/json`, the object
+ * as `data`, and the extensions `kind`, `apiversion`, `name`, `namespace` ('' for cluster-scoped objects); `extensions`
+ * (ceOverrides) are added but cannot replace any of these. */
 export function apiServerEvent(
   change: ResourceChange,
   source: string,
@@ -44,10 +42,8 @@ export function apiServerEvent(
   });
 }
 
-/**
- * Knative's fake selfLink: `/apis/<apiVersion>/namespaces/<ns>/<guessed plural>/<name>` — `/apis/v1/…` for the core
- * group, an empty namespace segment for cluster-scoped objects, the plural guessed from the kind.
- */
+/** Knative's fake selfLink: `/apis/<apiVersion>/namespaces/<ns>/<guessed plural>/<name>` — `/apis/v1/…` for the core
+ * group, an empty namespace segment for cluster-scoped objects, the plural guessed from the kind. */
 export function selfLink(apiVersion: string, kind: string, namespace: string, name: string): string {
   const version = apiVersion.includes('.') && !apiVersion.includes('/') ? `${apiVersion}/versionUnknown` : apiVersion;
   return `/apis/${version}/namespaces/${namespace}/${guessPlural(kind)}/${name}`;

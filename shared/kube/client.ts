@@ -23,10 +23,8 @@ export interface ClientOptions {
   userAgent?: string;
 }
 
-/**
- * A small JSON client for any Kubernetes API server: objects travel as plain JSON, untouched (no typed
- * models that drop unknown or `x-kubernetes-*` fields), over one transport per cluster.
- */
+/** A small JSON client for any Kubernetes API server: objects travel as plain JSON, untouched (no typed models that
+ * drop unknown or `x-kubernetes-*` fields, ADR 4), over one transport per cluster. */
 export class KubeClient {
   readonly server: string;
   private readonly transport: Transport;
@@ -138,10 +136,8 @@ export class KubeClient {
     return this.request('GET', `${await this.path({ apiVersion, kind, namespace: opts.namespace })}${qs}`);
   }
 
-  /**
-   * Every object of a collection through `project`, for read-only scans of whole collections (the resync): from the
-   * watch cache without copying the objects (`project` must only read them), else from the API server, 500 a page.
-   */
+  /** Every object of a collection through `project`, for read-only scans (the resync): from the watch cache without
+   * copying the objects (`project` must only read them), else from the API server, 500 a page. */
   async scan<T extends KubeObject, R>(
     apiVersion: string,
     kind: string,
@@ -220,11 +216,9 @@ export class KubeClient {
     return answer;
   }
 
-  /**
-   * A WATCH (`path` with its query): every newline-delimited JSON event goes to `onEvent`. Resolves when the server
-   * ends the stream or `signal` aborts; rejects on an error answer or a broken connection, and after `idleMs` without
-   * data (the server sends bookmarks). `onOpen` runs when the server accepted the watch.
-   */
+  /** A WATCH (`path` with its query): every newline-delimited JSON event goes to `onEvent`. Resolves when the server
+   * ends the stream or `signal` aborts; rejects on an error answer, a broken connection, or `idleMs` without data (the
+   * server sends bookmarks). `onOpen` runs when the server accepted the watch. */
   watch(
     path: string,
     onEvent: (event: unknown) => void,

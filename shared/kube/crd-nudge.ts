@@ -1,8 +1,5 @@
-// A CRD whose names were accepted but that was never established: kube-apiserver (1.36) establishes a CRD from a
-// queue that only its update events feed, so an API server killed between the NamesAccepted and Established status
-// writes leaves the CRD unserved after its restart until the CRD informer's resync, five minutes later. Its kind is
-// then missing from discovery ("the server has no resource for kind …") although the CRD exists. An update of the
-// CRD's metadata queues it again; the API server then establishes it within a second.
+// A CRD whose names were accepted but that was never established (its API server killed between those two status
+// writes) is nudged by an update of its metadata, so the API server establishes it at once (ADR 32).
 import { ANNOTATION } from '../core/vocabulary.ts';
 import type { KubeClient } from './client.ts';
 

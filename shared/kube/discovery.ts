@@ -22,12 +22,9 @@ type Fetch = (path: string) => Promise<ApiResourceList>;
 const MAX_SERVERS = 50_000;
 const byServer = new Map<string, Discovery>();
 
-/**
- * Kind → resource mapping per group version, cached; re-read once when a kind is missing (new CRDs). One per API
- * server, shared by every client of it (ADR 32): discovery does not depend on who asks, and at thousands of Kymas on
- * one runtime API server each Kyma's client would otherwise read and keep its own copy. Each caller fetches with its
- * own client, so a client whose credentials stopped working never breaks another's reads.
- */
+/** Kind → resource mapping per group version, cached; re-read once when a kind is missing (new CRDs). One per API
+ * server, shared by every client of it (ADR 32); each caller fetches with its own client, so a client whose
+ * credentials stopped working never breaks another's reads. */
 export class Discovery {
   private readonly cache = new Map<string, Promise<ApiResourceList>>();
 
@@ -53,10 +50,8 @@ export class Discovery {
     return { base, plural: found.name, namespaced: found.namespaced };
   }
 
-  /**
-   * A kind by API group in whatever version the server serves it (preferred version first), so that objects stored
-   * under an older or newer version are still found; undefined when the group does not serve the kind at all.
-   */
+  /** A kind by API group in whatever version the server serves it (preferred version first), so that objects stored
+   * under an older or newer version are still found; undefined when the group does not serve the kind at all. */
   async resourceOfGroupKind(
     group: string,
     kind: string,

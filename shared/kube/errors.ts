@@ -13,10 +13,8 @@ export class KubeApiError extends Error {
 export const isNotFound = (e: unknown) => e instanceof KubeApiError && e.status === 404;
 export const isConflict = (e: unknown) => e instanceof KubeApiError && e.status === 409;
 
-/**
- * Builds the error from a response body. Only the Status message is kept — never request headers or the
- * request body, so no credential can travel into logs or status through it.
- */
+/** Builds the error from a response body, keeping only the Status message — never request headers or the request
+ * body, so no credential can travel into logs or status through it. */
 export function apiErrorFrom(status: number, body: string, what: string): KubeApiError {
   const { reason = '', message = '' } = parseStatus(body);
   return new KubeApiError(

@@ -66,11 +66,9 @@ const PER_OBJECT = 20;
 /** Objects remembered at most (the oldest are forgotten first): bounded memory for any fleet size. */
 const MAX_OBJECTS = 20_000;
 
-/**
- * A function's Events, without storms (issue 9): the same type, reason and message about the same object is recorded
- * once per REPEAT_WINDOW_MS, and an object gets at most PER_OBJECT events in that window (a flapping object cannot
- * flood the KCP). Per function instance, in memory; a restarted instance may repeat an event once.
- */
+/** A function's Events without storms (ADR 19): the same type, reason and message about the same object is recorded
+ * once per REPEAT_WINDOW_MS, and an object gets at most PER_OBJECT events in that window. Per instance, in memory: a
+ * restarted instance may repeat an event once. */
 export class EventRecorder {
   private readonly client: KubeClient;
   private readonly component: string;

@@ -1,7 +1,6 @@
-// An exec credential plugin (client.authentication.k8s.io ExecCredential): the command runs with its arguments and
-// the process environment plus its `env` items; its standard output names a token or a client certificate. Only
-// ever called for a kubeconfig the caller trusts or its policy allowed (kubeconfig-policy.ts). Errors say the
-// command and the exit code, never its output (which carries the credential).
+// An exec credential plugin (client.authentication.k8s.io ExecCredential), run only for a kubeconfig the caller trusts
+// or its policy allowed (ADR 31, ADR 42); its output names a token or a client certificate. Errors say the command and
+// the exit code, never its output (which carries the credential).
 import { execFile } from 'node:child_process';
 import { pluginEnvironment } from '../host/config.ts';
 

@@ -1,11 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-/**
- * How fresh reads served from the watch cache must be in the current call (ADR 15): per kind, the highest
- * resourceVersion the call has seen — the one of the object its event is about, and of every write it made. A cached
- * read of that kind waits until the cache has caught up to it. resourceVersions are compared as the etcd revisions
- * they are; one that is not a number makes the read go to the API server.
- */
+/** How fresh watch-cache reads must be in the current call (ADR 15): per kind, the highest resourceVersion the call
+ * has seen (its event's object, its own writes), which a cached read waits for. resourceVersions compare as the etcd
+ * revisions they are; one that is not a number sends the read to the API server. */
 export class Freshness {
   private readonly seen = new Map<string, bigint>();
 

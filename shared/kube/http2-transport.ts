@@ -25,13 +25,9 @@ interface Session {
   notHttp2?: boolean;
 }
 
-/**
- * One HTTP/2 session per API server carries every request and WATCH of a client (ADR 52), as client-go does: a
- * runtime costs one TLS connection however its calls interleave, instead of a handshake and the native memory of a
- * socket per burst. A new session follows a GOAWAY or a broken connection; a session without streams closes after
- * 30 s; a stream that times out has the session PINGed, and no answer ends it. A server that does not speak HTTP/2
- * gets the HTTP/1.1 transport from then on.
- */
+/** One HTTP/2 session per API server carries every request and WATCH of a client (ADR 52): renewed after a GOAWAY or a
+ * broken connection, closed 30 s after its last stream, PINGed when a stream times out (no answer ends it). A server
+ * that does not speak HTTP/2 gets the HTTP/1.1 transport from then on. */
 export class Http2Transport implements Transport {
   private current: Session | undefined;
   private http1: Transport | undefined;

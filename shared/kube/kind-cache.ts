@@ -24,11 +24,9 @@ const PAGE = 500;
 const FIRST_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 30_000;
 
-/**
- * An informer for one collection: a paginated LIST, then a WATCH with bookmarks from its resourceVersion; 410 or a
- * broken stream → re-list (with backoff on errors). Holds the objects without managedFields' field sets, and the
- * resourceVersion it has caught up to (every event and bookmark raises it), so a read can wait for a given one.
- */
+/** An informer for one collection (ADR 15): a paginated LIST, then a WATCH with bookmarks; 410 or a broken stream →
+ * re-list (with backoff on errors). Holds the objects without managedFields' field sets, and the resourceVersion it has
+ * caught up to (every event and bookmark raises it), so a read can wait for a given one. */
 export class KindCache {
   private readonly client: ListWatch;
   readonly collection: CachedCollection;
@@ -66,10 +64,8 @@ export class KindCache {
     return this.objects.get(`${namespace}/${name}`);
   }
 
-  /**
-   * The objects `filter` accepts, ordered by namespace/name as the API server lists them. With `label`, only objects
-   * carrying that label value are looked at (an index per label key, built on first use, kept with every change).
-   */
+  /** The objects `filter` accepts, ordered by namespace/name as the API server lists them. With `label`, only objects
+   * carrying that label value are looked at (an index per label key, built on first use, kept with every change). */
   select(filter: (object: Cached) => boolean, label?: { key: string; value: string }): Cached[] {
     const keys = label ? [...(this.indexOf(label.key).get(label.value) ?? [])] : [...this.objects.keys()];
     return keys

@@ -1,12 +1,6 @@
-// What a kubeconfig from other hands (a runtime's kubeconfig Secret, a file given to the CLI or the manifest library)
-// may ask of the process that loads it. Loading one runs its exec credential plugin and its auth-provider's commands,
-// and reads the local files it names (token-file, client-certificate, client-key, certificate-authority) — so whoever
-// can write such a Secret could run commands with our credentials or send our own service-account token to their
-// server. Those are refused before the kubeconfig is loaded, unless an exec plugin is allowed: its command with its
-// exact arguments, and only environment variables allowed by name (issue 34: an allowed `bash` given `-c …` or
-// BASH_ENV would run whatever the Secret says). A proxy (proxy-url) is refused too: the clients here do not speak to
-// proxies, and connecting around one is never right. Messages name the field (and the names of refused environment
-// variables), never a value that could be a secret: no argument, no environment value. Pure.
+// What a kubeconfig from other hands (a runtime's kubeconfig Secret, a file given to the CLI or the library) may ask
+// (ADR 31): exec unless allowed by command, exact arguments and env names, auth-provider, local files and proxy-url are
+// refused before loading. Messages name the field (and refused env names), never a value that could be a secret. Pure.
 import { parse } from 'yaml';
 import { asExecAllowlist, isEnvName, type ExecAllowed, type ExecAllowlist } from './exec-allowlist.ts';
 
@@ -77,12 +71,9 @@ export function assertKubeconfigAllowed(text: string | object, allowedExec: Exec
   if (refusal) throw new KubeconfigRefusedError(refusal);
 }
 
-/**
- * Why a user's `exec` must not run: its command is not allowed, its `args` (absent = none) are not exactly those of an
- * allowed entry for that command, or its `env` sets a variable whose name is not allowed. @kubernetes/client-node
- * spawns `command` with `args` (an object there would even become the spawn options) and the process environment plus
- * every `env` item, so anything but a list of strings, or a list of `{name, value}` with string names, is refused too.
- */
+/** Why a user's `exec` must not run (ADR 31): its command is not allowed, its `args` (absent = none) are not exactly
+ * those of an allowed entry for that command, or its `env` sets a name not allowed. Anything but a list of strings, or
+ * of `{name, value}` with string names, is refused too (client-node would spawn with an object as its options). */
 function execRefusal(exec: unknown, allowed: ExecAllowlist): string | undefined {
   const command = exec && typeof exec === 'object' && !Array.isArray(exec) ? (exec as Entry)['command'] : undefined;
   if (typeof command !== 'string' || !allowed.plugins.some((p) => p.command === command)) {

@@ -1,8 +1,6 @@
 // The kubeconfig reader of everything that ships (ADR 42): the current context's cluster and user, turned into what a
-// connection needs (server, CA, client certificate, headers). It replaces @kubernetes/client-node's KubeConfig, whose
-// import alone cost each process 0.45 s of CPU and 88 MiB. Loading runs nothing: an exec credential plugin runs
-// when the connection is made (`applyToHTTPSOptions`), after the caller's policy check (kubeconfig-policy.ts).
-// Errors name fields and context names, never a value.
+// connection needs (server, CA, client certificate, headers). Loading runs nothing: an exec plugin runs on connecting
+// (`applyToHTTPSOptions`), after the caller's policy check. Errors name fields and context names, never a value.
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';

@@ -3,12 +3,9 @@ import { API_VERSION, LABEL } from '../core/vocabulary.ts';
 import type { EventAttributes, ObjectKey } from '../host/events.ts';
 import type { KubeClient } from './client.ts';
 
-/**
- * The KCP Kyma an event concerns: the Kyma itself, or the owner of a Manifest — from the kyma-name label of the object
- * the event carries (only a pointer; the label never changes in a Manifest's life), else from the Manifest as stored
- * (a `list` by name: the functions that ask may list Manifests, not get them). Undefined for other kinds, or when
- * neither says.
- */
+/** The KCP Kyma an event concerns: the Kyma itself, or a Manifest's owner by the kyma-name label the event carries
+ * (it never changes in a Manifest's life), else from the Manifest as stored (a `list` by name: the functions that ask
+ * may list Manifests, not get them). Undefined for other kinds, or when neither says. */
 export async function kymaNameOf(kcp: KubeClient, key: ObjectKey, event: EventAttributes): Promise<string | undefined> {
   if (key.kind === 'Kyma') return key.name;
   if (key.kind !== 'Manifest') return undefined;

@@ -12,13 +12,9 @@ interface Written {
 /** Own versions kept per object: a call writes at most a few times (finalizers, then status). */
 const PER_OBJECT = 4;
 
-/**
- * The resourceVersions this function instance's own guarded writes produced (ADR 25). A write guarded by the
- * resourceVersion it read succeeds only when nothing changed since that read, so the object at a version it produced
- * differs from what the call worked on only by what the call wrote itself: the update event about exactly that version
- * (the "echo" of our write) carries no work. Any other change has a version of its own and is handled as before.
- * Bounded: the least recently written objects are forgotten first (their echoes are then simply handled again).
- */
+/** The resourceVersions this instance's own guarded writes produced (ADR 25): the update event about exactly such a
+ * version (the echo of our write) carries no work. Bounded: the least recently written objects are forgotten first
+ * (their echoes are then simply handled again). */
 export class OwnWrites {
   private readonly versions = new Map<string, string[]>();
   private readonly capacity: number;

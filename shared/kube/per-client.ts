@@ -1,9 +1,7 @@
 import type { KubeClient } from './client.ts';
 
-/**
- * Values kept per runtime client and key for at most `ttlMs` (the memos of ADR 17 and ADR 25). A new client (rotated
- * or evicted kubeconfig) starts empty: its entries go with the old client.
- */
+/** Values kept per runtime client and key for at most `ttlMs` (the memos of ADR 17 and ADR 25). A new client (rotated
+ * or evicted kubeconfig) starts empty: its entries go with the old client. */
 export class PerClientMemo<T> {
   private readonly entries = new WeakMap<KubeClient, Map<string, { value: T; at: number }>>();
   private readonly ttlMs: number;

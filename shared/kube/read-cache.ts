@@ -6,12 +6,9 @@ import type { CachedKind, KubeObject, ListOptions, ListWatch, ObjectList, Object
 /** How long a read waits for the cache to be listed or to catch up before it goes to the API server. */
 const CATCH_UP_MS = 10_000;
 
-/**
- * The watch caches of one KCP client (ADR 15), one informer per kind and namespace, started by the first read. A
- * read is served when the kind is cached for the caller, the request is one the cache can answer, and the cache has
- * caught up with what the current call has seen (see Freshness); otherwise the caller reads from the API server.
- * Objects handed out are copies.
- */
+/** The watch caches of one KCP client (ADR 15), one informer per kind and namespace, started by the first read. A read
+ * is served only when the kind is cached for the caller, the cache can answer it and has caught up with what the call
+ * has seen (Freshness); otherwise the caller reads from the API server. Objects handed out are copies. */
 export class ReadCache {
   private readonly client: ListWatch;
   private readonly informers = new Map<string, KindCache>();

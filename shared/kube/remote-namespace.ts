@@ -13,12 +13,9 @@ export const REMOTE_KYMA = { apiVersion: API_VERSION, kind: 'Kyma', namespace: R
 const ENSURED_MS = 5 * 60_000;
 const ensured = new PerClientMemo<true>(ENSURED_MS);
 
-/**
- * Ensures `kyma-system` (or the Kyma's runtime namespace, docs/adr/0013) on the runtime with the upstream labels
- * (server-side apply, skipped when it is already so). Modules install into it; no module owns it, so it is never
- * pruned with one. With `reuse`, a namespace this client ensured in the last five minutes is not read again (the
- * five modules of a Kyma share it); a caller whose apply then fails calls `forgetRemoteNamespace`.
- */
+/** Ensures `kyma-system` (or the Kyma's runtime namespace, ADR 13) with the upstream labels, applied unless already so;
+ * no module owns it, so it is never pruned with one. With `reuse`, a namespace this client ensured in the last five
+ * minutes is not read again (ADR 27); a caller whose apply then fails calls `forgetRemoteNamespace`. */
 export async function ensureRemoteNamespace(
   runtime: KubeClient,
   namespace = REMOTE_NAMESPACE,

@@ -14,11 +14,8 @@ interface Secret {
 /** A usable runtime: its client, the kubeconfig Secret's name, and where this Kyma's objects live on it. */
 export type RuntimeAccess = { client: KubeClient; secret: string; scope: RuntimeScope } | { missing: string };
 
-/**
- * One client per distinct kubeconfig in this process (keyed by a SHA-256 of its bytes, never by the bytes): Kymas and
- * functions that reach a runtime with the same kubeconfig share its keep-alive connections and API discovery, instead
- * of a TLS handshake and a discovery round per Kyma and function (ADR 18).
- */
+/** One client per distinct kubeconfig in this process (ADR 18), keyed by a SHA-256 of its bytes, never by the bytes:
+ * Kymas and functions that reach a runtime with the same kubeconfig share its connections and API discovery. */
 class KubeconfigClients {
   private readonly entries = new Map<string, { client: Promise<KubeClient>; users: Set<string> }>();
 
@@ -51,12 +48,9 @@ class KubeconfigClients {
 const byKubeconfig = new KubeconfigClients();
 let instances = 0;
 
-/**
- * Clients for runtime clusters, built from the kubeconfig Secret of a Kyma (label
- * `operator.kyma-project.io/kyma-name=<kyma>`, key `config`) and cached per Kyma. A cached client is reused only
- * while the Secret's resourceVersion is unchanged (rotation is picked up on the next call), and `evict` drops it
- * after authentication or connection errors. Errors never carry the kubeconfig.
- */
+/** Clients for runtime clusters from a Kyma's kubeconfig Secret (label `operator.kyma-project.io/kyma-name=<kyma>`,
+ * key `config`), cached per Kyma while the Secret's resourceVersion is unchanged; `evict` drops one after
+ * authentication or connection errors. Errors never carry the kubeconfig. */
 export class RuntimeClients {
   private readonly cache = new Map<string, { version: string; fingerprint: string; client: KubeClient }>();
   private readonly kcp: KubeClient;
@@ -121,11 +115,9 @@ export class RuntimeClients {
  * layout (kyma-system), nothing shared with other Kymas. */
 export const inClusterAccess = (kcp: KubeClient): RuntimeAccess => ({ client: kcp, secret: '', scope: OWN_RUNTIME });
 
-/**
- * The process-wide client of a runtime kubeconfig (`encoded` as a kubeconfig Secret holds it) for `user`, and how to
- * let it go: the runtime watch and the functions of one process reach a runtime over one client (ADR 18, ADR 42).
- * Rejects with KubeconfigRefusedError when the policy refuses it, with an error that quotes nothing when unusable.
- */
+/** The process-wide client of a runtime kubeconfig (`encoded` as a kubeconfig Secret holds it) for `user`, and how to
+ * let it go (ADR 18, ADR 42). Rejects with KubeconfigRefusedError when the policy refuses it, with an error that
+ * quotes nothing when unusable. */
 export async function sharedRuntimeClient(
   encoded: string,
   user: string,

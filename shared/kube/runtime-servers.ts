@@ -17,10 +17,8 @@ interface KubeconfigShape {
   clusters?: Named<{ server?: string }>[];
 }
 
-/**
- * PURE. The API server a kubeconfig's current context talks to (`https://host:port`), or undefined when the text is
- * not a kubeconfig. Only the server URL is read (no credentials, nothing executed); it is not a secret.
- */
+/** PURE. The API server a kubeconfig's current context talks to (`https://host:port`), or undefined when the text is
+ * not a kubeconfig. Only the server URL is read (no credentials, nothing executed); it is not a secret. */
 export function serverOfKubeconfig(text: string): string | undefined {
   let config: KubeconfigShape;
   try {
@@ -42,11 +40,9 @@ export function serverOfKubeconfig(text: string): string | undefined {
 const memo = new Map<string, { version: string; server: string }>();
 const MEMO_LIMIT = 100_000;
 
-/**
- * Kyma name → the runtime API server its kubeconfig Secret points at (`kyma:<name>` when it cannot be read): what
- * "one runtime" means for the per-runtime release budget (ADR 30). Each Secret is parsed once per resourceVersion;
- * the Secrets come from the watch cache when the caller reads kubeconfigs from it.
- */
+/** Kyma name → the runtime API server its kubeconfig Secret points at (`kyma:<name>` when unreadable): "one runtime"
+ * of the per-runtime release budget (ADR 30). Each Secret is parsed once per resourceVersion; the Secrets come from
+ * the watch cache when the caller reads kubeconfigs from it. */
 export async function runtimeServersOf(kcp: KubeClient, namespace: string): Promise<Map<string, string>> {
   const pairs = await kcp.scan<Secret & KubeObject, [string, string] | undefined>(
     'v1',

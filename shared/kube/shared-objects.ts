@@ -1,7 +1,6 @@
-// Cluster-scoped objects that every Kyma on one runtime API server shares (the lifecycle CRDs; on a shared runtime,
-// ADR 13, each module's CRD and ClusterRoles): once a call has seen such an object as desired, the calls for the other
-// Kymas on that API server trust it for a short while instead of each reading it again (ADR 32). Keyed by the API
-// server's URL, not by client: every Kyma's kubeconfig has a client of its own, but they share the objects.
+// Cluster-scoped objects every Kyma on one runtime API server shares (the lifecycle CRDs; on a shared runtime, ADR 13,
+// each module's CRD and ClusterRoles), trusted for a short while once a call has seen them as desired (ADR 32). Keyed
+// by the API server's URL, not by client: every Kyma's kubeconfig has a client of its own, but they share the objects.
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../core/canonical.ts';
 import { applyUnlessCurrent } from './apply-current.ts';
@@ -22,10 +21,8 @@ export class SharedObjects {
     this.trustMs = trustMs;
   }
 
-  /**
-   * `object` on `client`'s API server as applyUnlessCurrent leaves it; within the trust window after a call found it
-   * as desired and `settled` (e.g. a CRD established), the object as that call saw it, with no request at all.
-   */
+  /** `object` on `client`'s API server as applyUnlessCurrent leaves it; within the trust window after a call found it
+   * as desired and `settled` (e.g. a CRD established), the object as that call saw it, with no request at all. */
   async apply<T extends KubeObject>(
     client: KubeClient,
     object: T,

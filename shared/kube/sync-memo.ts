@@ -3,12 +3,9 @@ import { canonicalJson } from '../core/canonical.ts';
 import type { KubeClient } from './client.ts';
 import { PerClientMemo } from './per-client.ts';
 
-/**
- * What a function instance last pushed to a runtime for an object, and when (ADR 17). A push of the same desired
- * objects through the same client within `ttlMs` is skipped: a Kyma's burst of events during an install syncs its
- * runtime side once instead of once per event. A new client (rotated or evicted kubeconfig) starts empty; callers
- * force a push on resync events, so runtime-side drift is repaired within the drift period.
- */
+/** What a function instance last pushed to a runtime for an object, and when (ADR 17): the same push through the same
+ * client within `ttlMs` is skipped. A new client (rotated or evicted kubeconfig) starts empty; callers force a push on
+ * resync events, so runtime-side drift is repaired within the drift period. */
 export class SyncMemo {
   private readonly pushed: PerClientMemo<string>;
 

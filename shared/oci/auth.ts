@@ -27,11 +27,9 @@ export function parseChallenge(header: string): Challenge | undefined {
 export const basicAuthorization = ({ username, password }: Credentials) =>
   `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
 
-/**
- * Credentials for `host` from the `.dockerconfigjson` of a `kubernetes.io/dockerconfigjson` Secret: either
+/** Credentials for `host` from the `.dockerconfigjson` of a `kubernetes.io/dockerconfigjson` Secret: either
  * `auths[host].auth` (base64 `user:password`) or `auths[host].username`/`password`. Keys may carry a scheme
- * and path (`https://host/v1/`). Undefined when the file has no entry for the host.
- */
+ * and path (`https://host/v1/`). Undefined when the file has no entry for the host. */
 export function credentialsFromDockerConfig(dockerConfigJson: string, host: string): Credentials | undefined {
   let config: { auths?: Record<string, { auth?: unknown; username?: unknown; password?: unknown }> };
   try {

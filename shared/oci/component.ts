@@ -15,10 +15,8 @@ const MAX_CONFIG_BYTES = 64 * 1024;
 const MAX_DESCRIPTOR_BYTES = 4 * 1024 * 1024;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/**
- * Reads a component version the OCM way: `component-descriptors/<name>:<tag>` → image manifest → config
- * (`componentDescriptorLayer`) → that layer (a tar holding `component-descriptor.yaml`) → the parsed descriptor.
- */
+/** Reads a component version the OCM way: `component-descriptors/<name>:<tag>` → image manifest → config
+ * (`componentDescriptorLayer`) → that layer (a tar holding `component-descriptor.yaml`) → the parsed descriptor. */
 export async function fetchComponentDescriptor(
   client: RegistryClient,
   componentName: string,
@@ -60,10 +58,8 @@ function descriptorText(blob: Uint8Array, mediaType: string, what: string): stri
   return decode(file.data, what);
 }
 
-/**
- * Pulls a module layer (`component-descriptors/<componentName>@<ref>`, digest verified) and returns its text:
- * for `oci-dir` the first regular file of the tar, for `oci-ref` the blob itself. Gzip is undone transparently.
- */
+/** Pulls a module layer (`component-descriptors/<componentName>@<ref>`, digest verified) and returns its text:
+ * for `oci-dir` the first regular file of the tar, for `oci-ref` the blob itself. Gzip is undone transparently. */
 export async function fetchRawManifest(
   client: RegistryClient,
   componentName: string,

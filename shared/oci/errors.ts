@@ -8,10 +8,8 @@ export interface RegistryErrorOptions {
   cause?: unknown;
 }
 
-/**
- * A failed registry operation. Messages are built only from the registry host, repository, reference or
- * digest, the HTTP status and the registry's error codes — never from headers, credentials or tokens.
- */
+/** A failed registry operation. Messages are built only from the registry host, repository, reference or
+ * digest, the HTTP status and the registry's error codes — never from headers, credentials or tokens. */
 export class RegistryError extends Error {
   readonly code: RegistryErrorCode;
   readonly status: number | undefined;

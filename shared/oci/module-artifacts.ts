@@ -7,13 +7,9 @@ import { isRegistryError } from './errors.ts';
 import { moduleContent, parseComponentDescriptor, registryHostOf, type ComponentDescriptor } from './ocm.ts';
 import type { RegistryClient } from './registry.ts';
 
-/**
- * Module content per component version, read from the registry's OCM component descriptor (immutable, so cached
- * for the life of the process), with the ModuleTemplate's embedded `spec.descriptor` as the fallback when the
- * registry has no such component version. Registry outages throw (the delivery is retried); everything else is
- * an answer: the artifact, or the reason it cannot be installed. A descriptor naming a registry host outside
- * `allowedHosts` (the configured registry and LIFECYCLE_OCI_REGISTRY_ALLOWLIST) is refused: nothing of it is used.
- */
+/** Module content per component version from the registry's OCM descriptor (immutable: cached for the process's life),
+ * else the ModuleTemplate's `spec.descriptor`. Registry outages throw (retried); anything else is the artifact or why
+ * it cannot be installed. A descriptor naming a host outside `allowedHosts` (registry + allowlist) is refused whole. */
 export class ModuleArtifacts {
   private readonly cache = new Map<string, Promise<ModuleArtifact>>();
   private readonly registry: RegistryClient;

@@ -106,11 +106,9 @@ function resource(entry: Fields, where: string): ComponentResource {
   };
 }
 
-/**
- * What a module installs from its component version (upstream `parse.go`): local blobs become layers
+/** What a module installs from its component version (upstream `parse.go`): local blobs become layers
  * (`oci-dir` when tarred, else `oci-ref`), `ociArtifact` images become localized images, anything else fails;
- * the installed layer is the raw manifest or a Helm chart.
- */
+ * the installed layer is the raw manifest or a Helm chart. */
 export function moduleContent(descriptor: ComponentDescriptor): ModuleContent {
   const blobName = layerBlobName(descriptor);
   const layers: ModuleLayer[] = [];
@@ -128,10 +126,8 @@ export function moduleContent(descriptor: ComponentDescriptor): ModuleContent {
   return { install: installOf(descriptor, layers), layers, localizedImages };
 }
 
-/**
- * The layer the module installs: `raw-manifest`, or a packaged Helm chart (`helm-chart`, with the optional
- * `chart-config` and `chart-crds` layers, ADR 37). A component with both, or neither, is refused.
- */
+/** The layer the module installs: `raw-manifest`, or a packaged Helm chart (`helm-chart`, with the optional
+ * `chart-config` and `chart-crds` layers, ADR 37). A component with both, or neither, is refused. */
 function installOf(descriptor: ComponentDescriptor, layers: ModuleLayer[]): ModuleInstall {
   const what = `component ${descriptor.name}:${descriptor.version}`;
   const find = (name: string) => layers.find((l) => l.name === name);
@@ -152,10 +148,8 @@ function installOf(descriptor: ComponentDescriptor, layers: ModuleLayer[]): Modu
   return { ...chart, name: CHART_RESOURCE.chart, ...(config ? { config } : {}), ...(crds ? { crds } : {}) };
 }
 
-/**
- * The registry host (`host[:port]`) of the descriptor's effective repository context — the last entry, as upstream
- * reads it; undefined when it names none. Lower case, without scheme or path.
- */
+/** The registry host (`host[:port]`) of the descriptor's effective repository context — the last entry, as upstream
+ * reads it; undefined when it names none. Lower case, without scheme or path. */
 export function registryHostOf(descriptor: ComponentDescriptor): string | undefined {
   const baseUrl = descriptor.repositoryContexts.at(-1)?.baseUrl;
   if (!baseUrl) return undefined;
@@ -167,11 +161,9 @@ export function registryHostOf(descriptor: ComponentDescriptor): string | undefi
   );
 }
 
-/**
- * The name the local blobs are stored under, by the effective repository context's componentNameMapping (upstream
+/** The name the local blobs are stored under, by the effective repository context's componentNameMapping (upstream
  * `getOCIRef`): the component name for `urlPath` (the default; undefined here), its SHA-256 hex for `sha256-digest`;
- * others are refused.
- */
+ * others are refused. */
 function layerBlobName(descriptor: ComponentDescriptor): string | undefined {
   const mapping = descriptor.repositoryContexts.at(-1)?.componentNameMapping;
   if (mapping === undefined || mapping === 'urlPath') return undefined;

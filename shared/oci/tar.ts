@@ -19,10 +19,8 @@ const FORBIDDEN: Record<string, string> = {
 const utf8 = new TextDecoder();
 const encoder = new TextEncoder();
 
-/**
- * Reads a ustar/pax/GNU tar archive and returns its regular files in order. Directories, pax global headers
- * and macOS `._*` resource files are skipped; links, devices, absolute paths and `..` segments are rejected.
- */
+/** Reads a ustar/pax/GNU tar archive and returns its regular files in order. Directories, pax global headers
+ * and macOS `._*` resource files are skipped; links, devices, absolute paths and `..` segments are rejected. */
 export function readTar(tar: Uint8Array): TarFile[] {
   const files: TarFile[] = [];
   let offset = 0;

@@ -9,15 +9,9 @@ import { sameAsHolder, type Ownership } from './ownership.ts';
 const FIRST_KINDS = new Set(['CustomResourceDefinition', 'Namespace']);
 const PARALLEL = 8;
 
-/**
- * Server-side applies every object that is not already so (force, one field manager; docs/adr/0014). CRDs and
- * Namespaces go first, then the rest, 8 at a time. Objects already as applied cost a read, not a write; objects
- * `absent` says were never applied (a first install) are applied without that read (ADR 27). With an `ownership`, an
- * object another installed module holds is left as it is (ADR 33): its reason is in `kept` unless it already is
- * what this module ships. Returns the objects as
- * stored (with live status), or the first error that needs the user (invalid objects). Unknown kinds (a CRD not
- * yet established) → NotYetReady; authentication and connection failures → TransientError.
- */
+/** Server-side applies every object not already so (force, one field manager, ADR 14): CRDs and Namespaces first, then
+ * 8 at a time; `absent` ones unread (ADR 27); ones another module holds are left, reasons in `kept` (ADR 33). Returns
+ * the stored objects or the first error needing the user; unknown kinds → NotYetReady, auth/connection → Transient. */
 export async function applyAll(
   runtime: KubeClient,
   objects: RuntimeObject[],

@@ -10,10 +10,8 @@ const MAX_CACHED_RENDERS = 256;
 /** A chart asked for by a version range (or none) is rendered again after this long: the repository may have a newer one. */
 const UNPINNED_REUSE_MS = 5 * 60_000;
 
-/**
- * A module made of Helm charts (`spec.installs`, ADR 22) as one YAML stream: the CRDs layer first, then every chart
- * rendered by the real Helm engine with its config entry. Renders are reused while their inputs are the same.
- */
+/** A module made of Helm charts (`spec.installs`, ADR 22) as one YAML stream: the CRDs layer, then every chart rendered
+ * by the real Helm engine with its config entry; renders are reused while their inputs are the same. */
 export class ChartRenderer {
   private readonly renders = new Map<string, { yaml: string; at: number }>();
   private readonly layers: LayerCache;

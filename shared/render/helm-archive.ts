@@ -93,11 +93,9 @@ export function chartMetadata(file: TarFile | undefined): { name: string; versio
   return { name, version: text };
 }
 
-/**
- * PURE. Whether a path is ignored by `.helmignore` — the common subset of its rules: `#` comments, `*` and `?` within
- * a segment, a leading `/` anchors to the chart, a trailing `/` names directories; a pattern without `/` matches any
- * segment. Negation (`!`) and `**` are not supported: such lines are ignored.
- */
+/** PURE. Whether `.helmignore` ignores a path, by a common subset of its rules (ADR 37): `#` comments, `*`/`?` in a
+ * segment, a leading `/` anchors, a trailing `/` names directories, no `/` matches any segment; `!` and `**` lines are
+ * ignored. */
 export function ignoreRules(file: TarFile | undefined): (path: string) => boolean {
   const lines = file
     ? new TextDecoder()

@@ -81,10 +81,8 @@ interface ConfigEntry {
   createNamespace?: unknown;
 }
 
-/**
- * PURE. The renders of `installs`, with the config layer's entries (YAML `configs: [{name, values, set, namespace,
- * createNamespace}]`; no layer = no values, namespace kyma-system). Throws with a message naming the bad entry.
- */
+/** PURE. The renders of `installs` with the config layer's entries (YAML `configs: [{name, values, set, namespace,
+ * createNamespace}]`; no layer = no values, namespace kyma-system). Throws with a message naming the bad entry. */
 export function chartRenders(installs: readonly ChartInstall[], configYaml: string | undefined): ChartRender[] {
   const entries = configEntries(configYaml);
   const unknown = [...entries.keys()].find((name) => !installs.some((i) => i.name === name));

@@ -1,8 +1,6 @@
-// The manifest library (seed 004, ADR 23): install, consistency check and uninstall of a rendered module on a target
-// cluster, for operators other than ours — the same code apply-remote runs (render.ts, sync.ts, apply.ts, prune.ts,
-// readiness.ts, and for charts helm-charts.ts + helm-template.ts), not a copy. `import { connectCluster,
-// installModule, checkModule, uninstallModule, renderChartModule } from 'kyma-lifecycle-functions/library'`; see
-// docs/modules.md "The manifest library".
+// The manifest library (ADR 23): install, check and uninstall a rendered module on a cluster for other operators, by
+// the same code apply-remote runs. `import { connectCluster, installModule, checkModule, uninstallModule,
+// renderChartModule } from 'kyma-lifecycle-functions/library'`; see docs/modules.md "The manifest library".
 import { KubeConfig } from '../kube/kubeconfig.ts';
 import { syncedId, type SyncedResource } from '../core/manifest.ts';
 import { isCurrent, type Annotated } from '../core/current.ts';
@@ -29,11 +27,9 @@ export interface TargetCluster {
   readonly client: KubeClient;
 }
 
-/** The cluster of a kubeconfig (YAML text, current context). Errors never quote the kubeconfig. Exec credential
- * plugins run only when an entry of `options.execCommands` (`command arg …`, as LIFECYCLE_KUBECONFIG_EXEC_COMMANDS)
- * names their command and exact arguments, and set only the environment variables `options.execEnv` names;
- * auth-providers, local files (token-file, client-certificate, client-key, certificate-authority) and proxy-url are
- * refused (ADR 31). */
+/** The cluster of a kubeconfig (YAML text, current context); errors never quote it. Exec plugins run only when named in
+ * `options.execCommands` (command and exact arguments, as LIFECYCLE_KUBECONFIG_EXEC_COMMANDS) and set only variables in
+ * `options.execEnv`; auth-providers, local files and proxy-url are refused (ADR 31). */
 export async function connectCluster(
   kubeconfig: string,
   options: { execCommands?: readonly string[]; execEnv?: readonly string[] } = {},
@@ -74,11 +70,9 @@ export interface ModuleState {
   synced: SyncedResource[];
 }
 
-/**
- * Installs or upgrades the module: objects of `previous` the module no longer has are removed first, then every
- * object (and custom resource) is applied where it is not already so, then readiness is judged. Processing means:
- * call again (a CRD not yet established, a removal still going, a rollout still running).
- */
+/** Installs or upgrades the module: objects of `previous` it no longer has are removed first, then every object (and
+ * custom resource) not already so is applied, then readiness is judged. Processing means call again (a CRD not yet
+ * established, a removal or a rollout still going). */
 export async function installModule(
   cluster: TargetCluster,
   module: RenderedModule,

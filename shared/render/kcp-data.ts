@@ -1,7 +1,6 @@
-// PURE. Upstream's deployer-module transform (`operator.kyma-project.io/inject-data-from-kcp`, ADR 40): the restricted
-// module `deployer` ships Secrets whose data only the KCP holds; each such Secret gets the data of the KCP Secret of the
-// same name, which must be labelled as the deployer's (so no module reads another's Secrets). Messages name Secrets,
-// never their data.
+// PURE. Upstream's deployer-module transform (`operator.kyma-project.io/inject-data-from-kcp`, ADR 40): each such
+// Secret of the restricted module `deployer` gets the data of the KCP Secret of that name, which must be labelled as
+// the deployer's. Messages name Secrets, never their data.
 import type { Manifest } from '../core/manifest.ts';
 import { ANNOTATION, LABEL } from '../core/vocabulary.ts';
 import type { RuntimeObject } from './render.ts';
@@ -32,12 +31,9 @@ export function kcpSecretsWanted(objects: readonly RuntimeObject[]): string[] {
   return [...new Set(objects.filter(asksForKcpData).map((o) => o.metadata.name))];
 }
 
-/**
- * The objects with the `.data` of every annotated Secret replaced by that of the KCP Secret of the same name in
- * `namespace` (`found`: the Secrets read there by name; one that cannot be read is `{ error }`) and `.stringData`
- * removed (it would override `.data`). Any Secret whose KCP Secret is missing, unreadable or not labelled
- * `module-name: deployer` makes the whole rendering an error naming every such Secret.
- */
+/** The objects with each annotated Secret's `.data` taken from the KCP Secret of its name in `namespace` (`found`;
+ * unreadable: `{ error }`) and `.stringData` removed; a KCP Secret missing, unreadable or not labelled `module-name:
+ * deployer` makes the whole rendering an error naming every such Secret. */
 export function withKcpData(
   objects: readonly RuntimeObject[],
   found: ReadonlyMap<string, KcpSecret | { error: string }>,

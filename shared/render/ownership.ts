@@ -1,9 +1,6 @@
-// Objects that two modules of one runtime both ship (issue 21): a ClusterRole of the same name in two modules'
-// manifests used to alternate between their contents at every drift re-apply, and removing one module deleted what the
-// other still shipped. The rule (ADR 33): the module that holds the object keeps it — another module that ships it
-// leaves it as it is and says so (its Manifest is Warning) — and no removal deletes an object another installed
-// module still ships. Who holds an object is its owned-by annotation (prepare, render.ts). An object both ship alike
-// (but for what names the Manifest) differs in nothing: it is left without a warning.
+// Objects two modules of one runtime both ship (ADR 33): the module holding one (its owned-by annotation) keeps it;
+// another that ships it leaves it as it is, with a Warning unless both ship it alike; no removal deletes an object
+// another installed module still ships.
 import type { SyncedResource } from '../core/manifest.ts';
 import { isCurrent } from '../core/current.ts';
 import { ANNOTATION, LABEL } from '../core/vocabulary.ts';

@@ -30,11 +30,9 @@ export function pruneWaves(synced: SyncedResource[], target: SyncedResource[], s
   );
 }
 
-/**
- * Deletes wave after wave (background propagation). Returns the objects that still exist (a delete was issued or
- * they are terminating); the next wave starts only when the previous one is gone. Kinds the runtime no longer
- * serves count as gone, and so do objects another installed module ships too (`ownership`, ADR 33): they stay.
- */
+/** Deletes wave after wave (background propagation), the next only once the previous is gone; returns the objects that
+ * still exist. Kinds the runtime no longer serves count as gone, and so do objects another installed module ships
+ * (`ownership`, ADR 33), which stay. */
 export async function prune(
   runtime: KubeClient,
   waves: SyncedResource[][],

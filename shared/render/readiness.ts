@@ -63,12 +63,9 @@ export const managerOf = (objects: readonly RuntimeObject[]): RuntimeObject | un
 
 const PROGRESSING = new Set(['FoundNewReplicaSet', 'NewReplicaSetCreated', 'ReplicaSetUpdated']);
 
-/**
- * PURE. The module's state from its manager: the first Deployment or StatefulSet among the applied objects
- * (as the API server returned them), as upstream judges it (upstream-behaviour §4.6). No workload → Ready. Where
- * upstream says Error at once for a workload its controller has not looked at (no conditions, an older
- * observedGeneration) or a StatefulSet pod not started, a workload applied less than SETTLE_MS ago is Processing.
- */
+/** PURE. The module's state from its first Deployment or StatefulSet as applied, judged as upstream does (no workload →
+ * Ready), but a workload applied less than SETTLE_MS ago that upstream would call Error at once (not yet seen by its
+ * controller, a StatefulSet pod not started) is Processing (ADR 6). */
 export function moduleReadiness(applied: RuntimeObject[], observed: Observed = {}): Readiness {
   const manager = managerOf(applied) as Workload | undefined;
   if (!manager) return { state: 'Ready', reason: 'module has no Deployment or StatefulSet to wait for' };

@@ -53,10 +53,9 @@ export function scopeFromCrds(objects: RuntimeObject[]): ScopeOf {
   };
 }
 
-/** PURE. The upstream transforms: managed-by/owned-by, app.kubernetes.io labels, disclaimer; namespaces
- * normalised (namespaced without one → default; cluster-scoped → none; unknown kinds left as they are). On a shared
- * runtime every namespaced object goes to the Kyma's runtime namespace, and cluster-scoped objects, shared by every
- * Kyma there, carry nothing that names one Manifest (owned-by, component) — so they do not flap between owners. */
+/** PURE. The upstream transforms (managed-by/owned-by, app.kubernetes.io labels, disclaimer), namespaces normalised. On
+ * a shared runtime namespaced objects go to the Kyma's runtime namespace, and cluster-scoped ones name no Manifest
+ * (owned-by, component), so they do not flap between owners (ADR 13). */
 export function prepare(
   objects: RuntimeObject[],
   manifest: { name: string; namespace: string },

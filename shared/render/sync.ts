@@ -28,17 +28,9 @@ export interface SyncOptions {
   allowCrdPrune?: readonly string[];
 }
 
-/**
- * A module's prepared objects onto a cluster — the core of apply-remote and of `installModule`: what `previous` had
- * and these objects have not is deleted first (two waves; `pruning` answers what is still going), then every object
- * is applied where it is not already so. `shared`: cluster-scoped objects are used by others and never pruned.
- * `newWithoutRead`: objects `previous` does not name were never applied by this caller and are applied without
- * reading them first (ADR 27) — namespaced ones only on a `shared` cluster, whose cluster-scoped objects others apply.
- * `ownership`: objects another installed module ships are left to the module that holds them, never pruned (ADR 33);
- * their reasons are in `kept`. `sameLayer`: the objects come from the layer `previous` was synced from (upstream's
- * `sync-oci-ref` guard, ADR 40): what `previous` has and they have not is never pruned but answered as `held`. A CRD
- * that custom resources still use is not pruned either (`heldCrds`) unless `allowCrdPrune` names it (`prunedWithCrs`).
- */
+/** A module's prepared objects onto a cluster (apply-remote, `installModule`): what `previous` had and these lack is
+ * pruned first (`pruning` while it goes), then what is not already so is applied. Options: `newWithoutRead` (ADR 27),
+ * `shared` (ADR 13), `ownership` (ADR 33), `sameLayer` → `held` (ADR 40); CRDs still in use → `heldCrds` (ADR 41). */
 export async function syncObjects(
   cluster: KubeClient,
   objects: RuntimeObject[],

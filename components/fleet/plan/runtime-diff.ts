@@ -1,7 +1,6 @@
-// The runtime side of a plan for one Kyma's module: the new version's objects rendered by apply-remote's own code
-// (the layer or the Helm charts, renderTarget: labels, images, pull Secret, namespaces), each dry-run applied on the runtime and compared
-// with what is there; what the Manifest synced and the new version drops is what apply-remote would prune. A module a
-// change removes: everything it synced goes, and the user CRs that would block the removal (apply-remote's check).
+// The runtime side of a plan for one Kyma's module (ADR 39): the new version's objects rendered by apply-remote's code,
+// each dry-run applied on the runtime and compared, and what apply-remote would prune; a module a change removes: all
+// it synced goes, and the user CRs that would block the removal.
 import { syncedText, type Manifest } from '../../../shared/core/manifest.ts';
 import type { RuntimeScope } from '../../../shared/core/runtime-scope.ts';
 import { isCurrent, type Annotated } from '../../../shared/core/current.ts';
