@@ -120,7 +120,7 @@ describe('HTTP/2 runtime client', () => {
     expect(connections()).toBe(1);
   });
 
-  it('carries 24 objects of 900 KB at once over one session (21 MB in flight, above the 10 MB session credit of Node)', async () => {
+  it('carries 24 objects of 900 KB at once over one session (21 MB, above its 10 MB credit)', async () => {
     const client = await KubeClient.from(loadKubeConfig(runtimeKubeconfig()), { http2: true });
     const big = 'x'.repeat(900 * 1024);
     const names = Array.from({ length: 24 }, (_, i) => `big-${i}`);
