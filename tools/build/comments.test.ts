@@ -1,20 +1,11 @@
 // Comments in what ships state a rule in a sentence; the reasoning lives in the ADR they cite (issue 36).
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from './imports.ts';
+import { ROOT, sourcesIn } from './imports.ts';
 
 const MAX_COMMENT_LINES = 3;
 const SHIPPED = ['functions', 'shared', 'components'];
-
-/** The TypeScript sources under `dir`, tests left out. */
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sources(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
-  });
-}
 
 /** PURE. Each comment block of `source` (a `/* … *\/` block, or `//` lines in a row) as its first line and length. */
 export function commentBlocks(source: string): { line: number; lines: number }[] {
@@ -52,10 +43,10 @@ describe('comments in shipped code', () => {
   });
 
   it.each(SHIPPED)(`%s: no comment longer than ${MAX_COMMENT_LINES} lines`, (dir) => {
-    const long = sources(join(ROOT, dir)).flatMap((file) =>
-      commentBlocks(readFileSync(file, 'utf8'))
+    const long = sourcesIn(dir).flatMap((file) =>
+      commentBlocks(readFileSync(join(ROOT, file), 'utf8'))
         .filter((block) => block.lines > MAX_COMMENT_LINES)
-        .map((block) => `${relative(ROOT, file)}:${block.line} (${block.lines} lines)`),
+        .map((block) => `${file}:${block.line} (${block.lines} lines)`),
     );
     expect(long).toEqual([]);
   });
