@@ -15,6 +15,17 @@ import {
 /** A session that does not answer a PING within this long after a stream timed out is taken for dead. */
 const PING_MS = 10_000;
 
+/** A request or WATCH: its answer goes to `listener`; it fails after `idleMs` without data. */
+interface Call {
+  method: Method;
+  path: string;
+  headers: Headers;
+  payload?: string | undefined;
+  idleMs: number;
+  listener: StreamListener;
+  signal?: AbortSignal;
+}
+
 /** One HTTP/2 session to the server and what rides on it. */
 interface Session {
   session: ClientHttp2Session;
@@ -43,26 +54,14 @@ export class Http2Transport implements Transport {
   }
 
   async exchange(method: Method, path: string, headers: Headers, payload: string | undefined): Promise<Answer> {
-    if (this.http1) return this.http1.exchange(method, path, headers, payload);
-    const { live, stream } = this.open({ ...lower(headers), ':method': method, ':path': path }, payload === undefined);
-    return new Promise<Answer>((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let status = 0;
-      stream.on('response', (answer) => (status = Number(answer[':status'])));
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () =>
-        cut(stream)
-          ? reject(lost(labelOf(method, path)))
-          : resolve({ status, body: Buffer.concat(chunks).toString('utf8') }),
-      );
-      stream.on('error', (e) => reject(unwrap(e)));
-      stream.on('close', () => reject(lost(labelOf(method, path))));
-      stream.setTimeout(REQUEST_TIMEOUT_MS, () => {
-        reject(new Error(`${labelOf(method, path)}: timed out after ${REQUEST_TIMEOUT_MS / 1000} s`));
-        this.check(live, stream);
-      });
-      if (payload !== undefined) stream.end(payload);
-    }).catch((e: unknown) => this.retried(live, e, () => this.exchange(method, path, headers, payload)));
+    const answer: Answer = { status: 0, body: '' };
+    const listener = {
+      onStatus: (status: number) => (answer.status = status),
+      onText: (text: string) => (answer.body += text),
+    };
+    const call = { method, path, headers, payload, idleMs: REQUEST_TIMEOUT_MS, listener };
+    const http1 = await this.send(call);
+    return http1 ? http1.exchange(method, path, headers, payload) : answer;
   }
 
   async stream(
@@ -72,27 +71,46 @@ export class Http2Transport implements Transport {
     idleMs: number,
     listener: StreamListener,
   ): Promise<void> {
-    if (this.http1) return this.http1.stream(path, headers, signal, idleMs, listener);
     if (signal.aborted) return;
-    const { live, stream } = this.open({ ...lower(headers), ':method': 'GET', ':path': path }, true);
-    return new Promise<void>((resolve, reject) => {
-      const abort = () => {
-        resolve();
-        stream.close(constants.NGHTTP2_CANCEL);
-      };
-      signal.addEventListener('abort', abort, { once: true });
-      stream.once('close', () => signal.removeEventListener('abort', abort));
-      stream.on('response', (answer) => listener.onStatus(Number(answer[':status'])));
-      stream.setEncoding('utf8');
-      stream.on('data', (text: string) => listener.onText(text));
-      stream.on('end', () => (cut(stream) ? reject(lost(labelOf('WATCH', path))) : resolve()));
-      stream.on('error', (e) => reject(unwrap(e)));
-      stream.on('close', () => reject(lost(labelOf('WATCH', path))));
-      stream.setTimeout(idleMs, () => {
-        reject(new Error(`${labelOf('WATCH', path)}: no data for ${idleMs / 1000} s`));
-        this.check(live, stream);
+    const http1 = await this.send({ method: 'GET', path, headers, idleMs, listener, signal });
+    if (http1) await http1.stream(path, headers, signal, idleMs, listener);
+  }
+
+  /** Sends a call as a stream of the session; or answers the HTTP/1.1 transport that must send it (the server does not
+   * speak HTTP/2). */
+  private async send(call: Call): Promise<Transport | undefined> {
+    if (this.http1) return this.http1;
+    const { method, path, payload, signal } = call;
+    const { live, stream } = this.open(
+      { ...lower(call.headers), ':method': method, ':path': path },
+      payload === undefined,
+    );
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let over = false;
+        const end = (error?: Error) => ((over = true), error ? reject(error) : resolve());
+        const abort = () => (end(), stream.close(constants.NGHTTP2_CANCEL));
+        signal?.addEventListener('abort', abort, { once: true });
+        stream.once('close', () => signal?.removeEventListener('abort', abort));
+        stream.on('response', (answer) => call.listener.onStatus(Number(answer[':status'])));
+        stream.setEncoding('utf8');
+        stream.on('data', (text: string) => call.listener.onText(text));
+        stream.on('end', () => end(cut(stream) ? lost(call) : undefined));
+        stream.on('error', (e) => end(unwrap(e)));
+        // After an end or an error, the close that follows has nothing to say: no error is made for it.
+        stream.on('close', () => over || end(lost(call)));
+        stream.setTimeout(call.idleMs, () => {
+          end(new Error(`${label(call)}: ${signal ? 'no data for' : 'timed out after'} ${call.idleMs / 1000} s`));
+          this.check(live, stream);
+        });
+        if (payload !== undefined) stream.end(payload);
       });
-    }).catch((e: unknown) => this.retried(live, e, () => this.stream(path, headers, signal, idleMs, listener)));
+      return undefined;
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (!live.notHttp2 && code !== 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL') throw error;
+      return (this.http1 ??= this.fallback());
+    }
   }
 
   /** The session new streams go to: the current one, or a new one when there is none. */
@@ -156,14 +174,6 @@ export class Http2Transport implements Transport {
       live.session.destroy();
     }
   }
-
-  /** A call that failed because the server does not speak HTTP/2 goes again over HTTP/1.1; any other failure stands. */
-  private retried<T>(live: Session, error: unknown, again: () => Promise<T>): Promise<T> {
-    const code = (error as { code?: unknown }).code;
-    if (!live.notHttp2 && code !== 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL') throw error;
-    this.http1 ??= this.fallback();
-    return again();
-  }
 }
 
 /** HTTP/2 header names are lower case. */
@@ -181,5 +191,8 @@ const unwrap = (error: Error): Error =>
 const cut = (stream: ClientHttp2Stream): boolean => (stream.rstCode ?? 0) !== 0;
 
 /** A stream closed before its answer ended (a GOAWAY past it, a reset): a connection error, retried as one. */
-const lost = (label: string): Error =>
-  Object.assign(new Error(`${label}: connection closed before the answer ended`), { code: 'ECONNRESET' });
+const lost = (call: Call): Error =>
+  Object.assign(new Error(`${label(call)}: connection closed before the answer ended`), { code: 'ECONNRESET' });
+
+/** How errors name a call: a WATCH (it has a signal) or the method, and the path without its query. */
+const label = (call: Call): string => labelOf(call.signal ? 'WATCH' : call.method, call.path);
