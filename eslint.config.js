@@ -31,7 +31,7 @@ const ONE_FUNCTION = {
   message: 'A function never imports another function: move what both need to shared/.',
 };
 const NO_IO = {
-  regex: '^(node:|@kubernetes/|fastify$|pino$)',
+  regex: '^(node:|@kubernetes/|pino$)',
   message: 'Decision code is pure: no I/O libraries. Read and write in the caller, pass the results in.',
 };
 const NO_CLUSTER = {

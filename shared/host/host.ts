@@ -1,6 +1,6 @@
 import { HTTP } from 'cloudevents';
-import Fastify, { type FastifyInstance } from 'fastify';
-import type { IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidEventError } from './errors.ts';
 import type { EventAttributes } from './events.ts';
@@ -10,7 +10,6 @@ import { functionMetrics } from './metrics.ts';
 
 export interface FunctionHost {
   readonly url: string;
-  readonly server: FastifyInstance;
   /** One call with an event already parsed, as a POST makes it (the local runner's broker calls in process). */
   call(event: EventAttributes): Promise<Outcome>;
   close(): Promise<void>;
@@ -18,18 +17,19 @@ export interface FunctionHost {
 
 const BODY_LIMIT = 1024 * 1024;
 
+/** Longer than the idle time of the proxies in front (Knative's activator and queue-proxy), so a kept-alive connection
+ * is never closed by us while one of them sends on it. */
+const KEEP_ALIVE_MS = 72_000;
+
 /** Serves a lifecycle function over HTTP as Knative delivers to it: binary or structured CloudEvents on POST /, one
- * binary reply event or 204 out, /health/readiness, /health/liveness, /metrics. */
+ * binary reply event or 204 out, /health/readiness, /health/liveness, /metrics. Node's own HTTP server (ADR 53). */
 export async function startFunctionHost(
   fn: LifecycleFunction,
   log: Logger,
   port = 0,
   host = '127.0.0.1',
 ): Promise<FunctionHost> {
-  const server = Fastify({ bodyLimit: BODY_LIMIT, logger: false });
   const metrics = functionMetrics(fn.name);
-  server.removeAllContentTypeParsers();
-  server.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
   const inFlight = new Set<Promise<Outcome>>();
   const call = async (parsed: EventAttributes | InvalidEventError): Promise<Outcome> => {
     const started = performance.now();
@@ -43,42 +43,59 @@ export async function startFunctionHost(
     );
     return outcome;
   };
-  server.post('/', async (request, reply) => {
-    const outcome = await call(parseEvent(request.headers, request.body));
-    if ('reply' in outcome) {
-      const message = HTTP.binary(outcome.reply);
-      return reply.code(200).headers(message.headers).send(message.body);
-    }
-    if ('error' in outcome)
-      return reply.code(outcome.status).send({ code: outcome.error.code, message: outcome.error.message });
-    return reply.code(204).send();
+  const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => Promise<void>> = {
+    'POST /': async (req, res) => {
+      const body = await bodyOf(req);
+      if (body === undefined) return send(res, 413, problem('LCM_ERR_EVENT_INVALID', 'the body is larger than 1 MiB'));
+      const outcome = await call(parseEvent(req.headers, body));
+      if ('reply' in outcome) {
+        const message = HTTP.binary(outcome.reply);
+        return send(res, 200, message.body, message.headers as Record<string, string>);
+      }
+      if ('error' in outcome) return send(res, outcome.status, problem(outcome.error.code, outcome.error.message));
+      return send(res, 204);
+    },
+    'GET /health/readiness': async (_req, res) => send(res, 200, 'OK'),
+    'GET /health/liveness': async (_req, res) => send(res, 200, 'OK'),
+    'GET /metrics': async (_req, res) =>
+      send(res, 200, await metrics.scrape(), { 'content-type': metrics.contentType }),
+  };
+  const server = createServer({ keepAliveTimeout: KEEP_ALIVE_MS }, (req, res) => {
+    const route = routes[`${req.method} ${(req.url ?? '/').split('?')[0]}`];
+    (route ?? notFound)(req, res).catch((error: unknown) => {
+      log.error({ fn: fn.name, err: String(error) }, 'function host: the request failed');
+      if (!res.headersSent) send(res, 500, problem('LCM_ERR_INTERNAL', 'the request failed'));
+      else res.destroy();
+    });
   });
-  server.get('/health/readiness', async () => 'OK');
-  server.get('/health/liveness', async () => 'OK');
-  server.get('/metrics', async (_req, reply) => reply.type(metrics.contentType).send(await metrics.scrape()));
-  const address = await server.listen({ port, host });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const bound = (server.address() as AddressInfo).port;
+  const url = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${bound}`;
   // Closing waits for running calls, also those whose sender hung up, so none writes after the close (ADR 35); a
   // referenced timer keeps the process alive meanwhile, or calls awaiting unreferenced timers would be cut off.
   const close = async () => {
-    await server.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
     const settled = new AbortController();
     const drained = Promise.allSettled([...inFlight]).finally(() => settled.abort());
     await Promise.race([drained, sleep(DRAIN_MS, undefined, { signal: settled.signal }).catch(() => undefined)]);
   };
-  return { url: address, server, call, close };
+  return { url, call, close };
 }
 
 /** How long closing waits for running calls at most. */
 const DRAIN_MS = 30_000;
 
-function parseEvent(headers: IncomingHttpHeaders, body: unknown): EventAttributes | InvalidEventError {
-  const missing = missingAttributes(headers, typeof body === 'string' ? body : '');
+function parseEvent(headers: IncomingHttpHeaders, body: string): EventAttributes | InvalidEventError {
+  const missing = missingAttributes(headers, body);
   if (missing.length)
     return new InvalidEventError(
       `not a valid CloudEvent: required attribute(s) ${missing.join(', ')} missing or empty`,
     );
   try {
-    const event = HTTP.toEvent({ headers, body: typeof body === 'string' ? body : '' });
+    const event = HTTP.toEvent({ headers, body });
     if (Array.isArray(event)) return new InvalidEventError('batched CloudEvents are not accepted');
     return event as unknown as EventAttributes;
   } catch (error) {
@@ -105,4 +122,34 @@ function missingAttributes(headers: IncomingHttpHeaders, body: string): string[]
 async function invokeInvalid(fn: LifecycleFunction, error: InvalidEventError, log: Logger): Promise<Outcome> {
   log.warn({ fn: fn.name, status: 400, code: error.code }, error.message);
   return { status: 400, error };
+}
+
+/** The request's body as text; undefined when it is larger than BODY_LIMIT (the rest is read and dropped, so the sender
+ * gets the answer rather than a broken connection). */
+function bodyOf(req: IncomingMessage): Promise<string | undefined> {
+  if (Number(req.headers['content-length'] ?? 0) > BODY_LIMIT) return (req.resume(), Promise.resolve(undefined));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= BODY_LIMIT) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(size > BODY_LIMIT ? undefined : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+const problem = (code: string, message: string) => ({ code, message });
+
+const notFound = async (req: IncomingMessage, res: ServerResponse) =>
+  send(res, 404, problem('LCM_ERR_EVENT_INVALID', `${req.method} ${(req.url ?? '/').split('?')[0]}: no such route`));
+
+/** Answers `status` with a text, JSON of an object, or nothing. */
+function send(res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void {
+  const raw = typeof body === 'string' || ArrayBuffer.isView(body);
+  const payload = raw ? (body as string | Uint8Array) : body === undefined ? undefined : JSON.stringify(body);
+  const type = raw ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
+  res.writeHead(status, payload === undefined ? headers : { 'content-type': type, ...headers });
+  res.end(payload);
 }
