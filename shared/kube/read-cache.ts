@@ -2,6 +2,7 @@ import { currentFreshness, kindKey } from './freshness.ts';
 import { KindCache, type Cached } from './kind-cache.ts';
 import { fieldsMatch, fieldTerms, labelsMatch, narrowerThan, selectorTerms } from './selectors.ts';
 import type { CachedKind, KubeObject, ListOptions, ListWatch, ObjectList, ObjectRef } from './types.ts';
+import { jsonCopy } from './json-copy.ts';
 
 /** How long a read waits for the cache to be listed or to catch up before it goes to the API server. */
 const CATCH_UP_MS = 10_000;
@@ -26,7 +27,7 @@ export class ReadCache {
     if (!spec || spec.labelSelector) return undefined;
     const cache = await this.caughtUp(spec, ref.namespace ?? '');
     const object = cache?.get(ref.name, ref.namespace ?? '');
-    return cache ? { object: object && (structuredClone(object) as unknown as T) } : undefined;
+    return cache ? { object: object && (jsonCopy(object) as unknown as T) } : undefined;
   }
 
   /** With `copy` false the cached objects themselves are handed out: only for callers that never change them. */
@@ -51,7 +52,7 @@ export class ReadCache {
       ? [cache.get(named.value ?? '', opts.namespace)].filter((o): o is Cached => o !== undefined && matches(o))
       : cache.select(matches, equal && { key: equal.key, value: equal.value ?? '' });
     return {
-      items: (copy ? structuredClone(items) : items) as unknown as T[],
+      items: (copy ? jsonCopy(items) : items) as unknown as T[],
       metadata: { resourceVersion: cache.resourceVersion },
     };
   }
