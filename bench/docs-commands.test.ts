@@ -1,26 +1,37 @@
-// The bench command lines docs/performance.md shows in its code blocks are ones the bench accepts.
+// The bench command lines docs/performance.md shows in its code blocks are ones the benches accept.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseBenchArgs } from './args.ts';
+import { parseFloorArgs } from './rollout-floor-args.ts';
 import { parseStartUpArgs } from './start-up-args.ts';
 
 const page = readFileSync(new URL('../docs/performance.md', import.meta.url), 'utf8');
 const blocks = [...page.matchAll(/```bash\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
 const lines = blocks.flatMap((b) => b.split('\n')).map((l) => l.replace(/#.*$/, '').trim());
-const commands = lines.filter((l) => /^npm run bench(\s|$)/.test(l) && !l.includes('...'));
-const startUps = lines.filter((l) => l.startsWith('npm run bench:start-up'));
 const argsOf = (line: string) =>
   line
-    .replace(/^npm run bench(:start-up)?( --)?/, '')
+    .replace(/^npm run bench(:[a-z-]+)?( --)?/, '')
     .trim()
     .split(/\s+/)
     .filter(Boolean);
 
-describe('the bench commands docs/performance.md shows', () => {
-  it('finds them', () => expect(commands.length).toBeGreaterThanOrEqual(6));
-  it.each(commands)('%s parses', (line) => expect(() => parseBenchArgs(argsOf(line))).not.toThrow());
-  it('finds the start-up bench', () => expect(startUps.length).toBeGreaterThanOrEqual(1));
-  it.each(startUps)('%s parses', (line) => expect(() => parseStartUpArgs(argsOf(line))).not.toThrow());
-  it('refuses a start-up count that is not a whole number', () =>
+/** Each npm script of a bench and what parses its options. */
+const benches: [script: string, parse: (argv: string[]) => unknown, least: number][] = [
+  ['bench', parseBenchArgs, 6],
+  ['bench:start-up', parseStartUpArgs, 1],
+  ['bench:rollout-floor', parseFloorArgs, 1],
+];
+
+describe.each(benches)('the npm run %s commands docs/performance.md shows', (script, parse, least) => {
+  const commands = lines.filter((l) => l.startsWith(`npm run ${script}`) && /^\s|^$/.test(l.slice(8 + script.length)));
+  const shown = commands.filter((l) => !l.includes('...'));
+  it(`are there (at least ${least})`, () => expect(shown.length).toBeGreaterThanOrEqual(least));
+  it.each(shown)('%s parses', (line) => expect(() => parse(argsOf(line))).not.toThrow());
+});
+
+describe('the benches refuse counts out of range', () => {
+  it('start-up', () =>
     expect(() => parseStartUpArgs(['--starts', '0'])).toThrow(/--starts must be a whole number ≥ 1, not 0/));
+  it('rollout floor', () =>
+    expect(() => parseFloorArgs(['--modules', '9'])).toThrow(/--modules must be a whole number from 1 to 8, not 9/));
 });

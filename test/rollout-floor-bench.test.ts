@@ -1,0 +1,34 @@
+// `npm run bench:rollout-floor` at its smallest (so the instrument cannot rot): a real runtime API server with its
+// controllers, one sample module rolled out; the figures must be there and sane, not small.
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+function runFloor(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['bench/rollout-floor.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('npm run bench:rollout-floor (smallest size)', () => {
+  it('rolls a sample module out on a runtime and reports how long until its Deployment is Available', async () => {
+    const { code, stdout, stderr } = await runFloor(['--runtimes', '1', '--modules', '1']);
+    expect(code, stderr).toBe(0);
+    const result = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as Record<string, number>;
+    expect(result).toMatchObject({ runtimes: 1, modules: 1, deployments: 1 });
+    expect(result.allAvailableSeconds).toBeGreaterThan(0);
+    expect(result.allAvailableSeconds).toBeGreaterThanOrEqual(result.appliedSeconds ?? Infinity);
+    expect(result.machineBusy).toBeGreaterThanOrEqual(0);
+    expect(result.machineBusy).toBeLessThanOrEqual(1);
+  }, 300_000);
+
+  it('refuses more sample modules than there are', async () => {
+    const { code, stderr } = await runFloor(['--modules', '12']);
+    expect(code).not.toBe(0);
+    expect(stderr).toMatch(/--modules must be a whole number from 1 to 8, not 12/);
+  });
+});
