@@ -1,18 +1,9 @@
 // `npm run bench:rollout-floor` at its smallest (so the instrument cannot rot): a real runtime API server with its
 // controllers, one sample module rolled out; the figures must be there and sane, not small.
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { runScript } from './run-script.ts';
 
-function runFloor(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bench/rollout-floor.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runFloor = (args: string[]) => runScript('bench/rollout-floor.ts', args);
 
 describe('npm run bench:rollout-floor (smallest size)', () => {
   it('rolls a sample module out on a runtime and reports how long until its Deployment is Available', async () => {

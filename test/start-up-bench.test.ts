@@ -1,18 +1,9 @@
 // `npm run bench:start-up` at its smallest (so the instrument cannot rot): a real KCP, `node local/start.ts` against
 // it; the figures must be there and sane, not small (speed is never asserted in tests).
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { runScript } from './run-script.ts';
 
-function runStartUpBench(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bench/start-up.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runStartUpBench = (args: string[]) => runScript('bench/start-up.ts', args);
 
 describe('npm run bench:start-up (smallest size)', () => {
   it('starts the lifecycle manager against a KCP and reports its CPU and RSS', async () => {

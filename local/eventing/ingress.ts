@@ -2,6 +2,7 @@
 import type { CloudEvent } from 'cloudevents';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { requestBody } from '../../shared/host/request-body.ts';
 import { eventFromHttp } from './event-message.ts';
 
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -32,12 +33,13 @@ async function handle(
   accept: (event: CloudEvent<unknown>) => void,
 ): Promise<void> {
   if (req.method !== 'POST') return answer(res, 405, 'only POST is accepted', { allow: 'POST' });
-  let body: Buffer;
+  let body: Buffer | undefined;
   try {
-    body = await readBody(req);
+    body = await requestBody(req, MAX_BODY_BYTES);
   } catch (e) {
-    return answer(res, 413, (e as Error).message);
+    return answer(res, 400, `the event could not be read: ${(e as Error).message}`);
   }
+  if (!body) return answer(res, 413, `the event is larger than ${MAX_BODY_BYTES} bytes`);
   let event: CloudEvent<unknown>;
   try {
     event = eventFromHttp(req.headers, body);
@@ -50,22 +52,6 @@ async function handle(
     return answer(res, 503, (e as Error).message);
   }
   answer(res, 202, '');
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.byteLength;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (size > MAX_BODY_BYTES) reject(new Error(`the event is larger than ${MAX_BODY_BYTES} bytes`));
-      else resolve(Buffer.concat(chunks));
-    });
-    req.on('error', reject);
-  });
 }
 
 function answer(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {

@@ -3,6 +3,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidEventError } from './errors.ts';
+import { requestBody } from './request-body.ts';
 import type { EventAttributes } from './events.ts';
 import { invoke, type LifecycleFunction, type Outcome } from './invoke.ts';
 import type { Logger } from './logger.ts';
@@ -45,9 +46,9 @@ export async function startFunctionHost(
   };
   const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => Promise<void>> = {
     'POST /': async (req, res) => {
-      const body = await bodyOf(req);
+      const body = await requestBody(req, BODY_LIMIT);
       if (body === undefined) return send(res, 413, problem('LCM_ERR_EVENT_INVALID', 'the body is larger than 1 MiB'));
-      const outcome = await call(parseEvent(req.headers, body));
+      const outcome = await call(parseEvent(req.headers, body.toString('utf8')));
       if ('reply' in outcome) {
         const message = HTTP.binary(outcome.reply);
         return send(res, 200, message.body, message.headers as Record<string, string>);
@@ -122,22 +123,6 @@ function missingAttributes(headers: IncomingHttpHeaders, body: string): string[]
 async function invokeInvalid(fn: LifecycleFunction, error: InvalidEventError, log: Logger): Promise<Outcome> {
   log.warn({ fn: fn.name, status: 400, code: error.code }, error.message);
   return { status: 400, error };
-}
-
-/** The request's body as text; undefined when it is larger than BODY_LIMIT (the rest is read and dropped, so the sender
- * gets the answer rather than a broken connection). */
-function bodyOf(req: IncomingMessage): Promise<string | undefined> {
-  if (Number(req.headers['content-length'] ?? 0) > BODY_LIMIT) return (req.resume(), Promise.resolve(undefined));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= BODY_LIMIT) chunks.push(chunk);
-    });
-    req.on('end', () => resolve(size > BODY_LIMIT ? undefined : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 const problem = (code: string, message: string) => ({ code, message });
