@@ -33,8 +33,9 @@ export async function readManifestDirectory(dir: string, parsedInto = PARSED): P
   const perFile = await Promise.all(
     files.map(async (name) => parseManifests(await readFile(join(dir, name), 'utf8'), join(dir, name))),
   );
-  await keepCopy(copy, { stamps, docs: perFile.flat() });
-  return perFile.flat();
+  const docs = perFile.flat();
+  await keepCopy(copy, { stamps, docs });
+  return docs;
 }
 
 /** A directory's objects and what its files were (name, modification time, size) when they were read. */

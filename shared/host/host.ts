@@ -62,8 +62,8 @@ export async function startFunctionHost(
       send(res, 200, await metrics.scrape(), { 'content-type': metrics.contentType }),
   };
   const server = createServer({ keepAliveTimeout: KEEP_ALIVE_MS }, (req, res) => {
-    const route = routes[`${req.method} ${(req.url ?? '/').split('?')[0]}`];
-    (route ?? notFound)(req, res).catch((error: unknown) => {
+    const route = `${req.method} ${(req.url ?? '/').split('?')[0]}`;
+    (routes[route] ?? notFound(route))(req, res).catch((error: unknown) => {
       log.error({ fn: fn.name, err: String(error) }, 'function host: the request failed');
       if (!res.headersSent) send(res, 500, problem('LCM_ERR_INTERNAL', 'the request failed'));
       else res.destroy();
@@ -127,8 +127,8 @@ async function invokeInvalid(fn: LifecycleFunction, error: InvalidEventError, lo
 
 const problem = (code: string, message: string) => ({ code, message });
 
-const notFound = async (req: IncomingMessage, res: ServerResponse) =>
-  send(res, 404, problem('LCM_ERR_EVENT_INVALID', `${req.method} ${(req.url ?? '/').split('?')[0]}: no such route`));
+const notFound = (route: string) => async (_req: IncomingMessage, res: ServerResponse) =>
+  send(res, 404, problem('LCM_ERR_EVENT_INVALID', `${route}: no such route`));
 
 /** Answers `status` with a text, JSON of an object, or nothing. */
 function send(res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void {
