@@ -1,6 +1,7 @@
 import { createSecureContext } from 'node:tls';
 import { USER_AGENT } from '../core/vocabulary.ts';
-import { apiErrorFrom, isNotFound } from './errors.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { apiErrorFrom, isNotFound, retryAfterMs } from './errors.ts';
 import type { ClusterConfig, TlsOptions } from './kubeconfig.ts';
 import { Discovery, type ResourceInfo } from './discovery.ts';
 import { currentFreshness, kindKey } from './freshness.ts';
@@ -253,13 +254,17 @@ export class KubeClient {
 
   async request<T>(method: Method, path: string, body?: unknown, contentType = 'application/json'): Promise<T> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    tally(this.server, method, path, contentType);
     const headers: Headers = { ...this.headers, accept: 'application/json' };
     if (payload !== undefined)
       Object.assign(headers, { 'content-type': contentType, 'content-length': Buffer.byteLength(payload) });
-    const { status, body: text } = await this.transport.exchange(method, path, headers, payload);
-    if (accepted(status)) return (text ? JSON.parse(text) : undefined) as T;
-    throw apiErrorFrom(status, text, labelOf(method, path));
+    for (let retries = 0; ; retries++) {
+      tally(this.server, method, path, contentType);
+      const { status, body: text } = await this.transport.exchange(method, path, headers, payload);
+      if (accepted(status)) return (text ? JSON.parse(text) : undefined) as T;
+      const wait = retryAfterMs(status, text, retries);
+      if (wait === undefined) throw apiErrorFrom(status, text, labelOf(method, path));
+      await sleep(wait);
+    }
   }
 }
 

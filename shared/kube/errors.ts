@@ -24,9 +24,28 @@ export function apiErrorFrom(status: number, body: string, what: string): KubeAp
   );
 }
 
-function parseStatus(body: string): { reason?: string; message?: string } {
+/** Retries of a 429 a request makes at most, and the longest wait it takes from the server (ADR 54). */
+export const TOO_MANY_RETRIES = 3;
+const MAX_RETRY_AFTER_MS = 2_000;
+
+/** PURE. How long to wait before sending a request again that the API server answered `status` with, as client-go
+ * does: a 429 (APF queue full, a watch cache still initializing) was not processed, so any verb is sent again after the
+ * Status's `retryAfterSeconds` (1 s when absent, at most 2 s), `TOO_MANY_RETRIES` times. undefined: answer as is. */
+export function retryAfterMs(status: number, body: string, retriesSoFar: number): number | undefined {
+  if (status !== 429 || retriesSoFar >= TOO_MANY_RETRIES) return undefined;
+  const seconds = Number(parseStatus(body).details?.retryAfterSeconds ?? 1);
+  return Math.min(Math.max(Number.isFinite(seconds) ? seconds * 1000 : 1000, 100), MAX_RETRY_AFTER_MS);
+}
+
+interface Status {
+  reason?: string;
+  message?: string;
+  details?: { retryAfterSeconds?: unknown };
+}
+
+function parseStatus(body: string): Status {
   try {
-    return JSON.parse(body) as { reason?: string; message?: string };
+    return JSON.parse(body) as Status;
   } catch {
     return { message: body.slice(0, 300) };
   }
