@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { KubeClient } from '../shared/kube/client.ts';
 import { countRequests, requestTally } from '../shared/kube/request-tally.ts';
+import type { KubeObject } from '../shared/kube/types.ts';
 import { clusters } from './clusters.ts';
 
 const CRDS = 6;
@@ -34,6 +35,7 @@ const ref = (i: number) => ({
   kind: 'CustomResourceDefinition',
   name: `gadgets.${groupOf(i)}`,
 });
+type Crd = KubeObject & { status?: { conditions?: { type: string; status: string }[] } };
 let client: KubeClient;
 
 beforeAll(async () => {
@@ -49,7 +51,7 @@ afterAll(async () => {
 
 async function established(i: number): Promise<void> {
   for (;;) {
-    const crd = await client.get<{ status?: { conditions?: { type: string; status: string }[] } }>(ref(i));
+    const crd = await client.get<Crd>(ref(i));
     if (crd?.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) return;
     await sleep(20);
   }

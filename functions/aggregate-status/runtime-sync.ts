@@ -75,17 +75,17 @@ export async function syncRuntime(
   const key = `${namespace}/${name}`;
   try {
     const desired = await desiredRuntimeSide(kcp, kyma, access.scope.namespace, config);
-    let removed = 0;
-    if (force || !memo.fresh(access.client, key, desired)) {
-      memo.forget(access.client, key);
-      removed = await pushCrdsAndCatalog(access.client, desired, access.scope.namespace);
-      if (desired.pullSecret) {
-        markStep('image_pull_secret_sync');
-        await ensureRemoteNamespace(access.client, access.scope.namespace);
-        await applyUnlessCurrent(access.client, desired.pullSecret, FIELD_MANAGER.lifecycleManager);
-      }
-      memo.remember(access.client, key, desired);
-    }
+    // Concurrent calls about one Kyma (its add and update events) share one push (ADR 54).
+    const removed =
+      (await memo.once(access.client, key, desired, force, async () => {
+        const gone = await pushCrdsAndCatalog(access.client, desired, access.scope.namespace);
+        if (desired.pullSecret) {
+          markStep('image_pull_secret_sync');
+          await ensureRemoteNamespace(access.client, access.scope.namespace);
+          await applyUnlessCurrent(access.client, desired.pullSecret, FIELD_MANAGER.lifecycleManager);
+        }
+        return gone;
+      })) ?? 0;
     const upstreamWatcher = await removeUpstreamWatcher(access.client);
     const catalog = `${desired.catalog.templates.length} ModuleTemplates and ${desired.catalog.metas.length} ModuleReleaseMetas synced${removed ? `, ${removed} copies removed` : ''}`;
     const secret = desired.pullSecret

@@ -34,3 +34,37 @@ describe('SyncMemo', () => {
     expect(memo.fresh(a, 'kcp/k1', { x: 1, y: { b: 2, a: 1 } }, 1)).toBe(false);
   });
 });
+
+describe('SyncMemo.once', () => {
+  it('pushes once for calls that come while the same push is under way, and shares its outcome', async () => {
+    const memo = new SyncMemo(60_000);
+    const a = client();
+    let pushes = 0;
+    let finish: (n: number) => void = () => undefined;
+    const push = () => {
+      pushes++;
+      return new Promise<number>((resolve) => (finish = resolve));
+    };
+    const first = memo.once(a, 'kcp/k1', desired, false, push);
+    const second = memo.once(a, 'kcp/k1', structuredClone(desired), true, push);
+    finish(2);
+    expect(await Promise.all([first, second])).toEqual([2, 2]);
+    expect(pushes).toBe(1);
+    expect(await memo.once(a, 'kcp/k1', desired, false, push), 'fresh afterwards: skipped').toBeUndefined();
+    expect(pushes).toBe(1);
+  });
+
+  it('pushes again when forced once the push is over, for changed content, and after a failure', async () => {
+    const memo = new SyncMemo(60_000);
+    const a = client();
+    let pushes = 0;
+    const push = async () => ++pushes;
+    await memo.once(a, 'kcp/k1', desired, false, push);
+    expect(await memo.once(a, 'kcp/k1', desired, true, push), 'forced (a drift check)').toBe(2);
+    expect(await memo.once(a, 'kcp/k1', { ...desired, more: 1 }, false, push), 'changed content').toBe(3);
+    const failing = () => Promise.reject(new Error('runtime refused'));
+    await expect(memo.once(a, 'kcp/k2', desired, false, failing)).rejects.toThrow('runtime refused');
+    expect(memo.fresh(a, 'kcp/k2', desired), 'a failed push is not remembered').toBe(false);
+    expect(await memo.once(a, 'kcp/k2', desired, false, push)).toBe(4);
+  });
+});

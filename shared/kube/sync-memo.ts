@@ -8,6 +8,8 @@ import { PerClientMemo } from './per-client.ts';
  * resync events, so runtime-side drift is repaired within the drift period. */
 export class SyncMemo {
   private readonly pushed: PerClientMemo<string>;
+  /** Pushes under way, per client and key, with the fingerprint of what they push. */
+  private readonly running = new WeakMap<KubeClient, Map<string, { fingerprint: string; done: Promise<unknown> }>>();
 
   constructor(ttlMs: number) {
     this.pushed = new PerClientMemo(ttlMs);
@@ -30,6 +32,33 @@ export class SyncMemo {
 
   forget(client: KubeClient, key: string): void {
     this.pushed.delete(client, key);
+  }
+
+  /** `push` of `desired` to `client` for `key`, once (ADR 54): skipped (undefined) when fresh and not `force`d; a call
+   * while the same push is under way waits for that one and shares its outcome instead of sending it again. */
+  async once<T>(
+    client: KubeClient,
+    key: string,
+    desired: unknown,
+    force: boolean,
+    push: () => Promise<T>,
+  ): Promise<T | undefined> {
+    const fingerprint = fingerprintOf(desired);
+    let byKey = this.running.get(client);
+    const running = byKey?.get(key);
+    if (running?.fingerprint === fingerprint) return running.done as Promise<T>;
+    if (!force && this.pushed.get(client, key) === fingerprint) return undefined;
+    this.forget(client, key);
+    const done = push().then((outcome) => {
+      this.pushed.set(client, key, fingerprint);
+      return outcome;
+    });
+    if (!byKey) this.running.set(client, (byKey = new Map()));
+    const entry = { fingerprint, done };
+    byKey.set(key, entry);
+    const over = () => void (byKey.get(key) === entry && byKey.delete(key));
+    done.then(over, over);
+    return done;
   }
 }
 
