@@ -18,6 +18,7 @@ import type { RuntimeSync } from './decide.ts';
 import type { Config } from '../../shared/host/config.ts';
 import { removeUpstreamWatcher } from './upstream-watcher.ts';
 import { markStep } from '../../shared/host/steps.ts';
+import { mapAtMost } from '../../shared/core/at-most.ts';
 
 export const CATALOG_MANAGER = 'catalog-sync';
 const CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' };
@@ -193,16 +194,19 @@ function lifecycleCrds(kcp: KubeClient): Promise<RuntimeCrd[]> {
 /** The lifecycle CRDs as the KCP has them, conversion None, label managed-by=kyma (server-side apply, skipped when already so). */
 async function pushCrds(runtime: KubeClient, crds: RuntimeCrd[]): Promise<void> {
   markStep('crds_sync');
-  for (const crd of crds) {
-    // Every Kyma on this runtime API server shares these CRDs: seen as desired by one call, trusted by the next (ADR 32).
-    const applied = await sharedObjects.apply<RuntimeCrd>(runtime, crd, FIELD_MANAGER.lifecycleManager, crdSettled);
-    // A CRD left terminating by an earlier Kyma's deletion: wait until it is gone, then it is created afresh.
-    if (applied.metadata.deletionTimestamp)
-      throw new Error(`CRD ${crd.metadata.name} on the runtime is still being deleted`);
-    // Accepted but never established (its API server restarted mid-way): nudged, and the sync is retried.
-    if (await nudgeUnestablished(runtime, applied))
-      throw new Error(`CRD ${crd.metadata.name} on the runtime was not established: nudged`);
-  }
+  // The three at once (ADR 54): each is one request or none, and none needs another.
+  await Promise.all(crds.map((crd) => pushCrd(runtime, crd)));
+}
+
+async function pushCrd(runtime: KubeClient, crd: RuntimeCrd): Promise<void> {
+  // Every Kyma on this runtime API server shares these CRDs: seen as desired by one call, trusted by the next (ADR 32).
+  const applied = await sharedObjects.apply<RuntimeCrd>(runtime, crd, FIELD_MANAGER.lifecycleManager, crdSettled);
+  // A CRD left terminating by an earlier Kyma's deletion: wait until it is gone, then it is created afresh.
+  if (applied.metadata.deletionTimestamp)
+    throw new Error(`CRD ${crd.metadata.name} on the runtime is still being deleted`);
+  // Accepted but never established (its API server restarted mid-way): nudged, and the sync is retried.
+  if (await nudgeUnestablished(runtime, applied))
+    throw new Error(`CRD ${crd.metadata.name} on the runtime was not established: nudged`);
 }
 
 /** CRDs, then the catalog. A catalog kind the runtime does not serve means its CRDs went since this process last
@@ -231,18 +235,23 @@ const CATALOG_KINDS = ['ModuleTemplate', 'ModuleReleaseMeta'];
 async function pushCatalog(runtime: KubeClient, catalog: Catalog, remoteNamespace: string): Promise<number> {
   markStep('module_catalog_sync');
   const live = new Map<string, Copy>();
-  for (const kind of CATALOG_KINDS) {
-    for (const copy of (await runtime.list<Copy>(API_VERSION, kind, { namespace: remoteNamespace })).items)
+  const lists = await Promise.all(
+    CATALOG_KINDS.map((kind) => runtime.list<Copy>(API_VERSION, kind, { namespace: remoteNamespace })),
+  );
+  CATALOG_KINDS.forEach((kind, i) => {
+    for (const copy of lists[i]?.items ?? [])
       live.set(`${kind}/${copy.metadata.name}`, { ...copy, apiVersion: API_VERSION, kind });
-  }
+  });
   const desired = [...catalog.templates, ...catalog.metas];
-  for (const object of desired)
-    await applyUnlessCurrent<Copy>(
+  // Eight copies at a time (ADR 54), each one request or none.
+  await mapAtMost(desired, 8, (object) =>
+    applyUnlessCurrent<Copy>(
       runtime,
       object as Copy,
       CATALOG_MANAGER,
       live.get(`${object.kind}/${object.metadata.name}`) ?? null,
-    );
+    ),
+  );
   const keep = new Set(desired.map((o) => `${o.kind}/${o.metadata.name}`));
   let removed = 0;
   for (const [key, copy] of live) {

@@ -5,6 +5,7 @@ import { KubeApiError } from '../kube/errors.ts';
 import { NotYetReadyError, TransientError, isConnectionError } from '../host/errors.ts';
 import { syncedOf, type RuntimeObject } from './render.ts';
 import { sameAsHolder, type Ownership } from './ownership.ts';
+import { mapAtMost } from '../core/at-most.ts';
 
 const FIRST_KINDS = new Set(['CustomResourceDefinition', 'Namespace']);
 const PARALLEL = 8;
@@ -88,22 +89,14 @@ async function applyOne(runtime: KubeClient, object: RuntimeObject, how: ApplyOp
   return { applied: await applyUnlessCurrent<RuntimeObject>(runtime, object, how.fieldManager, live) };
 }
 
-async function applyBatch(runtime: KubeClient, objects: RuntimeObject[], how: ApplyOptions): Promise<Result[]> {
-  const results: Result[] = [];
-  for (let i = 0; i < objects.length; i += PARALLEL) {
-    results.push(
-      ...(await Promise.all(
-        objects.slice(i, i + PARALLEL).map(async (object): Promise<Result> => {
-          try {
-            return await applyOne(runtime, object, how);
-          } catch (failure) {
-            return { object, failure };
-          }
-        }),
-      )),
-    );
-  }
-  return results;
+function applyBatch(runtime: KubeClient, objects: RuntimeObject[], how: ApplyOptions): Promise<Result[]> {
+  return mapAtMost(objects, PARALLEL, async (object): Promise<Result> => {
+    try {
+      return await applyOne(runtime, object, how);
+    } catch (failure) {
+      return { object, failure };
+    }
+  });
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
