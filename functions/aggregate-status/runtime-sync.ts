@@ -194,8 +194,9 @@ function lifecycleCrds(kcp: KubeClient): Promise<RuntimeCrd[]> {
 /** The lifecycle CRDs as the KCP has them, conversion None, label managed-by=kyma (server-side apply, skipped when already so). */
 async function pushCrds(runtime: KubeClient, crds: RuntimeCrd[]): Promise<void> {
   markStep('crds_sync');
-  // The three at once (ADR 54): each is one request or none, and none needs another.
-  await Promise.all(crds.map((crd) => pushCrd(runtime, crd)));
+  // One after another: the catalog's kinds are served only once their CRDs are established, and a busy runtime
+  // establishes one while the next is applied (at once, the catalog's first LIST often found them not served yet).
+  for (const crd of crds) await pushCrd(runtime, crd);
 }
 
 async function pushCrd(runtime: KubeClient, crd: RuntimeCrd): Promise<void> {

@@ -1,7 +1,7 @@
 import { API_VERSION, LABEL, MANAGED_BY_RUNTIME, REMOTE_NAMESPACE } from '../core/vocabulary.ts';
 import { applyUnlessCurrent } from './apply-current.ts';
 import type { KubeClient } from './client.ts';
-import { PerClientMemo } from './per-client.ts';
+import { SyncMemo } from './sync-memo.ts';
 
 /** Field manager upstream uses for the runtime's kyma-system namespace and the remote Kyma's metadata. */
 export const SYNC_CONTEXT_MANAGER = 'kyma-sync-context';
@@ -11,7 +11,7 @@ export const REMOTE_KYMA = { apiVersion: API_VERSION, kind: 'Kyma', namespace: R
 
 /** How long a namespace ensured through a runtime client is taken as there by callers that `reuse` (ADR 27). */
 const ENSURED_MS = 5 * 60_000;
-const ensured = new PerClientMemo<true>(ENSURED_MS);
+const ensured = new SyncMemo(ENSURED_MS);
 
 /** Ensures `kyma-system` (or the Kyma's runtime namespace, ADR 13) with the upstream labels, applied unless already so;
  * no module owns it, so it is never pruned with one. With `reuse`, a namespace this client ensured in the last five
@@ -21,27 +21,28 @@ export async function ensureRemoteNamespace(
   namespace = REMOTE_NAMESPACE,
   reuse = false,
 ): Promise<void> {
-  if (reuse && ensured.get(runtime, namespace)) return;
-  await applyUnlessCurrent(
-    runtime,
-    {
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: {
-        name: namespace,
-        labels: {
-          [LABEL.managedBy]: MANAGED_BY_RUNTIME,
-          'istio-injection': 'enabled',
-          'namespaces.warden.kyma-project.io/validate': 'enabled',
+  // Calls that come while it is being ensured (a Kyma's Manifests start together) wait for that one (ADR 54).
+  await ensured.once(runtime, namespace, namespace, !reuse, () =>
+    applyUnlessCurrent(
+      runtime,
+      {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: {
+          name: namespace,
+          labels: {
+            [LABEL.managedBy]: MANAGED_BY_RUNTIME,
+            'istio-injection': 'enabled',
+            'namespaces.warden.kyma-project.io/validate': 'enabled',
+          },
         },
       },
-    },
-    SYNC_CONTEXT_MANAGER,
+      SYNC_CONTEXT_MANAGER,
+    ),
   );
-  ensured.set(runtime, namespace, true);
 }
 
 /** The namespace is checked again at the next `ensureRemoteNamespace` (an apply into it failed). */
 export function forgetRemoteNamespace(runtime: KubeClient, namespace = REMOTE_NAMESPACE): void {
-  ensured.delete(runtime, namespace);
+  ensured.forget(runtime, namespace);
 }
