@@ -210,16 +210,21 @@ async function pushCrd(runtime: KubeClient, crd: RuntimeCrd): Promise<void> {
     throw new Error(`CRD ${crd.metadata.name} on the runtime was not established: nudged`);
 }
 
-/** CRDs, then the catalog. A catalog kind the runtime does not serve means its CRDs went since this process last
- * trusted them (another Kyma's deletion removed them, ADR 32): forgotten, pushed again, and the catalog retried once. */
+/** CRDs, the runtime namespace, then the catalog. A catalog kind the runtime does not serve means its CRDs went since
+ * this process last trusted them (another Kyma's deletion removed them, ADR 32): forgotten, pushed again, and the
+ * catalog retried once. */
 async function pushCrdsAndCatalog(runtime: KubeClient, desired: RuntimeSide, remoteNamespace: string): Promise<number> {
   await pushCrds(runtime, desired.crds);
+  // The copies live in the runtime namespace: ensured first (once per client and five minutes), else a runtime whose
+  // namespace is still being created answers 404 and the whole push is made twice.
+  await ensureRemoteNamespace(runtime, remoteNamespace, true);
   try {
     return await pushCatalog(runtime, desired.catalog, remoteNamespace);
   } catch (error) {
     if (!isNotFound(error)) throw error;
     sharedObjects.forgetServer(runtime.server);
     await pushCrds(runtime, desired.crds);
+    await ensureRemoteNamespace(runtime, remoteNamespace);
     return pushCatalog(runtime, desired.catalog, remoteNamespace);
   }
 }
