@@ -90,15 +90,19 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
     async handle({ event, key, log }) {
       if (key.kind !== 'Kyma' && key.kind !== 'Manifest')
         throw new InvalidEventError(`${NAME} handles Kyma and Manifest events, not ${key.kind}`);
-      const kyma = await kymaOf(key, event);
-      const ignored = ignoreReason(kyma, Boolean(kyma && key.kind === 'Kyma' && written.isEcho(event, kyma)));
-      if (ignored || !kyma) {
+      const seen = await kymaOf(key, event);
+      const ignored = ignoreReason(seen, Boolean(seen && key.kind === 'Kyma' && written.isEcho(event, seen)));
+      if (ignored || !seen) {
         log.debug({ step: 'Ignore', why: ignored?.why }, `${NAME}: status left alone`);
         return undefined;
       }
+      const inCluster = isInClusterKyma(seen);
+      const side = key.kind === 'Kyma' ? await runtimeSideOf(seen, inCluster, checksDrift(event)) : undefined;
+      // A runtime side can take seconds on a busy runtime: the Kyma is read again after it, so what resolve-template
+      // wrote meanwhile is aggregated instead of failing the guarded status write (409, the call retried; ADR 54).
+      const kyma = side ? await kymaOf(key, event) : seen;
+      if (!kyma || ignoreReason(kyma, false)) return undefined;
       const manifests = await manifestsOf(kyma);
-      const inCluster = isInClusterKyma(kyma);
-      const side = key.kind === 'Kyma' ? await runtimeSideOf(kyma, inCluster, checksDrift(event)) : undefined;
       const pendingStep = side?.pending ? currentStep() : undefined;
       const to = { kcp: deps.kcp, events, written, log };
       const call: AggregateCall = {
