@@ -1,7 +1,7 @@
 // A custom resource read or written right after its CRD is established can meet kube-apiserver's watch cache still
 // initializing: 429 "storage is (re)initializing" with retryAfterSeconds. The client sends such a request again after
-// the time the server names (ADR 54), as client-go does, so a fresh runtime's catalog sync or default CR no longer fails
-// its whole call. Real runtime API server; the request tally shows how many requests each read took.
+// the time the server names (ADR 54), as client-go does, so a fresh runtime's catalog sync or default CR no longer
+// fails its whole call. Real runtime API server; the request tally shows how many requests each read took.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { KubeClient } from '../shared/kube/client.ts';

@@ -98,23 +98,14 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
       }
       const inCluster = isInClusterKyma(seen);
       const side = key.kind === 'Kyma' ? await runtimeSideOf(seen, inCluster, checksDrift(event)) : undefined;
-      // A runtime side can take seconds on a busy runtime: the Kyma is read again after it, so what resolve-template
-      // wrote meanwhile is aggregated instead of failing the guarded status write (409, the call retried; ADR 54).
+      // Read again after a runtime side (seconds on a busy runtime): writes meanwhile are no 409 (ADR 54).
       const kyma = side ? await kymaOf(key, event) : seen;
       if (!kyma || ignoreReason(kyma, false)) return undefined;
       const manifests = await manifestsOf(kyma);
       const pendingStep = side?.pending ? currentStep() : undefined;
       const to = { kcp: deps.kcp, events, written, log };
-      const call: AggregateCall = {
-        to,
-        kyma,
-        stored: kyma,
-        side,
-        pendingStep,
-        force: checksDrift(event),
-        runtimes,
-        pushed,
-      };
+      const force = checksDrift(event);
+      const call: AggregateCall = { to, kyma, stored: kyma, side, pendingStep, force, runtimes, pushed };
       const now = new Date().toISOString();
       for (const step of aggregateSteps({ kyma, manifests, runtimeSide: runtimeView(side), inCluster, now })) {
         await take(call, step, log.child({ step: step.step }));

@@ -25,7 +25,6 @@ import { mandatorySources } from './mandatory.ts';
 import { removedModuleSources } from './removing.ts';
 import { currentTraceparent } from '../../shared/host/trace.ts';
 import { renderedFinalizers } from '../../shared/core/manifest-finalizers.ts';
-import { mapAtMost } from '../../shared/core/at-most.ts';
 
 export const NAME = 'render-manifest';
 
@@ -48,15 +47,8 @@ export function renderManifest(given: FunctionDeps): LifecycleFunction {
         log.debug({ step: 'Ignore', why: ignored?.why }, `${NAME}: nothing to render`);
         return undefined;
       }
-      const steps = renderSteps(await observe(deps, kyma));
-      const act = (step: RenderStep) => take(deps, kyma, step, log.child({ step: step.step }));
-      // The writes come first and are independent of one another: eight at a time (ADR 54), then the rest in order.
-      await mapAtMost(
-        steps.filter((s) => s.step === 'WriteManifest'),
-        8,
-        act,
-      );
-      for (const step of steps.filter((s) => s.step !== 'WriteManifest')) await act(step);
+      for (const step of renderSteps(await observe(deps, kyma)))
+        await take(deps, kyma, step, log.child({ step: step.step }));
       return undefined;
     },
   };
