@@ -97,14 +97,14 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
         return undefined;
       }
       const inCluster = isInClusterKyma(seen);
-      const side = key.kind === 'Kyma' ? await runtimeSideOf(seen, inCluster, checksDrift(event)) : undefined;
+      const force = checksDrift(event);
+      const side = key.kind === 'Kyma' ? await runtimeSideOf(seen, inCluster, force) : undefined;
       // Read again after a runtime side (seconds on a busy runtime): writes meanwhile are no 409 (ADR 54).
       const kyma = side ? await kymaOf(key, event) : seen;
       if (!kyma || ignoreReason(kyma, false)) return undefined;
       const manifests = await manifestsOf(kyma);
       const pendingStep = side?.pending ? currentStep() : undefined;
       const to = { kcp: deps.kcp, events, written, log };
-      const force = checksDrift(event);
       const call: AggregateCall = { to, kyma, stored: kyma, side, pendingStep, force, runtimes, pushed };
       const now = new Date().toISOString();
       for (const step of aggregateSteps({ kyma, manifests, runtimeSide: runtimeView(side), inCluster, now })) {

@@ -242,12 +242,13 @@ async function pushCatalog(runtime: KubeClient, catalog: Catalog, remoteNamespac
   markStep('module_catalog_sync');
   const live = new Map<string, Copy>();
   const lists = await Promise.all(
-    CATALOG_KINDS.map((kind) => runtime.list<Copy>(API_VERSION, kind, { namespace: remoteNamespace })),
+    CATALOG_KINDS.map(async (kind) => ({
+      kind,
+      copies: (await runtime.list<Copy>(API_VERSION, kind, { namespace: remoteNamespace })).items,
+    })),
   );
-  CATALOG_KINDS.forEach((kind, i) => {
-    for (const copy of lists[i]?.items ?? [])
-      live.set(`${kind}/${copy.metadata.name}`, { ...copy, apiVersion: API_VERSION, kind });
-  });
+  for (const { kind, copies } of lists)
+    for (const copy of copies) live.set(`${kind}/${copy.metadata.name}`, { ...copy, apiVersion: API_VERSION, kind });
   const desired = [...catalog.templates, ...catalog.metas];
   // Eight copies at a time (ADR 54), each one request or none.
   await mapAtMost(desired, 8, (object) =>

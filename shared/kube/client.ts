@@ -1,6 +1,6 @@
 import { createSecureContext } from 'node:tls';
-import { USER_AGENT } from '../core/vocabulary.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { USER_AGENT } from '../core/vocabulary.ts';
 import { apiErrorFrom, isNotFound, retryAfterMs } from './errors.ts';
 import type { ClusterConfig, TlsOptions } from './kubeconfig.ts';
 import { Discovery, type ResourceInfo } from './discovery.ts';
