@@ -1,9 +1,7 @@
 // Which of upstream's steps a call is in (ADR 40): a call marks the step it starts, and a retry it ends in is counted
 // under that step's name in `lifecycle_mgr_requeue_reason_total`, as upstream's controllers count theirs.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RequeueReason } from '../core/upstream-names.ts';
-
-const current = new AsyncLocalStorage<{ step?: RequeueReason }>();
+import { callContext, withinCall } from './call-context.ts';
 
 /** Runs a call with a step record of its own; answers the work's result and the step it was in last. */
 export async function withSteps<T>(
@@ -11,7 +9,7 @@ export async function withSteps<T>(
 ): Promise<{ result: T; step?: RequeueReason } | { thrown: unknown; step?: RequeueReason }> {
   const record: { step?: RequeueReason } = {};
   try {
-    return { result: await current.run(record, work), ...(record.step ? { step: record.step } : {}) };
+    return { result: await withinCall({ steps: record }, work), ...(record.step ? { step: record.step } : {}) };
   } catch (thrown) {
     return { thrown, ...(record.step ? { step: record.step } : {}) };
   }
@@ -19,12 +17,12 @@ export async function withSteps<T>(
 
 /** The call goes into `step` (outside a call: nothing happens). */
 export function markStep(step: RequeueReason): void {
-  const record = current.getStore();
+  const record = callContext().steps;
   if (record) record.step = step;
 }
 
 /** The step the current call is in, if it marked one. */
-export const currentStep = (): RequeueReason | undefined => current.getStore()?.step;
+export const currentStep = (): RequeueReason | undefined => callContext().steps?.step;
 
 /** Each function's step when it marked none: the upstream step its work is part of. */
 export const DEFAULT_STEP: Record<string, RequeueReason> = {

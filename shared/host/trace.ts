@@ -1,8 +1,8 @@
 // W3C trace context through the chain (ADR 20): every call runs in a span; the events it sends carry its `traceparent`
 // and the objects it writes record it (status.lastTrace or the last-trace annotation), so the call reacting to our own
 // write continues the trace.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomFillSync } from 'node:crypto';
+import { callContext, withinCall } from './call-context.ts';
 
 export interface TraceContext {
   traceId: string;
@@ -71,10 +71,8 @@ export function recordedTrace(object: unknown, ours: readonly string[], annotati
   );
 }
 
-const current = new AsyncLocalStorage<TraceContext>();
-
 /** Runs `work` as the span `trace`: events it sends carry it, writes record it. */
-export const inSpan = <T>(trace: TraceContext, work: () => Promise<T>): Promise<T> => current.run(trace, work);
+export const inSpan = <T>(trace: TraceContext, work: () => Promise<T>): Promise<T> => withinCall({ trace }, work);
 
 /** The current call's traceparent; outside a call (a source, the runtime watch), the root of a new trace. */
-export const currentTraceparent = (): string => formatTraceparent(current.getStore() ?? startSpan(undefined));
+export const currentTraceparent = (): string => formatTraceparent(callContext().trace ?? startSpan(undefined));

@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { callContext, withinCall } from '../host/call-context.ts';
 
 /** How fresh watch-cache reads must be in the current call (ADR 15): per kind, the highest resourceVersion the call
  * has seen (its event's object, its own writes), which a cached read waits for. resourceVersions compare as the etcd
@@ -18,8 +18,6 @@ export class Freshness {
   }
 }
 
-const context = new AsyncLocalStorage<Freshness>();
-
 /** Runs `work` with a fresh Freshness; `kind`/`resourceVersion` seed it with the object the call is about, `also`
  * with what the event's sender had seen. */
 export function withFreshness<T>(
@@ -31,10 +29,10 @@ export function withFreshness<T>(
   const freshness = new Freshness();
   if (kind) freshness.note(kind, resourceVersion);
   if (also) freshness.note(also.kind, also.resourceVersion);
-  return context.run(freshness, work);
+  return withinCall({ freshness }, work);
 }
 
-export const currentFreshness = (): Freshness | undefined => context.getStore();
+export const currentFreshness = (): Freshness | undefined => callContext().freshness;
 
 export const kindKey = (apiVersion: string, kind: string) =>
   `${apiVersion.includes('/') ? apiVersion.split('/')[0] : ''}/${kind}`;

@@ -1,13 +1,12 @@
 // Which function makes which Kubernetes requests (issue 20): when counting is on (the bench turns it on), every
 // request of a KubeClient is counted by the function whose call made it, the API server it went to, its verb and its
 // resource — the API servers' own metrics say what arrived, this says who sent it. Off, it costs one check a request.
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { callContext, withinCall } from '../host/call-context.ts';
 
-const caller = new AsyncLocalStorage<string>();
 let counts: Map<string, number> | undefined;
 
 /** Runs `work` as a call of function `name`: the requests it makes are counted for that function. */
-export const asCaller = <T>(name: string, work: () => Promise<T>): Promise<T> => caller.run(name, work);
+export const asCaller = <T>(name: string, work: () => Promise<T>): Promise<T> => withinCall({ caller: name }, work);
 
 /** Starts counting (from zero) or stops it. */
 export function countRequests(on: boolean): void {
@@ -34,7 +33,7 @@ export function requestTally(): TalliedRequest[] {
 export function tally(server: string, method: string, path: string, contentType: string): void {
   if (!counts) return;
   const { verb, resource } = requestShape(method, path, contentType);
-  const key = `${caller.getStore() ?? 'other'}\t${server}\t${verb}\t${resource}`;
+  const key = `${callContext().caller ?? 'other'}\t${server}\t${verb}\t${resource}`;
   counts.set(key, (counts.get(key) ?? 0) + 1);
 }
 

@@ -1,0 +1,28 @@
+// What a function call carries through its awaits (ADR 55): which function makes its requests, its span, how fresh
+// its cached reads must be, the upstream step it is in. One AsyncLocalStorage holds all of it: on Node 22 every
+// AsyncLocalStorage in use copies its value onto each promise a call creates, so one of them costs a quarter of four.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { RequeueReason } from '../core/upstream-names.ts';
+import type { Freshness } from '../kube/freshness.ts';
+import type { TraceContext } from './trace.ts';
+
+/** A call's context, one entry per concern; each is set once at the call's start (shared/host/invoke.ts). */
+export interface CallContext {
+  /** The function whose call makes the requests (shared/kube/request-tally.ts). */
+  readonly caller?: string;
+  /** The call's span (shared/host/trace.ts). */
+  readonly trace?: TraceContext;
+  /** What the call has seen (shared/kube/freshness.ts). */
+  readonly freshness?: Freshness;
+  /** The step the call is in, a record the call mutates (shared/host/steps.ts). */
+  readonly steps?: { step?: RequeueReason };
+}
+
+const current = new AsyncLocalStorage<CallContext>();
+
+/** Runs `work` with the current context and `entries` on top of it. */
+export const withinCall = <T>(entries: CallContext, work: () => Promise<T>): Promise<T> =>
+  current.run({ ...current.getStore(), ...entries }, work);
+
+/** The current call's context; outside a call, empty. */
+export const callContext = (): CallContext => current.getStore() ?? {};
