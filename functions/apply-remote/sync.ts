@@ -5,7 +5,11 @@ import { markStep } from '../../shared/host/steps.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import { NotYetReadyError } from '../../shared/host/errors.ts';
 import type { ApplyContext } from './context.ts';
-import { ensureRemoteNamespace, forgetRemoteNamespace } from '../../shared/kube/remote-namespace.ts';
+import {
+  checkRemoteNamespace,
+  ensureRemoteNamespace,
+  forgetRemoteNamespace,
+} from '../../shared/kube/remote-namespace.ts';
 import { syncObjects } from '../../shared/render/sync.ts';
 import { apiVersionOf, type RuntimeObject } from '../../shared/render/render.ts';
 import type { HeldCrd } from '../../shared/render/crd-holders.ts';
@@ -36,8 +40,11 @@ export async function syncModule(ctx: ApplyContext, manifest: Manifest, runtime:
   markStep('manifest_render_resources');
   const objects = await renderTarget(runtime, manifest, layer.yaml, ctx.pullSecret, ctx.scope, ctx.kcpSecrets);
   if ('error' in objects) return { error: objects.error, stage: 'resources' };
-  // Drift checks read everything; other calls trust what was ensured or applied before (ADR 27).
-  await ensureRemoteNamespace(runtime, ctx.scope.namespace, !ctx.force);
+  // Drift checks read everything (the namespace once per five minutes, ADR 56); other calls trust what was ensured or
+  // applied before (ADR 27).
+  await (ctx.force
+    ? checkRemoteNamespace(runtime, ctx.scope.namespace)
+    : ensureRemoteNamespace(runtime, ctx.scope.namespace, true));
   const ownership = moduleOwnership(ctx.manifests, manifest);
   const sameLayer = inSyncedLayer(manifest);
   markStep('manifest_sync_resources');

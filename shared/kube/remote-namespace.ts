@@ -12,6 +12,8 @@ export const REMOTE_KYMA = { apiVersion: API_VERSION, kind: 'Kyma', namespace: R
 /** How long a namespace ensured through a runtime client is taken as there by callers that `reuse` (ADR 27). */
 const ENSURED_MS = 5 * 60_000;
 const ensured = new SyncMemo(ENSURED_MS);
+/** Namespaces a drift check read and ensured through a client in the last five minutes. */
+const checked = new SyncMemo(ENSURED_MS);
 
 /** Ensures `kyma-system` (or the Kyma's runtime namespace, ADR 13) with the upstream labels, applied unless already so;
  * no module owns it, so it is never pruned with one. With `reuse`, a namespace this client ensured in the last five
@@ -22,27 +24,42 @@ export async function ensureRemoteNamespace(
   reuse = false,
 ): Promise<void> {
   // Calls that come while it is being ensured (a Kyma's Manifests start together) wait for that one (ADR 54).
-  await ensured.once(runtime, namespace, namespace, !reuse, () =>
-    applyUnlessCurrent(
-      runtime,
-      {
-        apiVersion: 'v1',
-        kind: 'Namespace',
-        metadata: {
-          name: namespace,
-          labels: {
-            [LABEL.managedBy]: MANAGED_BY_RUNTIME,
-            'istio-injection': 'enabled',
-            'namespaces.warden.kyma-project.io/validate': 'enabled',
-          },
+  await ensured.once(runtime, namespace, namespace, !reuse, () => ensureNamespace(runtime, namespace));
+}
+
+/** A drift check's ensure: the namespace is read and repaired unless another drift check did so through this client
+ * in the last five minutes — a Kyma's Manifests, each checked in its own minute, read it once per drift period, not
+ * once each (ADR 56). */
+export async function checkRemoteNamespace(runtime: KubeClient, namespace = REMOTE_NAMESPACE): Promise<void> {
+  const force = !checked.fresh(runtime, namespace, namespace);
+  await ensured.once(runtime, namespace, namespace, force, async () => {
+    await ensureNamespace(runtime, namespace);
+    if (force) checked.remember(runtime, namespace, namespace);
+  });
+}
+
+/** The namespace with the upstream labels, applied unless already so. */
+function ensureNamespace(runtime: KubeClient, namespace: string): Promise<unknown> {
+  return applyUnlessCurrent(
+    runtime,
+    {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: {
+        name: namespace,
+        labels: {
+          [LABEL.managedBy]: MANAGED_BY_RUNTIME,
+          'istio-injection': 'enabled',
+          'namespaces.warden.kyma-project.io/validate': 'enabled',
         },
       },
-      SYNC_CONTEXT_MANAGER,
-    ),
+    },
+    SYNC_CONTEXT_MANAGER,
   );
 }
 
 /** The namespace is checked again at the next `ensureRemoteNamespace` (an apply into it failed). */
 export function forgetRemoteNamespace(runtime: KubeClient, namespace = REMOTE_NAMESPACE): void {
   ensured.forget(runtime, namespace);
+  checked.forget(runtime, namespace);
 }
