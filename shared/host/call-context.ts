@@ -1,6 +1,6 @@
 // What a function call carries through its awaits (ADR 55): which function makes its requests, its span, how fresh
 // its cached reads must be, the upstream step it is in. One AsyncLocalStorage holds all of it: on Node 22 every
-// AsyncLocalStorage in use copies its value onto each promise a call creates, so one of them costs a quarter of four.
+// AsyncLocalStorage in use copies its value onto each promise the process creates, one copy per storage.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RequeueReason } from '../core/upstream-names.ts';
 import type { Freshness } from '../kube/freshness.ts';
