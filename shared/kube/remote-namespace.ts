@@ -1,6 +1,7 @@
 import { API_VERSION, LABEL, MANAGED_BY_RUNTIME, REMOTE_NAMESPACE } from '../core/vocabulary.ts';
 import { applyUnlessCurrent } from './apply-current.ts';
 import type { KubeClient } from './client.ts';
+import { PerClientMemo } from './per-client.ts';
 import { SyncMemo } from './sync-memo.ts';
 
 /** Field manager upstream uses for the runtime's kyma-system namespace and the remote Kyma's metadata. */
@@ -13,7 +14,7 @@ export const REMOTE_KYMA = { apiVersion: API_VERSION, kind: 'Kyma', namespace: R
 const ENSURED_MS = 5 * 60_000;
 const ensured = new SyncMemo(ENSURED_MS);
 /** Namespaces a drift check read and ensured through a client in the last five minutes. */
-const checked = new SyncMemo(ENSURED_MS);
+const checked = new PerClientMemo<true>(ENSURED_MS);
 
 /** Ensures `kyma-system` (or the Kyma's runtime namespace, ADR 13) with the upstream labels, applied unless already so;
  * no module owns it, so it is never pruned with one. With `reuse`, a namespace this client ensured in the last five
@@ -31,10 +32,10 @@ export async function ensureRemoteNamespace(
  * in the last five minutes — a Kyma's Manifests, each checked in its own minute, read it once per drift period, not
  * once each (ADR 56). */
 export async function checkRemoteNamespace(runtime: KubeClient, namespace = REMOTE_NAMESPACE): Promise<void> {
-  const force = !checked.fresh(runtime, namespace, namespace);
+  const force = checked.get(runtime, namespace) === undefined;
   await ensured.once(runtime, namespace, namespace, force, async () => {
     await ensureNamespace(runtime, namespace);
-    if (force) checked.remember(runtime, namespace, namespace);
+    if (force) checked.set(runtime, namespace, true);
   });
 }
 
@@ -61,5 +62,5 @@ function ensureNamespace(runtime: KubeClient, namespace: string): Promise<unknow
 /** The namespace is checked again at the next `ensureRemoteNamespace` (an apply into it failed). */
 export function forgetRemoteNamespace(runtime: KubeClient, namespace = REMOTE_NAMESPACE): void {
   ensured.forget(runtime, namespace);
-  checked.forget(runtime, namespace);
+  checked.delete(runtime, namespace);
 }
