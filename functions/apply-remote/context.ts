@@ -1,5 +1,6 @@
 import type { RuntimeScope } from '../../shared/core/runtime-scope.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
+import type { ListedReads } from '../../shared/kube/listed-reads.ts';
 import type { EventRecorder } from '../../shared/kube/events.ts';
 import type { OwnWrites } from '../../shared/kube/own-writes.ts';
 import type { Logger } from '../../shared/host/logger.ts';
@@ -28,6 +29,8 @@ export interface ApplyContext {
   written: OwnWrites;
   /** A resync event: sync in full (drift repair), whatever the rollout memo says. */
   force: boolean;
+  /** On a drift check: the module's objects read through lists a Kyma's modules share (ADR 57). */
+  listed?: ListedReads;
   /** Where this Kyma's objects live on its runtime (docs/adr/0013); the whole runtime unless the Secret says otherwise. */
   scope: RuntimeScope;
 }

@@ -12,6 +12,7 @@ import {
   APISERVER_UPDATE,
   RESYNC_DUE,
   checksDrift,
+  isDriftCheck,
 } from '../../shared/host/events.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/deps.ts';
 import type { LifecycleFunction } from '../../shared/host/invoke.ts';
@@ -22,6 +23,7 @@ import { Rollouts } from './rollout.ts';
 import { helmBinary } from '../../shared/render/helm-template.ts';
 import { EventRecorder } from '../../shared/kube/events.ts';
 import { OwnWrites } from '../../shared/kube/own-writes.ts';
+import { ListedReads } from '../../shared/kube/listed-reads.ts';
 import type { KcpSecrets } from '../../shared/render/target.ts';
 import { nextApplyStep, OBSERVING } from './decide.ts';
 import { take, type ApplyCall } from './steps.ts';
@@ -40,6 +42,7 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
   const rollouts = new Rollouts();
   const events = new EventRecorder(given.kcp, NAME);
   const written = new OwnWrites();
+  const listed = new ListedReads();
   // The restricted deployer's Secrets take their data from the KCP's (target.ts, kcp-data.ts); read live by name.
   const kcpSecrets: KcpSecrets = {
     kcp: deps.kcp,
@@ -80,7 +83,7 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
       const echo = Boolean(manifest && written.isEcho(event, manifest));
       const call: ApplyCall = {
         view: { manifest, target, deleted, echo },
-        ctx: { ...context, force: checksDrift(event), log },
+        ctx: { ...context, force: checksDrift(event), ...(isDriftCheck(event) ? { listed } : {}), log },
         event,
         sink: given.sink,
         live: given.kcp,

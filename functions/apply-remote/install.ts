@@ -3,6 +3,7 @@ import { ANNOTATION, API_VERSION } from '../../shared/core/vocabulary.ts';
 import { failedWriteEvent, isWorthAWarning } from '../../shared/core/state-events.ts';
 import { involvedOf } from '../../shared/kube/events.ts';
 import { markStep } from '../../shared/host/steps.ts';
+import { hasWritten } from '../../shared/host/call-context.ts';
 import { heldCrdMessage } from '../../shared/render/crd-holders.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import { isConflict, isNotFound } from '../../shared/kube/errors.ts';
@@ -63,9 +64,11 @@ export async function install(ctx: ApplyContext, manifest: Manifest, runtime: Ku
     },
   };
   // A Manifest deleted by another instance while this call applied it (withdraw.ts): the guarded status write fails
-  // then (409/404) and withdraws. Only when the status does not change, so nothing is written, is it read again.
+  // then (409/404) and withdraws. Only when the status does not change, so nothing is written, is it read again — and
+  // only when this call wrote: one that found everything as desired (a drift check) put back nothing to take back.
   if (
     !recalled &&
+    hasWritten() &&
     !statusChanged(manifest, nextStatus(manifest, wish, new Date().toISOString())) &&
     (await withdrawIfDeleted(ctx, manifest, runtime, target))
   )

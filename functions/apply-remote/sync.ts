@@ -56,6 +56,7 @@ export async function syncModule(ctx: ApplyContext, manifest: Manifest, runtime:
     sameLayer,
     allowCrdPrune,
     ...(ownership ? { ownership } : {}),
+    ...(ctx.listed ? { read: ctx.listed.read.bind(ctx.listed) } : {}),
   }).catch((error: unknown) => {
     forgetRemoteNamespace(runtime, ctx.scope.namespace);
     throw error;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDue, reasonOf, resyncSteps, selectDue, type Candidate } from './decide.ts';
+import { bySlot, isDue, reasonOf, resyncSteps, selectDue, type Candidate } from './decide.ts';
 
 describe('isDue', () => {
   it.each([['Processing'], ['Error'], ['Warning'], [undefined]])('a %s object is due every minute', (state) => {
@@ -51,6 +51,48 @@ describe('isDue', () => {
     expect(waiting, 'an upgrade waiting for its maintenance window: checked in its slot, written or not').toHaveLength(
       1,
     );
+  });
+});
+
+describe('drift slots by Kyma (ADR 57)', () => {
+  const ready = (name: string, slot?: string) => ({
+    name,
+    state: 'Ready',
+    deleting: false,
+    lastOwnWrite: 0,
+    ...(slot ? { slot } : {}),
+  });
+  const minuteOf = (c: ReturnType<typeof ready>) => [0, 1, 2, 3, 4].find((m) => isDue(c, 100 + m, 5));
+
+  it("a Kyma's Manifests are checked in its minute, whatever their names", () => {
+    const kymas = Array.from({ length: 50 }, (_, i) => `kyma-${i}`);
+    for (const kyma of kymas) {
+      const minutes = ['alpha', 'bravo', 'charlie', 'delta', 'echo'].map((m) => minuteOf(ready(`${kyma}-${m}`, kyma)));
+      expect(new Set([...minutes, minuteOf(ready(kyma))])).toEqual(new Set([minuteOf(ready(kyma))]));
+    }
+    const unslotted = ['alpha', 'bravo', 'charlie', 'delta', 'echo'].map((m) => minuteOf(ready(`kyma-7-${m}`)));
+    expect(new Set(unslotted).size, 'by their own names they would spread').toBeGreaterThan(1);
+  });
+
+  it('sends the objects of one slot one after the other, each slot where its first object was', () => {
+    const c = (kind: string, name: string, slot?: string): Candidate => ({
+      kind,
+      name,
+      state: 'Ready',
+      deleting: false,
+      lastWrite: 0,
+      ...(slot ? { slot } : {}),
+    });
+    const due = [
+      c('Kyma', 'k1'),
+      c('Manifest', 'k1-a', 'k1'),
+      c('Manifest', 'k2-a', 'k2'),
+      c('Manifest', 'k1-b', 'k1'),
+      c('Manifest', 'lone'),
+      c('Manifest', 'k2-b', 'k2'),
+      c('Kyma', 'k2'),
+    ];
+    expect(bySlot(due).map((x) => x.name)).toEqual(['k1', 'k1-a', 'k1-b', 'k2-a', 'k2-b', 'lone', 'k2']);
   });
 });
 

@@ -14,13 +14,16 @@ export interface Candidate {
   awaitsRelease?: boolean;
   /** A Ready Kyma with an upgrade waiting for its maintenance window: only a check notices the window opening. */
   awaitsMaintenance?: boolean;
+  /** What the drift slot is spread by when not the name: a Manifest's Kyma, so a Kyma's modules are checked in the
+   * same minute, one after the other, and share what their checks read on the runtime (ADR 57). */
+  slot?: string;
 }
 
 /** PURE. Whether an object is due at `minute` (`now` in ms): not Ready or deleting every minute; Ready ones once per
- * drift period in a slot spread by name hash, but not within a drift period of the functions' last write (ADR 42).
- * What others wrote, and a Kyma waiting for a maintenance window, are checked in their slot. */
+ * drift period in a slot spread by the hash of its slot name (ADR 57), but not within a drift period of the functions'
+ * last write (ADR 42). What others wrote, and a Kyma waiting for a maintenance window, are checked in their slot. */
 export function isDue(
-  candidate: Pick<Candidate, 'name' | 'state' | 'deleting' | 'lastOwnWrite' | 'awaitsMaintenance'>,
+  candidate: Pick<Candidate, 'name' | 'state' | 'deleting' | 'lastOwnWrite' | 'awaitsMaintenance' | 'slot'>,
   minute: number,
   driftPeriodMinutes: number,
   now = minute * 60_000,
@@ -28,7 +31,7 @@ export function isDue(
   if (candidate.deleting || candidate.state !== 'Ready') return true;
   const period = Math.max(1, driftPeriodMinutes);
   if (!candidate.awaitsMaintenance && now - (candidate.lastOwnWrite ?? 0) < period * 60_000) return false;
-  return fnv1Hash32(candidate.name) % period === minute % period;
+  return fnv1Hash32(candidate.slot ?? candidate.name) % period === minute % period;
 }
 
 /** PURE. What a due object's `resync.due` asks for (ADR 27): a Ready object in its drift slot gets a full drift check;
@@ -92,10 +95,11 @@ export interface ResyncView {
   budget: number;
 }
 
-/** PURE. The events of a tick, in order: one resync.due per due object (selectDue's order, at most `budget`), then,
- * when Kymas wait for a release, one release tick naming a ModuleReleaseMeta with channels (ADR 30). */
+/** PURE. The events of a tick, in order: one resync.due per due object (selectDue's, at most `budget`; those of one
+ * slot together, ADR 57), then, when Kymas wait for a release, one release tick naming a ModuleReleaseMeta with
+ * channels (ADR 30). */
 export function resyncSteps(view: ResyncView): ResyncStep[] {
-  const due = selectDue(view.candidates, view.minute, view.driftPeriodMinutes, view.budget, view.now);
+  const due = bySlot(selectDue(view.candidates, view.minute, view.driftPeriodMinutes, view.budget, view.now));
   const awaiting = view.candidates.some((c) => c.awaitsRelease && !c.deleting);
   const meta = awaiting ? view.metas.find((m) => m.channels > 0 && !m.mandatory) : undefined;
   return [
@@ -104,4 +108,17 @@ export function resyncSteps(view: ResyncView): ResyncStep[] {
       ? [{ step: 'SendReleaseTick' as const, kind: 'ModuleReleaseMeta', name: meta.name, reason: RESYNC_RELEASE }]
       : []),
   ];
+}
+
+/** PURE. The objects of one slot one after the other, each slot where its first object was (a Kyma's Manifests, sent
+ * together, find what the first one's drift check read still there: ADR 57). */
+export function bySlot(due: readonly Candidate[]): Candidate[] {
+  const slots = new Map<string, Candidate[]>();
+  for (const c of due) {
+    const key = `${c.kind}\n${c.slot ?? c.name}`;
+    const group = slots.get(key);
+    if (group) group.push(c);
+    else slots.set(key, [c]);
+  }
+  return [...slots.values()].flat();
 }

@@ -2,7 +2,7 @@
 // release tick (ADR 30). The order of events is decide.ts (ADR 45); here the watch caches are scanned and the events
 // sent. shared/host/invoke.ts runs every call (keyless: the tick points at no object).
 import type { Resource } from '../../shared/core/objects.ts';
-import { API_VERSION, OUR_MANAGERS } from '../../shared/core/vocabulary.ts';
+import { API_VERSION, LABEL, OUR_MANAGERS } from '../../shared/core/vocabulary.ts';
 import { eventAbout, LANE, LANE_BACKGROUND, PING, RESYNC_DUE, RESYNC_REASON } from '../../shared/host/events.ts';
 import type { Kyma } from '../../shared/core/kyma.ts';
 import { awaitedReleases, channelVersionsOf, type ChannelVersions } from '../../shared/core/release-spread.ts';
@@ -87,6 +87,9 @@ function candidateOf(object: Listed, kind: string, versions: ChannelVersions): C
     deleting: Boolean(object.metadata.deletionTimestamp),
     lastWrite: newest([object.metadata.creationTimestamp, ...fields.map((f) => f.time)]),
     lastOwnWrite: newest(fields.filter((f) => OUR_MANAGERS.includes(f.manager ?? '')).map((f) => f.time)),
+    ...(kind === 'Manifest' && object.metadata.labels?.[LABEL.kymaName]
+      ? { slot: object.metadata.labels[LABEL.kymaName] }
+      : {}),
     ...(kind === 'Kyma' && awaitedReleases(object as Kyma, versions).length ? { awaitsRelease: true } : {}),
     ...(kind === 'Kyma' && (object as Kyma).status?.modules?.some((m) => m.maintenance === true)
       ? { awaitsMaintenance: true }

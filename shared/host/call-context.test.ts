@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { callContext, withinCall } from './call-context.ts';
+import { callContext, hasWritten, noteWrite, withinCall } from './call-context.ts';
 
 describe('a call context', () => {
   it('is empty outside a call', () => {
@@ -26,5 +26,18 @@ describe('a call context', () => {
         return callContext().caller;
       });
     expect(await Promise.all([callOf('purge', 5), callOf('resync', 1)])).toEqual(['purge', 'resync']);
+  });
+
+  it('counts the write requests of its own call only; outside a call, a write is assumed', async () => {
+    expect(hasWritten(), 'nothing counted: assume the call wrote').toBe(true);
+    const call = (writes: number) =>
+      withinCall({ writes: { count: 0 } }, async () => {
+        for (let i = 0; i < writes; i++) {
+          await sleep(1);
+          noteWrite();
+        }
+        return hasWritten();
+      });
+    expect(await Promise.all([call(0), call(2), call(0)])).toEqual([false, true, false]);
   });
 });

@@ -16,6 +16,8 @@ export interface CallContext {
   readonly freshness?: Freshness;
   /** The step the call is in, a record the call mutates (shared/host/steps.ts). */
   readonly steps?: { step?: RequeueReason };
+  /** The write requests the call has sent (counted by shared/kube/client.ts). */
+  readonly writes?: { count: number };
 }
 
 const current = new AsyncLocalStorage<CallContext>();
@@ -26,3 +28,12 @@ export const withinCall = <T>(entries: CallContext, work: () => Promise<T>): Pro
 
 /** The current call's context; outside a call, empty. */
 export const callContext = (): CallContext => current.getStore() ?? {};
+
+/** Counts a write request of the current call (outside a call: nothing happens). */
+export function noteWrite(): void {
+  const record = current.getStore()?.writes;
+  if (record) record.count += 1;
+}
+
+/** Whether the current call has sent a write request; outside a call (nothing counted), true. */
+export const hasWritten = (): boolean => (callContext().writes?.count ?? 1) > 0;

@@ -3,13 +3,15 @@
 import type { RequeueReason } from '../core/upstream-names.ts';
 import { callContext, withinCall } from './call-context.ts';
 
-/** Runs a call with a step record of its own; answers the work's result and the step it was in last. */
+/** Runs a call with a step record and a write count of its own; answers the work's result and the step it was in
+ * last. */
 export async function withSteps<T>(
   work: () => Promise<T>,
 ): Promise<{ result: T; step?: RequeueReason } | { thrown: unknown; step?: RequeueReason }> {
   const record: { step?: RequeueReason } = {};
   try {
-    return { result: await withinCall({ steps: record }, work), ...(record.step ? { step: record.step } : {}) };
+    const result = await withinCall({ steps: record, writes: { count: 0 } }, work);
+    return { result, ...(record.step ? { step: record.step } : {}) };
   } catch (thrown) {
     return { thrown, ...(record.step ? { step: record.step } : {}) };
   }

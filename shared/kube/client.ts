@@ -8,6 +8,7 @@ import { currentFreshness, kindKey } from './freshness.ts';
 import { ReadCache } from './read-cache.ts';
 import { Http2Transport } from './http2-transport.ts';
 import { tally } from './request-tally.ts';
+import { noteWrite } from '../host/call-context.ts';
 import { Http1Transport, labelOf, type Headers, type Method, type Transport } from './transport.ts';
 import type { CachedKind, KubeObject, ListOptions, ObjectList, ObjectRef } from './types.ts';
 import { refOf } from './types.ts';
@@ -259,6 +260,7 @@ export class KubeClient {
       Object.assign(headers, { 'content-type': contentType, 'content-length': Buffer.byteLength(payload) });
     for (let retries = 0; ; retries++) {
       tally(this.server, method, path, contentType);
+      if (method !== 'GET') noteWrite();
       const { status, body: text } = await this.transport.exchange(method, path, headers, payload);
       if (accepted(status)) return (text ? JSON.parse(text) : undefined) as T;
       const wait = retryAfterMs(status, text, retries);

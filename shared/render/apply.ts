@@ -1,6 +1,7 @@
 import { applyUnlessCurrent } from '../kube/apply-current.ts';
 import { crdSettled, sharedObjects } from '../kube/shared-objects.ts';
 import type { KubeClient } from '../kube/client.ts';
+import type { ObjectRef } from '../kube/types.ts';
 import { KubeApiError } from '../kube/errors.ts';
 import { NotYetReadyError, TransientError, isConnectionError } from '../host/errors.ts';
 import { syncedOf, type RuntimeObject } from './render.ts';
@@ -53,7 +54,18 @@ export interface ApplyOptions {
   shared?: boolean;
   /** Who holds objects that several modules ship (ADR 33). */
   ownership?: Ownership;
+  /** How an object is read before it is applied (a drift check: through lists, ADR 57); by name otherwise. */
+  read?: ReadLive;
 }
+
+/** The live object (null: not there; undefined: the read failed, applyUnlessCurrent reads and reports again). */
+export type ReadLive = (runtime: KubeClient, ref: ObjectRef) => Promise<RuntimeObject | null | undefined>;
+
+const readByName: ReadLive = (runtime, ref) =>
+  runtime.get<RuntimeObject>(ref).then(
+    (found) => found ?? null,
+    () => undefined,
+  );
 
 /** One object: on a shared runtime its cluster-scoped objects are every Kyma's there (ADR 32); else read (not when
  * `absent` and no other module ships it), left when another module holds it, applied unless current. */
@@ -69,20 +81,13 @@ async function applyOne(runtime: KubeClient, object: RuntimeObject, how: ApplyOp
     };
   }
   const unread = how.absent?.(object) === true && !(await how.ownership?.shippedElsewhere(syncedOf(object)));
-  // null: known to be absent; undefined: the read failed, applyUnlessCurrent reads (and reports) again.
-  const live = unread
-    ? null
-    : await runtime
-        .get<RuntimeObject>({
-          apiVersion: object.apiVersion,
-          kind: object.kind,
-          name: object.metadata.name,
-          namespace: object.metadata.namespace,
-        })
-        .then(
-          (found) => found ?? null,
-          () => undefined,
-        );
+  const ref = {
+    apiVersion: object.apiVersion,
+    kind: object.kind,
+    name: object.metadata.name,
+    namespace: object.metadata.namespace,
+  };
+  const live = unread ? null : await (how.read ?? readByName)(runtime, ref);
   const reason = live && (await how.ownership?.keptBy(live));
   // Left to its holder; said only when it differs from what this module ships (identical content: nothing to say).
   if (live && reason) return sameAsHolder(live, object) ? { applied: live } : { kept: live, reason };

@@ -1,6 +1,6 @@
 import { syncedId, type SyncedResource } from '../core/manifest.ts';
 import type { KubeClient } from '../kube/client.ts';
-import { applyAll } from './apply.ts';
+import { applyAll, type ReadLive } from './apply.ts';
 import { prune, pruneWaves } from './prune.ts';
 import type { Ownership } from './ownership.ts';
 import { customResourcesOf, type HeldCrd } from './crd-holders.ts';
@@ -26,6 +26,8 @@ export interface SyncOptions {
   sameLayer?: boolean;
   /** CRDs that may be pruned although custom resources of them exist (they are deleted with them, issue 34). */
   allowCrdPrune?: readonly string[];
+  /** How objects are read before they are applied (applyAll's `read`). */
+  read?: ReadLive;
 }
 
 /** A module's prepared objects onto a cluster (apply-remote, `installModule`): what `previous` had and these lack is
@@ -59,6 +61,7 @@ export async function syncObjects(
     absent,
     shared: options.shared ?? false,
     ...(options.ownership ? { ownership: options.ownership } : {}),
+    ...(options.read ? { read: options.read } : {}),
   });
   if ('error' in applied) return { error: applied.error, target };
   return { applied: applied.objects, target, kept: applied.kept, ...(held.length ? { held } : {}), ...crds };

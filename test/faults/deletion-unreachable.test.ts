@@ -52,6 +52,9 @@ describe('a Kyma deleted while its runtime cannot be reached', () => {
     const runtime = await connectCluster(world, KYMA, cluster);
     await applyKyma(world, KYMA, { channel: 'regular', modules: [{ name: MODULE }] });
     await kymaInState(world, KYMA, 'Ready', (k) => k.status?.modules?.[0]?.state === 'Ready');
+    // The runtime Kyma comes once the runtime serves its CRD (pushed with the runtime side), which on a busy machine
+    // can be after the modules are Ready.
+    await eventually('the runtime Kyma', () => runtime.get<Kyma>(REMOTE_KYMA));
     await runtime.mergePatch(REMOTE_KYMA, { metadata: { finalizers: [HOLD] } });
     await cluster.apiServer.kill();
     await deleteKyma(world, KYMA);

@@ -1,0 +1,55 @@
+// What a drift check reads of a module's objects (ADR 57): one LIST per kind and namespace, by the managed-by label
+// every applied object carries, through a runtime client, kept a few seconds — a Kyma's modules, checked one after the
+// other in the Kyma's drift slot, read each kind once instead of each object. An object the list lacks (it lost the
+// label, it is gone, the list failed) is read by name, as every other call reads it.
+import { LABEL, MANAGED_BY_RUNTIME } from '../core/vocabulary.ts';
+import type { KubeClient } from './client.ts';
+import { listAll } from './list.ts';
+import type { KubeObject, ObjectRef } from './types.ts';
+
+/** How long a list answers reads: long enough for a Kyma's modules checked one after the other, short enough that
+ * what it holds is not the process's memory at 5,000 Kymas. */
+export const LISTED_MS = 10_000;
+/** Kinds read by name even so: cluster-wide lists (CRDs carry their whole schema). */
+const BY_NAME = new Set(['CustomResourceDefinition']);
+
+type Listed = Promise<ReadonlyMap<string, KubeObject> | undefined>;
+
+export class ListedReads {
+  private readonly lists = new WeakMap<KubeClient, Map<string, Listed>>();
+  private readonly keepMs: number;
+
+  constructor(keepMs = LISTED_MS) {
+    this.keepMs = keepMs;
+  }
+
+  /** The object as it is on `client` (null: not there); undefined when it could not be read. */
+  async read<T extends KubeObject>(client: KubeClient, ref: ObjectRef): Promise<T | null | undefined> {
+    const listed = ref.namespace && !BY_NAME.has(ref.kind) ? await this.listed(client, ref) : undefined;
+    const found = listed?.get(ref.name);
+    if (found) return found as T;
+    return client.get<T>(ref).then(
+      (object) => object ?? null,
+      () => undefined,
+    );
+  }
+
+  /** The kind's labelled objects in the ref's namespace, by name: listed once per `keepMs` (calls meanwhile share it). */
+  private listed(client: KubeClient, ref: ObjectRef): Listed {
+    let byKey = this.lists.get(client);
+    if (!byKey) this.lists.set(client, (byKey = new Map()));
+    const key = `${ref.apiVersion}\n${ref.kind}\n${ref.namespace ?? ''}`;
+    const kept = byKey.get(key);
+    if (kept) return kept;
+    const { apiVersion, kind, namespace = '' } = ref;
+    const labelSelector = `${LABEL.managedBy}=${MANAGED_BY_RUNTIME}`;
+    const listed: Listed = listAll(client, apiVersion, kind, { namespace, labelSelector })
+      // A list's items carry no apiVersion and kind: they are the ones asked for.
+      .then((items) => new Map(items.map((o) => [o.metadata?.name ?? '', { ...o, apiVersion, kind }])))
+      .catch(() => undefined);
+    byKey.set(key, listed);
+    const entries = byKey;
+    setTimeout(() => entries.get(key) === listed && entries.delete(key), this.keepMs).unref();
+    return listed;
+  }
+}

@@ -1,0 +1,103 @@
+// A Kyma's drift checks (ADR 57): its modules, checked one after the other in the Kyma's drift slot, read each kind of
+// object once through a list by the managed-by label instead of each object by name, and a check that finds everything
+// as desired reads nothing on the KCP. What drifted is still found and put back. Real KCP and runtime, the local runner;
+// the request tally counts what the drift checks send.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_VERSION, KCP_NAMESPACE, REMOTE_NAMESPACE } from '../../shared/core/vocabulary.ts';
+import { eventAbout, LANE, LANE_BACKGROUND, RESYNC_DUE } from '../../shared/host/events.ts';
+import { RESYNC_DRIFT, RESYNC_REASON } from '../../shared/core/resync-reasons.ts';
+import { countRequests, requestTally } from '../../shared/kube/request-tally.ts';
+import { LISTED_MS } from '../../shared/kube/listed-reads.ts';
+import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
+import { deploymentOf } from './removal-helpers.ts';
+import { converged } from './replay.ts';
+import {
+  applyKyma,
+  connectRuntime,
+  justAfterTheMinute,
+  kymaInState,
+  manifestsOf,
+  resyncTicks,
+  startWorld,
+  stopWorld,
+  type World,
+} from './world.ts';
+
+const KYMA = 'drift-reads';
+const MODULES = ['sierra', 'tango', 'uniform'];
+let world: World;
+
+/** What apply-remote's drift checks sent since counting started, as `<server> <verb> <resource>` → count. */
+function driftRequests(): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of requestTally().filter((t) => t.caller === 'apply-remote (drift)')) {
+    const where = r.server === world.kcp.server ? 'kcp' : 'runtime';
+    const key = `${where} ${r.verb} ${r.resource}`;
+    out[key] = (out[key] ?? 0) + r.count;
+  }
+  return out;
+}
+
+/** The resync's drift check of each of the Kyma's Manifests, sent one after the other as its tick sends them. */
+async function checkDrift(): Promise<void> {
+  for (const manifest of await manifestsOf(world, KYMA)) {
+    const key = { kind: 'Manifest', apiVersion: API_VERSION, namespace: KCP_NAMESPACE, name: manifest.metadata.name };
+    const extensions = { [LANE]: LANE_BACKGROUND, [RESYNC_REASON]: RESYNC_DRIFT };
+    await world.runner.broker.publish(eventAbout(RESYNC_DUE, 'resync', key, undefined, extensions));
+  }
+  await world.runner.broker.idle();
+}
+
+beforeAll(async () => {
+  world = await startWorld();
+  for (const name of MODULES) {
+    await publishSampleModule(world.registry, world.kcp, { name, version: '1.0.0', namespace: KCP_NAMESPACE });
+    await setReleaseChannels(world.kcp, KCP_NAMESPACE, name, [{ channel: 'regular', version: '1.0.0' }]);
+  }
+  await connectRuntime(world, KYMA, 0);
+  await applyKyma(world, KYMA, { channel: 'regular', modules: MODULES.map((name) => ({ name })) });
+  await kymaInState(world, KYMA, 'Ready', (k) => k.status?.modules?.every((m) => m.state === 'Ready') === true);
+  await converged(world);
+});
+
+afterAll(async () => {
+  countRequests(false);
+  await stopWorld(world);
+});
+
+describe("a Kyma's drift checks", () => {
+  it('read each kind once per namespace for all its modules, and nothing on the KCP when nothing drifted', async () => {
+    await justAfterTheMinute();
+    const ticks = resyncTicks(world);
+    countRequests(true);
+    await checkDrift();
+    const sent = driftRequests();
+    expect(resyncTicks(world), 'no resync tick meanwhile').toBe(ticks);
+    for (const kind of ['configmaps', 'serviceaccounts', 'deployments.apps'])
+      expect([kind, sent[`runtime list ${kind}`], sent[`runtime get ${kind}`] ?? 0]).toEqual([kind, 1, 0]);
+    expect(sent['kcp get manifests.operator.kyma-project.io'] ?? 0, 'no withdraw check: nothing written').toBe(0);
+    expect(Object.keys(sent).filter((k) => /^(kcp|runtime) (apply|create|patch|update|delete)/.test(k))).toEqual([]);
+  });
+
+  it('still find a deleted Deployment (by name, as the list lacks it) and put it back', async () => {
+    const runtime = world.runtimes[0];
+    if (!runtime) throw new Error('no runtime');
+    await sleep(LISTED_MS + 1_000); // the lists of the first check are let go
+    await justAfterTheMinute();
+    await runtime.delete({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      namespace: REMOTE_NAMESPACE,
+      name: 'tango-manager',
+    });
+    countRequests(true);
+    await checkDrift();
+    const sent = driftRequests();
+    expect(sent['runtime list deployments.apps']).toBe(1);
+    expect(sent['runtime get deployments.apps'], 'the one the list lacks, read by name').toBeGreaterThanOrEqual(1);
+    expect(sent['runtime apply deployments.apps'], 'put back').toBe(1);
+    expect(await deploymentOf(runtime, 'tango')).toBeDefined();
+    await kymaInState(world, KYMA, 'Ready', (k) => k.status?.modules?.every((m) => m.state === 'Ready') === true);
+  });
+});
