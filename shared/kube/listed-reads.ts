@@ -1,7 +1,6 @@
-// What a drift check reads of a module's objects (ADR 57): one LIST per kind and namespace, by the managed-by label
-// every applied object carries, through a runtime client, kept a few seconds — a Kyma's modules, checked one after the
-// other in the Kyma's drift slot, read each kind once instead of each object. An object the list lacks (it lost the
-// label, it is gone, the list failed) is read by name, as every other call reads it.
+// What a drift check reads of a module's objects (ADR 57): one LIST per kind and namespace by the managed-by label,
+// kept a few seconds, so a Kyma's modules checked one after the other read each kind once instead of each object.
+// What a list lacks (gone, label taken off, list refused) is read by name, as every other call reads it.
 import { LABEL, MANAGED_BY_RUNTIME } from '../core/vocabulary.ts';
 import type { KubeClient } from './client.ts';
 import { listAll } from './list.ts';
