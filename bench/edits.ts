@@ -39,7 +39,21 @@ export async function editKymas(
     timeoutSeconds,
     say,
   );
-  return [...at.entries()].map(([k, t]) => (tracker.moduleReady.get(`${k}/${EDIT_MODULE}`) ?? t) - t);
+  const took = [...at.entries()].map(([k, t]): [string, number] => [
+    k,
+    (tracker.moduleReady.get(`${k}/${EDIT_MODULE}`) ?? t) - t,
+  ]);
+  say(`${what}: the slowest ${slowest(took)}`);
+  return took.map(([, ms]) => ms);
+}
+
+/** PURE. The three slowest edits with their Kymas, slowest first ("kyma-4900 67.2 s, …"): where to look in the logs. */
+export function slowest(took: readonly (readonly [string, number])[], count = 3): string {
+  return [...took]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([kyma, ms]) => `${kyma} ${(ms / 1000).toFixed(1)} s`)
+    .join(', ');
 }
 
 /** While the fleet converges: once a tenth of it is Ready, the first B Ready Kymas (not among the later edits' targets)
