@@ -12,6 +12,13 @@ export const LISTED_MS = 10_000;
 /** Kinds read by name even so: cluster-wide lists (CRDs carry their whole schema). */
 const BY_NAME = new Set(['CustomResourceDefinition']);
 
+/** The object read by name (null: not there); undefined when the read failed (the caller reads and reports again). */
+export const readByName = <T extends KubeObject>(client: KubeClient, ref: ObjectRef): Promise<T | null | undefined> =>
+  client.get<T>(ref).then(
+    (object) => object ?? null,
+    () => undefined,
+  );
+
 type Listed = Promise<ReadonlyMap<string, KubeObject> | undefined>;
 
 export class ListedReads {
@@ -26,11 +33,7 @@ export class ListedReads {
   async read<T extends KubeObject>(client: KubeClient, ref: ObjectRef): Promise<T | null | undefined> {
     const listed = ref.namespace && !BY_NAME.has(ref.kind) ? await this.listed(client, ref) : undefined;
     const found = listed?.get(ref.name);
-    if (found) return found as T;
-    return client.get<T>(ref).then(
-      (object) => object ?? null,
-      () => undefined,
-    );
+    return found ? (found as T) : readByName<T>(client, ref);
   }
 
   /** The kind's labelled objects in the ref's namespace, by name: listed once per `keepMs` (calls meanwhile share it). */

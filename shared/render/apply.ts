@@ -2,6 +2,7 @@ import { applyUnlessCurrent } from '../kube/apply-current.ts';
 import { crdSettled, sharedObjects } from '../kube/shared-objects.ts';
 import type { KubeClient } from '../kube/client.ts';
 import type { ObjectRef } from '../kube/types.ts';
+import { readByName } from '../kube/listed-reads.ts';
 import { KubeApiError } from '../kube/errors.ts';
 import { NotYetReadyError, TransientError, isConnectionError } from '../host/errors.ts';
 import { syncedOf, type RuntimeObject } from './render.ts';
@@ -61,12 +62,6 @@ export interface ApplyOptions {
 /** The live object (null: not there; undefined: the read failed, applyUnlessCurrent reads and reports again). */
 export type ReadLive = (runtime: KubeClient, ref: ObjectRef) => Promise<RuntimeObject | null | undefined>;
 
-const readByName: ReadLive = (runtime, ref) =>
-  runtime.get<RuntimeObject>(ref).then(
-    (found) => found ?? null,
-    () => undefined,
-  );
-
 /** One object: on a shared runtime its cluster-scoped objects are every Kyma's there (ADR 32); else read (not when
  * `absent` and no other module ships it), left when another module holds it, applied unless current. */
 async function applyOne(runtime: KubeClient, object: RuntimeObject, how: ApplyOptions): Promise<Result> {
@@ -87,7 +82,7 @@ async function applyOne(runtime: KubeClient, object: RuntimeObject, how: ApplyOp
     name: object.metadata.name,
     namespace: object.metadata.namespace,
   };
-  const live = unread ? null : await (how.read ?? readByName)(runtime, ref);
+  const live = unread ? null : await (how.read ?? readByName<RuntimeObject>)(runtime, ref);
   const reason = live && (await how.ownership?.keptBy(live));
   // Left to its holder; said only when it differs from what this module ships (identical content: nothing to say).
   if (live && reason) return sameAsHolder(live, object) ? { applied: live } : { kept: live, reason };
