@@ -5,7 +5,8 @@ import { Gauge, Registry } from 'prom-client';
 import type { Kyma } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import type { ModuleReleaseMeta } from '../../shared/core/templates.ts';
-import { ANNOTATION, LABEL } from '../../shared/core/vocabulary.ts';
+import { LABEL } from '../../shared/core/vocabulary.ts';
+import { registerReleaseGauges, shootAndInstance } from './release-metrics.ts';
 import { KYMA_STATES, MODULE_STATES } from './summary.ts';
 
 /** What a scrape reads: the current Kymas, Manifests and ModuleReleaseMetas. */
@@ -13,14 +14,6 @@ export interface FleetState {
   kymas: readonly Kyma[];
   manifests: readonly Manifest[];
   releaseMetas: readonly ModuleReleaseMeta[];
-}
-
-/** Upstream's metric labels from the Kyma: shoot (first DNS label of the skr-domain annotation) and instance id. */
-export function shootAndInstance(kyma: Kyma): { shoot: string; instance_id: string } {
-  return {
-    shoot: (kyma.metadata.annotations?.[ANNOTATION.skrDomain] ?? '').split('.')[0] ?? '',
-    instance_id: kyma.metadata.labels?.[LABEL.instanceId] ?? '',
-  };
 }
 
 /** Gauges recomputed from `state()` at every scrape (one read per scrape, shared by the four gauges). */
@@ -82,6 +75,7 @@ export function fleetMetrics(state: () => Promise<FleetState>): { registry: Regi
       }
     },
   });
+  registerReleaseGauges(registry, () => current.kymas);
   return {
     registry,
     async scrape() {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { aKyma, aManifest } from '../../test/builders.ts';
-import type { Kyma, ModuleStatus } from '../../shared/core/kyma.ts';
+import { runtimeUnreachable, type Kyma, type ModuleStatus } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import type { State } from '../../shared/core/objects.ts';
 import { aggregate, aggregateSteps, ignoreReason, kymaState, ownedPart, type AggregateView } from './decide.ts';
@@ -158,6 +158,20 @@ describe('aggregate', () => {
       message: 'runtime of Kyma k1 unreachable: connect ECONNREFUSED',
     });
     expect(status.lastOperation?.operation).toBe('runtime of Kyma k1 unreachable: connect ECONNREFUSED');
+  });
+
+  it('is read back as "runtime unreachable" by the fleet (its gauge and alert), and nothing else is', () => {
+    const as = (status: NonNullable<Kyma['status']>) => runtimeUnreachable({ ...kyma([{ name: 'sample' }]), status });
+    const base = kyma([{ name: 'sample' }]);
+    const unreachable = aggregate(base, [manifest('sample', 'Ready')], NOW, {
+      unreachable: 'runtime of Kyma k1 unreachable',
+    });
+    expect(as(unreachable)).toBe(true);
+    expect(as(aggregate(base, [manifest('sample', 'Ready')], NOW, SYNCED))).toBe(false);
+    expect(as(aggregate(base, [manifest('sample', 'Error')], NOW, SYNCED))).toBe(false);
+    expect(as(aggregate(kyma([]), [], NOW))).toBe(false);
+    const healed = { ...base, status: unreachable };
+    expect(as(aggregate(healed, [manifest('sample', 'Ready')], NOW, SYNCED))).toBe(false);
   });
 
   it('never claims the modules Ready without having seen them: unreachable with no entries → Modules False naming the runtime; not resolved yet → Unknown', () => {

@@ -99,3 +99,18 @@ export function effectiveModules(kyma: Kyma): KymaModule[] {
       : [],
   );
 }
+
+/** The runtime could not be used at aggregate-status's last pass (unreachable, or its kubeconfig unusable): the Kyma is
+ * Error with `CRDsSync` Unknown and `Modules` False, both naming the runtime (functions/aggregate-status/decide.ts). */
+export function runtimeUnreachable(kyma: Kyma): boolean {
+  const of = (type: string) => kyma.status?.conditions?.find((c) => c.type === type);
+  const crds = of('CRDsSync');
+  const modules = of('Modules');
+  return (
+    kyma.status?.state === 'Error' &&
+    crds?.status === 'Unknown' &&
+    modules?.status === 'False' &&
+    Boolean(crds.message) &&
+    crds.message === modules.message
+  );
+}
