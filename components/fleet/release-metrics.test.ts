@@ -45,5 +45,6 @@ describe('release and runtime gauges', () => {
     expect(text).toContain('lifecycle_module_release_pending{module_name="alpha",version="2.0.0"} 1');
     expect(text).toContain('lifecycle_kyma_runtime_unreachable{kyma_name="c",shoot="",instance_id=""} 1');
     expect(text).toContain('lifecycle_kyma_runtime_unreachable{kyma_name="a",shoot="",instance_id=""} 0');
+    expect(text).toContain('lifecycle_fleet_kymas 4');
   });
 });

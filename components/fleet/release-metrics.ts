@@ -34,7 +34,7 @@ export function pendingReleases(
   return pending;
 }
 
-/** Registers the three gauges on `registry`; `kymas()` is the scrape's current read. */
+/** Registers the four gauges on `registry`; `kymas()` is the scrape's current read. */
 export function registerReleaseGauges(registry: Registry, kymas: () => readonly Kyma[]): void {
   new Gauge({
     name: 'lifecycle_module_installs',
@@ -56,6 +56,14 @@ export function registerReleaseGauges(registry: Registry, kymas: () => readonly 
       this.reset();
       for (const p of pendingReleases(kymas()).values())
         this.set({ module_name: p.module, version: p.version }, p.kymas);
+    },
+  });
+  new Gauge({
+    name: 'lifecycle_fleet_kymas',
+    help: 'Kymas the fleet component sees (always present: its absence means the component is not scraped).',
+    registers: [registry],
+    collect() {
+      this.set(kymas().length);
     },
   });
   new Gauge({

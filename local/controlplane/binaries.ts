@@ -27,9 +27,15 @@ export async function locateBinaries(): Promise<Binaries> {
   return Object.fromEntries(BINARY_NAMES.map((name) => [name, `${dir}/${name}`])) as Binaries;
 }
 
-function runBuildScript(): Promise<string> {
+/** Prometheus and promtool (the alert and dashboard tests), built like the others into a directory of their own. */
+export async function locateMonitoringBinaries(): Promise<{ prometheus: string; promtool: string }> {
+  const dir = await runBuildScript('monitoring');
+  return { prometheus: `${dir}/prometheus`, promtool: `${dir}/promtool` };
+}
+
+function runBuildScript(forWhat?: 'monitoring'): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', [buildScript], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn('bash', [buildScript, ...(forWhat ? [forWhat] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();

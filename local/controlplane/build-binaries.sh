@@ -4,6 +4,7 @@
 # Prints the directory holding the binaries as the last line of stdout; progress goes to stderr.
 # LIFECYCLE_BINARIES_FOR=start (set by `./dev start`, `./dev start:knative` and `./dev kubectl`) builds only what the
 # embedded control plane runs; the binaries only the tests use (oras) are built when the tests first need them.
+# `build-binaries.sh monitoring` builds Prometheus and promtool into a directory of their own (test/monitoring).
 set -euo pipefail
 
 K8S_VERSION="${K8S_VERSION:-1.36.3}"
@@ -12,16 +13,19 @@ KWOK_VERSION="${KWOK_VERSION:-0.8.0}"
 ORAS_VERSION="${ORAS_VERSION:-1.3.6}"
 REGISTRY_VERSION="${REGISTRY_VERSION:-3.0.0}"
 HELM_VERSION="${HELM_VERSION:-4.3.1}"
+PROMETHEUS_VERSION="${PROMETHEUS_VERSION:-0.316.0}"
+if [ "${1:-}" = monitoring ]; then LIFECYCLE_BINARIES_FOR=monitoring; fi
 BINARIES=(kube-apiserver kube-controller-manager kube-scheduler kubectl etcd kwok oras registry helm)
 case "${LIFECYCLE_BINARIES_FOR:-test}" in
   start) BINARIES=(kube-apiserver kube-controller-manager kube-scheduler kubectl etcd kwok registry helm) ;;
   test) ;;
-  *) printf 'LIFECYCLE_BINARIES_FOR must be start or test, not %s\n' "$LIFECYCLE_BINARIES_FOR" >&2; exit 2 ;;
+  monitoring) BINARIES=(prometheus promtool) ;; # the alert tests (test/monitoring), in a directory of their own
+  *) printf 'LIFECYCLE_BINARIES_FOR must be start, test or monitoring, not %s\n' "$LIFECYCLE_BINARIES_FOR" >&2; exit 2 ;;
 esac
 
 say() { printf '[testbin %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
-if [ -n "${KUBEBUILDER_ASSETS:-}" ]; then
+if [ -n "${KUBEBUILDER_ASSETS:-}" ] && [ "${LIFECYCLE_BINARIES_FOR:-test}" != monitoring ]; then
   missing=()
   for b in "${BINARIES[@]}"; do [ -x "$KUBEBUILDER_ASSETS/$b" ] || missing+=("$b"); done
   if [ "${#missing[@]}" -gt 0 ]; then
@@ -34,6 +38,7 @@ fi
 
 cache_root="${XDG_CACHE_HOME:-$HOME/.cache}/kyma-lifecycle-testbin"
 OUT="$cache_root/k8s-$K8S_VERSION-etcd-$ETCD_VERSION-kwok-$KWOK_VERSION-oras-$ORAS_VERSION-registry-$REGISTRY_VERSION-helm-$HELM_VERSION"
+[ "${LIFECYCLE_BINARIES_FOR:-test}" = monitoring ] && OUT="$cache_root/prometheus-$PROMETHEUS_VERSION"
 mkdir -p "$OUT"
 
 todo=()
@@ -101,10 +106,10 @@ build_kubernetes() {
   rm -rf "$work"
 }
 
-build_tool() { # name module-path package version
+build_tool() { # name module-path package version [build tags]
   local work; work=$(module "$1"); cd "$work"
   step "resolve $1 ($3@v$4)" go get -tool "$3@v$4"
-  step "build $1" "${timer[@]}" go build -trimpath -ldflags "-s -w" -o "$OUT/$1.tmp" "$3"
+  step "build $1" "${timer[@]}" go build -trimpath -tags "${5:-}" -ldflags "-s -w" -o "$OUT/$1.tmp" "$3"
   mv "$OUT/$1.tmp" "$OUT/$1"
   rm -rf "$work"
 }
@@ -116,6 +121,11 @@ needs oras && build_tool oras oras.land/oras oras.land/oras/cmd/oras "$ORAS_VERS
 needs registry && build_tool registry github.com/distribution/distribution/v3 \
   github.com/distribution/distribution/v3/cmd/registry "$REGISTRY_VERSION"
 needs helm && build_tool helm helm.sh/helm/v4 helm.sh/helm/v4/cmd/helm "$HELM_VERSION"
+for p in prometheus promtool; do
+  # remove_all_sd: no cloud service discovery (static targets are all the tests use), far fewer packages to compile
+  needs "$p" && build_tool "$p" github.com/prometheus/prometheus "github.com/prometheus/prometheus/cmd/$p" \
+    "$PROMETHEUS_VERSION" remove_all_sd
+done
 
 took=$(( $(date +%s) - started ))
 echo "$took ${#todo[@]}" >"$cache_root/.last-build-seconds"
