@@ -1,7 +1,7 @@
 // The shipped alert rules on a real Prometheus scraping the local runner's fleet component and functions: a runtime
 // whose kube-apiserver is down fires KymaRuntimeUnreachable for its Kyma (and not KymaNotReady or KymaModuleError,
-// which leave it to that alert); once the kube-apiserver is back and the Kyma Ready, the alert clears. Every metric the rules read has
-// series there. The rules' `for` is cut to 5 s here: alert-rules.test.ts pins the real ones with promtool.
+// which leave it to that alert); back up, the alert clears. Every rule and dashboard query answers, reads metrics
+// that have series, and is not empty where they do. The `for` is cut to 5 s here (alert-rules.test.ts pins the real).
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -12,6 +12,7 @@ import { publishSampleModule, setReleaseChannels } from '../../tools/module/publ
 import { throwawayRuntime } from '../e2e/throwaway.ts';
 import { applyKyma, deleteLeftoverKymas, eventually, kymaInState, startWorld, type World } from '../e2e/world.ts';
 import { connectCluster } from '../faults/restart-helpers.ts';
+import { dashboards, queriesOf } from '../../tools/monitoring/dashboards.ts';
 import { startPrometheus, type Prometheus } from './prometheus.ts';
 
 const MODULE = 'tango';
@@ -53,6 +54,8 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
+/** Metrics with series only at times: installs waiting for a release. */
+const SERIES_ONLY_AT_TIMES = new Set(['lifecycle_module_release_pending']);
 const firingFor = async (alert: string) => (await prometheus.firing(alert)).filter((l) => l.kyma_name === KYMA);
 
 describe('alerts on a live fleet', () => {
@@ -80,15 +83,27 @@ describe('alerts on a live fleet', () => {
     );
   }, 300_000);
 
-  it('every metric the rules read has series on this fleet (a release in progress aside), every expression evaluates', async () => {
-    const read = new Set(
-      rules.groups.flatMap((g) =>
-        g.rules.flatMap((r) => [...r.expr.matchAll(/\b(lifecycle_[a-z_]+)\b/g)].map((m) => m[1] ?? '')),
+  it('every rule and dashboard query answers; every metric they read has series; none is empty where its series exist', async () => {
+    const queries = [
+      ...rules.groups.flatMap((g) => g.rules.map((r) => ({ where: r.alert, expr: r.expr }))),
+      ...Object.entries(dashboards()).flatMap(([file, board]) =>
+        queriesOf(board as Parameters<typeof queriesOf>[0]).map((q) => ({
+          where: `${file}: ${q.panel}`,
+          expr: q.expr,
+        })),
       ),
-    );
-    read.delete('lifecycle_module_release_pending'); // series only while a release has installs to move
-    for (const name of read) expect(await prometheus.query(`count(${name})`), name).not.toEqual([]);
-    for (const rule of rules.groups.flatMap((g) => g.rules))
-      await expect(prometheus.query(rule.expr)).resolves.toBeDefined();
+    ];
+    for (const { where, expr } of queries) {
+      const answer = await prometheus.query(expr); // throws on an error: a query Prometheus cannot evaluate
+      const selectors = [...expr.matchAll(/\b(lifecycle_[a-z_]+)(\{[^}]*\})?/g)];
+      const has = async (selector: string) => (await prometheus.query(`count(${selector})`)).length > 0;
+      for (const [, name] of selectors)
+        if (!SERIES_ONLY_AT_TIMES.has(name ?? '') && !(await has(name ?? '')))
+          throw new Error(`${where}: no series of ${name} (an unknown metric?)`);
+      const present = await Promise.all(selectors.map(([selector]) => has(selector)));
+      // A query that filters (a comparison, `and`, `unless`, `absent`) may rightly be empty; others not, once their series exist.
+      const filters = /[=!<>]=|[<>]|\bunless\b|\band\b|\babsent\(/.test(expr.replace(/\{[^}]*\}|\[[^\]]*\]/g, ''));
+      if (present.every(Boolean) && !filters) expect(answer, `${where}: ${expr}`).not.toEqual([]);
+    }
   });
 });
