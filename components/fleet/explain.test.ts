@@ -99,6 +99,9 @@ describe('explainKyma', () => {
       '',
       'last trace: 4bf92f3577b34da6a3ce929d0e0e4736',
     ]);
+    expect(explanationText(e, 'https://jaeger.example/trace/{traceId}').split('\n').at(-1)).toBe(
+      'last trace: 4bf92f3577b34da6a3ce929d0e0e4736 https://jaeger.example/trace/4bf92f3577b34da6a3ce929d0e0e4736',
+    );
   });
 
   it("one module: only its chain (found by label when the status has no Manifest reference), its Manifest's events", () => {

@@ -133,12 +133,13 @@ function lastEvents(events: readonly KubeEvent[]): string[] {
     );
 }
 
-/** The explanation as text lines for a terminal. */
-export function explanationText(e: Explanation): string {
+/** The explanation as text lines for a terminal; `traceUrl` (a template with `{traceId}`) links the last trace. */
+export function explanationText(e: Explanation, traceUrl?: string): string {
+  const link = e.traceId && traceUrl ? ` ${traceUrl.replaceAll('{traceId}', e.traceId)}` : '';
   return [
     e.headline,
     ...e.chain.map((l) => `${'  '.repeat(l.depth + 1)}${l.text}`),
     ...(e.events.length ? ['', 'last events:', ...e.events.map((l) => `  ${l}`)] : []),
-    ...(e.traceId ? ['', `last trace: ${e.traceId}`] : []),
+    ...(e.traceId ? ['', `last trace: ${e.traceId}${link}`] : []),
   ].join('\n');
 }

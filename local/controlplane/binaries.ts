@@ -27,10 +27,11 @@ export async function locateBinaries(): Promise<Binaries> {
   return Object.fromEntries(BINARY_NAMES.map((name) => [name, `${dir}/${name}`])) as Binaries;
 }
 
-/** Prometheus and promtool (the alert and dashboard tests), built like the others into a directory of their own. */
-export async function locateMonitoringBinaries(): Promise<{ prometheus: string; promtool: string }> {
+/** Prometheus, promtool and Jaeger (the alert, dashboard and trace tests), built like the others into a directory of
+ * their own. */
+export async function locateMonitoringBinaries(): Promise<{ prometheus: string; promtool: string; jaeger: string }> {
   const dir = await runBuildScript('monitoring');
-  return { prometheus: `${dir}/prometheus`, promtool: `${dir}/promtool` };
+  return { prometheus: `${dir}/prometheus`, promtool: `${dir}/promtool`, jaeger: `${dir}/jaeger` };
 }
 
 function runBuildScript(forWhat?: 'monitoring'): Promise<string> {

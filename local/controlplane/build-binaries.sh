@@ -4,7 +4,7 @@
 # Prints the directory holding the binaries as the last line of stdout; progress goes to stderr.
 # LIFECYCLE_BINARIES_FOR=start (set by `./dev start`, `./dev start:knative` and `./dev kubectl`) builds only what the
 # embedded control plane runs; the binaries only the tests use (oras) are built when the tests first need them.
-# `build-binaries.sh monitoring` builds Prometheus and promtool into a directory of their own (test/monitoring).
+# `build-binaries.sh monitoring` builds Prometheus, promtool and Jaeger into a directory of their own (test/monitoring).
 set -euo pipefail
 
 K8S_VERSION="${K8S_VERSION:-1.36.3}"
@@ -14,12 +14,13 @@ ORAS_VERSION="${ORAS_VERSION:-1.3.6}"
 REGISTRY_VERSION="${REGISTRY_VERSION:-3.0.0}"
 HELM_VERSION="${HELM_VERSION:-4.3.1}"
 PROMETHEUS_VERSION="${PROMETHEUS_VERSION:-0.316.0}"
+JAEGER_VERSION="${JAEGER_VERSION:-1.76.0}"
 if [ "${1:-}" = monitoring ]; then LIFECYCLE_BINARIES_FOR=monitoring; fi
 BINARIES=(kube-apiserver kube-controller-manager kube-scheduler kubectl etcd kwok oras registry helm)
 case "${LIFECYCLE_BINARIES_FOR:-test}" in
   start) BINARIES=(kube-apiserver kube-controller-manager kube-scheduler kubectl etcd kwok registry helm) ;;
   test) ;;
-  monitoring) BINARIES=(prometheus promtool) ;; # the alert tests (test/monitoring), in a directory of their own
+  monitoring) BINARIES=(prometheus promtool jaeger) ;; # alerts, dashboards, traces (test/monitoring): a directory of their own
   *) printf 'LIFECYCLE_BINARIES_FOR must be start, test or monitoring, not %s\n' "$LIFECYCLE_BINARIES_FOR" >&2; exit 2 ;;
 esac
 
@@ -38,7 +39,7 @@ fi
 
 cache_root="${XDG_CACHE_HOME:-$HOME/.cache}/kyma-lifecycle-testbin"
 OUT="$cache_root/k8s-$K8S_VERSION-etcd-$ETCD_VERSION-kwok-$KWOK_VERSION-oras-$ORAS_VERSION-registry-$REGISTRY_VERSION-helm-$HELM_VERSION"
-[ "${LIFECYCLE_BINARIES_FOR:-test}" = monitoring ] && OUT="$cache_root/prometheus-$PROMETHEUS_VERSION"
+[ "${LIFECYCLE_BINARIES_FOR:-test}" = monitoring ] && OUT="$cache_root/prometheus-$PROMETHEUS_VERSION-jaeger-$JAEGER_VERSION"
 mkdir -p "$OUT"
 
 todo=()
@@ -126,6 +127,7 @@ for p in prometheus promtool; do
   needs "$p" && build_tool "$p" github.com/prometheus/prometheus "github.com/prometheus/prometheus/cmd/$p" \
     "$PROMETHEUS_VERSION" remove_all_sd
 done
+needs jaeger && build_tool jaeger github.com/jaegertracing/jaeger github.com/jaegertracing/jaeger/cmd/jaeger "$JAEGER_VERSION"
 
 took=$(( $(date +%s) - started ))
 echo "$took ${#todo[@]}" >"$cache_root/.last-build-seconds"

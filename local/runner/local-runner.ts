@@ -16,6 +16,7 @@ import { KubeClient } from '../../shared/kube/client.ts';
 import { composeDeps } from '../../shared/host/compose.ts';
 import type { Config } from '../../shared/host/config.ts';
 import { startFunctionHost, type FunctionHost } from '../../shared/host/host.ts';
+import { startTraceExport, stopTraceExport } from '../../shared/host/otel.ts';
 import type { Logger } from '../../shared/host/logger.ts';
 import { FUNCTIONS } from './functions.ts';
 import { DeliveryOrder } from './delivery-order.ts';
@@ -60,6 +61,7 @@ export interface LocalRunnerOptions {
  * posting to their ports (ADR 42).
  */
 export async function startLocalRunner(opts: LocalRunnerOptions): Promise<LocalRunner> {
+  await startTraceExport(opts.config.traces);
   const urls = new Map<string, string>();
   const inProcess = new Map<string, InProcessSubscriber>();
   const triggers = await loadTriggers(join(MANIFESTS_DIR, 'triggers'));
@@ -139,6 +141,7 @@ export async function startLocalRunner(opts: LocalRunnerOptions): Promise<LocalR
       await broker.stop();
       await Promise.all(hosts.map((h) => h.close()));
       for (const client of clients) client.stopCaches();
+      await stopTraceExport();
     },
   };
 }

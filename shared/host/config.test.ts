@@ -81,3 +81,38 @@ describe('exec credential plugins of kubeconfigs from other hands (ADR 31, issue
     );
   });
 });
+
+describe('OpenTelemetry trace export and trace links (ADR 59, issue 37)', () => {
+  it('is off by default and on with an OTLP endpoint; the traces path is added to the base endpoint', () => {
+    expect(readConfig({}).traces).toBeUndefined();
+    expect(readConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).traces).toEqual({
+      url: 'http://collector:4318/v1/traces',
+      serviceName: undefined,
+      scheduleDelayMs: 5000,
+    });
+    const own = readConfig({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example/otlp',
+      OTEL_SERVICE_NAME: 'lifecycle',
+      OTEL_BSP_SCHEDULE_DELAY: '200',
+    }).traces;
+    expect(own).toEqual({ url: 'https://traces.example/otlp', serviceName: 'lifecycle', scheduleDelayMs: 200 });
+  });
+
+  it('stays off when disabled, refuses exporters it has not and URLs it cannot use without echoing them', () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
+    expect(readConfig({ ...endpoint, OTEL_TRACES_EXPORTER: 'none' }).traces).toBeUndefined();
+    expect(readConfig({ ...endpoint, OTEL_SDK_DISABLED: 'true' }).traces).toBeUndefined();
+    expect(() => readConfig({ ...endpoint, OTEL_TRACES_EXPORTER: 'zipkin' })).toThrow(/must be otlp or none/);
+    const bad = 'ftp://user:secret@collector';
+    expect(() => readConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: bad })).toThrow(/must be an http\(s\) URL/);
+    expect(() => readConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: bad })).not.toThrow(/secret/);
+  });
+
+  it('takes a trace link template holding {traceId}', () => {
+    expect(readConfig({}).traceUrl).toBeUndefined();
+    const template = 'https://jaeger.example/trace/{traceId}';
+    expect(readConfig({ LIFECYCLE_TRACE_URL: template }).traceUrl).toBe(template);
+    expect(() => readConfig({ LIFECYCLE_TRACE_URL: 'https://jaeger.example/trace/' })).toThrow(/holding \{traceId\}/);
+  });
+});

@@ -70,6 +70,21 @@ export interface Config {
   readonly searchPath: string;
   /** Port of the fleet component in the local runner (LIFECYCLE_FLEET_PORT; 0 = any free port, the default). */
   readonly fleetPort: number;
+  /** OpenTelemetry trace export over OTLP/HTTP (ADR 59): on when OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or
+   * OTEL_EXPORTER_OTLP_ENDPOINT is set, unless OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none. */
+  readonly traces: TraceExport | undefined;
+  /** Where `why` links a trace: LIFECYCLE_TRACE_URL, a URL with `{traceId}` (e.g. Jaeger's
+   * `https://jaeger.example/trace/{traceId}`); absent = the id alone. */
+  readonly traceUrl: string | undefined;
+}
+
+export interface TraceExport {
+  /** Where spans are POSTed (the traces endpoint itself: `<OTEL_EXPORTER_OTLP_ENDPOINT>/v1/traces`). */
+  readonly url: string;
+  /** OTEL_SERVICE_NAME; absent = each function's own name. */
+  readonly serviceName: string | undefined;
+  /** OTEL_BSP_SCHEDULE_DELAY: milliseconds between batches (default 5000). */
+  readonly scheduleDelayMs: number;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -120,6 +135,35 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inCluster: flag(env, 'LIFECYCLE_IN_CLUSTER', false),
     helmBinary: env.LIFECYCLE_HELM_BINARY || undefined,
     searchPath: env.PATH ?? '',
+    traces: traceExport(env),
+    traceUrl: traceUrlTemplate(env.LIFECYCLE_TRACE_URL || undefined, 'LIFECYCLE_TRACE_URL'),
+  });
+}
+
+/** A trace link template (LIFECYCLE_TRACE_URL, `why --trace-url`): an http(s) URL holding `{traceId}`. */
+export function traceUrlTemplate(template: string | undefined, name: string): string | undefined {
+  if (template === undefined) return undefined;
+  if (!template.includes('{traceId}') || !URL.canParse(template) || !/^https?:\/\//.test(template))
+    throw new Error(`${name} must be an http(s) URL holding {traceId}, e.g. https://jaeger.example/trace/{traceId}`);
+  return template;
+}
+
+/** The OTEL_* variables the functions honour (the exporter reads OTEL_EXPORTER_OTLP_HEADERS itself, never logged). */
+function traceExport(env: NodeJS.ProcessEnv): TraceExport | undefined {
+  const exporter = env.OTEL_TRACES_EXPORTER || 'otlp';
+  if (exporter !== 'otlp' && exporter !== 'none')
+    throw new Error(
+      `OTEL_TRACES_EXPORTER must be otlp or none (the functions export OTLP over HTTP), got "${exporter}"`,
+    );
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.replace(/\/+$/, '');
+  const url = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || (base ? `${base}/v1/traces` : undefined);
+  if (!url || exporter === 'none' || flag(env, 'OTEL_SDK_DISABLED', false)) return undefined;
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
+    throw new Error('OTEL_EXPORTER_OTLP_ENDPOINT / OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http(s) URL');
+  return Object.freeze({
+    url,
+    serviceName: env.OTEL_SERVICE_NAME || undefined,
+    scheduleDelayMs: integer(env, 'OTEL_BSP_SCHEDULE_DELAY', '5000', 1, 600_000),
   });
 }
 

@@ -17,6 +17,7 @@ import { inSpan, parseTraceparent, recordedTrace, startSpan, type TraceContext }
 import { ANNOTATION, OUR_MANAGERS } from '../core/vocabulary.ts';
 import type { RequeueReason } from '../core/upstream-names.ts';
 import { withSteps } from './steps.ts';
+import { callAttributes, exportCall } from './otel.ts';
 
 /** One call of a function: the event, the object it points at, and a logger bound to both. */
 export interface Invocation {
@@ -51,6 +52,7 @@ export async function invoke(fn: LifecycleFunction, event: EventAttributes, log:
   let bound = log.child({ ceId: event.id, ceType: event.type, traceId: span.traceId, spanId: span.spanId });
   let outcome: Outcome;
   let step: RequeueReason | undefined;
+  let exported: ReturnType<typeof exportCall>;
   try {
     if (event.specversion !== '1.0')
       throw new InvalidEventError(`unsupported specversion ${printable(event.specversion)}`);
@@ -58,6 +60,7 @@ export async function invoke(fn: LifecycleFunction, event: EventAttributes, log:
       throw new InvalidEventError(`${fn.name} does not accept events of type ${printable(event.type)}`);
     const key = fn.keyless ? { kind: '', apiVersion: '', namespace: '', name: '' } : objectKeyOf(event);
     if (!fn.keyless) bound = bound.child({ object: keyText(key) });
+    exported = exportCall(fn.name, span, callAttributes(event, key));
     // Drift checks are counted apart (`<function> (drift)`): the bench then tells installs from background checks.
     const work = () =>
       asCaller(isDriftCheck(event) ? `${fn.name} (drift)` : fn.name, () =>
@@ -78,6 +81,8 @@ export async function invoke(fn: LifecycleFunction, event: EventAttributes, log:
     outcome = { status: error.status, error, ...(step ? { step } : {}) };
   }
   logOutcome(bound, outcome, performance.now() - started);
+  const failed = 'error' in outcome ? outcome.error.message : undefined;
+  exported?.(outcome.status, step ? { 'lifecycle.step': step } : {}, failed);
   return outcome;
 }
 

@@ -5,6 +5,7 @@ import type { FunctionDeps } from './deps.ts';
 import { startFunctionHost } from './host.ts';
 import type { LifecycleFunction } from './invoke.ts';
 import { createLogger } from './logger.ts';
+import { startTraceExport, stopTraceExport } from './otel.ts';
 import { httpSink } from './sink.ts';
 
 /** `npm start` of a function folder, what its Knative Service runs (ADR 12): in-cluster (or KUBECONFIG) client, broker
@@ -21,7 +22,15 @@ export async function serve(factory: (deps: FunctionDeps) => LifecycleFunction):
       };
   const fn = factory(await composeDeps(kc, config, sink));
   const log = createLogger(fn.name, config.logLevel);
+  await startTraceExport(config.traces);
   const host = await startFunctionHost(fn, log, config.port, '0.0.0.0');
-  log.info({ url: host.url }, `${fn.name} serving`);
-  process.once('SIGTERM', () => void host.close().then(() => process.exit(0)));
+  log.info({ url: host.url, traces: config.traces && new URL(config.traces.url).origin }, `${fn.name} serving`);
+  process.once(
+    'SIGTERM',
+    () =>
+      void host
+        .close()
+        .then(stopTraceExport)
+        .then(() => process.exit(0)),
+  );
 }

@@ -9,6 +9,7 @@ import { ReadCache } from './read-cache.ts';
 import { Http2Transport } from './http2-transport.ts';
 import { tally } from './request-tally.ts';
 import { noteWrite } from '../host/call-context.ts';
+import { traceRequest } from '../host/otel.ts';
 import { Http1Transport, labelOf, type Headers, type Method, type Transport } from './transport.ts';
 import type { CachedKind, KubeObject, ListOptions, ObjectList, ObjectRef } from './types.ts';
 import { refOf } from './types.ts';
@@ -261,7 +262,9 @@ export class KubeClient {
     for (let retries = 0; ; retries++) {
       tally(this.server, method, path, contentType);
       if (method !== 'GET') noteWrite();
-      const { status, body: text } = await this.transport.exchange(method, path, headers, payload);
+      const { status, body: text } = await traceRequest(method, path, this.server, () =>
+        this.transport.exchange(method, path, headers, payload),
+      );
       if (accepted(status)) return (text ? JSON.parse(text) : undefined) as T;
       const wait = retryAfterMs(status, text, retries);
       if (wait === undefined) throw apiErrorFrom(status, text, labelOf(method, path));

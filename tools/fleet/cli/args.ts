@@ -3,6 +3,7 @@ import { KCP_NAMESPACE } from '../../../shared/core/vocabulary.ts';
 import { FLEET_NAME } from '../../../components/fleet/summary.ts';
 import { InputError, namespaceProblem, refuse } from '../../../shared/host/input-rules.ts';
 import { PLAN_HELP } from '../../../components/fleet/plan/args.ts';
+import { traceUrlTemplate } from '../../../shared/host/config.ts';
 
 /** What the fleet command line asks for. */
 export type FleetRequest =
@@ -16,12 +17,14 @@ export type FleetRequest =
       fleet: string | undefined;
       kyma: string;
       module: string | undefined;
+      traceUrl: string | undefined;
     };
 
 const OPTIONS = {
   namespace: { type: 'string', short: 'n' },
   kubeconfig: { type: 'string' },
   fleet: { type: 'string' },
+  'trace-url': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -68,7 +71,15 @@ export function parseFleetRequest(argv: readonly string[]): FleetRequest {
         module,
         FLEET_NAME.test(module) ? '' : 'expected the name of a module (lower-case letters, digits, "-" and ".")',
       );
-    return { command, ...common, kyma, module };
+    const traceUrl = values['trace-url'];
+    if (traceUrl !== undefined) {
+      try {
+        traceUrlTemplate(traceUrl, '--trace-url');
+      } catch (error) {
+        throw new InputError(`"${traceUrl}": ${(error as Error).message}`);
+      }
+    }
+    return { command, ...common, kyma, module, traceUrl };
   }
   throw new InputError(`unknown command "${command}": expected status, why or plan`);
 }
@@ -84,6 +95,8 @@ flags:
       --kubeconfig <f>   the KCP; default $KUBECONFIG, else the embedded control plane of a running ./dev start
       --fleet <url>      ask the fleet component (answers from memory: fast for any fleet size) instead of the KCP;
                          a running ./dev start's is used when neither --kubeconfig nor $KUBECONFIG is given
+      --trace-url <url>  why: link the last trace, {traceId} replaced (default $LIFECYCLE_TRACE_URL), e.g.
+                         https://jaeger.example/trace/{traceId}
       --json             machine-readable output
   -h, --help             this text
 `;

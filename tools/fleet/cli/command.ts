@@ -44,7 +44,10 @@ export async function runFleetCommand(argv: readonly string[], io: FleetIo): Pro
       io.stderr(`error: no Kyma ${request.namespace}/${request.kyma}`);
       return 1;
     }
-    io.stdout(request.json ? `${JSON.stringify(explanation, null, 2)}\n` : `${explanationText(explanation)}\n`);
+    const traceUrl = request.traceUrl ?? readConfig().traceUrl;
+    io.stdout(
+      request.json ? `${JSON.stringify(explanation, null, 2)}\n` : `${explanationText(explanation, traceUrl)}\n`,
+    );
     return 0;
   } catch (error) {
     if (error instanceof InputError) {
