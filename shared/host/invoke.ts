@@ -60,7 +60,7 @@ export async function invoke(fn: LifecycleFunction, event: EventAttributes, log:
       throw new InvalidEventError(`${fn.name} does not accept events of type ${printable(event.type)}`);
     const key = fn.keyless ? { kind: '', apiVersion: '', namespace: '', name: '' } : objectKeyOf(event);
     if (!fn.keyless) bound = bound.child({ object: keyText(key) });
-    exported = exportCall(fn.name, span, callAttributes(event, key));
+    exported = exportCall(fn.name, span, () => callAttributes(event, key));
     // Drift checks are counted apart (`<function> (drift)`): the bench then tells installs from background checks.
     const work = () =>
       asCaller(isDriftCheck(event) ? `${fn.name} (drift)` : fn.name, () =>

@@ -63,17 +63,18 @@ export async function stopTraceExport(): Promise<void> {
   await stopping?.shutdown();
 }
 
-/** The span of one call, started now with the call's own ids; answers how to end it, or undefined when not exporting. */
+/** The span of one call, started now with the call's own ids; answers how to end it, or undefined when not exporting
+ * (then `attributes` is not even called). */
 export function exportCall(
   fn: string,
   span: TraceContext & { parentSpanId?: string },
-  attributes: Api.Attributes,
+  attributes: () => Api.Attributes,
 ): ((status: number, attributes: Api.Attributes, error?: string) => void) | undefined {
   if (!exporting) return undefined;
   const { api } = exporting;
   const parent = span.parentSpanId ? remote(api, { ...span, spanId: span.parentSpanId }) : api.ROOT_CONTEXT;
   chosen = { traceId: span.traceId, spanId: span.spanId };
-  const started = exporting.tracer(fn).startSpan(fn, { kind: api.SpanKind.SERVER, attributes }, parent);
+  const started = exporting.tracer(fn).startSpan(fn, { kind: api.SpanKind.SERVER, attributes: attributes() }, parent);
   chosen = {};
   return (status, more, error) => {
     started.setAttributes({ ...more, 'http.response.status_code': status });
@@ -82,22 +83,38 @@ export function exportCall(
   };
 }
 
-/** Runs one API request of the current call as a CLIENT span under the call's span (none outside a call). */
-export async function traceRequest<T extends { status: number }>(
+/** Runs one API request of the current call as a CLIENT span under the call's span (none outside a call); while not
+ * exporting, `send()` itself. */
+export function traceRequest<T extends { status: number }>(
   method: string,
   path: string,
   server: string,
   send: () => Promise<T>,
 ): Promise<T> {
   const trace = exporting && callContext().trace;
-  if (!exporting || !trace) return send();
-  const { api } = exporting;
+  return exporting && trace ? tracedRequest(exporting, trace, method, path, server, send) : send();
+}
+
+async function tracedRequest<T extends { status: number }>(
+  { api, tracer }: Exporting,
+  trace: TraceContext,
+  method: string,
+  path: string,
+  server: string,
+  send: () => Promise<T>,
+): Promise<T> {
   const service = (callContext().caller ?? 'lifecycle').replace(/ \(drift\)$/, '');
-  const span = exporting.tracer(service).startSpan(
-    `${method} ${path.split('?')[0] ?? ''}`,
+  const [route = '', query] = path.split('?');
+  const span = tracer(service).startSpan(
+    `${method} ${route}`,
     {
       kind: api.SpanKind.CLIENT,
-      attributes: { 'http.request.method': method, 'url.path': path, 'server.address': server },
+      attributes: {
+        'http.request.method': method,
+        'url.path': route,
+        ...(query ? { 'url.query': query } : {}),
+        'server.address': URL.canParse(server) ? new URL(server).host : server,
+      },
     },
     remote(api, trace),
   );
