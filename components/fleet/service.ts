@@ -1,6 +1,6 @@
-// The fleet component (issue 9, ADR 19): one long-lived process on the KCP that holds Kymas, Manifests and
-// ModuleReleaseMetas in watch caches and answers read-only: /metrics, the page (/), /api/fleet, /api/kymas[/<name>],
-// /api/changes (server-sent events) and /plan, /api/plan (plan-route.ts); on Knative exactly one instance.
+// The fleet component (ADR 19): one process on the KCP holding Kymas, Manifests and ModuleReleaseMetas in watch caches,
+// answering read-only (/metrics, the page, /api/fleet, /api/kymas[/<name>], /api/changes, /plan, /api/plan) and taking
+// the Triggers' dead letters (POST /dead-letters, dead-letters.ts, ADR 60); on Knative exactly one instance.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +12,7 @@ import type { KubeClient } from '../../shared/kube/client.ts';
 import { CACHED } from '../../shared/host/deps.ts';
 import type { Logger } from '../../shared/host/logger.ts';
 import type { Config } from '../../shared/host/config.ts';
+import { deadLetterSink } from './dead-letters.ts';
 import { fleetMetrics, type FleetState } from './metrics.ts';
 import { planRoute } from './plan-route.ts';
 import { FLEET_PAGE } from './page.ts';
@@ -43,6 +44,7 @@ export async function startFleetService(
     releaseMetas: await list<ModuleReleaseMeta>('ModuleReleaseMeta'),
   });
   const metrics = fleetMetrics(state);
+  const deadLetters = deadLetterSink(metrics.registry, log);
   const planned = planRoute(kcp, namespace, config);
   // The summary is computed again only when the Kyma cache has moved: between changes it is a string in memory.
   let summarized: { revision: string; answer: ReturnType<typeof json> } | undefined;
@@ -81,7 +83,8 @@ export async function startFleetService(
 
   const stopping = new AbortController();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    if (req.method !== 'GET') return send(res, json(405, { error: 'read-only: GET only' }));
+    if (req.method === 'POST' && req.url === '/dead-letters') return void deadLetters(req).then((a) => send(res, a));
+    if (req.method !== 'GET') return send(res, json(405, { error: 'read-only: GET only (and POST /dead-letters)' }));
     if (req.url === '/api/changes') return void changes(kcp, namespace, res, stopping.signal);
     routes(new URL(req.url ?? '/', 'http://fleet')).then(
       (answer) => send(res, answer),

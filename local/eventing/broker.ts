@@ -49,6 +49,8 @@ export interface LocalBrokerOptions {
   readonly coalesce?: boolean;
   /** Dead letters kept in memory (default 1000; the oldest are forgotten first). */
   readonly maxDeadLetters?: number;
+  /** Called with each dead letter (the local runner sends it to the Trigger's dead-letter sink, dead-letters.ts). */
+  readonly onDeadLetter?: (letter: DeadLetter, trigger: Trigger) => void;
   /** The order in which a Trigger's waiting deliveries start: the lowest rank first, arrival order among equals
    * (default: every event ranks 0, i.e. arrival order). Knative's brokers have no such order; see ADR 25. */
   readonly rankOf?: (event: CloudEvent<unknown>) => number;
@@ -279,6 +281,7 @@ export class LocalBroker {
     };
     this.counters.deadLettered++;
     this.letters.add(letter);
+    this.options.onDeadLetter?.(letter, trigger);
     this.log.warn(
       {
         trigger: trigger.name,

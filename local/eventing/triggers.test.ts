@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { backoffMs, isRetryableStatus } from './delivery.ts';
 import { parseIsoDuration } from './duration.ts';
 import { DEFAULT_DELIVERY, loadTriggers, parseTriggers } from './triggers.ts';
+import { knativeAddress } from './dead-letters.ts';
+import { deadLetterFunction } from '../../components/fleet/dead-letters.ts';
 
 const fixtures = (dir: string) => fileURLToPath(new URL(`../../test/fixtures/eventing/${dir}`, import.meta.url));
 
@@ -99,5 +101,39 @@ describe('delivery policy', () => {
   it('retries what Knative retries', () => {
     expect([500, 502, 503, 404, 408, 409, 429].every(isRetryableStatus)).toBe(true);
     expect([400, 401, 403, 422, 301].some(isRetryableStatus)).toBe(false);
+  });
+});
+
+describe('dead-letter sinks (ADR 60)', () => {
+  it("reads a Trigger's deadLetterSink; every shipped Trigger sends its dead letters to the fleet component", async () => {
+    const [t] = parseTriggers(
+      trigger(`  broker: b
+  subscriber: {ref: {kind: Service, name: f}}
+  delivery:
+    retry: 1
+    deadLetterSink: {ref: {apiVersion: serving.knative.dev/v1, kind: Service, name: lifecycle-fleet}, uri: /dead-letters}`),
+    );
+    expect(t?.deadLetterSink).toEqual({
+      ref: { apiVersion: 'serving.knative.dev/v1', kind: 'Service', name: 'lifecycle-fleet' },
+      uri: '/dead-letters',
+    });
+    expect(() =>
+      parseTriggers(trigger('  broker: b\n  subscriber: {uri: http://x}\n  delivery: {deadLetterSink: {}}')),
+    ).toThrow(/spec\.delivery\.deadLetterSink: needs a ref or a uri/);
+    const shipped = await loadTriggers(fileURLToPath(new URL('../../manifests/triggers', import.meta.url)));
+    expect(shipped.length).toBeGreaterThan(5);
+    for (const s of shipped) expect(s.deadLetterSink?.ref?.name, s.name).toBe('lifecycle-fleet');
+  });
+
+  it("names a dead letter's destination as Knative does: a Service's cluster-local address", () => {
+    expect(knativeAddress({ ref: { kind: 'Service', name: 'apply-remote' } }, 'kcp-system')).toBe(
+      'http://apply-remote.kcp-system.svc.cluster.local',
+    );
+    expect(knativeAddress({ uri: 'http://x:1/y' }, 'kcp-system')).toBe('http://x:1/y');
+    expect(deadLetterFunction(knativeAddress({ ref: { kind: 'Service', name: 'apply-remote' } }, 'kcp-system'))).toBe(
+      'apply-remote',
+    );
+    expect(deadLetterFunction('http://127.0.0.1:8080')).toBe('unknown');
+    expect(deadLetterFunction(undefined)).toBe('unknown');
   });
 });

@@ -12,6 +12,12 @@ export interface SubscriberRef {
   readonly namespace?: string;
 }
 
+/** A Knative Destination: an addressable's ref, a URI, or a ref with a URI relative to its address. */
+export interface Destination {
+  readonly ref?: SubscriberRef;
+  readonly uri?: string;
+}
+
 export interface DeliveryOptions {
   /** Retries after the first attempt (total attempts = retry + 1). */
   readonly retry: number;
@@ -27,8 +33,10 @@ export interface Trigger {
   readonly broker: string;
   /** `spec.filters` when non-empty (Knative: filters win), else the legacy `spec.filter.attributes`; ANDed. */
   readonly filters: readonly EventFilter[];
-  readonly subscriber: { readonly ref?: SubscriberRef; readonly uri?: string };
+  readonly subscriber: Destination;
   readonly delivery: DeliveryOptions;
+  /** `spec.delivery.deadLetterSink`: where an event goes once the Trigger gives up on it. */
+  readonly deadLetterSink?: Destination;
   /** Deliveries in flight at once in the local broker (annotation `lifecycle.kyma-project.io/max-in-flight`); absent =
    * the broker's default. Knative has no such field: there the Kafka broker's ordered delivery bounds it (ADR 25). */
   readonly maxInFlight?: number;
@@ -82,6 +90,7 @@ function triggerFrom(object: Record<string, unknown>): Trigger {
     filters: filters.length > 0 || legacy === undefined ? filters : [legacy],
     subscriber: subscriberFrom(asRecord(spec.subscriber, 'spec.subscriber')),
     delivery: deliveryFrom(asRecord(spec.delivery, 'spec.delivery')),
+    ...deadLetterSinkOf(asRecord(spec.delivery, 'spec.delivery')),
     ...(maxInFlight === undefined ? {} : { maxInFlight }),
   };
 }
@@ -96,17 +105,22 @@ function maxInFlightOf(raw: unknown): number | undefined {
   return value;
 }
 
-function subscriberFrom(raw: Record<string, unknown> | undefined): Trigger['subscriber'] {
-  if (!raw) throw new Error('spec.subscriber: is required');
-  const uri = optionalString(raw.uri, 'spec.subscriber.uri');
-  const rawRef = asRecord(raw.ref, 'spec.subscriber.ref');
-  if (!rawRef && uri === undefined) throw new Error('spec.subscriber: needs a ref or a uri');
+function deadLetterSinkOf(delivery: Record<string, unknown> | undefined): { deadLetterSink?: Destination } {
+  const raw = asRecord(delivery?.deadLetterSink, 'spec.delivery.deadLetterSink');
+  return raw ? { deadLetterSink: subscriberFrom(raw, 'spec.delivery.deadLetterSink') } : {};
+}
+
+function subscriberFrom(raw: Record<string, unknown> | undefined, path = 'spec.subscriber'): Destination {
+  if (!raw) throw new Error(`${path}: is required`);
+  const uri = optionalString(raw.uri, `${path}.uri`);
+  const rawRef = asRecord(raw.ref, `${path}.ref`);
+  if (!rawRef && uri === undefined) throw new Error(`${path}: needs a ref or a uri`);
   if (!rawRef) return { uri: uri ?? '' };
-  const apiVersion = optionalString(rawRef.apiVersion, 'spec.subscriber.ref.apiVersion');
-  const namespace = optionalString(rawRef.namespace, 'spec.subscriber.ref.namespace');
+  const apiVersion = optionalString(rawRef.apiVersion, `${path}.ref.apiVersion`);
+  const namespace = optionalString(rawRef.namespace, `${path}.ref.namespace`);
   const ref: SubscriberRef = {
-    kind: requiredString(rawRef.kind, 'spec.subscriber.ref.kind'),
-    name: requiredString(rawRef.name, 'spec.subscriber.ref.name'),
+    kind: requiredString(rawRef.kind, `${path}.ref.kind`),
+    name: requiredString(rawRef.name, `${path}.ref.name`),
     ...(apiVersion === undefined ? {} : { apiVersion }),
     ...(namespace === undefined ? {} : { namespace }),
   };

@@ -14,6 +14,7 @@ import { httpSink } from '../../shared/host/sink.ts';
 import { KubeClient } from '../../shared/kube/client.ts';
 import type { KubeObject } from '../../shared/kube/types.ts';
 import { RuntimeWatches } from '../../components/runtime-watch/runtime-watches.ts';
+import { startFleetService } from '../../components/fleet/service.ts';
 import { FUNCTIONS } from '../runner/functions.ts';
 import { MANIFESTS_DIR } from '../runner/local-runner.ts';
 import { kubectlApply, startKnativeEventing, type KnativeEventing } from './eventing.ts';
@@ -162,11 +163,14 @@ async function routeThroughKnative(
     ? await functionsInProcesses(opts, kcp, opts.functionPods, ingress)
     : await functionsInProcess(opts, ingress);
   const functions = served.urls;
+  // The fleet component: the Triggers' dead-letter sink (ADR 60), its Service routed like the functions'.
+  const fleet = await startFleetService(await KubeClient.from(opts.kcp), namespace, opts.log, 0, '0.0.0.0');
+  const routes = new Map([...functions, ['lifecycle-fleet', `http://${CLUSTER_SIDE_IP}:${new URL(fleet.url).port}`]]);
   let watches: RuntimeWatches;
   try {
-    watches = await routeToFunctions(opts, kcp, functions, ingress, say);
+    watches = await routeToFunctions(opts, kcp, routes, ingress, say);
   } catch (error) {
-    await served.close();
+    await Promise.all([served.close(), fleet.close()]);
     throw error;
   }
   say(`Knative routes the events: Broker ${ingress}, Triggers, ApiServerSource and PingSource Ready`);
@@ -185,7 +189,7 @@ async function routeThroughKnative(
     stop: async () => {
       await watches.stop();
       await eventing.stop();
-      await served.close();
+      await Promise.all([served.close(), fleet.close()]);
     },
   };
 }

@@ -17,12 +17,16 @@ import { composeDeps } from '../../shared/host/compose.ts';
 import type { Config } from '../../shared/host/config.ts';
 import { startFunctionHost, type FunctionHost } from '../../shared/host/host.ts';
 import { startTraceExport, stopTraceExport } from '../../shared/host/otel.ts';
+import { sendToDeadLetterSink } from '../eventing/dead-letters.ts';
 import type { Logger } from '../../shared/host/logger.ts';
 import { FUNCTIONS } from './functions.ts';
 import { DeliveryOrder } from './delivery-order.ts';
 import { brokerSink, inProcessSubscriber } from './in-process.ts';
 import type { InProcessSubscriber } from '../eventing/delivery.ts';
 import { RuntimeWatches } from '../../components/runtime-watch/runtime-watches.ts';
+
+/** The fleet component's Knative Service: the Triggers' dead-letter sink (manifests/triggers, ADR 60). */
+const FLEET_SERVICE = 'lifecycle-fleet';
 
 export const MANIFESTS_DIR = fileURLToPath(new URL('../../manifests', import.meta.url));
 
@@ -65,7 +69,12 @@ export async function startLocalRunner(opts: LocalRunnerOptions): Promise<LocalR
   const urls = new Map<string, string>();
   const inProcess = new Map<string, InProcessSubscriber>();
   const triggers = await loadTriggers(join(MANIFESTS_DIR, 'triggers'));
+  let fleetUrl: string | undefined = undefined; // the dead-letter sink, once the fleet component below listens
   const broker = new LocalBroker({
+    onDeadLetter: sendToDeadLetterSink(
+      (sink) => (sink.ref?.name === FLEET_SERVICE && fleetUrl ? `${fleetUrl}${sink.uri ?? ''}` : undefined),
+      opts.log.child({ component: 'broker' }),
+    ),
     triggers,
     log: opts.log.child({ component: 'broker' }),
     coalesce: opts.config.localBrokerCoalesce,
@@ -125,6 +134,7 @@ export async function startLocalRunner(opts: LocalRunnerOptions): Promise<LocalR
     '127.0.0.1',
     opts.config,
   );
+  fleetUrl = fleet.url;
   const resync = () => Promise.all(pingSources.map((p) => ping.fireNow(p.name))).then(() => undefined);
   if (opts.resyncAtStart ?? true) await resync();
   return {

@@ -1,8 +1,9 @@
 import { HTTP } from 'cloudevents';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidEventError } from './errors.ts';
+import { parseEvent } from './parse-event.ts';
 import { requestBody } from './request-body.ts';
 import type { EventAttributes } from './events.ts';
 import { invoke, type LifecycleFunction, type Outcome } from './invoke.ts';
@@ -88,37 +89,6 @@ export async function startFunctionHost(
 
 /** How long closing waits for running calls at most. */
 const DRAIN_MS = 30_000;
-
-function parseEvent(headers: IncomingHttpHeaders, body: string): EventAttributes | InvalidEventError {
-  const missing = missingAttributes(headers, body);
-  if (missing.length)
-    return new InvalidEventError(
-      `not a valid CloudEvent: required attribute(s) ${missing.join(', ')} missing or empty`,
-    );
-  try {
-    const event = HTTP.toEvent({ headers, body });
-    if (Array.isArray(event)) return new InvalidEventError('batched CloudEvents are not accepted');
-    return event as unknown as EventAttributes;
-  } catch (error) {
-    return new InvalidEventError(`not a valid CloudEvent: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
-
-const REQUIRED = ['specversion', 'id', 'source', 'type'] as const;
-
-/** The CloudEvents SDK fills in a missing specversion, id or source; the spec requires all four, so we check the wire. */
-function missingAttributes(headers: IncomingHttpHeaders, body: string): string[] {
-  if (!String(headers['content-type'] ?? '').startsWith('application/cloudevents+json'))
-    return REQUIRED.filter((a) => !headers[`ce-${a}`]);
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    return [];
-  } // the SDK refuses it with its own message
-  const fields = typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {};
-  return REQUIRED.filter((a) => typeof fields[a] !== 'string' || !fields[a]);
-}
 
 async function invokeInvalid(fn: LifecycleFunction, error: InvalidEventError, log: Logger): Promise<Outcome> {
   log.warn({ fn: fn.name, status: 400, code: error.code }, error.message);

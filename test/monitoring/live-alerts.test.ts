@@ -2,12 +2,14 @@
 // whose kube-apiserver is down fires KymaRuntimeUnreachable for its Kyma (and not KymaNotReady or KymaModuleError,
 // which leave it to that alert); back up, the alert clears. Every rule and dashboard query answers, reads metrics
 // that have series, and is not empty where they do. The `for` is cut to 5 s here (alert-rules.test.ts pins the real).
+import { CloudEvent } from 'cloudevents';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { Cluster } from '../../local/controlplane/index.ts';
 import { locateMonitoringBinaries } from '../../local/controlplane/binaries.ts';
-import { KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
+import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
+import { RESYNC_DUE } from '../../shared/host/events.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { throwawayRuntime } from '../e2e/throwaway.ts';
 import { applyKyma, deleteLeftoverKymas, eventually, kymaInState, startWorld, type World } from '../e2e/world.ts';
@@ -82,6 +84,27 @@ describe('alerts on a live fleet', () => {
       60_000,
     );
   }, 300_000);
+
+  it('events a function refuses reach the fleet as dead letters: counted by function, LifecycleDeadLetters fires', async () => {
+    const refused = (i: number) =>
+      new CloudEvent({
+        type: RESYNC_DUE,
+        source: 'live-alerts',
+        id: `refused-${i}`,
+        kind: 'Kyma',
+        apiversion: API_VERSION,
+      });
+    await world.runner.broker.publish(refused(0)); // no name: the Kyma's functions answer 400, not retried
+    const count = `lifecycle_dead_letters_total{fn="resolve-template"}`;
+    await eventually('the first dead letter scraped', async () => (await prometheus.query(count)).length > 0, 30_000);
+    for (let i = 1; i <= 4; i++) await world.runner.broker.publish(refused(i));
+    const fired = await eventually(
+      'LifecycleDeadLetters firing for resolve-template',
+      async () => (await prometheus.firing('LifecycleDeadLetters')).find((l) => l.fn === 'resolve-template'),
+      60_000,
+    );
+    expect(fired).toMatchObject({ severity: 'warning' });
+  }, 120_000);
 
   it('every rule and dashboard query answers; every metric they read has series; none is empty where its series exist', async () => {
     const queries = [

@@ -74,6 +74,11 @@ const FLEET: readonly Panel[] = [
     ],
   },
   {
+    title: 'Events given up (dead letters) by function',
+    type: 'timeseries',
+    queries: [{ expr: 'sum by (fn) (increase(lifecycle_dead_letters_total[1h]))', legend: '{{fn}}' }],
+  },
+  {
     title: 'Kymas not Ready',
     type: 'table',
     queries: [
