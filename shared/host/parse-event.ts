@@ -36,4 +36,3 @@ function missingAttributes(headers: IncomingHttpHeaders, body: string): string[]
   const fields = typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {};
   return REQUIRED.filter((a) => typeof fields[a] !== 'string' || !fields[a]);
 }
-
