@@ -47,6 +47,6 @@ describe('the binaries a command needs', () => {
   it('refuses an unknown purpose by name', async () => {
     const run = await build('everything');
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('LIFECYCLE_BINARIES_FOR must be start or test');
+    expect(run.stderr).toContain('LIFECYCLE_BINARIES_FOR must be start, test or monitoring, not everything');
   });
 });
