@@ -7,22 +7,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
+import { stringify } from 'yaml';
 import { locateMonitoringBinaries } from '../../local/controlplane/binaries.ts';
 import { exportedMetricNames } from './exported-metrics.ts';
+import { readRule, type RuleSpec } from './rules.ts';
 
 const run = promisify(execFile);
-const RULE = new URL('../../manifests/components/monitoring/prometheus-rule.yaml', import.meta.url);
 const TESTS = new URL('./alert-rules.promtool.yaml', import.meta.url);
 const OPERATING = new URL('../../docs/operating.md', import.meta.url);
 
-interface Rule {
-  alert: string;
-  expr: string;
-  for?: string;
-}
 let promtool: string;
-let spec: { groups: { name: string; rules: Rule[] }[] };
+let spec: RuleSpec;
 const alerts = () => spec.groups.flatMap((g) => g.rules);
 
 /** Runs promtool's rule tests against `rules` (a copy of the spec) in a directory of their own; answers the exit. */
@@ -40,7 +35,7 @@ async function promtoolTest(rules: object): Promise<{ ok: boolean; output: strin
 
 beforeAll(async () => {
   ({ promtool } = await locateMonitoringBinaries());
-  const rule = parse(await readFile(RULE, 'utf8')) as { kind: string; spec: typeof spec };
+  const rule = await readRule();
   expect(rule.kind).toBe('PrometheusRule');
   spec = rule.spec;
 }, 1_800_000);

@@ -1,10 +1,10 @@
 // A real Jaeger (v2, all-in-one, in-memory storage) for the trace test: OTLP/HTTP in, its query API out, on free ports.
-import { spawn } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { freePort } from '../../local/controlplane/ports.ts';
+import { startProcess, waitUntil } from '../../local/controlplane/process.ts';
 
 export interface JaegerSpan {
   traceID: string;
@@ -25,7 +25,8 @@ export interface Jaeger {
   stop(): Promise<void>;
 }
 
-export async function startJaeger(binary: string): Promise<Jaeger> {
+/** Starts `binary` as a process of the run directory `runDir` (reaped with it); resolves once its query API answers. */
+export async function startJaeger(binary: string, runDir: string): Promise<Jaeger> {
   const [otlp, query, grpc] = [await freePort(), await freePort(), await freePort()];
   const config = {
     service: {
@@ -47,15 +48,14 @@ export async function startJaeger(binary: string): Promise<Jaeger> {
   };
   const dir = await mkdtemp(join(tmpdir(), 'jaeger-'));
   await writeFile(join(dir, 'config.yaml'), stringify(config));
-  const child = spawn(binary, ['--config', join(dir, 'config.yaml')], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let log = '';
-  child.stderr?.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-4000)));
+  const proc = await startProcess({
+    name: 'jaeger',
+    bin: binary,
+    args: ['--config', join(dir, 'config.yaml')],
+    runDir,
+  });
   const api = `http://127.0.0.1:${query}`;
-  for (let i = 0; ; i++) {
-    if ((await fetch(`${api}/api/services`).catch(() => undefined))?.ok) break;
-    if (i > 240 || child.exitCode !== null) throw new Error(`Jaeger did not become ready:\n${log}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await waitUntil('Jaeger ready', async () => (await fetch(`${api}/api/services`)).ok, proc, 60_000);
   return {
     otlp: `http://127.0.0.1:${otlp}`,
     async trace(traceId) {
@@ -64,11 +64,6 @@ export async function startJaeger(binary: string): Promise<Jaeger> {
       const body = (await answer.json()) as { data?: JaegerTrace[] };
       return body.data?.[0];
     },
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
+    stop: () => proc.stop(),
   };
 }

@@ -3,9 +3,7 @@
 // which leave it to that alert); back up, the alert clears. Every rule and dashboard query answers, reads metrics
 // that have series, and is not empty where they do. The `for` is cut to 5 s here (alert-rules.test.ts pins the real).
 import { CloudEvent } from 'cloudevents';
-import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Cluster } from '../../local/controlplane/index.ts';
 import { locateMonitoringBinaries } from '../../local/controlplane/binaries.ts';
 import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
@@ -16,23 +14,18 @@ import { applyKyma, deleteLeftoverKymas, eventually, kymaInState, startWorld, ty
 import { connectCluster } from '../faults/restart-helpers.ts';
 import { dashboards, queriesOf } from '../../tools/monitoring/dashboards.ts';
 import { startPrometheus, type Prometheus } from './prometheus.ts';
+import { readRule, type RuleSpec } from './rules.ts';
 
 const MODULE = 'tango';
 const KYMA = 'alerting';
-const RULE = new URL('../../manifests/components/monitoring/prometheus-rule.yaml', import.meta.url);
-interface Rule {
-  alert: string;
-  expr: string;
-  for?: string;
-}
 let world: World;
 let cluster: Cluster;
 let prometheus: Prometheus;
-let rules: { groups: { name: string; rules: Rule[] }[] };
+let rules: RuleSpec;
 
 beforeAll(async () => {
   const { prometheus: binary } = await locateMonitoringBinaries();
-  rules = (parse(await readFile(RULE, 'utf8')) as { spec: typeof rules }).spec;
+  rules = (await readRule()).spec;
   const quick = { groups: rules.groups.map((g) => ({ ...g, rules: g.rules.map((r) => ({ ...r, for: '5s' })) })) };
   world = await startWorld();
   await publishSampleModule(world.registry, world.kcp, { name: MODULE, version: '1.0.0', namespace: KCP_NAMESPACE });
@@ -40,6 +33,7 @@ beforeAll(async () => {
   cluster = await throwawayRuntime('alerting-runtime');
   prometheus = await startPrometheus(
     binary,
+    inject('controlPlane').runDir,
     { fleet: [world.runner.fleet.url], functions: [...world.runner.functions.values()] },
     quick,
   );

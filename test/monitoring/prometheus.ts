@@ -1,11 +1,11 @@
 // A real Prometheus for the monitoring tests: scrapes the local runner's fleet component and function hosts every
 // second and evaluates a rule file every second; asked through its HTTP API.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { freePort } from '../../local/controlplane/ports.ts';
+import { startProcess, waitUntil } from '../../local/controlplane/process.ts';
 
 export interface Prometheus {
   readonly url: string;
@@ -14,9 +14,11 @@ export interface Prometheus {
   stop(): Promise<void>;
 }
 
-/** Starts `binary` scraping `targets` (job → URLs) with `rules` (a rule file's content); resolves once it is ready. */
+/** Starts `binary` scraping `targets` (job → URLs) with `rules` (a rule file's content), as a process of the run
+ * directory `runDir` (reaped with it); resolves once it is ready. */
 export async function startPrometheus(
   binary: string,
+  runDir: string,
   targets: Record<string, string[]>,
   rules: object,
 ): Promise<Prometheus> {
@@ -34,27 +36,22 @@ export async function startPrometheus(
   await writeFile(join(dir, 'prometheus.yml'), stringify(config));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(
-    binary,
-    [
+  const proc = await startProcess({
+    name: 'prometheus',
+    bin: binary,
+    args: [
       `--config.file=${join(dir, 'prometheus.yml')}`,
       `--storage.tsdb.path=${join(dir, 'data')}`,
       `--web.listen-address=127.0.0.1:${port}`,
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let log = '';
-  child.stderr?.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-4000)));
+    runDir,
+  });
   const api = async <T>(path: string): Promise<T> => {
     const answer = (await (await fetch(`${url}${path}`)).json()) as { status: string; data: T; error?: string };
     if (answer.status !== 'success') throw new Error(`Prometheus ${path}: ${answer.error ?? answer.status}`);
     return answer.data;
   };
-  for (let i = 0; ; i++) {
-    if ((await fetch(`${url}/-/ready`).catch(() => undefined))?.ok) break;
-    if (i > 120 || child.exitCode !== null) throw new Error(`Prometheus did not become ready:\n${log}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await waitUntil('Prometheus ready', async () => (await fetch(`${url}/-/ready`)).ok, proc, 30_000);
   return {
     url,
     query: async <T>(expr: string) =>
@@ -63,11 +60,6 @@ export async function startPrometheus(
       (await api<{ alerts: { labels: Record<string, string>; state: string }[] }>('/api/v1/alerts')).alerts
         .filter((a) => a.labels.alertname === alert && a.state === 'firing')
         .map((a) => a.labels),
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
+    stop: () => proc.stop(),
   };
 }

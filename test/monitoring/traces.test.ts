@@ -1,7 +1,7 @@
 // OpenTelemetry traces on a real Jaeger (ADR 59): the local runner exports over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT,
 // as on Knative); an install's trace, found by the id the Manifest records, holds a SERVER span of every function of
 // the chain with the Kyma, module and step as attributes, the API requests as CLIENT spans under them, one root.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { locateMonitoringBinaries } from '../../local/controlplane/binaries.ts';
 import { ANNOTATION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { parseTraceparent } from '../../shared/host/trace.ts';
@@ -25,7 +25,7 @@ let jaeger: Jaeger;
 let world: World;
 
 beforeAll(async () => {
-  jaeger = await startJaeger((await locateMonitoringBinaries()).jaeger);
+  jaeger = await startJaeger((await locateMonitoringBinaries()).jaeger, inject('controlPlane').runDir);
   world = await startWorld({ OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlp, OTEL_BSP_SCHEDULE_DELAY: '200' });
   await publishSampleModule(world.registry, world.kcp, { name: MODULE, version: '1.0.0', namespace: KCP_NAMESPACE });
   await setReleaseChannels(world.kcp, KCP_NAMESPACE, MODULE, [{ channel: 'regular', version: '1.0.0' }]);
