@@ -25,6 +25,8 @@ export interface ApplyContext {
   kcpSecrets: KcpSecrets;
   /** Modules still rolling out: their retries re-read the workload only (rollout.ts). */
   rollouts: Rollouts;
+  /** How long a call watches a module's workload roll out before it writes Processing and retries (ADR 61); 0 = never. */
+  rolloutWatchMs: number;
   /** The Manifest versions this instance's guarded status writes produced: their update events are skipped (ADR 25). */
   written: OwnWrites;
   /** A resync event: sync in full (drift repair), whatever the rollout memo says. */

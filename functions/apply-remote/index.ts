@@ -56,6 +56,7 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
     layers,
     charts,
     rollouts,
+    rolloutWatchMs: deps.config.rolloutWatchMs,
     written,
     events,
     kcpSecrets,

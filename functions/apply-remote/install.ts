@@ -19,6 +19,7 @@ import { podsToJudge } from '../../shared/render/pods.ts';
 import { CONDITION, nextStatus, statusChanged, type StatusWish } from './status.ts';
 import { writeStatus } from './write-status.ts';
 import type { Recalled } from './rollout.ts';
+import { watchRollout } from './rollout-watch.ts';
 
 /** The install pipeline: finalizers (stored first), render → prune → apply → default CR → readiness → status; a module
  * still rolling out ends with NotYetReady (503, retried, ADR 24). The status write is guarded by the resourceVersion
@@ -35,7 +36,8 @@ export async function install(ctx: ApplyContext, manifest: Manifest, runtime: Ku
   const recalled = ctx.force ? undefined : await ctx.rollouts.refreshed(runtime, manifest);
   const done = recalled ?? (await fullSync(ctx, manifest, runtime));
   if (!done) return;
-  const { applied, target, crMessage, kept, held = [], heldCrds = [] } = done;
+  const applied = await watchRollout(runtime, done.applied, ctx.rolloutWatchMs);
+  const { target, crMessage, kept, held = [], heldCrds = [] } = done;
   const readiness = moduleReadiness(applied, { pods: await podsToJudge(runtime, applied) });
   const installed = readiness.state === 'Ready';
   // Objects another module of the Kyma holds (ADR 33), or the same layer no longer renders (ADR 40): a module otherwise
@@ -80,7 +82,7 @@ export async function install(ctx: ApplyContext, manifest: Manifest, runtime: Ku
   // The layer counts as fully synced only once nothing it dropped is still waiting to be pruned (a kept CRD).
   if (installed && !heldCrds.length) await recordSyncedLayer(ctx, manifest);
   if (readiness.state !== 'Processing') return ctx.rollouts.forget(runtime, manifest);
-  ctx.rollouts.remember(runtime, manifest, done);
+  ctx.rollouts.remember(runtime, manifest, { ...done, applied });
   throw new NotYetReadyError(readiness.reason, 'manifest_sync_resources_enqueue_required');
 }
 

@@ -18,6 +18,12 @@ describe('readConfig', () => {
     expect(() => readConfig({ LIFECYCLE_IN_CLUSTER: 'yes' })).toThrow(/LIFECYCLE_IN_CLUSTER must be true or false/);
   });
 
+  it('watches a rollout 2 s in the call unless LIFECYCLE_ROLLOUT_WATCH_SECONDS says otherwise (0 = never)', () => {
+    expect(readConfig({}).rolloutWatchMs).toBe(2000);
+    expect(readConfig({ LIFECYCLE_ROLLOUT_WATCH_SECONDS: '0' }).rolloutWatchMs).toBe(0);
+    expect(() => readConfig({ LIFECYCLE_ROLLOUT_WATCH_SECONDS: '61' })).toThrow(/LIFECYCLE_ROLLOUT_WATCH_SECONDS/);
+  });
+
   it('uses KUBECONFIG when set', () => {
     expect(readConfig({ KUBECONFIG: '/tmp/kcp.yaml' }).kubeconfigPath).toBe('/tmp/kcp.yaml');
   });

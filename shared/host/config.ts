@@ -26,6 +26,9 @@ export interface Config {
   readonly port: number;
   /** Ready objects are re-checked for drift once per this many minutes (non-Ready ones every minute). */
   readonly driftPeriodMinutes: number;
+  /** apply-remote watches a module's workload roll out this long in the call before it writes Processing and retries
+   * (LIFECYCLE_ROLLOUT_WATCH_SECONDS, default 2; 0 = never; ADR 61). */
+  readonly rolloutWatchMs: number;
   /** At most this many resync events per tick; over it, the objects quiet the longest go first. */
   readonly resyncMaxEvents: number;
   /** How fast a ModuleReleaseMeta change reaches the fleet (ADR 30): Kymas per minute fleet-wide
@@ -105,6 +108,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sinkUrl: env.K_SINK || undefined,
     port: integer(env, 'PORT', '8080', 0, 65535),
     driftPeriodMinutes: integer(env, 'LIFECYCLE_DRIFT_PERIOD_MINUTES', '5', 1, 1440),
+    rolloutWatchMs: integer(env, 'LIFECYCLE_ROLLOUT_WATCH_SECONDS', '2', 0, 60) * 1000,
     resyncMaxEvents: integer(env, 'LIFECYCLE_RESYNC_MAX_EVENTS', '250', 1, 1_000_000),
     releaseBudget: Object.freeze({
       kymasPerMinute: integer(env, 'LIFECYCLE_RELEASE_KYMAS_PER_MINUTE', '1000', 0, 1_000_000),

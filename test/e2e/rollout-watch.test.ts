@@ -1,0 +1,86 @@
+// A module's rollout watched in the call (ADR 61): apply-remote watches the workload it applied, so a module whose
+// rollout settles within the window is written Ready (or Error) once, never Processing first and retried; a watch
+// whose window ends answers the workload as last seen. Real KCP and runtime with real controllers rolling out.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Manifest } from '../../shared/core/manifest.ts';
+import { LABEL } from '../../shared/core/vocabulary.ts';
+import { moduleReadiness } from '../../shared/render/readiness.ts';
+import type { RuntimeObject } from '../../shared/render/render.ts';
+import { watchRollout } from '../../functions/apply-remote/rollout-watch.ts';
+import { removeModuleLeftovers } from '../faults/conflicts-helpers.ts';
+import { publishModule } from './removal-helpers.ts';
+import { applyKyma, connectRuntime, deleteLeftoverKymas, kymaInState, startWorld, type World } from './world.ts';
+
+const KYMA = 'rollout-watch';
+const RUNTIME = 0;
+const MODULES = ['watched-good', 'watched-broken'];
+let world: World;
+
+/** The states of the Kyma's Manifest of `module` as the KCP's events showed them, in order, repeats dropped. */
+function statesOf(module: string): string[] {
+  const states: string[] = [];
+  for (const event of world.events) {
+    const manifest = event.data as Partial<Manifest> | undefined;
+    const labels = manifest?.metadata?.labels ?? {};
+    if (manifest?.kind !== 'Manifest' || labels[LABEL.kymaName] !== KYMA) continue;
+    if (labels[LABEL.moduleName] !== module) continue;
+    const state = manifest.status?.state;
+    if (state && states.at(-1) !== state) states.push(state);
+  }
+  return states;
+}
+
+beforeAll(async () => {
+  // A window far longer than any rollout here, so that the assertions do not hang on the machine's speed.
+  world = await startWorld({ LIFECYCLE_ROLLOUT_WATCH_SECONDS: '30' });
+  await publishModule(world, 'watched-good', ['1.0.0']);
+  await publishModule(world, 'watched-broken', ['1.0.0'], { unschedulable: true });
+  await connectRuntime(world, KYMA, RUNTIME);
+});
+
+afterAll(async () => {
+  if (world) await deleteLeftoverKymas(world);
+  const runtime = world?.runtimes[RUNTIME];
+  if (runtime) for (const module of [...MODULES, 'watched-window']) await removeModuleLeftovers(runtime, module);
+  await world?.runner.stop();
+});
+
+const entry = (name: string) => (k: { status?: { modules?: { name: string; state?: string }[] } }) =>
+  k.status?.modules?.find((m) => m.name === name)?.state;
+
+describe("a module's rollout watched in the call", () => {
+  it('is written Ready once when it rolls out in the window, and Error once when it stops progressing', async () => {
+    await applyKyma(world, KYMA, { channel: 'regular', modules: MODULES.map((name) => ({ name })) });
+    await kymaInState(
+      world,
+      KYMA,
+      'Error',
+      (k) => entry('watched-good')(k) === 'Ready' && entry('watched-broken')(k) === 'Error',
+    );
+    expect(statesOf('watched-good')).toEqual(['Ready']);
+    // The Deployment's progress deadline (5 s) passes within the window: Error at once, no Processing first.
+    expect(statesOf('watched-broken')).toEqual(['Error']);
+  });
+
+  it('answers the workload as last seen when the window ends first', async () => {
+    const runtime = world.runtimes[RUNTIME];
+    if (!runtime) throw new Error('no runtime');
+    const deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'watched-window', namespace: 'default' },
+      spec: {
+        selector: { matchLabels: { app: 'watched-window' } },
+        progressDeadlineSeconds: 600,
+        template: {
+          metadata: { labels: { app: 'watched-window' } },
+          spec: { nodeSelector: { 'no-such-node': 'true' }, containers: [{ name: 'c', image: 'busybox' }] },
+        },
+      },
+    };
+    const applied = await runtime.apply<RuntimeObject>(deployment, 'rollout-watch-test');
+    const seen = await watchRollout(runtime, [applied], 1_500);
+    expect(moduleReadiness(seen).state).toBe('Processing');
+    await runtime.delete({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'watched-window' });
+  });
+});
