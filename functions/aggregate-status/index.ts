@@ -25,6 +25,7 @@ import { isInClusterKyma } from '../../shared/core/in-cluster.ts';
 import { RuntimeClients } from '../../shared/kube/runtime-clients.ts';
 import { SyncMemo } from '../../shared/kube/sync-memo.ts';
 import { OwnWrites } from '../../shared/kube/own-writes.ts';
+import { KymaWatermarks } from '../../shared/kube/kyma-watermarks.ts';
 import type { RuntimeScope } from '../../shared/core/runtime-scope.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import { currentStep } from '../../shared/host/steps.ts';
@@ -60,12 +61,14 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
   const pushed = new SyncMemo(deps.config.driftPeriodMinutes * 60_000);
   const events = new EventRecorder(given.kcp, NAME);
   const written = new OwnWrites();
-  /** The Kyma the event is about (a Manifest's by its label), from the watch cache. */
+  const marks = new KymaWatermarks();
+  /** The Kyma the event is about (a Manifest's by its label), from the watch cache once it has our last status write. */
   const kymaOf = async (key: ObjectKey, event: EventAttributes): Promise<Kyma | undefined> => {
     const name = await kymaNameOf(deps.kcp, key, event);
-    return name
-      ? deps.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name })
-      : undefined;
+    if (!name) return undefined;
+    const ref = { apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name };
+    marks.require(API_VERSION, 'Kyma', ref);
+    return deps.kcp.get<Kyma>(ref);
   };
   const manifestsOf = (kyma: Kyma) =>
     listAll<Manifest>(deps.kcp, API_VERSION, 'Manifest', {
@@ -104,7 +107,7 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
       if (!kyma || ignoreReason(kyma, false)) return undefined;
       const manifests = await manifestsOf(kyma);
       const pendingStep = side?.pending ? currentStep() : undefined;
-      const to = { kcp: deps.kcp, events, written, log };
+      const to = { kcp: deps.kcp, events, written, marks, log };
       const call: AggregateCall = { to, kyma, stored: kyma, side, pendingStep, force, runtimes, pushed };
       const now = new Date().toISOString();
       for (const step of aggregateSteps({ kyma, manifests, runtimeSide: runtimeView(side), inCluster, now })) {

@@ -7,6 +7,7 @@ import type { Logger } from '../../shared/host/logger.ts';
 import type { ChartRenderer } from '../../shared/render/charts.ts';
 import type { LayerCache } from '../../shared/oci/layer.ts';
 import type { Rollouts } from './rollout.ts';
+import type { RolloutWatch } from './rollout-watch.ts';
 import type { KcpSecrets } from '../../shared/render/target.ts';
 
 export interface ApplyContext {
@@ -25,8 +26,8 @@ export interface ApplyContext {
   kcpSecrets: KcpSecrets;
   /** Modules still rolling out: their retries re-read the workload only (rollout.ts). */
   rollouts: Rollouts;
-  /** How long a call watches a module's workload roll out before it writes Processing and retries (ADR 61); 0 = never. */
-  rolloutWatchMs: number;
+  /** A module's workload watched roll out in the call before it writes Processing and retries (ADR 61). */
+  rolloutWatch: RolloutWatch;
   /** The Manifest versions this instance's guarded status writes produced: their update events are skipped (ADR 25). */
   written: OwnWrites;
   /** A resync event: sync in full (drift repair), whatever the rollout memo says. */

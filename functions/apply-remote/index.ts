@@ -20,6 +20,7 @@ import { OWN_RUNTIME } from '../../shared/core/runtime-scope.ts';
 import { LayerCache } from '../../shared/oci/layer.ts';
 import { ChartRenderer } from '../../shared/render/charts.ts';
 import { Rollouts } from './rollout.ts';
+import { RolloutWatch } from './rollout-watch.ts';
 import { helmBinary } from '../../shared/render/helm-template.ts';
 import { EventRecorder } from '../../shared/kube/events.ts';
 import { OwnWrites } from '../../shared/kube/own-writes.ts';
@@ -56,7 +57,7 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
     layers,
     charts,
     rollouts,
-    rolloutWatchMs: deps.config.rolloutWatchMs,
+    rolloutWatch: new RolloutWatch(deps.config.rolloutWatchMs),
     written,
     events,
     kcpSecrets,

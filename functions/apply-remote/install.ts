@@ -19,7 +19,6 @@ import { podsToJudge } from '../../shared/render/pods.ts';
 import { CONDITION, nextStatus, statusChanged, type StatusWish } from './status.ts';
 import { writeStatus } from './write-status.ts';
 import type { Recalled } from './rollout.ts';
-import { watchRollout } from './rollout-watch.ts';
 
 /** The install pipeline: finalizers (stored first), render → prune → apply → default CR → readiness → status; a module
  * still rolling out ends with NotYetReady (503, retried, ADR 24). The status write is guarded by the resourceVersion
@@ -36,7 +35,7 @@ export async function install(ctx: ApplyContext, manifest: Manifest, runtime: Ku
   const recalled = ctx.force ? undefined : await ctx.rollouts.refreshed(runtime, manifest);
   const done = recalled ?? (await fullSync(ctx, manifest, runtime));
   if (!done) return;
-  const applied = await watchRollout(runtime, done.applied, ctx.rolloutWatchMs);
+  const applied = await ctx.rolloutWatch.settle(runtime, done.applied);
   const { target, crMessage, kept, held = [], heldCrds = [] } = done;
   const readiness = moduleReadiness(applied, { pods: await podsToJudge(runtime, applied) });
   const installed = readiness.state === 'Ready';

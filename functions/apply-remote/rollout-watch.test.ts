@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RuntimeObject } from '../../shared/render/render.ts';
 import { moduleReadiness } from '../../shared/render/readiness.ts';
-import { withWorkload, worthWatching } from './rollout-watch.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
+import { RolloutWatch, withWorkload, worthWatching } from './rollout-watch.ts';
 
 const configMap: RuntimeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'n' } };
 const deployment = (status: object, resourceVersion = '7'): RuntimeObject => ({
@@ -50,5 +51,20 @@ describe('withWorkload', () => {
       applied: [unobserved, configMap],
       settled: false,
     });
+  });
+});
+
+describe('RolloutWatch', () => {
+  /** A runtime that must not be asked anything: settle decides without I/O here. */
+  const untouched = new Proxy({} as KubeClient, {
+    get: () => {
+      throw new Error('the runtime was asked');
+    },
+  });
+  it('sends no watch when the window is 0, no watch is free, or the module is not Processing', async () => {
+    const applied = [configMap, unobserved];
+    expect(await new RolloutWatch(0).settle(untouched, applied)).toBe(applied);
+    expect(await new RolloutWatch(2000, 0).settle(untouched, applied)).toBe(applied);
+    expect(await new RolloutWatch(2000).settle(untouched, [available])).toEqual([available]);
   });
 });

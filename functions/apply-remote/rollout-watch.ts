@@ -25,16 +25,37 @@ export function withWorkload(
   return { applied: next, settled: moduleReadiness(next).state !== 'Processing' };
 }
 
-/** A module still Processing: its workload watched for at most `watchMs` from the version applied (ADR 61), one request
- * that answers as soon as its controller reports the rollout, instead of a Processing status write and a retry. Answers
- * the objects with the workload as last seen; a watch that fails leaves them as they were (the retry then looks). */
-export async function watchRollout(
-  runtime: KubeClient,
-  applied: RuntimeObject[],
-  watchMs: number,
-): Promise<RuntimeObject[]> {
+/** How many rollouts one process watches at once: a watch holds its call (and the broker's delivery slot) for up to the
+ * window, so while the fleet converges most installs go the cheaper way, write Processing and retry (ADR 61). */
+export const WATCHES_AT_ONCE = 4;
+
+/** A module still Processing: its workload watched for at most the window from the version applied (ADR 61), one
+ * request that answers as soon as its controller reports the rollout, instead of a Processing status write and a
+ * retry. Answers the objects with the workload as last seen; a watch that fails leaves them as they were. */
+export class RolloutWatch {
+  private watching = 0;
+  private readonly windowMs: number;
+  private readonly most: number;
+
+  constructor(windowMs: number, most = WATCHES_AT_ONCE) {
+    this.windowMs = windowMs;
+    this.most = most;
+  }
+
+  async settle(runtime: KubeClient, applied: RuntimeObject[]): Promise<RuntimeObject[]> {
+    if (this.watching >= this.most || !worthWatching(moduleReadiness(applied), applied, this.windowMs)) return applied;
+    this.watching++;
+    try {
+      return await watchRollout(runtime, applied, this.windowMs);
+    } finally {
+      this.watching--;
+    }
+  }
+}
+
+async function watchRollout(runtime: KubeClient, applied: RuntimeObject[], watchMs: number): Promise<RuntimeObject[]> {
   const manager = managerOf(applied);
-  if (!manager || !worthWatching(moduleReadiness(applied), applied, watchMs)) return applied;
+  if (!manager) return applied;
   const { apiVersion, kind, metadata } = manager;
   const query = new URLSearchParams({
     watch: '1',

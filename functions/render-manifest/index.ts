@@ -6,6 +6,7 @@ import type { Manifest } from '../../shared/core/manifest.ts';
 import type { ModuleTemplate } from '../../shared/core/templates.ts';
 import { ANNOTATION, API_VERSION, FIELD_MANAGER, LABEL } from '../../shared/core/vocabulary.ts';
 import { listAll } from '../../shared/kube/list.ts';
+import { KymaWatermarks } from '../../shared/kube/kyma-watermarks.ts';
 import { MODULES_RESOLVED, RESYNC_DUE } from '../../shared/host/events.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/deps.ts';
 import type { LifecycleFunction } from '../../shared/host/invoke.ts';
@@ -32,6 +33,8 @@ export const NAME = 'render-manifest';
  * modules no longer wanted (or refused) are deleted. Manifest changes drive apply-remote through the source. */
 export function renderManifest(given: FunctionDeps): LifecycleFunction {
   const deps = readingFromCaches(given, [CACHED.kymas, CACHED.manifests, CACHED.templates, CACHED.releaseMetas]);
+  /** This instance's newest Manifest write per Kyma: the next call lists a cache that has it (ADR 62). */
+  const marks = new KymaWatermarks();
   return {
     name: NAME,
     accepts: [MODULES_RESOLVED, RESYNC_DUE],
@@ -47,8 +50,9 @@ export function renderManifest(given: FunctionDeps): LifecycleFunction {
         log.debug({ step: 'Ignore', why: ignored?.why }, `${NAME}: nothing to render`);
         return undefined;
       }
+      marks.require(API_VERSION, 'Manifest', kyma.metadata);
       for (const step of renderSteps(await observe(deps, kyma)))
-        await take(deps, kyma, step, log.child({ step: step.step }));
+        await take(deps, kyma, step, log.child({ step: step.step }), marks);
       return undefined;
     },
   };
@@ -67,11 +71,19 @@ async function observe(deps: FunctionDeps, kyma: Kyma): Promise<RenderView> {
   return { kyma, existing, wanted, mandatory: new Set(mandatory.map((m) => m.module.name)) };
 }
 
-async function take(deps: FunctionDeps, kyma: Kyma, step: RenderStep, log: Logger): Promise<void> {
+async function take(
+  deps: FunctionDeps,
+  kyma: Kyma,
+  step: RenderStep,
+  log: Logger,
+  marks: KymaWatermarks,
+): Promise<void> {
   const ref = { apiVersion: API_VERSION, kind: 'Manifest', namespace: kyma.metadata.namespace };
   switch (step.step) {
-    case 'WriteManifest':
-      return write(deps, step.manifest, step.stored, log);
+    case 'WriteManifest': {
+      const written = await write(deps, step.manifest, step.stored, log);
+      return marks.note(API_VERSION, 'Manifest', kyma.metadata, written.metadata.resourceVersion);
+    }
     case 'MarkUnmanaged':
       await deps.kcp.mergePatch(
         { ...ref, name: step.name },
@@ -141,7 +153,12 @@ async function namesHeldElsewhere(
   return held;
 }
 
-async function write(deps: FunctionDeps, desired: Manifest, stored: Manifest | undefined, log: Logger): Promise<void> {
+async function write(
+  deps: FunctionDeps,
+  desired: Manifest,
+  stored: Manifest | undefined,
+  log: Logger,
+): Promise<Manifest> {
   // The write records this call's trace (ADR 20); the decision ignores it, so it never causes a write. It carries the
   // install finalizers: a new Manifest is created with them (ADR 26), an update keeps those stored.
   const finalizers = renderedFinalizers(stored, desired);
@@ -151,9 +168,10 @@ async function write(deps: FunctionDeps, desired: Manifest, stored: Manifest | u
     annotations: { ...desired.metadata.annotations, [ANNOTATION.lastTrace]: currentTraceparent() },
   };
   const traced = { ...desired, metadata };
-  await deps.kcp.apply(traced, FIELD_MANAGER.lifecycleManager);
+  const written = await deps.kcp.apply(traced, FIELD_MANAGER.lifecycleManager);
   log.info(
     { manifest: desired.metadata.name, version: desired.spec?.version },
     stored ? 'Manifest updated' : 'Manifest created',
   );
+  return written;
 }

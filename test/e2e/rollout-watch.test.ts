@@ -6,7 +6,7 @@ import type { Manifest } from '../../shared/core/manifest.ts';
 import { LABEL } from '../../shared/core/vocabulary.ts';
 import { moduleReadiness } from '../../shared/render/readiness.ts';
 import type { RuntimeObject } from '../../shared/render/render.ts';
-import { watchRollout } from '../../functions/apply-remote/rollout-watch.ts';
+import { RolloutWatch } from '../../functions/apply-remote/rollout-watch.ts';
 import { removeModuleLeftovers } from '../faults/conflicts-helpers.ts';
 import { publishModule } from './removal-helpers.ts';
 import { applyKyma, connectRuntime, deleteLeftoverKymas, kymaInState, startWorld, type World } from './world.ts';
@@ -79,7 +79,7 @@ describe("a module's rollout watched in the call", () => {
       },
     };
     const applied = await runtime.apply<RuntimeObject>(deployment, 'rollout-watch-test');
-    const seen = await watchRollout(runtime, [applied], 1_500);
+    const seen = await new RolloutWatch(1_500).settle(runtime, [applied]);
     expect(moduleReadiness(seen).state).toBe('Processing');
     await runtime.delete({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'watched-window' });
   });
