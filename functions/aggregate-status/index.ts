@@ -25,7 +25,7 @@ import { isInClusterKyma } from '../../shared/core/in-cluster.ts';
 import { RuntimeClients } from '../../shared/kube/runtime-clients.ts';
 import { SyncMemo } from '../../shared/kube/sync-memo.ts';
 import { OwnWrites } from '../../shared/kube/own-writes.ts';
-import { KymaWatermarks } from '../../shared/kube/kyma-watermarks.ts';
+import { OwnWatermarks } from '../../shared/kube/own-watermarks.ts';
 import type { RuntimeScope } from '../../shared/core/runtime-scope.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import { currentStep } from '../../shared/host/steps.ts';
@@ -60,8 +60,11 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
   const runtimes = new RuntimeClients(deps.kcp, deps.config.kubeconfigExecCommands);
   const pushed = new SyncMemo(deps.config.driftPeriodMinutes * 60_000);
   const events = new EventRecorder(given.kcp, NAME);
-  const written = new OwnWrites();
-  const marks = new KymaWatermarks();
+  // The Kyma is read from a cache that has this instance's last status write (ADR 62): no 409 on a stale Kyma.
+  const marks = new OwnWatermarks();
+  const written = new OwnWrites(undefined, (k) =>
+    marks.note(API_VERSION, 'Kyma', k.metadata, k.metadata.resourceVersion),
+  );
   /** The Kyma the event is about (a Manifest's by its label), from the watch cache once it has our last status write. */
   const kymaOf = async (key: ObjectKey, event: EventAttributes): Promise<Kyma | undefined> => {
     const name = await kymaNameOf(deps.kcp, key, event);
@@ -107,7 +110,7 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
       if (!kyma || ignoreReason(kyma, false)) return undefined;
       const manifests = await manifestsOf(kyma);
       const pendingStep = side?.pending ? currentStep() : undefined;
-      const to = { kcp: deps.kcp, events, written, marks, log };
+      const to = { kcp: deps.kcp, events, written, log };
       const call: AggregateCall = { to, kyma, stored: kyma, side, pendingStep, force, runtimes, pushed };
       const now = new Date().toISOString();
       for (const step of aggregateSteps({ kyma, manifests, runtimeSide: runtimeView(side), inCluster, now })) {

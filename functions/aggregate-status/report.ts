@@ -13,7 +13,6 @@ import { API_VERSION, FIELD_MANAGER } from '../../shared/core/vocabulary.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import { involvedOf, type EventRecorder } from '../../shared/kube/events.ts';
 import type { OwnWrites } from '../../shared/kube/own-writes.ts';
-import type { KymaWatermarks } from '../../shared/kube/kyma-watermarks.ts';
 import type { SyncMemo } from '../../shared/kube/sync-memo.ts';
 import type { Logger } from '../../shared/host/logger.ts';
 import { markStep } from '../../shared/host/steps.ts';
@@ -24,8 +23,6 @@ export interface Reporting {
   kcp: KubeClient;
   events: EventRecorder;
   written: OwnWrites;
-  /** This instance's newest Kyma status write per Kyma: the next call reads a cache that has it (ADR 62). */
-  marks: KymaWatermarks;
   log: Logger;
 }
 
@@ -49,7 +46,6 @@ export async function writeKymaStatus(to: Reporting, kyma: Kyma, status: KymaSta
       throw error;
     });
   to.written.remember(stored);
-  to.marks.note(API_VERSION, 'Kyma', metadata, stored.metadata.resourceVersion);
   to.log.info({ kyma: kyma.metadata.name, state: status.state }, status.lastOperation?.operation ?? '');
   if (kyma.status?.state === status.state) return stored;
   await to.events.record(

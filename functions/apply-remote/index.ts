@@ -24,6 +24,7 @@ import { RolloutWatch } from './rollout-watch.ts';
 import { helmBinary } from '../../shared/render/helm-template.ts';
 import { EventRecorder } from '../../shared/kube/events.ts';
 import { OwnWrites } from '../../shared/kube/own-writes.ts';
+import { OwnWatermarks } from '../../shared/kube/own-watermarks.ts';
 import { ListedReads } from '../../shared/kube/listed-reads.ts';
 import type { KcpSecrets } from '../../shared/render/target.ts';
 import { nextApplyStep, OBSERVING } from './decide.ts';
@@ -42,7 +43,11 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
   const charts = new ChartRenderer(layers, helmBinary(deps.config));
   const rollouts = new Rollouts();
   const events = new EventRecorder(given.kcp, NAME);
-  const written = new OwnWrites();
+  // Its Manifest is read from a cache that has this instance's last write of it (ADR 62): no 409 on a stale status.
+  const marks = new OwnWatermarks();
+  const written = new OwnWrites(undefined, (m) =>
+    marks.note(API_VERSION, 'Manifest', m.metadata, m.metadata.resourceVersion),
+  );
   const listed = new ListedReads();
   // The restricted deployer's Secrets take their data from the KCP's (target.ts, kcp-data.ts); read live by name.
   const kcpSecrets: KcpSecrets = {
@@ -79,6 +84,7 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
     async handle({ event, key, log }) {
       if (key.kind !== 'Manifest') throw new InvalidEventError(`${NAME} handles Manifests, not ${key.kind}`);
       const ref = { apiVersion: API_VERSION, kind: 'Manifest', namespace: key.namespace, name: key.name };
+      marks.require(API_VERSION, 'Manifest', ref);
       const manifest = await manifests.get<Manifest>(ref);
       const target = manifest && targetOf(manifest, deps.config.inCluster);
       const deleted = event.type === APISERVER_DELETE;

@@ -6,7 +6,7 @@ import type { Manifest } from '../../shared/core/manifest.ts';
 import type { ModuleTemplate } from '../../shared/core/templates.ts';
 import { ANNOTATION, API_VERSION, FIELD_MANAGER, LABEL } from '../../shared/core/vocabulary.ts';
 import { listAll } from '../../shared/kube/list.ts';
-import { KymaWatermarks } from '../../shared/kube/kyma-watermarks.ts';
+import { OwnWatermarks } from '../../shared/kube/own-watermarks.ts';
 import { MODULES_RESOLVED, RESYNC_DUE } from '../../shared/host/events.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/deps.ts';
 import type { LifecycleFunction } from '../../shared/host/invoke.ts';
@@ -34,7 +34,7 @@ export const NAME = 'render-manifest';
 export function renderManifest(given: FunctionDeps): LifecycleFunction {
   const deps = readingFromCaches(given, [CACHED.kymas, CACHED.manifests, CACHED.templates, CACHED.releaseMetas]);
   /** This instance's newest Manifest write per Kyma: the next call lists a cache that has it (ADR 62). */
-  const marks = new KymaWatermarks();
+  const marks = new OwnWatermarks();
   return {
     name: NAME,
     accepts: [MODULES_RESOLVED, RESYNC_DUE],
@@ -76,7 +76,7 @@ async function take(
   kyma: Kyma,
   step: RenderStep,
   log: Logger,
-  marks: KymaWatermarks,
+  marks: OwnWatermarks,
 ): Promise<void> {
   const ref = { apiVersion: API_VERSION, kind: 'Manifest', namespace: kyma.metadata.namespace };
   switch (step.step) {

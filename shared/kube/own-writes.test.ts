@@ -41,4 +41,13 @@ describe('OwnWrites', () => {
     expect(own.isEcho(event('5'), object('5')), 'the least recently written object is forgotten first').toBe(false);
     expect(own.isEcho({ ...event('8'), data: object('8', 'm3') }, object('8', 'm3'))).toBe(true);
   });
+
+  it('tells its listener of every version it remembers, not of answers without one', () => {
+    const told: string[] = [];
+    const own = new OwnWrites(undefined, (w) => told.push(`${w.metadata.name}@${w.metadata.resourceVersion}`));
+    own.remember(object('11'));
+    own.remember({ metadata: { name: 'm2' } });
+    own.remember(object('12', 'm3'));
+    expect(told).toEqual(['m1@11', 'm3@12']);
+  });
 });

@@ -1,6 +1,6 @@
 import { APISERVER_UPDATE, versionIn, type EventAttributes } from '../host/events.ts';
 
-interface Written {
+export interface Written {
   metadata: {
     name: string;
     namespace?: string | undefined;
@@ -18,15 +18,19 @@ const PER_OBJECT = 4;
 export class OwnWrites {
   private readonly versions = new Map<string, string[]>();
   private readonly capacity: number;
+  private readonly onRemember: ((written: Written) => void) | undefined;
 
-  constructor(capacity = 100_000) {
+  /** `onRemember`: also told of every version remembered (e.g. OwnWatermarks, ADR 62). */
+  constructor(capacity = 100_000, onRemember?: (written: Written) => void) {
     this.capacity = capacity;
+    this.onRemember = onRemember;
   }
 
   /** Records the object as a guarded write returned it. */
   remember(written: Written): void {
     const version = written.metadata.resourceVersion;
     if (!version) return;
+    this.onRemember?.(written);
     const key = keyOf(written);
     const known = this.versions.get(key) ?? [];
     this.versions.delete(key);

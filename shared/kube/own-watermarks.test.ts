@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { currentFreshness, kindKey, withFreshness } from './freshness.ts';
-import { KymaWatermarks } from './kyma-watermarks.ts';
+import { OwnWatermarks } from './own-watermarks.ts';
 
 const KYMA = { apiVersion: 'operator.kyma-project.io/v1beta2', kind: 'Kyma' } as const;
 const MANIFEST = { apiVersion: 'operator.kyma-project.io/v1beta2', kind: 'Manifest' } as const;
@@ -8,7 +8,7 @@ const a = { namespace: 'kcp-system', name: 'a' };
 const b = { namespace: 'kcp-system', name: 'b' };
 
 /** What a call about `kyma` requires of the caches of Kymas and Manifests after `require`. */
-function required(marks: KymaWatermarks, kyma: typeof a): Promise<bigint[]> {
+function required(marks: OwnWatermarks, kyma: typeof a): Promise<bigint[]> {
   return withFreshness(async () => {
     marks.require(KYMA.apiVersion, KYMA.kind, kyma);
     const freshness = currentFreshness();
@@ -16,9 +16,9 @@ function required(marks: KymaWatermarks, kyma: typeof a): Promise<bigint[]> {
   });
 }
 
-describe('KymaWatermarks', () => {
+describe('OwnWatermarks', () => {
   it("makes a call's cached reads wait for the instance's newest write of that kind for that Kyma only", async () => {
-    const marks = new KymaWatermarks();
+    const marks = new OwnWatermarks();
     marks.note(KYMA.apiVersion, KYMA.kind, a, '120');
     marks.note(KYMA.apiVersion, KYMA.kind, a, '110');
     marks.note(MANIFEST.apiVersion, MANIFEST.kind, a, '130');
@@ -27,7 +27,7 @@ describe('KymaWatermarks', () => {
   });
 
   it('ignores versions that are not numbers, outside a call does nothing, and forgets the oldest Kyma first', async () => {
-    const marks = new KymaWatermarks(1);
+    const marks = new OwnWatermarks(1);
     marks.note(KYMA.apiVersion, KYMA.kind, a, 'x');
     expect(await required(marks, a)).toEqual([0n, 0n]);
     expect(() => marks.require(KYMA.apiVersion, KYMA.kind, a)).not.toThrow();
