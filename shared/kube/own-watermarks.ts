@@ -6,10 +6,9 @@ interface About {
   name: string;
 }
 
-/** The newest resourceVersion of each kind this instance wrote for what a call is about (a Kyma's status or Manifests,
- * a Manifest's status): a later call about the same reads that kind from the watch cache only once the cache has
- * caught up with it (ADR 62) — read-your-writes across calls, so a call never starts from a state older than the one
- * its instance wrote last. Bounded: what was written least recently is forgotten first. */
+/** The newest resourceVersion of each kind this instance wrote for what a call is about: a later call about the same
+ * reads that kind from the watch cache once the cache has it (ADR 62): read-your-writes across calls. Bounded: what
+ * was written least recently is forgotten first. */
 export class OwnWatermarks {
   private readonly marks = new Map<string, bigint>();
   private readonly capacity: number;
