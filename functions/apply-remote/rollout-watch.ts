@@ -26,8 +26,8 @@ export function withWorkload(
 }
 
 /** How many rollouts one process watches at once: a watch holds its call (and the broker's delivery slot) for up to the
- * window, so while the fleet converges most installs go the cheaper way, write Processing and retry (ADR 61). */
-export const WATCHES_AT_ONCE = 4;
+ * window; over this, a call writes Processing and retries as before (ADR 61). */
+export const WATCHES_AT_ONCE = 16;
 
 /** A module still Processing: its workload watched for at most the window from the version applied (ADR 61), one
  * request that answers as soon as its controller reports the rollout, instead of a Processing status write and a
