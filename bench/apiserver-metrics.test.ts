@@ -133,9 +133,17 @@ describe('summarise', () => {
     expect(summary.byVerb).toMatchObject({ get: 7, post: 5, apply: 24, deletecollection: 1, delete: 1, watch: 4 });
     expect(summary.byVerbResource['apply kymas.operator.kyma-project.io/status']).toBe(9);
     expect(summary.byCode).toMatchObject({ 201: 5, 404: 1, 409: 1 });
+    expect(summary.conflictsByVerbResource).toEqual({ 'post secrets': 1 });
   });
 
   it('is all zeros for no requests', () => {
-    expect(summarise([])).toEqual({ total: 0, writes: 0, byVerb: {}, byVerbResource: {}, byCode: {} });
+    expect(summarise([])).toEqual({
+      total: 0,
+      writes: 0,
+      byVerb: {},
+      byVerbResource: {},
+      byCode: {},
+      conflictsByVerbResource: {},
+    });
   });
 });

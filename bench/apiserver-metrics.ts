@@ -30,6 +30,8 @@ export interface RequestSummary {
   /** Keyed `<verb> <resource>`, e.g. `apply kymas.operator.kyma-project.io/status`. */
   byVerbResource: Record<string, number>;
   byCode: Record<string, number>;
+  /** 409 answers keyed `<verb> <resource>`: which writes lost a race (or created what existed). */
+  conflictsByVerbResource: Record<string, number>;
 }
 
 const WRITE_VERBS = new Set(['post', 'put', 'patch', 'apply', 'delete', 'deletecollection']);
@@ -114,13 +116,21 @@ export function diffCounters(before: RequestCounter[], after: RequestCounter[]):
 
 /** Totals of a delta: all requests, writes, and breakdowns by verb, verb + resource and status code. */
 export function summarise(delta: RequestCounter[]): RequestSummary {
-  const summary: RequestSummary = { total: 0, writes: 0, byVerb: {}, byVerbResource: {}, byCode: {} };
+  const summary: RequestSummary = {
+    total: 0,
+    writes: 0,
+    byVerb: {},
+    byVerbResource: {},
+    byCode: {},
+    conflictsByVerbResource: {},
+  };
   for (const c of delta) {
     summary.total += c.value;
     if (WRITE_VERBS.has(c.verb) && !c.dryRun) summary.writes += c.value;
     add(summary.byVerb, c.verb, c.value);
     add(summary.byVerbResource, `${c.verb} ${c.resource}`, c.value);
     add(summary.byCode, String(c.code), c.value);
+    if (c.code === 409) add(summary.conflictsByVerbResource, `${c.verb} ${c.resource}`, c.value);
   }
   return summary;
 }

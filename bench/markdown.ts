@@ -128,7 +128,10 @@ export function toMarkdown(r: BenchResult): string {
             )
             .join('; ') || 'not counted',
         ],
-    ['conflicts (409) during convergence', `KCP ${r.apiCost.kcp.conflicts}, runtimes ${r.apiCost.runtimes.conflicts}`],
+    [
+      'conflicts (409) during convergence',
+      `KCP ${r.apiCost.kcp.conflicts}${conflictsBy(r.apiCost.kcp)}, runtimes ${r.apiCost.runtimes.conflicts}${conflictsBy(r.apiCost.runtimes)}`,
+    ],
     [
       'end state',
       r.endState
@@ -148,4 +151,10 @@ export function toMarkdown(r: BenchResult): string {
   return ['| metric | value |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${v.replaceAll('|', '\\|')} |`)].join(
     '\n',
   );
+}
+
+/** The writes most of the 409s answered, e.g. ` (apply kymas.operator.kyma-project.io/status 120)`. */
+function conflictsBy(cost: { conflictsBy?: Record<string, number> }): string {
+  const rows = Object.entries(cost.conflictsBy ?? {}).map(([what, n]) => `${what} ${n}`);
+  return rows.length ? ` (${rows.join(', ')})` : '';
 }

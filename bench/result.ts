@@ -264,6 +264,7 @@ function costPer(summary: Cost['kcp'], installs: number, controllers: RegExp, be
     ownWrites: own,
     ownRequests: ownAll,
     conflicts: summary.byCode['409'] ?? 0,
+    conflictsBy: top(summary.conflictsByVerbResource, 4),
     perModuleInstall: {
       requests: round(summary.total / installs),
       writes: round(summary.writes / installs),
