@@ -62,9 +62,7 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
   const events = new EventRecorder(given.kcp, NAME);
   // The Kyma is read from a cache that has this instance's last status write (ADR 62): no 409 on a stale Kyma.
   const marks = new OwnWatermarks();
-  const written = new OwnWrites(undefined, (k) =>
-    marks.note(API_VERSION, 'Kyma', k.metadata, k.metadata.resourceVersion),
-  );
+  const written = new OwnWrites(undefined, marks.noting(API_VERSION, 'Kyma'));
   /** The Kyma the event is about (a Manifest's by its label), from the watch cache once it has our last status write. */
   const kymaOf = async (key: ObjectKey, event: EventAttributes): Promise<Kyma | undefined> => {
     const name = await kymaNameOf(deps.kcp, key, event);

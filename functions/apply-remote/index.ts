@@ -45,9 +45,7 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
   const events = new EventRecorder(given.kcp, NAME);
   // Its Manifest is read from a cache that has this instance's last write of it (ADR 62): no 409 on a stale status.
   const marks = new OwnWatermarks();
-  const written = new OwnWrites(undefined, (m) =>
-    marks.note(API_VERSION, 'Manifest', m.metadata, m.metadata.resourceVersion),
-  );
+  const written = new OwnWrites(undefined, marks.noting(API_VERSION, 'Manifest'));
   const listed = new ListedReads();
   // The restricted deployer's Secrets take their data from the KCP's (target.ts, kcp-data.ts); read live by name.
   const kcpSecrets: KcpSecrets = {

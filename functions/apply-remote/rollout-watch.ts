@@ -43,19 +43,24 @@ export class RolloutWatch {
   }
 
   async settle(runtime: KubeClient, applied: RuntimeObject[]): Promise<RuntimeObject[]> {
-    if (this.watching >= this.most || !worthWatching(moduleReadiness(applied), applied, this.windowMs)) return applied;
+    const manager = managerOf(applied);
+    if (!manager || this.watching >= this.most || !worthWatching(moduleReadiness(applied), applied, this.windowMs))
+      return applied;
     this.watching++;
     try {
-      return await watchRollout(runtime, applied, this.windowMs);
+      return await watchRollout(runtime, applied, manager, this.windowMs);
     } finally {
       this.watching--;
     }
   }
 }
 
-async function watchRollout(runtime: KubeClient, applied: RuntimeObject[], watchMs: number): Promise<RuntimeObject[]> {
-  const manager = managerOf(applied);
-  if (!manager) return applied;
+async function watchRollout(
+  runtime: KubeClient,
+  applied: RuntimeObject[],
+  manager: RuntimeObject,
+  watchMs: number,
+): Promise<RuntimeObject[]> {
   const { apiVersion, kind, metadata } = manager;
   const query = new URLSearchParams({
     watch: '1',

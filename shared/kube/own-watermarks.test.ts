@@ -36,4 +36,10 @@ describe('OwnWatermarks', () => {
     expect(await required(marks, a)).toEqual([0n, 0n]);
     expect(await required(marks, b)).toEqual([6n, 0n]);
   });
+
+  it('notes what an OwnWrites listener is told as a write about the written object', async () => {
+    const marks = new OwnWatermarks();
+    marks.noting(KYMA.apiVersion, KYMA.kind)({ metadata: { ...a, resourceVersion: '42' } });
+    expect(await required(marks, a)).toEqual([42n, 0n]);
+  });
 });

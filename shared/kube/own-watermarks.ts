@@ -28,6 +28,14 @@ export class OwnWatermarks {
     if (this.marks.size > this.capacity) this.marks.delete(this.marks.keys().next().value ?? '');
   }
 
+  /** A listener for `OwnWrites` that notes each write it remembers as a write of `kind` about the written object. */
+  noting(
+    apiVersion: string,
+    kind: string,
+  ): (written: { metadata: About & { resourceVersion?: string | undefined } }) => void {
+    return (written) => this.note(apiVersion, kind, written.metadata, written.metadata.resourceVersion);
+  }
+
   /** The current call's cached reads of `kind` wait for this instance's last write of it for the same. */
   require(apiVersion: string, kind: string, about: About): void {
     const revision = this.marks.get(keyOf(apiVersion, kind, about));
