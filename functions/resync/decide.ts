@@ -19,19 +19,38 @@ export interface Candidate {
   slot?: string;
 }
 
-/** PURE. Whether an object is due at `minute` (`now` in ms): not Ready or deleting every minute; Ready ones once per
- * drift period in a slot spread by the hash of its slot name (ADR 57), but not within a drift period of the functions'
- * last write (ADR 42). What others wrote, and a Kyma waiting for a maintenance window, are checked in their slot. */
+/** PURE. Whether an object is due at `minute` (`now` in ms): not Ready or deleting every minute; Ready ones in a slot
+ * by their slot name's hash (ADR 57) every drift period (every `stretch` periods while the fleet converges, ADR 63), not
+ * within a period of the functions' last write (ADR 42; a Kyma waiting for maintenance: every period, written or not). */
 export function isDue(
   candidate: Pick<Candidate, 'name' | 'state' | 'deleting' | 'lastOwnWrite' | 'awaitsMaintenance' | 'slot'>,
   minute: number,
   driftPeriodMinutes: number,
   now = minute * 60_000,
+  stretch = 1,
 ): boolean {
   if (candidate.deleting || candidate.state !== 'Ready') return true;
   const period = Math.max(1, driftPeriodMinutes);
   if (!candidate.awaitsMaintenance && now - (candidate.lastOwnWrite ?? 0) < period * 60_000) return false;
-  return fnv1Hash32(candidate.slot ?? candidate.name) % period === minute % period;
+  const slots = candidate.awaitsMaintenance ? period : period * stretch;
+  return fnv1Hash32(candidate.slot ?? candidate.name) % slots === minute % slots;
+}
+
+/** A non-Ready object written within this long is being worked on: it goes after the quiet ones. */
+export const BUSY_MS = 60_000;
+
+/** How many drift periods a Ready object's checks are apart while the fleet converges (ADR 63). */
+export const DRIFT_STRETCH = 3;
+
+/** PURE. Whether the fleet is converging: more objects not Ready were written in the last minute than a tick may
+ * send (a release or a fleet's first installs on their way, not objects stuck in Error). Then a Ready object's drift
+ * check comes once per DRIFT_STRETCH periods, leaving the API servers to the installs (ADR 63). */
+export function isConverging(candidates: readonly Candidate[], budget: number, now: number): boolean {
+  let busy = 0;
+  for (const c of candidates) {
+    if (!c.deleting && c.state !== 'Ready' && now - c.lastWrite < BUSY_MS && ++busy > budget) return true;
+  }
+  return false;
 }
 
 /** PURE. What a due object's `resync.due` asks for (ADR 27): a Ready object in its drift slot gets a full drift check;
@@ -42,12 +61,9 @@ export function reasonOf(
   return candidate.state === 'Ready' && !candidate.deleting ? RESYNC_DRIFT : RESYNC_PENDING;
 }
 
-/** A non-Ready object written within this long is being worked on: it goes after the quiet ones. */
-export const BUSY_MS = 60_000;
-
-/** PURE. The due objects of one tick (ADR 16): deleting ones and Ready ones in their drift slot always; not Ready ones
- * up to `budget`, the quiet ones first in an order that rotates every tick, then those written in the last minute,
- * oldest write first. */
+/** PURE. The due objects of one tick (ADR 16): deleting ones and Ready ones in their drift slot (stretched while the
+ * fleet converges, ADR 63) always; not Ready ones up to `budget`, the quiet ones first in an order that rotates every
+ * tick, then those written in the last minute, oldest write first. */
 export function selectDue(
   candidates: readonly Candidate[],
   minute: number,
@@ -55,7 +71,8 @@ export function selectDue(
   budget: number,
   now = minute * 60_000,
 ): Candidate[] {
-  const due = candidates.filter((c) => isDue(c, minute, driftPeriodMinutes, now));
+  const stretch = isConverging(candidates, budget, now) ? DRIFT_STRETCH : 1;
+  const due = candidates.filter((c) => isDue(c, minute, driftPeriodMinutes, now, stretch));
   const waiting = due.filter((c) => !c.deleting && c.state !== 'Ready');
   if (waiting.length <= budget) return due;
   // Sort keys computed once per object, not per comparison (30,000 waiting objects: 900,000 hashes otherwise).

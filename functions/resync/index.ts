@@ -9,7 +9,7 @@ import { awaitedReleases, channelVersionsOf, type ChannelVersions } from '../../
 import type { ModuleReleaseMeta } from '../../shared/core/templates.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/deps.ts';
 import type { LifecycleFunction } from '../../shared/host/invoke.ts';
-import { resyncSteps, type Candidate } from './decide.ts';
+import { isConverging, resyncSteps, type Candidate } from './decide.ts';
 
 export const NAME = 'resync';
 const KINDS = ['Kyma', 'Manifest'] as const;
@@ -70,7 +70,11 @@ export function resync(given: FunctionDeps): LifecycleFunction {
       }
       const awaitingRelease = candidates.filter((c) => c.awaitsRelease && !c.deleting).length;
       const objects = candidates.length;
-      log.info({ ...counts, objects, budget: deps.config.resyncMaxEvents, awaitingRelease }, 'resync events sent');
+      const converging = isConverging(candidates, deps.config.resyncMaxEvents, now);
+      log.info(
+        { ...counts, objects, budget: deps.config.resyncMaxEvents, awaitingRelease, converging },
+        'resync events sent',
+      );
       return undefined;
     },
   };
