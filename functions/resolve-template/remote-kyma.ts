@@ -71,9 +71,10 @@ export async function effectiveSpec(
     if (!(await stillWanted())) return { ...kcpSpec, gone: true };
     const made = await createRemote(runtime, kyma, scope);
     // Confirmed again after the create: a deletion that finished in between (purge found no runtime Kyma to delete)
-    // would otherwise leave this one behind; whoever sees the deletion first removes it.
+    // would otherwise leave behind the one this call made — only that one (by uid): one that existed already may be
+    // the runtime's next Kyma's.
     if (!(await stillWanted())) {
-      await runtime.delete(remoteKymaRef(scope));
+      if (made) await deleteOwn(runtime, made);
       return { ...kcpSpec, ...(made ? { created: true as const } : {}), gone: true };
     }
     return { ...kcpSpec, ...(made ? { created: true as const, remote: made } : {}), from: 'runtime' };
@@ -92,6 +93,16 @@ export async function effectiveSpec(
       modules: remote.spec?.modules ?? [],
     },
   };
+}
+
+/** Deletes the runtime Kyma this call created, unless it has been replaced meanwhile (409: another object by now). */
+async function deleteOwn(runtime: KubeClient, made: Kyma): Promise<void> {
+  const { name, namespace, uid } = made.metadata;
+  await runtime
+    .delete({ apiVersion: API_VERSION, kind: 'Kyma', name, namespace: namespace ?? '' }, 'Background', { uid })
+    .catch((e: unknown) => {
+      if ((e as { status?: number }).status !== 409) throw e;
+    });
 }
 
 /** PURE but for `exists`: the runtime Kyma names another KCP Kyma as its owner, and that Kyma no longer exists. */

@@ -196,10 +196,16 @@ export class KubeClient {
     return dryRun ? created : this.written(object, created);
   }
 
-  /** Deletes; true when a delete was issued, false when the object was already gone. */
-  async delete(ref: ObjectRef, propagationPolicy: 'Background' | 'Foreground' = 'Background'): Promise<boolean> {
+  /** Deletes; true when a delete was issued, false when the object was already gone. With `preconditions`, only the
+   * object of that uid (another one of the name: 409). */
+  async delete(
+    ref: ObjectRef,
+    propagationPolicy: 'Background' | 'Foreground' = 'Background',
+    preconditions?: { uid?: string | undefined },
+  ): Promise<boolean> {
+    const options = preconditions?.uid ? { propagationPolicy, preconditions } : { propagationPolicy };
     try {
-      this.written(ref, await this.request<KubeObject>('DELETE', await this.path(ref), { propagationPolicy }));
+      this.written(ref, await this.request<KubeObject>('DELETE', await this.path(ref), options));
       return true;
     } catch (e) {
       if (isNotFound(e)) return false;

@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cluster } from '../../local/controlplane/index.ts';
 import { installCrds } from '../../local/controlplane/crds.ts';
 import type { Kyma } from '../../shared/core/kyma.ts';
-import { ANNOTATION, KCP_NAMESPACE, LABEL } from '../../shared/core/vocabulary.ts';
+import { ANNOTATION, API_VERSION, KCP_NAMESPACE, LABEL } from '../../shared/core/vocabulary.ts';
 import { KubeClient } from '../../shared/kube/client.ts';
+import { effectiveSpec } from '../../functions/resolve-template/remote-kyma.ts';
 import { publishModule } from './removal-helpers.ts';
 import { throwawayRuntime } from './throwaway.ts';
 import {
@@ -74,5 +75,36 @@ describe('a runtime Kyma left by a Kyma that is gone', () => {
     expect(own.spec?.modules?.map((m) => m.name)).toEqual(['mike']);
     await deleteKyma(world, 'heir');
     await kymaGone(world, 'heir');
+  });
+
+  it("a call whose Kyma went while it created the runtime Kyma deletes only its own, not the next Kyma's", async () => {
+    // Under load a call of a Kyma being deleted read no runtime Kyma, then the runtime's next Kyma made its own, then
+    // the late call's create met that one (409) and its second check found its Kyma gone: it deleted the newcomer's.
+    await installCrds(cluster.kubeConfig());
+    const runtime = await KubeClient.from(cluster.kubeConfig());
+    const scope = { namespace: 'race', shared: true };
+    const ref = { ...REMOTE_KYMA, namespace: scope.namespace };
+    const newcomers = { [ANNOTATION.ownedBy]: `${KCP_NAMESPACE}/newcomer` };
+    let checks = 0;
+    const stillWanted = async () => {
+      checks++;
+      if (checks > 1) return false;
+      await runtime.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'race' } }).catch(() => undefined);
+      await runtime.create({ ...ref, metadata: { name: ref.name, namespace: ref.namespace, annotations: newcomers } });
+      return true;
+    };
+    const leaver = {
+      apiVersion: API_VERSION,
+      kind: 'Kyma',
+      metadata: { name: 'leaver', namespace: KCP_NAMESPACE },
+      spec: { channel: 'regular', modules: [] },
+    } as Kyma;
+    const late = await effectiveSpec(runtime, leaver, scope, stillWanted, undefined, async () => true);
+    expect(late.gone).toBe(true);
+    expect(late.created).toBeUndefined();
+    const kept = await runtime.get<Kyma>(ref);
+    expect(kept?.metadata.deletionTimestamp).toBeUndefined();
+    expect(kept?.metadata.annotations?.[ANNOTATION.ownedBy]).toBe(`${KCP_NAMESPACE}/newcomer`);
+    await runtime.delete(ref);
   });
 });
