@@ -1,7 +1,7 @@
 import type { Kyma, KymaSpec } from '../../shared/core/kyma.ts';
 import { ANNOTATION, API_VERSION, LABEL, MANAGED_BY_RUNTIME } from '../../shared/core/vocabulary.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
-import { isNotFound } from '../../shared/kube/errors.ts';
+import { isConflict, isNotFound } from '../../shared/kube/errors.ts';
 import { remoteKymaRef, type RuntimeScope } from '../../shared/core/runtime-scope.ts';
 import { ensureRemoteNamespace, SYNC_CONTEXT_MANAGER } from '../../shared/kube/remote-namespace.ts';
 import { involvedOf, type EventRecorder } from '../../shared/kube/events.ts';
@@ -74,7 +74,7 @@ export async function effectiveSpec(
     // would otherwise leave behind the one this call made — only that one (by uid): one that existed already may be
     // the runtime's next Kyma's.
     if (!(await stillWanted())) {
-      if (made) await deleteOwn(runtime, made);
+      if (made) await deleteOwn(runtime, scope, made);
       return { ...kcpSpec, ...(made ? { created: true as const } : {}), gone: true };
     }
     return { ...kcpSpec, ...(made ? { created: true as const, remote: made } : {}), from: 'runtime' };
@@ -96,13 +96,10 @@ export async function effectiveSpec(
 }
 
 /** Deletes the runtime Kyma this call created, unless it has been replaced meanwhile (409: another object by now). */
-async function deleteOwn(runtime: KubeClient, made: Kyma): Promise<void> {
-  const { name, namespace, uid } = made.metadata;
-  await runtime
-    .delete({ apiVersion: API_VERSION, kind: 'Kyma', name, namespace: namespace ?? '' }, 'Background', { uid })
-    .catch((e: unknown) => {
-      if ((e as { status?: number }).status !== 409) throw e;
-    });
+async function deleteOwn(runtime: KubeClient, scope: RuntimeScope, made: Kyma): Promise<void> {
+  await runtime.delete(remoteKymaRef(scope), 'Background', { uid: made.metadata.uid }).catch((e: unknown) => {
+    if (!isConflict(e)) throw e;
+  });
 }
 
 /** PURE but for `exists`: the runtime Kyma names another KCP Kyma as its owner, and that Kyma no longer exists. */

@@ -70,8 +70,9 @@ export function selectDue(
   driftPeriodMinutes: number,
   budget: number,
   now = minute * 60_000,
+  converging = isConverging(candidates, budget, now),
 ): Candidate[] {
-  const stretch = isConverging(candidates, budget, now) ? DRIFT_STRETCH : 1;
+  const stretch = converging ? DRIFT_STRETCH : 1;
   const due = candidates.filter((c) => isDue(c, minute, driftPeriodMinutes, now, stretch));
   const waiting = due.filter((c) => !c.deleting && c.state !== 'Ready');
   if (waiting.length <= budget) return due;
@@ -110,13 +111,17 @@ export interface ResyncView {
   now: number;
   driftPeriodMinutes: number;
   budget: number;
+  /** isConverging of the candidates, when the caller has it already (ADR 63). */
+  converging?: boolean;
 }
 
 /** PURE. The events of a tick, in order: one resync.due per due object (selectDue's, at most `budget`; those of one
  * slot together, ADR 57), then, when Kymas wait for a release, one release tick naming a ModuleReleaseMeta with
  * channels (ADR 30). */
 export function resyncSteps(view: ResyncView): ResyncStep[] {
-  const due = bySlot(selectDue(view.candidates, view.minute, view.driftPeriodMinutes, view.budget, view.now));
+  const due = bySlot(
+    selectDue(view.candidates, view.minute, view.driftPeriodMinutes, view.budget, view.now, view.converging),
+  );
   const awaiting = view.candidates.some((c) => c.awaitsRelease && !c.deleting);
   const meta = awaiting ? view.metas.find((m) => m.channels > 0 && !m.mandatory) : undefined;
   return [

@@ -52,7 +52,9 @@ export function resync(given: FunctionDeps): LifecycleFunction {
       const metas = await releaseMetas(namespace);
       const candidates = await candidatesOf(namespace, channelVersionsOf(metas));
       const now = Date.now();
+      const converging = isConverging(candidates, deps.config.resyncMaxEvents, now);
       const steps = resyncSteps({
+        converging,
         candidates,
         minute: Math.floor(now / 60_000),
         now,
@@ -69,12 +71,8 @@ export function resync(given: FunctionDeps): LifecycleFunction {
         counts[kind] = (counts[kind] ?? 0) + 1;
       }
       const awaitingRelease = candidates.filter((c) => c.awaitsRelease && !c.deleting).length;
-      const objects = candidates.length;
-      const converging = isConverging(candidates, deps.config.resyncMaxEvents, now);
-      log.info(
-        { ...counts, objects, budget: deps.config.resyncMaxEvents, awaitingRelease, converging },
-        'resync events sent',
-      );
+      const budget = deps.config.resyncMaxEvents;
+      log.info({ ...counts, objects: candidates.length, budget, awaitingRelease, converging }, 'resync events sent');
       return undefined;
     },
   };
