@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { revisionOf } from './freshness.ts';
 import type { SelectedObject } from './selectors.ts';
 import type { KubeObject, ListWatch } from './types.ts';
+import { WatchLiveness } from './watch-terms.ts';
 
 /** One cached collection: a kind in one namespace ('' = cluster-scoped or all), optionally narrowed by a label selector. */
 export interface CachedCollection {
@@ -36,6 +37,7 @@ export class KindCache {
   private revision = -1n;
   private synced = false;
   private readonly stopping = new AbortController();
+  private readonly liveness = new WatchLiveness();
   private waiters: { revision: bigint; wake: () => void }[] = [];
   private lastError: unknown;
 
@@ -116,6 +118,7 @@ export class KindCache {
         await this.watch(path);
       } catch (error) {
         this.lastError = error;
+        this.liveness.failed();
         await delay(backoff, undefined, { signal: this.stopping.signal, ref: false }).catch(() => undefined);
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       }
@@ -152,7 +155,7 @@ export class KindCache {
   private async watch(path: string): Promise<void> {
     for (;;) {
       let expired = false;
-      const timeoutSeconds = 300 + Math.floor(Math.random() * 300);
+      const { timeoutSeconds, idleMs } = this.liveness.next();
       const query = new URLSearchParams({
         watch: '1',
         allowWatchBookmarks: 'true',
@@ -166,7 +169,8 @@ export class KindCache {
           if (!this.apply(event as WatchEvent)) expired = true;
         },
         this.stopping.signal,
-        (timeoutSeconds + 60) * 1000,
+        idleMs,
+        () => this.liveness.opened(Date.now()),
       );
       if (expired || this.stopping.signal.aborted) return;
     }
@@ -175,6 +179,7 @@ export class KindCache {
   /** One watch event into the store; false when the watch expired (410) or failed. */
   private apply({ type, object }: WatchEvent): boolean {
     if (!object) return true;
+    if (type === 'BOOKMARK') this.liveness.bookmark(Date.now());
     if (type === 'ERROR') {
       this.lastError = new Error(`watch ended with ${object.code ?? 'an error'}`);
       return false;

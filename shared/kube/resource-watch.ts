@@ -7,6 +7,7 @@ import { sendToSink, type EventSink } from '../host/sink.ts';
 import { apiServerEvent, type ResourceChange, type WatchedObject } from './apiserver-events.ts';
 import type { KubeClient } from './client.ts';
 import { KubeApiError } from './errors.ts';
+import { WatchLiveness } from './watch-terms.ts';
 
 /** One watched resource: kind, optional namespace (absent = all namespaces) and label selector. */
 export interface WatchedResource {
@@ -29,6 +30,8 @@ export interface ResourceWatchOptions {
   /** Send `add` for every object a (re)list finds, like an informer's initial sync: an edit made while the watch was
    * down is not missed. */
   readonly announceExisting?: boolean;
+  /** How long each WATCH is asked to last (ADR 64); one of its own by default. */
+  readonly liveness?: WatchLiveness;
 }
 
 type WatchEnd = 'closed' | 'expired';
@@ -49,12 +52,14 @@ export class ResourceWatch {
   private readonly stopping = new AbortController();
   private current: AbortController | undefined;
   private resourceVersion = '';
+  private readonly liveness: WatchLiveness;
   /** Events of this resource reach the sink one after another, in watch order. */
   private sinking: Promise<void> = Promise.resolve();
   private loop: Promise<void> | undefined;
 
   constructor(options: ResourceWatchOptions) {
     this.options = options;
+    this.liveness = options.liveness ?? new WatchLiveness();
     this.established = new Promise((resolve) => (this.markEstablished = resolve));
   }
 
@@ -88,6 +93,7 @@ export class ResourceWatch {
         relist = (await this.watchOnce(path, () => (backoff = FIRST_BACKOFF_MS))) === 'expired';
       } catch (e) {
         if (this.stopped) return;
+        this.liveness.failed();
         // A kind that is not served (yet) is expected, e.g. a runtime whose Kyma CRD is not synced yet: debug only.
         const absent = (e instanceof KubeApiError && e.status === 404) || /no resource for kind/.test(String(e));
         this.options.log[absent ? 'debug' : 'warn'](
@@ -115,10 +121,10 @@ export class ResourceWatch {
     return list.metadata?.resourceVersion ?? '';
   }
 
-  /** One WATCH until the server ends it ('closed'), the resourceVersion expired, or an error (rejects). The server
-   * ends it after 5–10 minutes, as client-go's reflector asks; bookmarks keep it from looking idle before that. */
+  /** One WATCH until the server ends it ('closed'), the resourceVersion expired, or an error (rejects, a silence
+   * longer than the terms allow among them): how long it is asked to last is the liveness' decision (ADR 64). */
   private async watchOnce(path: string, onOpen: () => void): Promise<WatchEnd> {
-    const timeoutSeconds = 300 + Math.floor(Math.random() * 300);
+    const { timeoutSeconds, idleMs } = this.liveness.next();
     const query = new URLSearchParams({
       watch: '1',
       allowWatchBookmarks: 'true',
@@ -131,6 +137,7 @@ export class ResourceWatch {
     if (this.stopped) controller.abort();
     let result = 'ok' as WatchEventResult;
     const opened = () => {
+      this.liveness.opened(Date.now());
       onOpen();
       this.markEstablished();
     };
@@ -143,7 +150,7 @@ export class ResourceWatch {
           if (outcome !== 'ok') result = outcome;
         },
         controller.signal,
-        (timeoutSeconds + 60) * 1000,
+        idleMs,
         opened,
       );
     } catch (e) {
@@ -163,6 +170,7 @@ export class ResourceWatch {
       this.options.log.warn({ ...this.describe(), status: status.code, message: status.message }, 'watch error event');
       return 'failed';
     }
+    if (phase === 'BOOKMARK') this.liveness.bookmark(Date.now());
     const resourceVersion = object.metadata?.resourceVersion;
     if (resourceVersion) this.resourceVersion = resourceVersion;
     const change = CHANGES[phase];

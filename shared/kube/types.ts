@@ -41,7 +41,13 @@ export interface CachedKind {
 export interface ListWatch {
   path(ref: Omit<ObjectRef, 'name'> & { name?: string | undefined }): Promise<string>;
   request<T>(method: 'GET', path: string): Promise<T>;
-  watch(path: string, onEvent: (event: unknown) => void, signal: AbortSignal, idleMs: number): Promise<void>;
+  watch(
+    path: string,
+    onEvent: (event: unknown) => void,
+    signal: AbortSignal,
+    idleMs: number,
+    onOpen?: () => void,
+  ): Promise<void>;
 }
 
 /** The reference of an object (its kind, name and namespace). */
