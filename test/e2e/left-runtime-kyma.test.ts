@@ -22,6 +22,7 @@ import {
   type World,
 } from './world.ts';
 
+const CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' };
 let world: World;
 let cluster: Cluster;
 
@@ -80,8 +81,15 @@ describe('a runtime Kyma left by a Kyma that is gone', () => {
   it("a call whose Kyma went while it created the runtime Kyma deletes only its own, not the next Kyma's", async () => {
     // Under load a call of a Kyma being deleted read no runtime Kyma, then the runtime's next Kyma made its own, then
     // the late call's create met that one (409) and its second check found its Kyma gone: it deleted the newcomer's.
-    await installCrds(cluster.kubeConfig());
     const runtime = await KubeClient.from(cluster.kubeConfig());
+    // The first test's purge removed the lifecycle CRDs: they may still be terminating (no Kyma can be created then).
+    await eventually(
+      'the Kyma CRD the last purge deleted is gone',
+      async () =>
+        !(await runtime.get<Kyma>({ ...CRD, name: 'kymas.operator.kyma-project.io' }))?.metadata.deletionTimestamp,
+      60_000,
+    );
+    await installCrds(cluster.kubeConfig());
     const scope = { namespace: 'race', shared: true };
     const ref = { ...REMOTE_KYMA, namespace: scope.namespace };
     const newcomers = { [ANNOTATION.ownedBy]: `${KCP_NAMESPACE}/newcomer` };
