@@ -76,7 +76,7 @@ export function toMarkdown(r: BenchResult): string {
     [
       'idle load',
       r.idle
-        ? `KCP ${r.idle.kcpRequestsPerSecond} req/s (${r.idle.kcpWritesPerSecond} writes/s), runtimes ${r.idle.runtimeRequestsPerSecond} req/s (${r.idle.runtimeOwnRequestsPerSecond} ours) over ${r.idle.seconds} s — ours per 1,000 Ready Kymas: KCP ${r.idle.perThousandKymas.kcpRequestsPerSecond} req/s, runtimes ${r.idle.perThousandKymas.runtimeRequestsPerSecond} req/s; drift period ${r.setup.driftPeriodMinutes} min, resync every ${r.setup.resyncEverySeconds} s${r.idle.startedSettled ? '' : '; the window began with drift checks still running (no idle broker within 120 s)'}`
+        ? `KCP ${r.idle.kcpRequestsPerSecond} req/s (${r.idle.kcpWritesPerSecond} writes/s), runtimes ${r.idle.runtimeRequestsPerSecond} req/s (${r.idle.runtimeOwnRequestsPerSecond} ours, ${r.idle.runtimeWatchesPerSecond ?? '—'} WATCHes) over ${r.idle.seconds} s — ours per 1,000 Ready Kymas: KCP ${r.idle.perThousandKymas.kcpRequestsPerSecond} req/s, runtimes ${r.idle.perThousandKymas.runtimeRequestsPerSecond} req/s; drift period ${r.setup.driftPeriodMinutes} min, resync every ${r.setup.resyncEverySeconds} s${r.idle.startedSettled ? '' : '; the window began with drift checks still running (no idle broker within 120 s)'}`
         : 'not measured (the run did not converge)',
     ],
     [

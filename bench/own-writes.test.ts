@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KCP_CONTROLLERS, ownRequests, ownWrites } from './own-writes.ts';
+import { KCP_CONTROLLERS, ownRequests, ownWatches, ownWrites } from './own-writes.ts';
 
 describe('ownWrites', () => {
   it('counts our applies, creates and deletes, not the controllers rolling the module out', () => {
@@ -37,5 +37,18 @@ describe('ownRequests', () => {
     expect(ownRequests(counts)).toBe(33);
     expect(ownRequests(counts, KCP_CONTROLLERS)).toBe(87);
     expect(ownWrites(counts, KCP_CONTROLLERS)).toBe(14);
+  });
+});
+
+describe('ownWatches', () => {
+  it("counts our WATCHes, not the controllers' nor other verbs", () => {
+    expect(
+      ownWatches({
+        'watch kymas.operator.kyma-project.io': 12,
+        'watch deployments.apps': 3,
+        'watch pods': 40,
+        'get kymas.operator.kyma-project.io': 100,
+      }),
+    ).toBe(15);
   });
 });

@@ -28,6 +28,14 @@ export function ownRequests(
   return own(byVerbResource, controllers, () => true);
 }
 
+/** WATCHes the lifecycle manager opened (its runtime watches and rollout watches; ADR 61, 64). */
+export function ownWatches(
+  byVerbResource: Readonly<Record<string, number>>,
+  controllers = RUNTIME_CONTROLLERS,
+): number {
+  return own(byVerbResource, controllers, (verb) => verb === 'watch');
+}
+
 function own(
   byVerbResource: Readonly<Record<string, number>>,
   controllers: RegExp,

@@ -9,7 +9,14 @@ import { lifecycleEnvironment, type BenchSettings } from './args.ts';
 import type { Cost } from './cost.ts';
 import { LOAD_FLAGS, type Fleet } from './fleet.ts';
 import type { ReadinessTracker } from './readiness.ts';
-import { KCP_CONTROLLERS, KNATIVE_KCP_CONTROLLERS, ownRequests, ownWrites, RUNTIME_CONTROLLERS } from './own-writes.ts';
+import {
+  KCP_CONTROLLERS,
+  KNATIVE_KCP_CONTROLLERS,
+  ownRequests,
+  ownWatches,
+  ownWrites,
+  RUNTIME_CONTROLLERS,
+} from './own-writes.ts';
 import type { ReleaseOutcome } from './release.ts';
 import type { TalliedRequest } from '../shared/kube/request-tally.ts';
 import type { Footprint } from './process-usage.ts';
@@ -164,6 +171,8 @@ export async function resultOf(r: RunInputs) {
           runtimeRequestsPerSecond: round(idle.runtimes.total / idle.seconds),
           runtimeWritesPerSecond: round(idle.runtimes.writes / idle.seconds),
           runtimeOwnRequestsPerSecond: round(idleOwn.runtimes),
+          // WATCHes (re)opened: the runtime watches' share of the idle load (ADR 64).
+          runtimeWatchesPerSecond: round(ownWatches(idle.runtimes.byVerbResource) / idle.seconds, 3),
           // What the fleet costs at rest, scaled to 1,000 Ready Kymas (the lifecycle manager's own requests on each side).
           perThousandKymas: {
             kcpRequestsPerSecond: round((idleOwn.kcp * 1000) / Math.max(1, readyKymas)),
