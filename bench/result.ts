@@ -9,14 +9,8 @@ import { lifecycleEnvironment, type BenchSettings } from './args.ts';
 import type { Cost } from './cost.ts';
 import { LOAD_FLAGS, type Fleet } from './fleet.ts';
 import type { ReadinessTracker } from './readiness.ts';
-import {
-  KCP_CONTROLLERS,
-  KNATIVE_KCP_CONTROLLERS,
-  ownRequests,
-  ownWatches,
-  ownWrites,
-  RUNTIME_CONTROLLERS,
-} from './own-writes.ts';
+import { KCP_CONTROLLERS, KNATIVE_KCP_CONTROLLERS, ownRequests, ownWrites, RUNTIME_CONTROLLERS } from './own-writes.ts';
+import { idleResult, round, top } from './idle-result.ts';
 import type { ReleaseOutcome } from './release.ts';
 import type { TalliedRequest } from '../shared/kube/request-tally.ts';
 import type { Footprint } from './process-usage.ts';
@@ -28,7 +22,6 @@ import { usageByRole } from './roles.ts';
 import { percentile, type WriteCeiling } from './write-ceiling.ts';
 
 const MIB = 1024 * 1024;
-const round = (n: number, digits = 2) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : null);
 
 /** The fewest writes one module install can take: KCP — the Manifest created with its finalizers, its status once,
  * and one Kyma status write shared by the Kyma's modules; runtime — the sample module's 4 resources (CRD,
@@ -99,14 +92,7 @@ export async function resultOf(r: RunInputs) {
   const kcpWritesPerSecond = r.convergenceCost.kcp.writes / seconds;
   const allowedKymasPerSecond = r.ceiling.writesPerSecond / (r.convergenceCost.kcp.writes / Math.max(1, readyKymas));
   const idle = r.idleCost;
-  /** The lifecycle manager's own requests per second on each side during the idle window. */
   const kcpControllers = r.settings.engine === 'knative' ? KNATIVE_KCP_CONTROLLERS : KCP_CONTROLLERS;
-  const idleOwn = idle
-    ? {
-        kcp: ownRequests(idle.kcp.byVerbResource, kcpControllers) / idle.seconds,
-        runtimes: ownRequests(idle.runtimes.byVerbResource) / idle.seconds,
-      }
-    : { kcp: 0, runtimes: 0 };
   return {
     when: new Date().toISOString(),
     code: r.code,
@@ -162,26 +148,7 @@ export async function resultOf(r: RunInputs) {
     },
     edits: summary(edits),
     busyEdits: summary(busy),
-    idle: idle
-      ? {
-          seconds: round(idle.seconds, 1),
-          startedSettled: r.idleSettled ?? true,
-          kcpRequestsPerSecond: round(idle.kcp.total / idle.seconds),
-          kcpWritesPerSecond: round(idle.kcp.writes / idle.seconds),
-          runtimeRequestsPerSecond: round(idle.runtimes.total / idle.seconds),
-          runtimeWritesPerSecond: round(idle.runtimes.writes / idle.seconds),
-          runtimeOwnRequestsPerSecond: round(idleOwn.runtimes),
-          // WATCHes (re)opened: the runtime watches' share of the idle load (ADR 64).
-          runtimeWatchesPerSecond: round(ownWatches(idle.runtimes.byVerbResource) / idle.seconds, 3),
-          // What the fleet costs at rest, scaled to 1,000 Ready Kymas (the lifecycle manager's own requests on each side).
-          perThousandKymas: {
-            kcpRequestsPerSecond: round((idleOwn.kcp * 1000) / Math.max(1, readyKymas)),
-            runtimeRequestsPerSecond: round((idleOwn.runtimes * 1000) / Math.max(1, readyKymas)),
-          },
-          kcpByVerbResource: top(idle.kcp.byVerbResource, 8),
-          runtimeByVerbResource: top(idle.runtimes.byVerbResource, 8),
-        }
-      : null,
+    idle: idle ? idleResult(idle, r.idleSettled ?? true, kcpControllers, readyKymas) : null,
     resources: {
       functions: {
         cpuSeconds: round(r.convergenceCost.self.cpuSeconds, 1),
@@ -284,13 +251,6 @@ function costPer(summary: Cost['kcp'], installs: number, controllers: RegExp, be
     topByVerbResource: top(summary.byVerbResource, 12),
   };
 }
-
-const top = (counts: Record<string, number>, n: number) =>
-  Object.fromEntries(
-    Object.entries(counts)
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, n),
-  );
 
 async function machine(fleet: Fleet) {
   const version = await promisify(execFile)(fleet.plane.binaries['kube-apiserver'], ['--version']).then(
