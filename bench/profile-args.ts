@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { wholeFlag } from './flags.ts';
 
 /** What `npm run bench:profile` samples: which process, for how long, how often, and where the profile goes. */
 export interface ProfileArgs {
@@ -23,20 +24,14 @@ export function parseProfileArgs(argv: string[], now = new Date()): ProfileArgs 
       top: { type: 'string', default: '25' },
     },
   });
-  const whole = (name: string, text: string | undefined, least: number, most: number) => {
-    const n = Number(text);
-    if (text === undefined || !Number.isInteger(n) || n < least || n > most)
-      throw new Error(`--${name} must be a whole number from ${least} to ${most}, not ${text ?? 'missing'}`);
-    return n;
-  };
-  const pid = whole('pid', values.pid, 1, 2 ** 22);
+  const pid = wholeFlag('pid', values.pid, 1, 2 ** 22);
   const stamp = now.toISOString().replace(/[:.]/g, '-');
   return {
     pid,
-    seconds: whole('seconds', values.seconds, 1, 3600),
-    intervalUs: whole('interval-us', values['interval-us'], 50, 1_000_000),
-    port: whole('port', values.port, 1, 65535),
+    seconds: wholeFlag('seconds', values.seconds, 1, 3600),
+    intervalUs: wholeFlag('interval-us', values['interval-us'], 50, 1_000_000),
+    port: wholeFlag('port', values.port, 1, 65535),
     out: values.out ?? `profile-${pid}-${stamp}.cpuprofile`,
-    top: whole('top', values.top, 1, 1000),
+    top: wholeFlag('top', values.top, 1, 1000),
   };
 }

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { wholeFlag } from './flags.ts';
 
 /** What `npm run bench:start-up` measures: how many starts, against how many runtimes, measured how long after each
  * start printed its functions. */
@@ -18,14 +19,9 @@ export function parseStartUpArgs(argv: string[]): StartUpArgs {
       'settle-seconds': { type: 'string', default: '5' },
     },
   });
-  const whole = (name: string, text: string, least: number) => {
-    const n = Number(text);
-    if (!Number.isInteger(n) || n < least) throw new Error(`--${name} must be a whole number ≥ ${least}, not ${text}`);
-    return n;
-  };
   return {
-    starts: whole('starts', values.starts, 1),
-    runtimes: whole('runtimes', values.runtimes, 0),
-    settleSeconds: whole('settle-seconds', values['settle-seconds'], 0),
+    starts: wholeFlag('starts', values.starts, 1),
+    runtimes: wholeFlag('runtimes', values.runtimes, 0),
+    settleSeconds: wholeFlag('settle-seconds', values['settle-seconds'], 0),
   };
 }
