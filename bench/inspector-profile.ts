@@ -10,7 +10,7 @@ export interface ProfileRequest {
   port: number;
 }
 
-/** The inspector's WebSocket address for `pid`'s process once it listens on `port` (within 10 s of the signal). */
+/** The WebSocket address of the inspector listening on `port` (waited for up to 10 s after the signal). */
 async function inspectorOf(port: number): Promise<string> {
   const until = Date.now() + 10_000;
   for (;;) {
@@ -33,8 +33,9 @@ async function session(address: string): Promise<{
   const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   socket.addEventListener('message', (message) => {
     const data = JSON.parse(String(message.data)) as { id?: number; result?: unknown; error?: { message: string } };
-    const call = data.id === undefined ? undefined : waiting.get(data.id);
-    if (!call || data.id === undefined) return;
+    if (data.id === undefined) return;
+    const call = waiting.get(data.id);
+    if (!call) return;
     waiting.delete(data.id);
     if (data.error) call.reject(new Error(data.error.message));
     else call.resolve(data.result);
