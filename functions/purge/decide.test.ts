@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { Kyma } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import { aKyma, aManifest, DELETED_AT } from '../../test/builders.ts';
-import { blockingMessage, nextDeletionStep, requeueReasonOf, RUNTIME_KYMA_CRD, type DeletionView } from './decide.ts';
+import {
+  blockingMessage,
+  nextDeletionStep,
+  nothingToPurge,
+  requeueReasonOf,
+  RUNTIME_KYMA_CRD,
+  type DeletionView,
+} from './decide.ts';
 
 const DELETED = Date.parse(DELETED_AT);
 const kyma = (state: 'Deleting' | undefined, finalizers = ['operator.kyma-project.io/Kyma']): Kyma =>
@@ -153,5 +160,19 @@ describe("requeueReasonOf (upstream's names, ADR 40)", () => {
     expect(requeueReasonOf({ step: 'DeleteRuntimeCrd', name: RUNTIME_KYMA_CRD })).toBe('remote_kyma_deletion');
     expect(requeueReasonOf({ step: 'WaitForManifests', message: 'x' })).toBe('kyma_deletion');
     expect(requeueReasonOf({ step: 'DropKymaFinalizer', finalizers: [] })).toBe('labels_and_finalizers_update');
+  });
+});
+
+describe('nothingToPurge (no read for a Kyma that is not being deleted)', () => {
+  const kyma = aKyma();
+  const deleting = aKyma({ deleting: true });
+  it('skips an add or update whose Kyma has no deletionTimestamp', () => {
+    expect(nothingToPurge('Kyma', true, kyma)).toBe(true);
+  });
+  it('reads on: a deleting Kyma, a deletion, a resync without data, a Manifest', () => {
+    expect(nothingToPurge('Kyma', true, deleting)).toBe(false);
+    expect(nothingToPurge('Kyma', false, kyma)).toBe(false);
+    expect(nothingToPurge('Kyma', true, undefined)).toBe(false);
+    expect(nothingToPurge('Manifest', true, aManifest())).toBe(false);
   });
 });

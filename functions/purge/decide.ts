@@ -32,6 +32,13 @@ export const RUNTIME_CRDS = ['moduletemplates.operator.kyma-project.io', 'module
 export const RUNTIME_KYMA_CRD = 'kymas.operator.kyma-project.io';
 const OURS: string[] = [FINALIZER.kyma, FINALIZER.purge];
 
+/** PURE. An API server's add or update of a Kyma (`changed`) whose object, the event's data, is not being deleted:
+ * nothing to purge, and no read. Its deletion is an update of its own, and the broker delivers the newest data it has. */
+export function nothingToPurge(kind: string, changed: boolean, data: unknown): boolean {
+  const metadata = (data as { metadata?: { deletionTimestamp?: unknown } } | undefined)?.metadata;
+  return kind === 'Kyma' && changed && metadata !== undefined && !metadata.deletionTimestamp;
+}
+
 /** PURE. The first applicable step of the Kyma deletion chain, in upstream order (ADR 8): Deleting → runtime Kyma
  * Deleting → Manifests deleted → catalog copies, catalog CRDs (only ours in them) → remote Kyma → Kyma CRD → (past
  * the grace period) stuck module CRs' finalizers → wait for the Manifests, naming what blocks → our finalizers. */

@@ -11,6 +11,7 @@ import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/
 import type { LifecycleFunction } from '../../shared/host/invoke.ts';
 import { kymaNameOf } from '../../shared/kube/kyma-of.ts';
 import { continueDeletion, type PurgeDeps } from './steps.ts';
+import { nothingToPurge } from './decide.ts';
 
 export const NAME = 'purge';
 
@@ -29,6 +30,8 @@ export function purge(given: FunctionDeps): LifecycleFunction {
     async handle({ event, key, log }) {
       if (key.kind !== 'Kyma' && key.kind !== 'Manifest')
         throw new InvalidEventError(`${NAME} handles Kyma and Manifest events, not ${key.kind}`);
+      const changed = event.type === APISERVER_ADD || event.type === APISERVER_UPDATE;
+      if (nothingToPurge(key.kind, changed, event.data)) return undefined;
       const kymaName = await kymaNameOf(deps.kcp, key, event);
       // A Manifest gone without a trace of its Kyma, or a Kyma not being deleted: nothing to purge.
       const kyma = kymaName
