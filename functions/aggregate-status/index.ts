@@ -91,6 +91,12 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
       const kyma = key.kind === 'Manifest' && event.type !== RESYNC_DUE ? carriedKymaName(event) : undefined;
       return kyma ? { batch: `${key.namespace}/${kyma}`, settleMs: canSettle(event) ? SETTLE_MS : 0 } : undefined;
     },
+    // One call per Kyma at a time, as upstream's Kyma work queue has it: a Kyma event's call and its Manifests' batch
+    // both write the Kyma's status, and side by side the later one met a 409 and went back to the broker.
+    serialOf: (event, key) => {
+      const kyma = key.kind === 'Kyma' ? key.name : carriedKymaName(event);
+      return kyma ? `${key.namespace}/${kyma}` : undefined;
+    },
     async handle({ event, key, log }) {
       if (key.kind !== 'Kyma' && key.kind !== 'Manifest')
         throw new InvalidEventError(`${NAME} handles Kyma and Manifest events, not ${key.kind}`);

@@ -43,6 +43,29 @@ describe('invoke', () => {
     expect(trace.indexOf('start b1')).toBeLessThan(trace.indexOf('end a1'));
   });
 
+  it('runs calls about different objects one after another when the function names one serial key, batched or not', async () => {
+    const trace: string[] = [];
+    const fn: LifecycleFunction = {
+      name: 'probe',
+      accepts: ['test.event'],
+      serialOf: (_, key) => (key.name === 'other' ? undefined : 'the-kyma'),
+      batchOf: (_, key) => (key.name === 'manifest' ? { batch: 'the-kyma', settleMs: 0 } : undefined),
+      async handle({ event: e }) {
+        trace.push(`start ${String(e.id)}`);
+        await sleep(e.id === 'k1' ? 60 : 10);
+        trace.push(`end ${String(e.id)}`);
+        return undefined;
+      },
+    };
+    await Promise.all([
+      invoke(fn, event('kyma', 'k1'), log),
+      invoke(fn, event('manifest', 'm1'), log),
+      invoke(fn, event('other', 'o1'), log),
+    ]);
+    expect(trace.indexOf('start m1')).toBeGreaterThan(trace.indexOf('end k1'));
+    expect(trace.indexOf('start o1')).toBeLessThan(trace.indexOf('end k1'));
+  });
+
   it("names a failed call by the last step it marked (upstream's requeue reason, ADR 40); concurrent calls keep their own", async () => {
     const fn: LifecycleFunction = {
       name: 'probe',

@@ -37,6 +37,9 @@ export interface LifecycleFunction {
    * handlers that never reply and whose outcome depends on what they read, not on which of the events came.
    * `settleMs`: how long an idle batch waits for more calls before it runs (0 = at once). */
   batchOf?(event: EventAttributes, key: ObjectKey): { batch: string; settleMs: number } | undefined;
+  /** Calls with the same serial key run one after another in this instance (default: the object's own key); a
+   * function whose calls about several objects write one (aggregate-status: a Kyma's status) names that one. */
+  serialOf?(event: EventAttributes, key: ObjectKey): string | undefined;
 }
 
 export type Outcome =
@@ -67,11 +70,11 @@ export async function invoke(fn: LifecycleFunction, event: EventAttributes, log:
         inSpan(span, () => withSeen(event, key, () => fn.handle({ event, key, log: bound }))),
       );
     const batch = fn.keyless ? undefined : fn.batchOf?.(event, key);
+    const serial = fn.keyless ? '' : (fn.serialOf?.(event, key) ?? keyText(key));
+    const inTurn = () => oneAtATime(fn, serial, work);
     // The step a call was in when it failed names its retry in the requeue metric (shared/host/steps.ts).
     const run = await withSteps(() =>
-      batch
-        ? batchesOf(fn).run(batch.batch, revisionOf(versionIn(event)) ?? 0n, work, batch.settleMs)
-        : oneAtATime(fn, fn.keyless ? '' : keyText(key), work),
+      batch ? batchesOf(fn).run(batch.batch, revisionOf(versionIn(event)) ?? 0n, inTurn, batch.settleMs) : inTurn(),
     );
     step = run.step;
     if ('thrown' in run) throw run.thrown;
