@@ -36,6 +36,8 @@ import type { RequeueReason } from '../../shared/core/upstream-names.ts';
 export const NAME = 'aggregate-status';
 /** How long a Kyma's status waits for more changes of its Manifests (ADR 26). */
 const SETTLE_MS = 1_000;
+/** How long a call waits for the Kyma's running call before it runs beside it (ADR 65). */
+const SERIAL_WAIT_MS = 2_000;
 
 /** A Manifest event that may wait for its siblings: not in trouble (Error, Warning), not being deleted. */
 function canSettle(event: EventAttributes): boolean {
@@ -92,10 +94,11 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
       return kyma ? { batch: `${key.namespace}/${kyma}`, settleMs: canSettle(event) ? SETTLE_MS : 0 } : undefined;
     },
     // One call per Kyma at a time, as upstream's Kyma work queue has it: a Kyma event's call and its Manifests' batch
-    // both write the Kyma's status, and side by side the later one met a 409 and went back to the broker.
+    // both write the Kyma's status, and side by side the later one met a 409. A slow runtime side holds the Kyma's
+    // Manifest reports no longer than SERIAL_WAIT_MS (ADR 65).
     serialOf: (event, key) => {
       const kyma = key.kind === 'Kyma' ? key.name : carriedKymaName(event);
-      return kyma ? `${key.namespace}/${kyma}` : undefined;
+      return kyma ? { serial: `${key.namespace}/${kyma}`, waitMs: SERIAL_WAIT_MS } : undefined;
     },
     async handle({ event, key, log }) {
       if (key.kind !== 'Kyma' && key.kind !== 'Manifest')

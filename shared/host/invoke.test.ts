@@ -48,7 +48,7 @@ describe('invoke', () => {
     const fn: LifecycleFunction = {
       name: 'probe',
       accepts: ['test.event'],
-      serialOf: (_, key) => (key.name === 'other' ? undefined : 'the-kyma'),
+      serialOf: (_, key) => (key.name === 'other' ? undefined : { serial: 'the-kyma', waitMs: 10_000 }),
       batchOf: (_, key) => (key.name === 'manifest' ? { batch: 'the-kyma', settleMs: 0 } : undefined),
       async handle({ event: e }) {
         trace.push(`start ${String(e.id)}`);
@@ -64,6 +64,28 @@ describe('invoke', () => {
     ]);
     expect(trace.indexOf('start m1')).toBeGreaterThan(trace.indexOf('end k1'));
     expect(trace.indexOf('start o1')).toBeLessThan(trace.indexOf('end k1'));
+  });
+
+  it('runs a call beside a slow one with its serial key once it has waited waitMs; its own object still waits', async () => {
+    const trace: string[] = [];
+    const fn: LifecycleFunction = {
+      name: 'probe',
+      accepts: ['test.event'],
+      serialOf: () => ({ serial: 'the-kyma', waitMs: 30 }),
+      async handle({ event: e }) {
+        trace.push(`start ${String(e.id)}`);
+        await sleep(e.id === 'k1' ? 200 : 10);
+        trace.push(`end ${String(e.id)}`);
+        return undefined;
+      },
+    };
+    await Promise.all([
+      invoke(fn, event('kyma', 'k1'), log),
+      invoke(fn, event('manifest', 'm1'), log),
+      invoke(fn, event('kyma', 'k2'), log),
+    ]);
+    expect(trace.indexOf('start m1')).toBeLessThan(trace.indexOf('end k1'));
+    expect(trace.indexOf('start k2')).toBeGreaterThan(trace.indexOf('end k1'));
   });
 
   it("names a failed call by the last step it marked (upstream's requeue reason, ADR 40); concurrent calls keep their own", async () => {

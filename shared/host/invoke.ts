@@ -37,9 +37,10 @@ export interface LifecycleFunction {
    * handlers that never reply and whose outcome depends on what they read, not on which of the events came.
    * `settleMs`: how long an idle batch waits for more calls before it runs (0 = at once). */
   batchOf?(event: EventAttributes, key: ObjectKey): { batch: string; settleMs: number } | undefined;
-  /** Calls with the same serial key run one after another in this instance (default: the object's own key); a
-   * function whose calls about several objects write one (aggregate-status: a Kyma's status) names that one. */
-  serialOf?(event: EventAttributes, key: ObjectKey): string | undefined;
+  /** Calls that name one serial key (besides their object's own, which always runs one call at a time) run one after
+   * another in this instance, batched ones included; one waits at most `waitMs` for the call before it, then runs
+   * anyway (aggregate-status: the calls writing one Kyma's status, ADR 65). */
+  serialOf?(event: EventAttributes, key: ObjectKey): { serial: string; waitMs: number } | undefined;
 }
 
 export type Outcome =
@@ -70,11 +71,13 @@ export async function invoke(fn: LifecycleFunction, event: EventAttributes, log:
         inSpan(span, () => withSeen(event, key, () => fn.handle({ event, key, log: bound }))),
       );
     const batch = fn.keyless ? undefined : fn.batchOf?.(event, key);
-    const serial = fn.keyless ? '' : (fn.serialOf?.(event, key) ?? keyText(key));
-    const inTurn = () => oneAtATime(fn, serial, work);
+    const serial = fn.keyless ? undefined : fn.serialOf?.(event, key);
+    const inTurn = serial ? () => oneAtATime(fn, serial.serial, work, serial.waitMs) : work;
     // The step a call was in when it failed names its retry in the requeue metric (shared/host/steps.ts).
     const run = await withSteps(() =>
-      batch ? batchesOf(fn).run(batch.batch, revisionOf(versionIn(event)) ?? 0n, inTurn, batch.settleMs) : inTurn(),
+      batch
+        ? batchesOf(fn).run(batch.batch, revisionOf(versionIn(event)) ?? 0n, inTurn, batch.settleMs)
+        : oneAtATime(fn, fn.keyless ? '' : keyText(key), inTurn),
     );
     step = run.step;
     if ('thrown' in run) throw run.thrown;
@@ -113,12 +116,14 @@ export function batchesOf(fn: LifecycleFunction): Batches {
 }
 
 /** Calls of one function for one object run one after another in this instance, so one that read older state never
- * writes after one that read newer; other objects run concurrently, and across instances the broker orders (ADR 11). */
-function oneAtATime<T>(fn: LifecycleFunction, key: string, work: () => Promise<T>): Promise<T> {
+ * writes after one that read newer; other objects run concurrently, and across instances the broker orders (ADR 11).
+ * `waitMs`: a call waits at most that long for the one before it (a serial key of several objects, ADR 65). */
+function oneAtATime<T>(fn: LifecycleFunction, key: string, work: () => Promise<T>, waitMs?: number): Promise<T> {
   if (!key) return work();
   let chains = running.get(fn);
   if (!chains) running.set(fn, (chains = new Map()));
-  const current = (chains.get(key) ?? Promise.resolve()).then(work, work);
+  const before = chains.get(key) ?? Promise.resolve();
+  const current = (waitMs === undefined ? before : atMost(before, waitMs)).then(work, work);
   const tail = current.then(
     () => undefined,
     () => undefined,
@@ -128,6 +133,13 @@ function oneAtATime<T>(fn: LifecycleFunction, key: string, work: () => Promise<T
     if (chains.get(key) === tail) chains.delete(key);
   });
   return current;
+}
+
+/** `before` settled, or `ms` passed: whichever comes first. */
+function atMost(before: Promise<unknown>, ms: number): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms).unref()));
+  return Promise.race([before, waited]).finally(() => clearTimeout(timer));
 }
 
 function logOutcome(log: Logger, outcome: Outcome, ms: number): void {
