@@ -173,6 +173,8 @@ describe('nothingToPurge (no read for a Kyma that is not being deleted)', () => 
     expect(nothingToPurge('Kyma', true, deleting)).toBe(false);
     expect(nothingToPurge('Kyma', false, kyma)).toBe(false);
     expect(nothingToPurge('Kyma', true, undefined)).toBe(false);
+    expect(nothingToPurge('Kyma', true, { metadata: null })).toBe(false);
+    expect(nothingToPurge('Kyma', true, 'not an object')).toBe(false);
     expect(nothingToPurge('Manifest', true, aManifest())).toBe(false);
   });
 });
