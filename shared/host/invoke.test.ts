@@ -43,49 +43,47 @@ describe('invoke', () => {
     expect(trace.indexOf('start b1')).toBeLessThan(trace.indexOf('end a1'));
   });
 
-  it('runs calls about different objects one after another when the function names one serial key, batched or not', async () => {
+  /** A function whose call `k1` takes `slowMs` and the others 10 ms; `trace` has each call's start and end. */
+  const traced = (slowMs: number, parts: Pick<LifecycleFunction, 'serialOf' | 'batchOf'>) => {
     const trace: string[] = [];
     const fn: LifecycleFunction = {
       name: 'probe',
       accepts: ['test.event'],
-      serialOf: (_, key) => (key.name === 'other' ? undefined : { serial: 'the-kyma', waitMs: 10_000 }),
-      batchOf: (_, key) => (key.name === 'manifest' ? { batch: 'the-kyma', settleMs: 0 } : undefined),
+      ...parts,
       async handle({ event: e }) {
         trace.push(`start ${String(e.id)}`);
-        await sleep(e.id === 'k1' ? 60 : 10);
+        await sleep(e.id === 'k1' ? slowMs : 10);
         trace.push(`end ${String(e.id)}`);
         return undefined;
       },
     };
+    const before = (a: string, b: string) => trace.indexOf(a) < trace.indexOf(b);
+    return { fn, before };
+  };
+
+  it('runs calls about different objects one after another when the function names one serial key, batched or not', async () => {
+    const { fn, before } = traced(60, {
+      serialOf: (_, key) => (key.name === 'other' ? undefined : { serial: 'the-kyma', waitMs: 10_000 }),
+      batchOf: (_, key) => (key.name === 'manifest' ? { batch: 'the-kyma', settleMs: 0 } : undefined),
+    });
     await Promise.all([
       invoke(fn, event('kyma', 'k1'), log),
       invoke(fn, event('manifest', 'm1'), log),
       invoke(fn, event('other', 'o1'), log),
     ]);
-    expect(trace.indexOf('start m1')).toBeGreaterThan(trace.indexOf('end k1'));
-    expect(trace.indexOf('start o1')).toBeLessThan(trace.indexOf('end k1'));
+    expect(before('end k1', 'start m1')).toBe(true);
+    expect(before('start o1', 'end k1')).toBe(true);
   });
 
   it('runs a call beside a slow one with its serial key once it has waited waitMs; its own object still waits', async () => {
-    const trace: string[] = [];
-    const fn: LifecycleFunction = {
-      name: 'probe',
-      accepts: ['test.event'],
-      serialOf: () => ({ serial: 'the-kyma', waitMs: 30 }),
-      async handle({ event: e }) {
-        trace.push(`start ${String(e.id)}`);
-        await sleep(e.id === 'k1' ? 200 : 10);
-        trace.push(`end ${String(e.id)}`);
-        return undefined;
-      },
-    };
+    const { fn, before } = traced(200, { serialOf: () => ({ serial: 'the-kyma', waitMs: 30 }) });
     await Promise.all([
       invoke(fn, event('kyma', 'k1'), log),
       invoke(fn, event('manifest', 'm1'), log),
       invoke(fn, event('kyma', 'k2'), log),
     ]);
-    expect(trace.indexOf('start m1')).toBeLessThan(trace.indexOf('end k1'));
-    expect(trace.indexOf('start k2')).toBeGreaterThan(trace.indexOf('end k1'));
+    expect(before('start m1', 'end k1')).toBe(true);
+    expect(before('end k1', 'start k2')).toBe(true);
   });
 
   it("names a failed call by the last step it marked (upstream's requeue reason, ADR 40); concurrent calls keep their own", async () => {
