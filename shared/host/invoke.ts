@@ -122,8 +122,10 @@ function oneAtATime<T>(fn: LifecycleFunction, key: string, work: () => Promise<T
   if (!key) return work();
   let chains = running.get(fn);
   if (!chains) running.set(fn, (chains = new Map()));
-  const before = chains.get(key) ?? Promise.resolve();
-  const current = (waitMs === undefined ? before : atMost(before, waitMs)).then(work, work);
+  // No timer when nothing runs before: the wait only bounds a call that is there.
+  const before = chains.get(key);
+  const turn = !before ? Promise.resolve() : waitMs === undefined ? before : atMost(before, waitMs);
+  const current = turn.then(work, work);
   const tail = current.then(
     () => undefined,
     () => undefined,
