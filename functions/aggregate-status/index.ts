@@ -49,6 +49,12 @@ function canSettle(event: EventAttributes): boolean {
   );
 }
 
+/** `namespace/name` of the Kyma an event is about: its own, or a Manifest's by the `kyma-name` label it carries. */
+function kymaKeyOf(event: EventAttributes, key: ObjectKey): string | undefined {
+  const kyma = key.kind === 'Kyma' ? key.name : carriedKymaName(event);
+  return kyma ? `${key.namespace}/${kyma}` : undefined;
+}
+
 /** Manifest or Kyma changed → the Kyma's status: module entries, state, conditions, lastOperation. On Kyma events
  * (and resync) also the runtime side: lifecycle CRDs (CRDsSync) and the module catalog (ModuleCatalog). */
 export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
@@ -90,15 +96,15 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
     // is aggregated in one or two status writes, not one each: an idle batch settles for a second first. A Manifest
     // in trouble (Error, Warning) or being deleted is reported at once.
     batchOf: (event, key) => {
-      const kyma = key.kind === 'Manifest' && event.type !== RESYNC_DUE ? carriedKymaName(event) : undefined;
-      return kyma ? { batch: `${key.namespace}/${kyma}`, settleMs: canSettle(event) ? SETTLE_MS : 0 } : undefined;
+      const kyma = key.kind === 'Manifest' && event.type !== RESYNC_DUE ? kymaKeyOf(event, key) : undefined;
+      return kyma ? { batch: kyma, settleMs: canSettle(event) ? SETTLE_MS : 0 } : undefined;
     },
     // One call per Kyma at a time, as upstream's Kyma work queue has it: a Kyma event's call and its Manifests' batch
     // both write the Kyma's status, and side by side the later one met a 409. A slow runtime side holds the Kyma's
     // Manifest reports no longer than SERIAL_WAIT_MS (ADR 65).
     serialOf: (event, key) => {
-      const kyma = key.kind === 'Kyma' ? key.name : carriedKymaName(event);
-      return kyma ? { serial: `${key.namespace}/${kyma}`, waitMs: SERIAL_WAIT_MS } : undefined;
+      const kyma = kymaKeyOf(event, key);
+      return kyma ? { serial: kyma, waitMs: SERIAL_WAIT_MS } : undefined;
     },
     async handle({ event, key, log }) {
       if (key.kind !== 'Kyma' && key.kind !== 'Manifest')

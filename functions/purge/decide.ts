@@ -35,9 +35,8 @@ const OURS: string[] = [FINALIZER.kyma, FINALIZER.purge];
 /** PURE. An API server's add or update of a Kyma (`changed`) whose object, the event's data, is not being deleted:
  * nothing to purge, and no read. Its deletion is an update of its own, and the broker delivers the newest data it has. */
 export function nothingToPurge(kind: string, changed: boolean, data: unknown): boolean {
-  const metadata = (data as { metadata?: unknown } | null | undefined)?.metadata;
-  const object = typeof metadata === 'object' && metadata !== null;
-  return kind === 'Kyma' && changed && object && !(metadata as { deletionTimestamp?: unknown }).deletionTimestamp;
+  const metadata = (data as { metadata?: { deletionTimestamp?: unknown } | null } | null | undefined)?.metadata;
+  return kind === 'Kyma' && changed && typeof metadata === 'object' && metadata !== null && !metadata.deletionTimestamp;
 }
 
 /** PURE. The first applicable step of the Kyma deletion chain, in upstream order (ADR 8): Deleting → runtime Kyma
