@@ -19,7 +19,7 @@ import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/
 import type { LifecycleFunction } from '../../shared/host/invoke.ts';
 import type { ObjectKey } from '../../shared/host/events.ts';
 import { aggregateSteps, ignoreReason, type AggregateStep } from './decide.ts';
-import { carriedKymaName, kymaNameOf } from '../../shared/kube/kyma-of.ts';
+import { kymaKeyOf, kymaNameOf } from '../../shared/kube/kyma-of.ts';
 import { inClusterSync, runtimeView, syncRuntime } from './runtime-sync.ts';
 import { isInClusterKyma } from '../../shared/core/in-cluster.ts';
 import { RuntimeClients } from '../../shared/kube/runtime-clients.ts';
@@ -47,12 +47,6 @@ function canSettle(event: EventAttributes): boolean {
     !manifest?.metadata?.deletionTimestamp &&
     !['Error', 'Warning'].includes(manifest?.status?.state ?? '')
   );
-}
-
-/** `namespace/name` of the Kyma an event is about: its own, or a Manifest's by the `kyma-name` label it carries. */
-function kymaKeyOf(event: EventAttributes, key: ObjectKey): string | undefined {
-  const kyma = key.kind === 'Kyma' ? key.name : carriedKymaName(event);
-  return kyma ? `${key.namespace}/${kyma}` : undefined;
 }
 
 /** Manifest or Kyma changed → the Kyma's status: module entries, state, conditions, lastOperation. On Kyma events

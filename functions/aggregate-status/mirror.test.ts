@@ -22,6 +22,12 @@ describe('mirroredStatus', () => {
     expect(mirrored.modules?.[0]?.template?.metadata.namespace).toBe('kyma-system');
     expect(mirrored.modules?.[0]).not.toHaveProperty('manifest');
   });
+
+  it('leaves out the digest of the KCP Kyma’s inputs (ADR 66), and keeps the rest of specSource', () => {
+    const specSource = { from: 'runtime' as const, channel: 'fast', generation: 2 };
+    expect(mirroredStatus({ ...status, specSource: { ...specSource, inputs: 'abc' } }).specSource).toEqual(specSource);
+    expect(mirroredStatus({ ...status, specSource }).specSource).toEqual(specSource);
+  });
 });
 
 describe('statusPatch (ADR 40)', () => {

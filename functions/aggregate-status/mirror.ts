@@ -7,14 +7,17 @@ import type { SyncMemo } from '../../shared/kube/sync-memo.ts';
 import { remoteKymaRef, type RuntimeScope } from '../../shared/core/runtime-scope.ts';
 
 /** PURE. The KCP status as the runtime's Kyma shows it: template refs point at the catalog copies (in kyma-system
- * or the runtime namespace), Manifest refs (KCP-only objects) are left out. */
+ * or the runtime namespace), Manifest refs (KCP-only objects) and the digest of the KCP Kyma's inputs are left out. */
 export function mirroredStatus(status: KymaStatus, namespace = REMOTE_NAMESPACE): KymaStatus {
   const modules = (status.modules ?? []).map((entry) => {
     const m = { ...entry };
     delete m.manifest;
     return m.template ? { ...m, template: { ...m.template, metadata: { ...m.template.metadata, namespace } } } : m;
   });
-  return { ...status, modules };
+  if (!status.specSource?.inputs) return { ...status, modules };
+  const specSource = { ...status.specSource };
+  delete specSource.inputs;
+  return { ...status, specSource, modules };
 }
 
 /** The fields of a Kyma status (a field a status of ours no longer has goes also when the runtime Kyma was not read). */

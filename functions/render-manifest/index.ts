@@ -7,7 +7,8 @@ import type { ModuleTemplate } from '../../shared/core/templates.ts';
 import { ANNOTATION, API_VERSION, FIELD_MANAGER, LABEL } from '../../shared/core/vocabulary.ts';
 import { listAll } from '../../shared/kube/list.ts';
 import { OwnWatermarks } from '../../shared/kube/own-watermarks.ts';
-import { MODULES_RESOLVED, RESYNC_DUE } from '../../shared/host/events.ts';
+import { APISERVER_DELETE, MODULES_RESOLVED, RESYNC_DUE } from '../../shared/host/events.ts';
+import { carriedKymaName, kymaKeyOf } from '../../shared/kube/kyma-of.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/deps.ts';
 import type { LifecycleFunction } from '../../shared/host/invoke.ts';
 import type { Logger } from '../../shared/host/logger.ts';
@@ -28,8 +29,10 @@ import { currentTraceparent } from '../../shared/host/trace.ts';
 import { renderedFinalizers } from '../../shared/core/manifest-finalizers.ts';
 
 export const NAME = 'render-manifest';
+/** How long a call waits for the call before it about the same Kyma, then runs anyway (ADR 65's bound). */
+const SERIAL_WAIT_MS = 2_000;
 
-/** `modules.resolved` → one Manifest per wanted module (created or updated only when it differs); Manifests of
+/** `modules.resolved` (or a Manifest deleted) → one Manifest per wanted module (created or updated only when it differs); Manifests of
  * modules no longer wanted (or refused) are deleted. Manifest changes drive apply-remote through the source. */
 export function renderManifest(given: FunctionDeps): LifecycleFunction {
   const deps = readingFromCaches(given, [CACHED.kymas, CACHED.manifests, CACHED.templates, CACHED.releaseMetas]);
@@ -37,14 +40,18 @@ export function renderManifest(given: FunctionDeps): LifecycleFunction {
   const marks = new OwnWatermarks();
   return {
     name: NAME,
-    accepts: [MODULES_RESOLVED, RESYNC_DUE],
-    async handle({ key, log }) {
-      const kyma = await deps.kcp.get<Kyma>({
-        apiVersion: API_VERSION,
-        kind: 'Kyma',
-        namespace: key.namespace,
-        name: key.name,
-      });
+    // A Manifest deleted on the KCP is its Kyma's call: rendered again while the Kyma wants it, as upstream's Kyma
+    // controller re-creates what it owns (ADR 66). One call per Kyma at a time, as for its own events.
+    accepts: [MODULES_RESOLVED, RESYNC_DUE, APISERVER_DELETE],
+    serialOf: (event, key) => {
+      const kyma = kymaKeyOf(event, key);
+      return kyma ? { serial: kyma, waitMs: SERIAL_WAIT_MS } : undefined;
+    },
+    async handle({ event, key, log }) {
+      const name = key.kind === 'Manifest' ? carriedKymaName(event) : key.name;
+      const kyma = name
+        ? await deps.kcp.get<Kyma>({ apiVersion: API_VERSION, kind: 'Kyma', namespace: key.namespace, name })
+        : undefined;
       const ignored = ignoreReason(kyma);
       if (ignored || !kyma) {
         log.debug({ step: 'Ignore', why: ignored?.why }, `${NAME}: nothing to render`);

@@ -16,6 +16,11 @@ describe('nextResolveStep (the order of resolve-template)', () => {
     ],
     ['then nothing else, when that took the call', { kind: 'ModuleReleaseMeta', mandatoryReleased: true }, 'Ignore'],
     ['else it fans out', { kind: 'ModuleReleaseMeta', mandatoryReleased: false }, 'FanOut'],
+    [
+      'a Kyma event whose own object settles it: nothing, before anything else',
+      { kind: 'Kyma', settled: 'inputs resolved already' } satisfies ResolveView,
+      'Ignore',
+    ],
     ['a Kyma gone: nothing', kymaView({ kyma: undefined }), 'Ignore'],
     ['a Kyma being deleted: nothing (purge)', kymaView({ kyma: kyma({ deleting: true }) }), 'Ignore'],
     [

@@ -1,11 +1,18 @@
 import type { Kyma, SpecSource } from '../../shared/core/kyma.ts';
 import type { EffectiveSpec } from './remote-kyma.ts';
 import { LABEL } from '../../shared/core/vocabulary.ts';
+import { inputsOf, type Settled } from './inputs.ts';
 
-/** PURE. Where the module list came from, with the runtime Kyma's generation it was taken from (ADR 43). */
-export function specSourceOf(effective: Pick<EffectiveSpec, 'from' | 'spec' | 'remote'>): SpecSource {
+/** PURE. Where the module list came from, with the runtime Kyma's generation it was taken from (ADR 43), and the
+ * digest of the Kyma's own inputs it was resolved from (ADR 66). */
+export function specSourceOf(effective: Pick<EffectiveSpec, 'from' | 'spec' | 'remote'>, kyma: Kyma): SpecSource {
   const generation = effective.from === 'runtime' ? effective.remote?.metadata.generation : undefined;
-  return { from: effective.from, channel: effective.spec.channel, ...(generation === undefined ? {} : { generation }) };
+  return {
+    from: effective.from,
+    channel: effective.spec.channel,
+    ...(generation === undefined ? {} : { generation }),
+    inputs: inputsOf(kyma.metadata),
+  };
 }
 
 /** What resolve-template knows in a call; each step adds what it did or saw. */
@@ -13,6 +20,8 @@ export interface ResolveView {
   kind: string;
   /** A ModuleReleaseMeta event: whether a deleted mandatory module's release took the call (ReleaseMandatory). */
   mandatoryReleased?: boolean | undefined;
+  /** A Kyma event whose own object (the event's data) leaves nothing to do: then the Kyma is not even read (ADR 66). */
+  settled?: Settled | undefined;
   /** The Kyma as read (watch cache), on Kyma events. */
   kyma?: Kyma | undefined;
   metadataEnsured?: boolean | undefined;
@@ -29,7 +38,7 @@ export type ResolveStep =
   | { step: 'FanOut' }
   | {
       step: 'Ignore';
-      why: 'gone' | 'deleting' | 'skip-reconciliation' | 'gone meanwhile' | 'mandatory module released';
+      why: 'gone' | 'deleting' | 'skip-reconciliation' | 'gone meanwhile' | 'mandatory module released' | Settled;
     }
   | { step: 'EnsureMetadata' }
   | { step: 'TakeModuleList' }
@@ -42,7 +51,7 @@ export type ResolveStep =
 export const FINAL: ReadonlySet<ResolveStep['step']> = new Set(['FanOut', 'Ignore', 'ReplyResolved']);
 
 /** PURE. The next step: on a ModuleTemplate/ModuleReleaseMeta event, a deleted mandatory module's release, else the
- * fan-out; on a Kyma event, nothing for a Kyma gone, deleting or skipping; its finalizer and label; the module list
+ * fan-out; on a Kyma event, nothing when its own object settles it, or for a Kyma gone, deleting or skipping; its finalizer and label; the module list
  * (creating the runtime Kyma); nothing if the Kyma went meanwhile; the resolution, written when changed; the reply. */
 export function nextResolveStep(view: ResolveView): ResolveStep {
   if (view.kind === 'ModuleTemplate' || view.kind === 'ModuleReleaseMeta') {
@@ -50,6 +59,7 @@ export function nextResolveStep(view: ResolveView): ResolveStep {
     return view.mandatoryReleased ? { step: 'Ignore', why: 'mandatory module released' } : { step: 'FanOut' };
   }
   const { kyma, list } = view;
+  if (view.settled) return { step: 'Ignore', why: view.settled };
   if (!kyma) return { step: 'Ignore', why: 'gone' };
   if (kyma.metadata.deletionTimestamp) return { step: 'Ignore', why: 'deleting' };
   if (kyma.metadata.labels?.[LABEL.skipReconciliation] === 'true')

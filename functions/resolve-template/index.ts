@@ -12,6 +12,7 @@ import { EventRecorder } from '../../shared/kube/events.ts';
 import { MaintenancePolicyFile } from '../../shared/host/maintenance-file.ts';
 import { RemoteKymaMemo } from './remote-memo.ts';
 import { FINAL, nextResolveStep } from './decide.ts';
+import { settledByEvent } from './inputs.ts';
 import { STEPS, type ResolveCall, type ResolveDeps } from './steps.ts';
 
 export const NAME = 'resolve-template';
@@ -40,8 +41,11 @@ export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
     async handle({ event, key, log }) {
       if (!['Kyma', 'ModuleTemplate', 'ModuleReleaseMeta'].includes(key.kind))
         throw new InvalidEventError(`${NAME} handles Kyma, ModuleTemplate and ModuleReleaseMeta, not ${key.kind}`);
+      // Most Kyma updates are status writes that change none of its inputs: settled by the event's data (ADR 66).
+      const change = event.type === APISERVER_UPDATE ? 'update' : event.type === APISERVER_ADD ? 'add' : undefined;
+      const settled = key.kind === 'Kyma' ? settledByEvent(change, event.data) : undefined;
       const kyma =
-        key.kind === 'Kyma'
+        key.kind === 'Kyma' && !settled
           ? await deps.kcp.get<Kyma>({
               apiVersion: API_VERSION,
               kind: 'Kyma',
@@ -49,7 +53,7 @@ export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
               name: key.name,
             })
           : undefined;
-      const call: ResolveCall = { view: { kind: key.kind, kyma }, key, event, log };
+      const call: ResolveCall = { view: { kind: key.kind, kyma, settled }, key, event, log };
       for (let step = nextResolveStep(call.view); ; step = nextResolveStep(call.view)) {
         log.debug({ step: step.step }, `${NAME}: ${step.step}`);
         call.log = log.child({ step: step.step });

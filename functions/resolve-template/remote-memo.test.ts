@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Kyma } from '../../shared/core/kyma.ts';
 import { specSourceOf } from './decide.ts';
 import { recordsAsResolved } from './remote-memo.ts';
+import { inputsOf } from './inputs.ts';
+import { aKyma } from '../../test/builders.ts';
 
 const runtimeKyma = (generation: number): Kyma => ({
   apiVersion: 'operator.kyma-project.io/v1beta2',
@@ -9,6 +11,8 @@ const runtimeKyma = (generation: number): Kyma => ({
   metadata: { name: 'default', namespace: 'kyma-system', generation },
   spec: { channel: 'regular', modules: [] },
 });
+
+const kcpKyma = aKyma({ generation: 3, labels: { 'kyma-project.io/region': 'eu' } });
 
 describe('a remembered runtime Kyma (ADR 43)', () => {
   it('counts only while the Kyma status records its generation as the one resolved', () => {
@@ -33,18 +37,21 @@ describe('a remembered runtime Kyma (ADR 43)', () => {
   });
 
   it('the status records the generation of the runtime Kyma the list came from, and none for the KCP spec', () => {
-    expect(specSourceOf({ from: 'runtime', spec: { channel: 'fast' }, remote: runtimeKyma(4) })).toEqual({
+    const inputs = inputsOf(kcpKyma.metadata);
+    expect(specSourceOf({ from: 'runtime', spec: { channel: 'fast' }, remote: runtimeKyma(4) }, kcpKyma)).toEqual({
       from: 'runtime',
       channel: 'fast',
       generation: 4,
+      inputs,
     });
     expect(
-      specSourceOf({ from: 'runtime', spec: { channel: 'fast' } }),
+      specSourceOf({ from: 'runtime', spec: { channel: 'fast' } }, kcpKyma),
       'created by another instance meanwhile: unknown',
-    ).toEqual({ from: 'runtime', channel: 'fast' });
-    expect(specSourceOf({ from: 'kcp', spec: { channel: 'regular' }, remote: runtimeKyma(4) })).toEqual({
+    ).toEqual({ from: 'runtime', channel: 'fast', inputs });
+    expect(specSourceOf({ from: 'kcp', spec: { channel: 'regular' }, remote: runtimeKyma(4) }, kcpKyma)).toEqual({
       from: 'kcp',
       channel: 'regular',
+      inputs,
     });
   });
 });

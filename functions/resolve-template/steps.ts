@@ -104,7 +104,7 @@ export const STEPS: Record<ResolveStep['step'], Take> = {
       maintenance: await maintenance.windowOf(kyma),
       restrictedModules: deps.config.restrictedModules,
     });
-    const specSource = specSourceOf(effective);
+    const specSource = specSourceOf(effective, kyma);
     call.resolved = { modules, specSource };
     call.view.resolution = {
       changed: !sameResolution(kyma, modules) || canonicalJson(kyma.status?.specSource) !== canonicalJson(specSource),

@@ -64,6 +64,9 @@ export interface SpecSource {
   /** The runtime Kyma's metadata.generation the list was taken from: an instance whose memo of the runtime Kyma has
    * another generation reads it again (several instances of resolve-template, ADR 43). */
   generation?: number;
+  /** A digest of the Kyma's own inputs (generation, labels, annotations, finalizers) this resolution was made from: an
+   * update event whose Kyma still has them is not resolved again (ADR 66). */
+  inputs?: string;
 }
 
 export interface KymaStatus {

@@ -22,3 +22,9 @@ export async function kymaNameOf(kcp: KubeClient, key: ObjectKey, event: EventAt
 export const carriedKymaName = (event: EventAttributes): string | undefined =>
   (event.data as { metadata?: { labels?: Record<string, string> } } | undefined)?.metadata?.labels?.[LABEL.kymaName] ||
   undefined;
+
+/** `namespace/name` of the Kyma an event is about: its own, or a Manifest's by the `kyma-name` label it carries. */
+export function kymaKeyOf(event: EventAttributes, key: ObjectKey): string | undefined {
+  const kyma = key.kind === 'Kyma' ? key.name : carriedKymaName(event);
+  return kyma ? `${key.namespace}/${kyma}` : undefined;
+}

@@ -1,5 +1,6 @@
 // The runtime Kyma as the entry point on real clusters: created from the KCP spec, edited on the runtime (the runtime
 // watch), ignored edits of the KCP spec, a deleted one back. The runtime side's CRD and catalog sync: runtime-side.test.ts.
+import { inputsOf } from '../../functions/resolve-template/inputs.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kyma } from '../../shared/core/kyma.ts';
 import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
@@ -77,9 +78,15 @@ describe('runtime side: the runtime Kyma', () => {
     await runtime.mergePatch(REMOTE_KYMA, { spec: { modules: [{ name: 'mike' }] } });
     const ready = await kymaInState(world, 'rt-b', 'Ready', (k) => k.status?.modules?.[0]?.state === 'Ready');
     console.log(`[latency] runtime Kyma edit → module Ready on KCP: ${Date.now() - edited} ms`);
-    // The list came from the runtime Kyma as edited: its generation is recorded (ADR 43).
+    // The list came from the runtime Kyma as edited: its generation is recorded (ADR 43), with the digest of the KCP
+    // Kyma's own inputs it was resolved from (ADR 66).
     const editedGeneration = (await runtime.get<Kyma>(REMOTE_KYMA))?.metadata.generation;
-    expect(ready.status?.specSource).toEqual({ from: 'runtime', channel: 'regular', generation: editedGeneration });
+    expect(ready.status?.specSource).toEqual({
+      from: 'runtime',
+      channel: 'regular',
+      generation: editedGeneration,
+      inputs: inputsOf(ready.metadata),
+    });
     expect(world.events.some((e) => e.source === '/lifecycle-manager/runtime-watch' && e.name === 'rt-b')).toBe(true);
     const mirrored = await eventually('module mirrored to the runtime Kyma', async () => {
       const k = await runtime.get<Kyma>(REMOTE_KYMA);

@@ -13,7 +13,7 @@ import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { composeDeps } from '../../shared/host/compose.ts';
 import { readConfig } from '../../shared/host/config.ts';
 import type { FunctionDeps } from '../../shared/host/deps.ts';
-import { eventAbout, LANE, LANE_USER, RESYNC_DUE } from '../../shared/host/events.ts';
+import { eventAbout, LANE, LANE_USER, RESYNC_DUE, RESYNC_PENDING, RESYNC_REASON } from '../../shared/host/events.ts';
 import { startFunctionHost, type FunctionHost } from '../../shared/host/host.ts';
 import { createLogger } from '../../shared/host/logger.ts';
 import { resolveTemplate } from '../../functions/resolve-template/index.ts';
@@ -95,11 +95,12 @@ describe('fault: two instances of resolve-template, each event to one of them', 
     // A creates the runtime Kyma from the KCP spec and resolves; B then reads the runtime Kyma once and remembers it.
     expect(await deliver(0, await kymaUpdated())).toBe(200);
     await eventually('A resolved the first module', async () => (await resolvedModules()).join() === FIRST);
-    expect(await deliver(1, await kymaUpdated())).toBe(200);
+    const key = { kind: 'Kyma', apiVersion: API_VERSION, namespace: KCP_NAMESPACE, name: KYMA };
+    const pending = () => eventAbout(RESYNC_DUE, 'resync', key, undefined, { [RESYNC_REASON]: RESYNC_PENDING });
+    expect(await deliver(1, pending())).toBe(200);
 
     // The user adds a module on the runtime; the runtime watch's event reaches A, which reads the runtime Kyma again.
     await world.runtimes[RUNTIME]?.mergePatch(REMOTE_KYMA, { spec: { modules: [{ name: FIRST }, { name: ADDED }] } });
-    const key = { kind: 'Kyma', apiVersion: API_VERSION, namespace: KCP_NAMESPACE, name: KYMA };
     expect(await deliver(0, eventAbout(RESYNC_DUE, 'runtime-watch', key, undefined, { [LANE]: LANE_USER }))).toBe(200);
     await eventually(
       'A resolved the added module',
@@ -111,10 +112,12 @@ describe('fault: two instances of resolve-template, each event to one of them', 
       generation: edited?.metadata.generation,
     });
 
-    // B gets the API server's event about A's status write: its memory of the runtime Kyma is older than what the
-    // status records, so it reads the runtime Kyma again and keeps the user's module.
+    // B gets the API server's event about A's status write: the Kyma records its own inputs as resolved, so B answers
+    // at once (ADR 66). Then a resync's `pending` event: B's memory of the runtime Kyma is older than what the status
+    // records, so it reads the runtime Kyma again and keeps the user's module.
     const before = (await getKyma(world, KYMA))?.metadata.resourceVersion;
-    expect(await deliver(1, await kymaUpdated())).toBe(200);
+    expect(await deliver(1, await kymaUpdated())).toBe(204);
+    expect(await deliver(1, pending())).toBe(200);
     expect(await resolvedModules()).toEqual([FIRST, ADDED]);
     expect((await getKyma(world, KYMA))?.metadata.resourceVersion, 'B found nothing to write').toBe(before);
   });

@@ -21,7 +21,7 @@ const RUNS = 1000;
 /** The kinds each function handles (others are refused with a 400); resync's events point at no object. */
 const KINDS: Record<string, string[]> = {
   'resolve-template': ['Kyma', 'ModuleTemplate', 'ModuleReleaseMeta'],
-  'render-manifest': ['Kyma'],
+  'render-manifest': ['Kyma', 'Manifest'],
   'apply-remote': ['Manifest'],
   'aggregate-status': ['Kyma', 'Manifest'],
   purge: ['Kyma', 'Manifest'],
