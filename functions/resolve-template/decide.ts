@@ -1,17 +1,20 @@
 import type { Kyma, SpecSource } from '../../shared/core/kyma.ts';
 import type { EffectiveSpec } from './remote-kyma.ts';
 import { LABEL } from '../../shared/core/vocabulary.ts';
+import { isInClusterKyma } from '../../shared/core/in-cluster.ts';
 import { inputsOf, type Settled } from './inputs.ts';
 
 /** PURE. Where the module list came from, with the runtime Kyma's generation it was taken from (ADR 43), and the
- * digest of the Kyma's own inputs it was resolved from (ADR 66). */
+ * digest of the Kyma's own inputs it was resolved from (ADR 66) — not while a runtime's list is the KCP spec only for
+ * want of a Kyma CRD there: the status write after aggregate-status's CRD sync must reach this function again. */
 export function specSourceOf(effective: Pick<EffectiveSpec, 'from' | 'spec' | 'remote'>, kyma: Kyma): SpecSource {
   const generation = effective.from === 'runtime' ? effective.remote?.metadata.generation : undefined;
+  const settles = effective.from === 'runtime' || isInClusterKyma(kyma);
   return {
     from: effective.from,
     channel: effective.spec.channel,
     ...(generation === undefined ? {} : { generation }),
-    inputs: inputsOf(kyma.metadata),
+    ...(settles ? { inputs: inputsOf(kyma.metadata) } : {}),
   };
 }
 

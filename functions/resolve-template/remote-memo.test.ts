@@ -48,10 +48,15 @@ describe('a remembered runtime Kyma (ADR 43)', () => {
       specSourceOf({ from: 'runtime', spec: { channel: 'fast' } }, kcpKyma),
       'created by another instance meanwhile: unknown',
     ).toEqual({ from: 'runtime', channel: 'fast', inputs });
-    expect(specSourceOf({ from: 'kcp', spec: { channel: 'regular' }, remote: runtimeKyma(4) }, kcpKyma)).toEqual({
+    expect(
+      specSourceOf({ from: 'kcp', spec: { channel: 'regular' }, remote: runtimeKyma(4) }, kcpKyma),
+      'the runtime has no Kyma CRD yet: no digest, the next status write resolves again (ADR 66)',
+    ).toEqual({ from: 'kcp', channel: 'regular' });
+    const inCluster = aKyma({ generation: 3, labels: { 'operator.kyma-project.io/in-cluster': 'true' } });
+    expect(specSourceOf({ from: 'kcp', spec: { channel: 'regular' } }, inCluster), 'in-cluster: for good').toEqual({
       from: 'kcp',
       channel: 'regular',
-      inputs,
+      inputs: inputsOf(inCluster.metadata),
     });
   });
 });
