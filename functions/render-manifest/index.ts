@@ -32,9 +32,8 @@ export const NAME = 'render-manifest';
 /** How long a call waits for the call before it about the same Kyma, then runs anyway (ADR 65's bound). */
 const SERIAL_WAIT_MS = 2_000;
 
-/** `modules.resolved` (or a Manifest deleted) → one Manifest per wanted module (created or updated only when it
- * differs); Manifests of modules no longer wanted (or refused) are deleted. Manifest changes drive apply-remote
- * through the source. */
+/** `modules.resolved` (or a Manifest deleted) → one Manifest per wanted module (written only when it differs);
+ * Manifests of modules no longer wanted (or refused) are deleted. Manifest changes drive apply-remote. */
 export function renderManifest(given: FunctionDeps): LifecycleFunction {
   const deps = readingFromCaches(given, [CACHED.kymas, CACHED.manifests, CACHED.templates, CACHED.releaseMetas]);
   /** This instance's newest Manifest write per Kyma: the next call lists a cache that has it (ADR 62). */

@@ -54,9 +54,8 @@ export type ResolveStep =
 export const FINAL: ReadonlySet<ResolveStep['step']> = new Set(['FanOut', 'Ignore', 'ReplyResolved']);
 
 /** PURE. The next step: on a ModuleTemplate/ModuleReleaseMeta event, a deleted mandatory module's release, else the
- * fan-out; on a Kyma event, nothing when its own object settles it, or for a Kyma gone, deleting or skipping; its
- * finalizer and label; the module list (creating the runtime Kyma); nothing if the Kyma went meanwhile; the
- * resolution, written when changed; the reply. */
+ * fan-out; on a Kyma event, nothing if settled by its data, gone, deleting or skipping; finalizer and label; the module
+ * list (creating the runtime Kyma); nothing if gone meanwhile; the resolution, written when changed; the reply. */
 export function nextResolveStep(view: ResolveView): ResolveStep {
   if (view.kind === 'ModuleTemplate' || view.kind === 'ModuleReleaseMeta') {
     if (view.kind === 'ModuleReleaseMeta' && view.mandatoryReleased === undefined) return { step: 'ReleaseMandatory' };
