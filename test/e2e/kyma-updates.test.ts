@@ -2,10 +2,9 @@
 // a status write that changes none of the Kyma's inputs is answered at once; a resolution made from the KCP spec only
 // because the runtime had no Kyma CRD yet records no digest, so the status write after the CRD sync is resolved
 // again (and creates the runtime Kyma); a label change is resolved again. Nothing else runs here: each event is sent.
-import { HTTP, type CloudEvent } from 'cloudevents';
+import type { CloudEvent } from 'cloudevents';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadKubeConfig } from '../../local/controlplane/index.ts';
-import { installCrds, lifecycleCrds } from '../../local/controlplane/crds.ts';
 import { inputsOf } from '../../functions/resolve-template/inputs.ts';
 import { resolveTemplate } from '../../functions/resolve-template/index.ts';
 import type { Kyma } from '../../shared/core/kyma.ts';
@@ -17,7 +16,7 @@ import { startFunctionHost, type FunctionHost } from '../../shared/host/host.ts'
 import { createLogger } from '../../shared/host/logger.ts';
 import { apiServerEvent } from '../../shared/kube/apiserver-events.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
-import { worldWithoutRunner } from '../faults/function-host-helpers.ts';
+import { installRuntimeKymaCrd, postEvent, worldWithoutRunner } from '../faults/function-host-helpers.ts';
 import { applyKyma, connectRuntime, eventually, getKyma, REMOTE_KYMA, type World } from './world.ts';
 
 const KYMA = 'kyma-updates';
@@ -39,11 +38,6 @@ const runtime = () => {
   if (!client) throw new Error(`no runtime ${RUNTIME}`);
   return client;
 };
-const installKymaCrd = async () =>
-  installCrds(
-    loadKubeConfig(inject('controlPlane').runtimes[RUNTIME] ?? ''),
-    (await lifecycleCrds()).filter((crd) => crd.metadata?.name === KYMA_CRD.name),
-  );
 
 beforeAll(async () => {
   world = await worldWithoutRunner();
@@ -72,7 +66,7 @@ afterAll(async () => {
     .catch(() => undefined);
   await world.kcp.mergePatch(kymaRef, { metadata: { finalizers: null } }).catch(() => undefined);
   await world.kcp.delete(kymaRef).catch(() => undefined);
-  if (crdWasThere) await installKymaCrd();
+  if (crdWasThere) await installRuntimeKymaCrd(RUNTIME);
   else
     await runtime()
       .delete(KYMA_CRD)
@@ -83,14 +77,7 @@ afterAll(async () => {
 async function delivered(change: 'add' | 'update'): Promise<number> {
   const kyma = await getKyma(world, KYMA);
   if (!kyma) throw new Error(`Kyma ${KYMA} is gone`);
-  const { headers, body } = HTTP.binary(apiServerEvent(change, 'https://kcp', kyma as never) as CloudEvent<unknown>);
-  const response = await fetch(host.url, {
-    method: 'POST',
-    headers: headers as Record<string, string>,
-    body: body as string,
-  });
-  await response.text();
-  return response.status;
+  return postEvent(host.url, apiServerEvent(change, 'https://kcp', kyma as never) as CloudEvent<unknown>);
 }
 
 const resolvedWith = (what: string, check: (k: Kyma) => boolean) =>
@@ -112,7 +99,7 @@ describe('resolve-template and the updates of a Kyma (ADR 66)', () => {
     });
 
     // aggregate-status would sync the CRD, then write the status: that write's update is resolved again.
-    await installKymaCrd();
+    await installRuntimeKymaCrd(RUNTIME);
     expect(await delivered('update')).toBe(200);
     const second = await resolvedWith(
       'resolved from the runtime Kyma',

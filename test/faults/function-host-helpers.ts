@@ -7,11 +7,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { HTTP, type CloudEvent } from 'cloudevents';
 import { inject } from 'vitest';
 import { loadKubeConfig } from '../../local/controlplane/index.ts';
 import { KCP_NAMESPACE, LABEL } from '../../shared/core/vocabulary.ts';
 import { KubeClient } from '../../shared/kube/client.ts';
-import { installCrds } from '../../local/controlplane/crds.ts';
+import { installCrds, lifecycleCrds } from '../../local/controlplane/crds.ts';
 import { RegistryClient } from '../../shared/oci/registry.ts';
 import type { LocalRunner } from '../../local/runner/local-runner.ts';
 import { getKyma, manifestsOf, type World } from '../e2e/world.ts';
@@ -155,4 +156,22 @@ export async function worldWithoutRunner(): Promise<World> {
       throw new Error('the functions of this world log in a child process');
     },
   };
+}
+
+/** Posts `event` to a function host as the broker does (binary mode) and answers the HTTP status. */
+export async function postEvent(url: string, event: CloudEvent<unknown>): Promise<number> {
+  const { headers, body } = HTTP.binary(event);
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: headers as Record<string, string>,
+    body: body as string,
+  });
+  await response.text();
+  return response.status;
+}
+
+/** The lifecycle Kyma CRD on shared runtime `runtime`, as aggregate-status syncs it (it does not run in such tests). */
+export async function installRuntimeKymaCrd(runtime: number): Promise<void> {
+  const kymaCrd = (await lifecycleCrds()).filter((crd) => crd.metadata?.name === 'kymas.operator.kyma-project.io');
+  await installCrds(loadKubeConfig(inject('controlPlane').runtimes[runtime] ?? ''), kymaCrd);
 }

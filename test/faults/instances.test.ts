@@ -3,10 +3,9 @@
 // Kyma, as two pods have — get real HTTP CloudEvents on the shared KCP and a runtime. Instance B has read the runtime
 // Kyma; a user adds a module there; the runtime watch's event reaches instance A. B's next event must not resolve the
 // Kyma from what it remembers of the runtime Kyma from before the edit (ADR 43): that would drop the user's module.
-import { HTTP, type CloudEvent } from 'cloudevents';
+import type { CloudEvent } from 'cloudevents';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadKubeConfig } from '../../local/controlplane/index.ts';
-import { lifecycleCrds, installCrds } from '../../local/controlplane/crds.ts';
 import { apiServerEvent } from '../../shared/kube/apiserver-events.ts';
 import type { Kyma } from '../../shared/core/kyma.ts';
 import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
@@ -19,7 +18,7 @@ import { createLogger } from '../../shared/host/logger.ts';
 import { resolveTemplate } from '../../functions/resolve-template/index.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { applyKyma, connectRuntime, eventually, getKyma, REMOTE_KYMA, type World } from '../e2e/world.ts';
-import { worldWithoutRunner } from './function-host-helpers.ts';
+import { installRuntimeKymaCrd, postEvent, worldWithoutRunner } from './function-host-helpers.ts';
 
 const KYMA = 'kyma-two-instances';
 const RUNTIME = 1;
@@ -36,8 +35,7 @@ beforeAll(async () => {
     await setReleaseChannels(world.kcp, KCP_NAMESPACE, name, [{ channel: 'regular', version: '1.0.0' }]);
   }
   // The runtime serves Kymas (aggregate-status syncs the CRD; it does not run here).
-  const kymaCrd = (await lifecycleCrds()).filter((crd) => crd.metadata?.name === 'kymas.operator.kyma-project.io');
-  await installCrds(loadKubeConfig(inject('controlPlane').runtimes[RUNTIME] ?? ''), kymaCrd);
+  await installRuntimeKymaCrd(RUNTIME);
   const config = readConfig({
     LIFECYCLE_OCI_REGISTRY: `http://${inject('controlPlane').registryHost}`,
     LOG_LEVEL: 'silent',
@@ -65,16 +63,7 @@ afterAll(async () => {
 });
 
 /** Posts `event` to an instance as the broker does (binary mode) and answers the HTTP status. */
-async function deliver(instance: number, event: CloudEvent<unknown>): Promise<number> {
-  const { headers, body } = HTTP.binary(event);
-  const response = await fetch(instances[instance]?.host.url ?? '', {
-    method: 'POST',
-    headers: headers as Record<string, string>,
-    body: body as string,
-  });
-  await response.text();
-  return response.status;
-}
+const deliver = (instance: number, event: CloudEvent<unknown>) => postEvent(instances[instance]?.host.url ?? '', event);
 
 /** The API server's update event about the Kyma as it is now. */
 async function kymaUpdated(): Promise<CloudEvent<unknown>> {
