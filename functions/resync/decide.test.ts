@@ -193,6 +193,22 @@ describe('drift checks while the fleet converges (ADR 63)', () => {
     });
   });
 
+  it('an object turned Ready while the fleet converges is first checked DRIFT_STRETCH periods after the write', () => {
+    const recent = Array.from({ length: 200 }, (_, i) => object(`recent-${i}`, 'Ready', 6 * 60));
+    const ticks = (installs: number) =>
+      Array.from({ length: 5 * DRIFT_STRETCH }, (_, t) => {
+        const writes = installing(installs).map((c) => ({ ...c, lastWrite: c.lastWrite + t * 60_000 }));
+        const due = selectDue([...recent, ...writes], minute + t, 5, 10, now + t * 60_000);
+        return due.filter((c) => c.state === 'Ready').map((c) => ({ c, t }));
+      }).flat();
+    const calm = ticks(0);
+    const busy = ticks(11);
+    expect(new Set(calm.map(({ c }) => c.name)).size, 'calm: each checked once it is a period old').toBe(200);
+    expect(busy.length, 'converging: none within a stretched period of its write').toBeGreaterThan(0);
+    for (const { c, t } of busy) expect(now + t * 60_000 - (c.lastOwnWrite ?? 0)).toBeGreaterThanOrEqual(15 * 60_000);
+    expect(calm.some(({ c, t }) => now + t * 60_000 - (c.lastOwnWrite ?? 0) < 15 * 60_000)).toBe(true);
+  });
+
   it('a Kyma waiting for its maintenance window keeps its period; not Ready and deleting ones are unchanged', () => {
     const waiting = object('kyma-7', 'Ready', 3600, { kind: 'Kyma', awaitsMaintenance: true });
     const busy = [waiting, ...installing(11), object('gone', 'Ready', 3600, { deleting: true })];

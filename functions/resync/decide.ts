@@ -20,8 +20,8 @@ export interface Candidate {
 }
 
 /** PURE. Whether an object is due at `minute` (`now` in ms): not Ready or deleting every minute; Ready ones in a slot
- * by their slot name's hash (ADR 57) every drift period (every `stretch` periods while the fleet converges, ADR 63), not
- * within a period of the functions' last write (ADR 42; a Kyma waiting for maintenance: every period, written or not). */
+ * by their slot name's hash (ADR 57) every drift period, not within a period of the functions' last write (ADR 42) —
+ * both `stretch` periods while the fleet converges (ADR 63); a Kyma waiting for maintenance: every period, written or not. */
 export function isDue(
   candidate: Pick<Candidate, 'name' | 'state' | 'deleting' | 'lastOwnWrite' | 'awaitsMaintenance' | 'slot'>,
   minute: number,
@@ -31,8 +31,8 @@ export function isDue(
 ): boolean {
   if (candidate.deleting || candidate.state !== 'Ready') return true;
   const period = Math.max(1, driftPeriodMinutes);
-  if (!candidate.awaitsMaintenance && now - (candidate.lastOwnWrite ?? 0) < period * 60_000) return false;
   const slots = candidate.awaitsMaintenance ? period : period * stretch;
+  if (!candidate.awaitsMaintenance && now - (candidate.lastOwnWrite ?? 0) < slots * 60_000) return false;
   return fnv1Hash32(candidate.slot ?? candidate.name) % slots === minute % slots;
 }
 
