@@ -2,7 +2,8 @@
 // (B edits while it converges) → E runtime-Kyma edits (change latency) → idle window (requests/s, flapping) → the KCP write ceiling → resources.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kyma } from '../shared/core/kyma.ts';
-import { API_VERSION, KCP_NAMESPACE } from '../shared/core/vocabulary.ts';
+import type { Manifest } from '../shared/core/manifest.ts';
+import { API_VERSION, KCP_NAMESPACE, LABEL } from '../shared/core/vocabulary.ts';
 import { LocalApiServerSource } from '../local/eventing/index.ts';
 import { readConfig } from '../shared/host/config.ts';
 import { createLogger } from '../shared/host/logger.ts';
@@ -51,13 +52,23 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
   const engine = await startEngine(settings, fleet, config, { ...processEnv, ...settingsEnv }, log, say);
   const costSnapshot = (f: Fleet) => snapshotOf(f, engine.processes());
   const edited = new Set<string>();
-  const tracker = new ReadinessTracker((name) => (edited.has(name) ? [...fleet.modules, EDIT_MODULE] : fleet.modules));
+  const tracker = new ReadinessTracker(
+    (name) => (edited.has(name) ? [...fleet.modules, EDIT_MODULE] : fleet.modules),
+    [EDIT_MODULE],
+  );
+  // The Kymas, and the edited module's Manifests only (a few, for the edits' hops).
+  const editManifests = { apiVersion: API_VERSION, kind: 'Manifest', namespace: KCP_NAMESPACE };
   const watch = new LocalApiServerSource({
     kubeConfig: fleet.plane.kcp.kubeConfig(),
     log,
-    resources: [{ apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE }],
+    resources: [
+      { apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE },
+      { ...editManifests, labelSelector: `${LABEL.moduleName}=${EDIT_MODULE}` },
+    ],
     sink: async (event) => {
-      if (event.data) tracker.observe(event.data as Kyma, performance.now());
+      const seen = event.data as (Kyma & Manifest) | undefined;
+      if (seen?.kind === 'Manifest') tracker.observeManifest(seen, performance.now());
+      else if (seen) tracker.observe(seen, performance.now());
     },
   });
   await watch.start();

@@ -4,6 +4,7 @@ import { OWN_RUNTIME, remoteKymaRef } from '../shared/core/runtime-scope.ts';
 import type { BenchSettings } from './args.ts';
 import { EDIT_MODULE, kymaName, type Fleet } from './fleet.ts';
 import type { ReadinessTracker } from './readiness.ts';
+import { editLatency, type EditMarks } from './edit-timeline.ts';
 import { untilAll } from './wait.ts';
 
 type Say = (line: string) => void;
@@ -12,7 +13,8 @@ type Say = (line: string) => void;
 export const idleEditTargets = (settings: BenchSettings) =>
   Array.from({ length: settings.edits }, (_, i) => kymaName(Math.floor((i * settings.kymas) / settings.edits)));
 
-/** Edits `names` (adds the edit module on their runtimes) and answers each one's time to that module Ready, in ms. */
+/** Edits `names` (adds the edit module on their runtimes) and answers when each was made and each hop was seen, up to
+ * that module Ready. */
 export async function editKymas(
   fleet: Fleet,
   names: readonly string[],
@@ -21,7 +23,7 @@ export async function editKymas(
   timeoutSeconds: number,
   say: Say,
   what = 'edits Ready',
-): Promise<number[]> {
+): Promise<EditMarks[]> {
   if (!names.length) return [];
   const at = new Map<string, number>();
   for (const name of names) {
@@ -39,12 +41,22 @@ export async function editKymas(
     timeoutSeconds,
     say,
   );
-  const took = [...at.entries()].map(([k, t]): [string, number] => [
-    k,
-    (tracker.moduleReady.get(`${k}/${EDIT_MODULE}`) ?? t) - t,
-  ]);
-  say(`${what}: the slowest ${slowest(took)}`);
-  return took.map(([, ms]) => ms);
+  const marks = [...at.entries()].map(([kyma, edited]) => marksOf(tracker, kyma, edited));
+  say(`${what}: the slowest ${slowest(marks.map((m) => [m.kyma, editLatency(m)]))}`);
+  return marks;
+}
+
+/** What the bench's watches saw of the edit of `kyma` made at `edited`. */
+function marksOf(tracker: ReadinessTracker, kyma: string, edited: number): EditMarks {
+  const key = `${kyma}/${EDIT_MODULE}`;
+  return {
+    kyma,
+    edited,
+    listed: tracker.moduleListed.get(key),
+    manifest: tracker.manifestSeen.get(key),
+    applied: tracker.manifestReady.get(key),
+    ready: tracker.moduleReady.get(key),
+  };
 }
 
 /** PURE. The three slowest edits with their Kymas, slowest first ("kyma-4900 67.2 s, …"): where to look in the logs. */
@@ -64,7 +76,7 @@ export async function busyEdits(
   edited: Set<string>,
   tracker: ReadinessTracker,
   say: Say,
-): Promise<number[]> {
+): Promise<EditMarks[]> {
   if (!settings.busyEdits) return [];
   const reserved = new Set(idleEditTargets(settings));
   const candidates = () => [...tracker.kymaReady.keys()].filter((name) => !reserved.has(name));

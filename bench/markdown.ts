@@ -1,6 +1,7 @@
 // The markdown table of one run (what docs/performance.md and the README show). Pure.
 import type { BenchResult } from './result.ts';
 import { roleOf } from './roles.ts';
+import { timelineText } from './edit-timeline.ts';
 
 const round2 = (n: number) => Number(n.toFixed(2));
 
@@ -72,6 +73,13 @@ export function toMarkdown(r: BenchResult): string {
       r.busyEdits.count
         ? `p50 ${r.busyEdits.p50Seconds} s, p99 ${r.busyEdits.p99Seconds} s over ${r.busyEdits.count} edits`
         : 'no edits',
+    ],
+    [
+      "an edit's hops (p50/p99: resolved, Manifest created, Manifest Ready, module Ready)",
+      [r.edits, r.busyEdits]
+        .map((e, i) => (e.count ? `${i ? 'converging' : 'idle'}: ${timelineText(e.hops)}` : ''))
+        .filter(Boolean)
+        .join('; ') || 'no edits',
     ],
     [
       'idle load',

@@ -15,6 +15,7 @@ import type { ReleaseOutcome } from './release.ts';
 import type { TalliedRequest } from '../shared/kube/request-tally.ts';
 import type { Footprint } from './process-usage.ts';
 import { costByFunction } from './by-function.ts';
+import { editLatency, editTimeline, type EditMarks } from './edit-timeline.ts';
 import type { InstanceCalls } from './engine.ts';
 import type { EndState } from './end-state.ts';
 import { usageByRole } from './roles.ts';
@@ -48,9 +49,10 @@ export interface RunInputs {
   tracker: ReadinessTracker;
   started: number;
   converged: number;
-  edits: number[];
-  /** Edits made while the fleet converged (--busy-edits), ms each. */
-  busyEdits: number[];
+  /** Edits after convergence: when each was made and its hops seen. */
+  edits: EditMarks[];
+  /** Edits made while the fleet converged (--busy-edits). */
+  busyEdits: EditMarks[];
   /** Absent when the run was bounded by --timeout-seconds before convergence (no idle window then). */
   flapped?: string[];
   ceiling: WriteCeiling;
@@ -146,8 +148,8 @@ export async function resultOf(r: RunInputs) {
       // Per function, per install, as counted in this process (`other`: the sources, watches and the bench itself).
       byFunction: costByFunction(r.requests, r.fleet.kcp.server, installs),
     },
-    edits: summary(edits),
-    busyEdits: summary(busy),
+    edits: { ...summary(edits), hops: editTimeline(r.edits) },
+    busyEdits: { ...summary(busy), hops: editTimeline(r.busyEdits) },
     idle: idle ? idleResult(idle, r.idleSettled ?? true, kcpControllers, readyKymas) : null,
     resources: {
       functions: {
@@ -197,7 +199,11 @@ export async function resultOf(r: RunInputs) {
 const KNATIVE_SETUP = (instances: number) =>
   `each function in ${instances === 1 ? 'a process' : `${instances} processes`} of its own (its image's entry point, functions/<name>/start.ts, with manifests/config.yaml's settings), each process taking its Service's containerConcurrency calls at once and the rest queued (a stand-in for Serving's queue-proxy); Knative Eventing's own ApiServerSource and PingSource adapters, multi-tenant channel-based Broker (ingress, filter) on the in-memory channel; the runtime watch, the cluster DNS and Service proxy in the bench's process`;
 
-const latencies = (ms: number[]) => [...ms].sort((a, b) => a - b).map((t) => t / 1000);
+const latencies = (edits: EditMarks[]) =>
+  edits
+    .map(editLatency)
+    .sort((a, b) => a - b)
+    .map((t) => t / 1000);
 const summary = (seconds: number[]) => ({
   count: seconds.length,
   p50Seconds: round(percentile(seconds, 50)),
