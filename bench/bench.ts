@@ -56,14 +56,18 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
     (name) => (edited.has(name) ? [...fleet.modules, EDIT_MODULE] : fleet.modules),
     [EDIT_MODULE],
   );
-  // The Kymas, and the edited module's Manifests only (a few, for the edits' hops).
-  const editManifests = { apiVersion: API_VERSION, kind: 'Manifest', namespace: KCP_NAMESPACE };
   const watch = new LocalApiServerSource({
     kubeConfig: fleet.plane.kcp.kubeConfig(),
     log,
     resources: [
       { apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE },
-      { ...editManifests, labelSelector: `${LABEL.moduleName}=${EDIT_MODULE}` },
+      // The edited module's Manifests only (a few, for the edits' hops).
+      {
+        apiVersion: API_VERSION,
+        kind: 'Manifest',
+        namespace: KCP_NAMESPACE,
+        labelSelector: `${LABEL.moduleName}=${EDIT_MODULE}`,
+      },
     ],
     sink: async (event) => {
       const seen = event.data as (Kyma & Manifest) | undefined;

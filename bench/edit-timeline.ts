@@ -35,16 +35,17 @@ export function hopsOf(m: EditMarks): Partial<Record<Hop, number>> {
   return hops;
 }
 
-/** PURE. p50 and p99 of each hop over the edits, in seconds (null where no edit has that hop). */
-export function editTimeline(
-  edits: readonly EditMarks[],
-): Record<Hop, { p50Seconds: number | null; p99Seconds: number | null }> {
+/** p50 and p99 of one hop, in seconds (null where no edit has that hop). */
+type HopSummary = { p50Seconds: number | null; p99Seconds: number | null };
+
+/** PURE. p50 and p99 of each hop over the edits. */
+export function editTimeline(edits: readonly EditMarks[]): Record<Hop, HopSummary> {
   const all = edits.map(hopsOf);
   const entries = HOPS.map((hop) => {
     const seconds = all.flatMap((h) => (h[hop] === undefined ? [] : [h[hop] / 1000])).sort((a, b) => a - b);
     return [hop, { p50Seconds: round(percentile(seconds, 50)), p99Seconds: round(percentile(seconds, 99)) }];
   });
-  return Object.fromEntries(entries) as Record<Hop, { p50Seconds: number | null; p99Seconds: number | null }>;
+  return Object.fromEntries(entries) as Record<Hop, HopSummary>;
 }
 
 /** PURE. "resolve 0.4/1.2 s, render …" (p50/p99 per hop) for the result table. */

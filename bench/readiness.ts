@@ -30,13 +30,11 @@ export class ReadinessTracker {
   observe(kyma: Kyma, at: number): void {
     const name = kyma.metadata.name;
     const ready = new Set((kyma.status?.modules ?? []).filter((m) => m.state === 'Ready').map((m) => m.name));
-    for (const m of kyma.status?.modules ?? [])
-      if (this.traced.has(m.name)) firstAt(this.moduleListed, `${name}/${m.name}`, at);
-    for (const module of ready)
-      if (!this.moduleReady.has(`${name}/${module}`)) this.moduleReady.set(`${name}/${module}`, at);
     for (const m of kyma.status?.modules ?? []) {
-      const key = `${name}/${m.name}@${m.version ?? ''}`;
-      if (m.state === 'Ready' && m.version && !this.versionReady.has(key)) this.versionReady.set(key, at);
+      if (this.traced.has(m.name)) firstAt(this.moduleListed, `${name}/${m.name}`, at);
+      if (m.state !== 'Ready') continue;
+      firstAt(this.moduleReady, `${name}/${m.name}`, at);
+      if (m.version) firstAt(this.versionReady, `${name}/${m.name}@${m.version}`, at);
     }
     if (this.kymaReady.has(name) || kyma.status?.state !== 'Ready') return;
     if (this.expected(name).every((m) => ready.has(m))) this.kymaReady.set(name, at);
