@@ -29,25 +29,14 @@ import { OwnWatermarks } from '../../shared/kube/own-watermarks.ts';
 import type { RuntimeScope } from '../../shared/core/runtime-scope.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import { currentStep } from '../../shared/host/steps.ts';
+import { ModulesOnTheirWay } from './settle.ts';
 import { mirrorStatus, reportWatcherRemoved, writeKymaStatus, type Reporting } from './report.ts';
 import type { Logger } from '../../shared/host/logger.ts';
 import type { RequeueReason } from '../../shared/core/upstream-names.ts';
 
 export const NAME = 'aggregate-status';
-/** How long a Kyma's status waits for more changes of its Manifests (ADR 26). */
-const SETTLE_MS = 1_000;
 /** How long a call waits for the Kyma's running call before it runs beside it (ADR 65). */
 const SERIAL_WAIT_MS = 2_000;
-
-/** A Manifest event that may wait for its siblings: not in trouble (Error, Warning), not being deleted. */
-function canSettle(event: EventAttributes): boolean {
-  const manifest = event.data as Partial<Manifest> | undefined;
-  return (
-    event.type !== APISERVER_DELETE &&
-    !manifest?.metadata?.deletionTimestamp &&
-    !['Error', 'Warning'].includes(manifest?.status?.state ?? '')
-  );
-}
 
 /** Manifest or Kyma changed → the Kyma's status: module entries, state, conditions, lastOperation. On Kyma events
  * (and resync) also the runtime side: lifecycle CRDs (CRDsSync) and the module catalog (ModuleCatalog). */
@@ -60,6 +49,7 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
     CACHED.kubeconfigs,
   ]);
   const runtimes = new RuntimeClients(deps.kcp, deps.config.kubeconfigExecCommands);
+  const onTheirWay = new ModulesOnTheirWay();
   const pushed = new SyncMemo(deps.config.driftPeriodMinutes * 60_000);
   const events = new EventRecorder(given.kcp, NAME);
   // The Kyma is read from a cache that has this instance's last status write (ADR 62): no 409 on a stale Kyma.
@@ -87,11 +77,11 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
     name: NAME,
     accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
     // Changes of a Kyma's Manifests are one unit of work, as for upstream's Kyma work queue (ADR 26): a burst of them
-    // is aggregated in one or two status writes, not one each: an idle batch settles for a second first. A Manifest
-    // in trouble (Error, Warning) or being deleted is reported at once.
+    // is aggregated in one or two status writes, not one each: an idle batch settles for a second while a module of
+    // the Kyma is on its way. The last one settling, or one in trouble or being deleted, is reported at once (ADR 67).
     batchOf: (event, key) => {
       const kyma = key.kind === 'Manifest' && event.type !== RESYNC_DUE ? kymaKeyOf(event, key) : undefined;
-      return kyma ? { batch: kyma, settleMs: canSettle(event) ? SETTLE_MS : 0 } : undefined;
+      return kyma ? { batch: kyma, settleMs: onTheirWay.settleMs(kyma, key.name, event) } : undefined;
     },
     // One call per Kyma at a time, as upstream's Kyma work queue has it: a Kyma event's call and its Manifests' batch
     // both write the Kyma's status, and side by side the later one met a 409. A slow runtime side holds the Kyma's
