@@ -21,6 +21,12 @@ const [, LATEST] = KNATIVE_RELEASES;
 const ofKind = (kind: string, all = docs) => all.filter((d) => d.kind === kind);
 const named = (kind: string, name: string) => docs.find((d) => d.kind === kind && d.metadata.name === name);
 const FUNCTION_NAMES = Object.keys(FUNCTIONS);
+/** The functions a user's edit reaches through events of the user lane (the runtime watch's, resolve-template's reply). */
+const USER_LANE = ['resolve-template', 'render-manifest', 'aggregate-status', 'purge'];
+type Filters = { spec?: Record<string, unknown> } | undefined;
+/** A Trigger's filters but those on its lane. */
+const typeFilters = (trigger: Filters) =>
+  ((trigger?.spec?.filters ?? []) as object[]).filter((f) => !JSON.stringify(f).includes('lifecyclelane'));
 
 beforeAll(async () => {
   docs = await render(MANIFESTS_DIR);
@@ -50,7 +56,7 @@ async function installKnative(release: (typeof KNATIVE_RELEASES)[number]): Promi
 }
 
 describe('the rendered manifests', () => {
-  it('hold every piece: namespace, CRDs, config, one account + Service + Trigger (+ background Trigger) per function, sources, broker', () => {
+  it('hold every piece: namespace, CRDs, config, one account + Service + Trigger (+ background and user Triggers) per function, sources, broker', () => {
     expect(ofKind('Namespace').map((d) => d.metadata.name)).toEqual(['kcp-system']);
     expect(
       ofKind('CustomResourceDefinition')
@@ -88,23 +94,34 @@ describe('the rendered manifests', () => {
         (t) => (t.spec?.subscriber as { ref?: { name?: string } }).ref?.name === fn,
       );
       // The resync has no background lane of its own: a PingSource tick is what starts the background work (ADR 25).
+      // A user's edit reaches the Kyma functions and render-manifest: their user lane has a Trigger of its own (ADR 68).
+      const lanes = fn === 'resync' ? [] : USER_LANE.includes(fn) ? ['user', 'background'] : ['background'];
       expect(
-        triggers.map((t) => t.metadata.name),
-        `one Trigger for ${fn}, and one for its background lane`,
-      ).toEqual(fn === 'resync' ? [fn] : [fn, `${fn}-background`]);
-      const [main, background] = triggers;
-      if (background) {
-        expect(main?.spec?.filters, `${fn}: no background events in the main lane`).toContainEqual({
-          not: { exact: { lifecyclelane: 'background' } },
+        triggers.map((t) => t.metadata.name).sort(),
+        `one Trigger for ${fn}, and one for each lane of its own`,
+      ).toEqual([fn, ...lanes.map((lane) => `${fn}-${lane}`)].sort());
+      const main = triggers.find((t) => t.metadata.name === fn);
+      const byLane = Object.fromEntries(
+        lanes.map((lane) => [lane, triggers.find((t) => t.metadata.name === `${fn}-${lane}`)]),
+      );
+      for (const lane of lanes) {
+        expect(main?.spec?.filters, `${fn}: no ${lane} events in the main lane`).toContainEqual({
+          not: { exact: { lifecyclelane: lane } },
         });
-        expect(background.spec?.filters, `${fn}: only background events`).toContainEqual({
-          exact: { lifecyclelane: 'background' },
+        expect(byLane[lane]?.spec?.filters, `${fn}: only ${lane} events`).toContainEqual({
+          exact: { lifecyclelane: lane },
         });
+      }
+      const background = byLane.background;
+      if (background)
         expect(
           background.metadata.annotations?.['lifecycle.kyma-project.io/max-in-flight'],
           `${fn}: background deliveries bounded`,
         ).toMatch(/^[1-9][0-9]*$/);
-      }
+      const user = byLane.user;
+      // The user lane takes what the main Trigger takes, nothing else.
+      if (user)
+        expect(typeFilters(user), `${fn}: the user lane's filters are the main lane's`).toEqual(typeFilters(main));
     }
   });
 
