@@ -2,7 +2,7 @@ import { CloudEvent } from 'cloudevents';
 import { describe, expect, it } from 'vitest';
 import { LABEL } from '../../shared/core/vocabulary.ts';
 import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, LANE, RESYNC_DUE } from '../../shared/host/events.ts';
-import { DeliveryOrder } from './delivery-order.ts';
+import { DeliveryOrder, USER_FOLLOW_MS } from './delivery-order.ts';
 
 const kymaEvent = (name: string, created: string, type = APISERVER_ADD) =>
   new CloudEvent({
@@ -67,5 +67,22 @@ describe('DeliveryOrder', () => {
     expect(order.rankOf(kymaEvent('k', '2026-01-01T00:00:00Z', APISERVER_UPDATE))).toBe(first);
     order.rankOf(kymaEvent('k', '2026-01-01T00:00:00Z', APISERVER_DELETE));
     expect(order.rankOf(ours('k')), 'forgotten: ranks by arrival').toBeGreaterThan(first);
+  });
+
+  it("ranks a Kyma's other work with the user lane for a while after a user changed it, then by its age again", () => {
+    let now = 1_000_000;
+    const order = new DeliveryOrder(() => now);
+    const old = order.rankOf(kymaEvent('old', '2026-01-01T00:00:00Z'));
+    const young = order.rankOf(kymaEvent('young', '2026-06-01T00:00:00Z'));
+    expect(order.rankOf(manifestEvent('young-m1', 'young')), 'before the edit: after the older Kyma').toBe(young);
+    const edit = order.rankOf(ours('young', 'user'));
+    const followUp = order.rankOf(manifestEvent('young-m1', 'young'));
+    expect(followUp, "the edit's Manifest goes before the older Kyma's work").toBeLessThan(old);
+    expect(followUp, 'in the user lane, by its Kyma').toBe(edit);
+    expect(order.rankOf(ours('young')), "the Kyma's own events too").toBe(edit);
+    expect(order.rankOf(ours('young', 'background')), 'not its background work').toBeGreaterThan(young);
+    expect(order.rankOf(manifestEvent('other-m1', 'old')), 'other Kymas keep their rank').toBe(old);
+    now += USER_FOLLOW_MS + 1;
+    expect(order.rankOf(manifestEvent('young-m1', 'young')), 'after the window: by its age again').toBe(young);
   });
 });
