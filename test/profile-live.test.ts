@@ -24,8 +24,8 @@ console.log('ready');`;
 describe.runIf(process.platform === 'linux')('a running process profiled without a restart', () => {
   it('finds where it spends its time, then closes the inspector it opened', async () => {
     const port = await freePort();
-    // Not inlined into its timer's caller, so the samples carry its name.
-    const flags = [`--inspect-port=127.0.0.1:${port}`, '--no-turbo-inlining'];
+    // Not inlined into its timer's caller by either optimising compiler (Maglev inlines too), so samples carry its name.
+    const flags = [`--inspect-port=127.0.0.1:${port}`, '--no-turbo-inlining', '--no-maglev-inlining'];
     const child = spawn(process.execPath, [...flags, '-e', BUSY], { stdio: 'pipe' });
     // Killed however the test ends (a timeout included): a busy child left behind takes a core from what runs next.
     onTestFinished(() => void child.kill());
