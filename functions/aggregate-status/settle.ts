@@ -20,11 +20,12 @@ export function courseOf(event: Event): Course {
   return state === 'Ready' ? 'settled' : 'onItsWay';
 }
 
-/** PURE. How long a Manifest event's batch waits for its siblings (ADR 26, 67): a second while this module or another
- * of the Kyma is on its way (their changes make one write); at once when it settles the last one, or is in trouble. */
-export function settleMsOf(course: Course, othersOnTheirWay: number): number {
+/** PURE. How long a Manifest event's batch waits for its siblings (ADR 26, 67), given how many of the Kyma's modules
+ * are on their way: a second while this one or another is (their changes make one write); at once when it settles the
+ * last one, or is in trouble. */
+export function settleMsOf(course: Course, onTheirWay: number): number {
   if (course === 'trouble' || course === 'gone') return 0;
-  return course === 'onItsWay' || othersOnTheirWay > 0 ? SETTLE_MS : 0;
+  return course === 'onItsWay' || onTheirWay > 0 ? SETTLE_MS : 0;
 }
 
 /** Per Kyma, the Manifests this instance last saw on their way (from the events it got; ADR 67). An instance that did
@@ -40,7 +41,7 @@ export class ModulesOnTheirWay {
     else onTheirWay.delete(manifest);
     if (onTheirWay.size) this.byKyma.set(kyma, onTheirWay);
     else this.byKyma.delete(kyma);
-    return settleMsOf(course, onTheirWay.size - (course === 'onItsWay' ? 1 : 0));
+    return settleMsOf(course, onTheirWay.size);
   }
 
   /** Kymas with a Manifest on its way (for tests and memory checks). */

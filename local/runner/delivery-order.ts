@@ -1,9 +1,9 @@
 import type { CloudEvent } from 'cloudevents';
-import { LABEL } from '../../shared/core/vocabulary.ts';
 import { APISERVER_DELETE, LANE, LANE_BACKGROUND, LANE_USER } from '../../shared/host/events.ts';
+import { carriedKymaName } from '../../shared/kube/kyma-of.ts';
 
 interface Seen {
-  metadata?: { namespace?: string; name?: string; creationTimestamp?: string; labels?: Record<string, string> };
+  metadata?: { namespace?: string; name?: string; creationTimestamp?: string };
 }
 
 /** Lanes are ranked apart by more than any time in milliseconds. */
@@ -72,6 +72,6 @@ function kymaKeyOf(event: CloudEvent<unknown>): string | undefined {
   const seen = (event.data as Seen | undefined)?.metadata;
   const namespace = String(event.namespace ?? seen?.namespace ?? '');
   if (event.kind === 'Kyma') return `${namespace}/${String(event.name ?? seen?.name ?? '')}`;
-  const kyma = event.kind === 'Manifest' ? seen?.labels?.[LABEL.kymaName] : undefined;
+  const kyma = event.kind === 'Manifest' ? carriedKymaName(event) : undefined;
   return kyma === undefined ? undefined : `${namespace}/${kyma}`;
 }
