@@ -8,6 +8,7 @@ import {
   nothingToPurge,
   requeueReasonOf,
   RUNTIME_KYMA_CRD,
+  stillPurging,
   type DeletionView,
 } from './decide.ts';
 
@@ -176,5 +177,19 @@ describe('nothingToPurge (no read for a Kyma that is not being deleted)', () => 
     expect(nothingToPurge('Kyma', true, { metadata: null })).toBe(false);
     expect(nothingToPurge('Kyma', true, 'not an object')).toBe(false);
     expect(nothingToPurge('Manifest', true, aManifest())).toBe(false);
+  });
+});
+
+describe('stillPurging (a runtime step confirms the Kyma live first, ADR 70)', () => {
+  const OUR = 'operator.kyma-project.io/Kyma';
+  const seen = aKyma({ uid: 'u1', deleting: true, finalizers: [OUR] });
+  it('goes on while the same Kyma is still being deleted and still held by our finalizer', () => {
+    expect(stillPurging(seen, aKyma({ uid: 'u1', deleting: true, finalizers: ['other', OUR] }))).toBe(true);
+  });
+  it('stops once the deletion is finished: gone, our finalizer dropped, another Kyma of that name, not deleting', () => {
+    expect(stillPurging(seen, undefined)).toBe(false);
+    expect(stillPurging(seen, aKyma({ uid: 'u1', deleting: true, finalizers: ['other'] }))).toBe(false);
+    expect(stillPurging(seen, aKyma({ uid: 'u2', deleting: true, finalizers: [OUR] }))).toBe(false);
+    expect(stillPurging(seen, aKyma({ uid: 'u2', finalizers: [OUR] }))).toBe(false);
   });
 });

@@ -63,6 +63,16 @@ export function nextDeletionStep(view: DeletionView, purgeDone: boolean): Deleti
   return undefined;
 }
 
+/** PURE. The Kyma as read live (`current`) is still the one `seen` (same uid), still being deleted and still held by
+ * our finalizer: otherwise another call finished its deletion, and the runtime may be the next Kyma's (ADR 70). */
+export function stillPurging(seen: Kyma, current: Kyma | undefined): boolean {
+  return Boolean(
+    current?.metadata.deletionTimestamp &&
+    current.metadata.uid === seen.metadata.uid &&
+    current.metadata.finalizers?.some((f) => OURS.includes(f)),
+  );
+}
+
 export function purgeDue(view: DeletionView): boolean {
   const since = Date.parse(view.kyma.metadata.deletionTimestamp ?? '');
   return view.gracePeriodMs > 0 && Number.isFinite(since) && view.now - since >= view.gracePeriodMs;

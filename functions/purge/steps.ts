@@ -13,7 +13,7 @@ import type { KubeClient } from '../../shared/kube/client.ts';
 import { involvedOf, recordEvent, type EventRecorder } from '../../shared/kube/events.ts';
 import { listAll } from '../../shared/kube/list.ts';
 import { inClusterAccess, type RuntimeClients } from '../../shared/kube/runtime-clients.ts';
-import { nextDeletionStep, requeueReasonOf, type DeletionStep, type DeletionView } from './decide.ts';
+import { nextDeletionStep, requeueReasonOf, stillPurging, type DeletionStep, type DeletionView } from './decide.ts';
 import {
   deleteCopies,
   deleteRemoteKyma,
@@ -84,6 +84,13 @@ const STEPS: { [S in DeletionStep['step']]: Take<S> } = {
   PurgeModuleCrFinalizers: async () => undefined,
 };
 
+const refOf = (kyma: Kyma) => ({
+  apiVersion: API_VERSION,
+  kind: 'Kyma',
+  namespace: kyma.metadata.namespace ?? '',
+  name: kyma.metadata.name,
+});
+
 async function execute(kcp: KubeClient, kyma: Kyma, step: DeletionStep, runtime: Runtime | undefined): Promise<void> {
   markStep(requeueReasonOf(step));
   await (STEPS[step.step] as Take<DeletionStep['step']>)(kcp, kyma, step, runtime);
@@ -134,8 +141,10 @@ export async function continueDeletion(on: PurgeDeps, kyma: Kyma, log: Logger): 
     throw new NotYetReadyError(unusable, 'kyma_under_deletion_with_no_access_secret');
   }
   // The runtime's steps need no waiting (a CRD being deleted counts as gone): one call takes them all, instead of one
-  // retry each, so a stuck module is named within seconds of the deletion.
+  // retry each, so a stuck module is named within seconds of the deletion. Each first confirms the Kyma live (ADR 70).
   for (let taken = 0; step && RUNTIME_STEPS.has(step.step) && taken < RUNTIME_STEPS.size + 2; taken++) {
+    if (!stillPurging(kyma, await on.live.get<Kyma>(refOf(kyma))))
+      return log.info({ step: step.step }, 'Kyma deletion finished by another call: the runtime is left alone');
     await take(step);
     step = nextDeletionStep((view = await observe()), false);
   }

@@ -40,6 +40,12 @@ afterAll(async () => {
 const tag = (span: JaegerSpan, key: string) => span.tags.find((t) => t.key === key)?.value;
 const serviceOf = (trace: JaegerTrace, span: JaegerSpan) => trace.processes[span.processID]?.serviceName;
 const calls = (trace: JaegerTrace) => trace.spans.filter((s) => tag(s, 'span.kind') === 'server');
+const parentOf = (s: JaegerSpan) => s.references.find((r) => r.refType === 'CHILD_OF')?.spanID;
+const requestsOf = (trace: JaegerTrace) => trace.spans.filter((s) => tag(s, 'span.kind') === 'client');
+function requestsUnderCalls(trace: JaegerTrace): boolean {
+  const callIds = new Set(calls(trace).map((c) => c.spanID));
+  return requestsOf(trace).every((r) => callIds.has(parentOf(r) ?? ''));
+}
 
 describe('traces over OTLP', () => {
   it("an install is one trace in Jaeger: every function's call with the Kyma, module and step, its API requests under it", async () => {
@@ -50,12 +56,14 @@ describe('traces over OTLP', () => {
     const traceId = parseTraceparent(manifest?.metadata.annotations?.[ANNOTATION.lastTrace])?.traceId ?? '';
     expect(traceId).toMatch(/^[0-9a-f]{32}$/);
 
+    // A call's span is exported when it ends, after its requests' spans: a call still running (a later event of the
+    // same trace) has requests in Jaeger before itself. Waited for until every request's call is there too.
     const trace = await eventually(
-      () => `Jaeger holds trace ${traceId} with a call of each of ${CHAIN.join(', ')}`,
+      () => `Jaeger holds trace ${traceId} with a call of each of ${CHAIN.join(', ')} and the call of every request`,
       async () => {
         const found = await jaeger.trace(traceId);
         const services = new Set(found ? calls(found).map((s) => serviceOf(found, s)) : []);
-        return found && CHAIN.every((fn) => services.has(fn)) ? found : undefined;
+        return found && CHAIN.every((fn) => services.has(fn)) && requestsUnderCalls(found) ? found : undefined;
       },
       60_000,
     );
@@ -70,8 +78,7 @@ describe('traces over OTLP', () => {
     expect(calls(trace).some((c) => typeof tag(c, 'lifecycle.step') === 'string')).toBe(true);
 
     const ids = new Set(trace.spans.map((s) => s.spanID));
-    const parentOf = (s: JaegerSpan) => s.references.find((r) => r.refType === 'CHILD_OF')?.spanID;
-    const requests = trace.spans.filter((s) => tag(s, 'span.kind') === 'client');
+    const requests = requestsOf(trace);
     expect(requests.length).toBeGreaterThan(CHAIN.length);
     const callIds = new Set(calls(trace).map((c) => c.spanID));
     for (const request of requests) expect(callIds.has(parentOf(request) ?? ''), request.operationName).toBe(true);
