@@ -82,7 +82,7 @@ export async function syncRuntime(
         const gone = await pushCrdsAndCatalog(access.client, desired, access.scope.namespace);
         if (desired.pullSecret) {
           markStep('image_pull_secret_sync');
-          await ensureRemoteNamespace(access.client, access.scope.namespace);
+          await ensureRemoteNamespace(access.client, access.scope.namespace, true);
           await applyUnlessCurrent(access.client, desired.pullSecret, FIELD_MANAGER.lifecycleManager);
         }
         return gone;

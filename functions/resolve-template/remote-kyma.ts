@@ -6,7 +6,7 @@ import { remoteKymaRef, type RuntimeScope } from '../../shared/core/runtime-scop
 import { ensureRemoteNamespace, SYNC_CONTEXT_MANAGER } from '../../shared/kube/remote-namespace.ts';
 import { involvedOf, type EventRecorder } from '../../shared/kube/events.ts';
 import { failedWriteEvent } from '../../shared/core/state-events.ts';
-import { isRuntimeUnreachable } from '../../shared/host/errors.ts';
+import { isRuntimeUnreachable, NotYetReadyError } from '../../shared/host/errors.ts';
 import { markStep } from '../../shared/host/steps.ts';
 
 const KYMA_CRD = {
@@ -53,23 +53,19 @@ export async function effectiveSpec(
 ): Promise<EffectiveSpec> {
   markStep('spec_replacement_from_remote');
   const kcpSpec = { from: 'kcp' as const, spec: kyma.spec ?? { channel: '' } };
-  // The runtime Kyma first: when it exists, so does its CRD (one read per call instead of two); a kind the runtime
-  // does not serve is a 404 too. `recalled`: as read by an earlier call (remote-memo.ts), no read at all.
-  let remote =
-    recalled ??
-    (await runtime.get<Kyma>(remoteKymaRef(scope)).catch((e: unknown) => {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }));
+  // Whether the runtime serves Kymas, from discovery (read again only while it does not): no read of the CRD. A Kyma
+  // `recalled` as read by an earlier call (remote-memo.ts) needs no read at all.
+  if (!recalled && !(await servesKymas(runtime))) return withoutServedKymas(runtime, kcpSpec);
+  let remote = recalled ?? (await runtime.get<Kyma>(remoteKymaRef(scope)));
   // Left by another Kyma that is gone (ADR 35): not inherited. Deleted, and this Kyma's own is created from its spec.
   if (remote && (await leftByAGoneKyma(remote, kyma, exists))) {
     await runtime.delete(remoteKymaRef(scope));
     remote = undefined;
   }
   if (!remote) {
-    if (!(await runtime.get(KYMA_CRD))) return kcpSpec;
     if (!(await stillWanted())) return { ...kcpSpec, gone: true };
     const made = await createRemote(runtime, kyma, scope);
+    if (made === UNSERVED) return withoutServedKymas(runtime, kcpSpec);
     // Confirmed again after the create: a deletion that finished in between (purge found no runtime Kyma to delete)
     // would otherwise leave behind the one this call made — only that one (by uid): one that existed already may be
     // the runtime's next Kyma's.
@@ -118,8 +114,34 @@ function metadataOf(kyma: Kyma): { labels: Record<string, string>; annotations: 
   return { labels, annotations: { [ANNOTATION.ownedBy]: `${kyma.metadata.namespace ?? ''}/${kyma.metadata.name}` } };
 }
 
-/** The runtime Kyma as created; undefined when it existed already. */
-async function createRemote(runtime: KubeClient, kyma: Kyma, scope: RuntimeScope): Promise<Kyma | undefined> {
+/** The runtime does not serve Kymas although discovery listed the kind a moment ago. */
+const UNSERVED = 'unserved';
+
+/** Whether discovery lists the Kyma kind on the runtime (re-read while it does not: a CRD established since). */
+function servesKymas(runtime: KubeClient): Promise<boolean> {
+  return runtime.resource(API_VERSION, 'Kyma').then(
+    () => true,
+    (e: unknown) => {
+      if (isNotFound(e)) return false;
+      throw e;
+    },
+  );
+}
+
+/** The runtime serves no Kymas: the KCP spec counts while it has no Kyma CRD; one it has but does not serve yet (just
+ * created, not yet established) is waited for (503, retried), else its runtime Kyma would wait for the next event. */
+async function withoutServedKymas(runtime: KubeClient, kcpSpec: EffectiveSpec): Promise<EffectiveSpec> {
+  if (!(await runtime.get(KYMA_CRD))) return kcpSpec;
+  throw new NotYetReadyError("the runtime's Kyma CRD is not served yet", 'spec_replacement_from_remote');
+}
+
+/** The runtime Kyma as created; undefined when it existed already. The namespace is applied, not read first: this is
+ * a Kyma's first contact with its runtime, where it is most often missing. */
+async function createRemote(
+  runtime: KubeClient,
+  kyma: Kyma,
+  scope: RuntimeScope,
+): Promise<Kyma | undefined | typeof UNSERVED> {
   await ensureRemoteNamespace(runtime, scope.namespace);
   const spec = { channel: kyma.spec?.channel ?? '', modules: kyma.spec?.modules ?? [] };
   const { name, namespace } = remoteKymaRef(scope);
@@ -131,7 +153,9 @@ async function createRemote(runtime: KubeClient, kyma: Kyma, scope: RuntimeScope
       SYNC_CONTEXT_MANAGER,
     )
     .catch((e: unknown) => {
-      if ((e as { status?: number }).status !== 409) throw e;
+      // The namespace was applied just now: a 404 is the kind, gone (or not yet served) since discovery was read.
+      if (isNotFound(e)) return UNSERVED;
+      if (!isConflict(e)) throw e;
       return undefined;
     });
 }

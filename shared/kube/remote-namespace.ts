@@ -16,16 +16,16 @@ const ensured = new SyncMemo(ENSURED_MS);
 /** Namespaces a drift check read and ensured through a client in the last five minutes. */
 const checked = new PerClientMemo<true>(ENSURED_MS);
 
-/** Ensures `kyma-system` (or the Kyma's runtime namespace, ADR 13) with the upstream labels, applied unless already so;
- * no module owns it, so it is never pruned with one. With `reuse`, a namespace this client ensured in the last five
- * minutes is not read again (ADR 27); a caller whose apply then fails calls `forgetRemoteNamespace`. */
+/** Ensures `kyma-system` (or the Kyma's runtime namespace, ADR 13) with the upstream labels, never pruned. `reuse`:
+ * trusted for five minutes once ensured through the client, else read and applied unless so (ADR 27); without, applied
+ * unread, for callers that expect it missing (ADR 69). After a failed apply into it: `forgetRemoteNamespace`. */
 export async function ensureRemoteNamespace(
   runtime: KubeClient,
   namespace = REMOTE_NAMESPACE,
   reuse = false,
 ): Promise<void> {
   // Calls that come while it is being ensured (a Kyma's Manifests start together) wait for that one (ADR 54).
-  await ensured.once(runtime, namespace, namespace, !reuse, () => ensureNamespace(runtime, namespace));
+  await ensured.once(runtime, namespace, namespace, !reuse, () => ensureNamespace(runtime, namespace, !reuse));
 }
 
 /** A drift check's ensure: the namespace is read and repaired unless another drift check did so through this client
@@ -39,8 +39,8 @@ export async function checkRemoteNamespace(runtime: KubeClient, namespace = REMO
   });
 }
 
-/** The namespace with the upstream labels, applied unless already so. */
-function ensureNamespace(runtime: KubeClient, namespace: string): Promise<unknown> {
+/** The namespace with the upstream labels, applied unless already so (`unread`: applied without reading it first). */
+function ensureNamespace(runtime: KubeClient, namespace: string, unread = false): Promise<unknown> {
   return applyUnlessCurrent(
     runtime,
     {
@@ -56,6 +56,7 @@ function ensureNamespace(runtime: KubeClient, namespace: string): Promise<unknow
       },
     },
     SYNC_CONTEXT_MANAGER,
+    unread ? null : undefined,
   );
 }
 
