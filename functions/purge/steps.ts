@@ -62,6 +62,14 @@ const onRuntime =
     if (runtime) await act(runtime, step);
   };
 
+/** The KCP Kyma itself: its finalizer's drop, and the live read before each runtime step. */
+const refOf = (kyma: Kyma) => ({
+  apiVersion: API_VERSION,
+  kind: 'Kyma',
+  namespace: kyma.metadata.namespace ?? '',
+  name: kyma.metadata.name,
+});
+
 /** What each step does. */
 const STEPS: { [S in DeletionStep['step']]: Take<S> } = {
   SetKymaStateDeleting: (kcp, kyma) => setKymaDeletionStatus(kcp, kyma, 'waiting for modules to be deleted'),
@@ -75,21 +83,10 @@ const STEPS: { [S in DeletionStep['step']]: Take<S> } = {
   DeleteRemoteKyma: onRuntime((r) => deleteRemoteKyma(r.client, r.scope)),
   WaitForManifests: (kcp, kyma, { message }) => setKymaDeletionStatus(kcp, kyma, message),
   DropKymaFinalizer: async (kcp, kyma, { finalizers }) => {
-    const { name, namespace = '', resourceVersion } = kyma.metadata;
-    await kcp.mergePatch(
-      { apiVersion: API_VERSION, kind: 'Kyma', namespace, name },
-      { metadata: { finalizers, resourceVersion } },
-    );
+    await kcp.mergePatch(refOf(kyma), { metadata: { finalizers, resourceVersion: kyma.metadata.resourceVersion } });
   },
   PurgeModuleCrFinalizers: async () => undefined,
 };
-
-const refOf = (kyma: Kyma) => ({
-  apiVersion: API_VERSION,
-  kind: 'Kyma',
-  namespace: kyma.metadata.namespace ?? '',
-  name: kyma.metadata.name,
-});
 
 async function execute(kcp: KubeClient, kyma: Kyma, step: DeletionStep, runtime: Runtime | undefined): Promise<void> {
   markStep(requeueReasonOf(step));
