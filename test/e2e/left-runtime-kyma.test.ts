@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadKubeConfig, type Cluster } from '../../local/controlplane/index.ts';
 import { installCrds } from '../../local/controlplane/crds.ts';
 import type { Kyma } from '../../shared/core/kyma.ts';
-import { ANNOTATION, API_VERSION, FINALIZER, KCP_NAMESPACE, LABEL } from '../../shared/core/vocabulary.ts';
+import { ANNOTATION, API_VERSION, FINALIZER, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { KubeClient } from '../../shared/kube/client.ts';
 import { EventRecorder } from '../../shared/kube/events.ts';
 import { RuntimeClients } from '../../shared/kube/runtime-clients.ts';
@@ -15,6 +15,7 @@ import { readConfig } from '../../shared/host/config.ts';
 import { createLogger } from '../../shared/host/logger.ts';
 import { effectiveSpec } from '../../functions/resolve-template/remote-kyma.ts';
 import { continueDeletion } from '../../functions/purge/steps.ts';
+import { connectCluster } from '../faults/restart-helpers.ts';
 import { publishModule } from './removal-helpers.ts';
 import { throwawayRuntime } from './throwaway.ts';
 import {
@@ -73,15 +74,7 @@ describe('a runtime Kyma left by a Kyma that is gone', () => {
       },
       spec: { channel: 'regular', modules: [{ name: 'ghost-module' }] },
     } as never);
-    await world.kcp.apply(
-      {
-        apiVersion: 'v1',
-        kind: 'Secret',
-        metadata: { name: 'heir', namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: 'heir' } },
-        data: { config: Buffer.from(cluster.kubeconfig).toString('base64') },
-      },
-      'e2e-user',
-    );
+    await connectCluster(world, 'heir', cluster);
     await applyKyma(world, 'heir', { channel: 'regular', modules: [{ name: 'mike' }] });
     const ready = await kymaInState(world, 'heir', 'Ready', (k) => k.status?.modules?.[0]?.state === 'Ready');
     expect(ready.status?.modules?.map((m) => m.name)).toEqual(['mike']);
@@ -136,15 +129,7 @@ describe('a runtime Kyma left by a Kyma that is gone', () => {
     const { name, namespace } = REMOTE_KYMA;
     await runtime.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }).catch(() => undefined);
     await runtime.create({ ...REMOTE_KYMA, metadata: { name, namespace, annotations: newcomers } } as never);
-    await world.kcp.apply(
-      {
-        apiVersion: 'v1',
-        kind: 'Secret',
-        metadata: { name: 'late', namespace: KCP_NAMESPACE, labels: { [LABEL.kymaName]: 'late' } },
-        data: { config: Buffer.from(cluster.kubeconfig).toString('base64') },
-      },
-      'e2e-user',
-    );
+    await connectCluster(world, 'late', cluster);
     const config = readConfig({ LIFECYCLE_OCI_REGISTRY: `http://${inject('controlPlane').registryHost}` });
     const deps = await composeDeps(loadKubeConfig(inject('controlPlane').kcp), config, async () => undefined);
     const on = {
