@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { RuntimeObject } from '../../shared/render/render.ts';
 import { moduleReadiness } from '../../shared/render/readiness.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
-import { RolloutWatch, withWorkload, worthWatching } from './rollout-watch.ts';
+import { eventFor, withWorkload } from './namespace-watch.ts';
+import { RolloutWatch, worthWatching } from './rollout-watch.ts';
 
 const configMap: RuntimeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'n' } };
 const deployment = (status: object, resourceVersion = '7'): RuntimeObject => ({
@@ -51,6 +52,38 @@ describe('withWorkload', () => {
       applied: [unobserved, configMap],
       settled: false,
     });
+  });
+});
+
+describe('eventFor', () => {
+  const waiting = { name: 'm', from: 7n, latest: [configMap, unobserved] };
+  it("takes the waited workload's states from the call's apply on", () => {
+    expect(eventFor(waiting, { type: 'MODIFIED', object: available })).toEqual({
+      kind: 'seen',
+      applied: [configMap, available],
+      settled: true,
+    });
+    expect(eventFor(waiting, { type: 'ADDED', object: deployment({ observedGeneration: 2 }, '9') })).toEqual({
+      kind: 'seen',
+      applied: [configMap, deployment({ observedGeneration: 2 }, '9')],
+      settled: false,
+    });
+  });
+  it('skips a state older than the apply: it may be the previous spec, settled', () => {
+    expect(eventFor(waiting, { type: 'MODIFIED', object: deployment(available.status as object, '6') })).toEqual({
+      kind: 'none',
+    });
+  });
+  it("skips other workloads, bookmarks and states without a revision when the call's is known", () => {
+    const other = { ...available, metadata: { ...available.metadata, name: 'other' } };
+    expect(eventFor(waiting, { type: 'MODIFIED', object: other })).toEqual({ kind: 'none' });
+    expect(eventFor(waiting, { type: 'BOOKMARK', object: available })).toEqual({ kind: 'none' });
+    const unversioned = { ...available, metadata: { name: 'm', namespace: 'n' } };
+    expect(eventFor(waiting, { type: 'MODIFIED', object: unversioned })).toEqual({ kind: 'none' });
+    expect(eventFor({ ...waiting, from: undefined }, { type: 'MODIFIED', object: unversioned }).kind).toBe('seen');
+  });
+  it('ends the wait when the workload is deleted', () => {
+    expect(eventFor(waiting, { type: 'DELETED', object: unobserved })).toEqual({ kind: 'ended' });
   });
 });
 

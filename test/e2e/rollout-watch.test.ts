@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import { LABEL } from '../../shared/core/vocabulary.ts';
+import { countRequests, requestTally } from '../../shared/kube/request-tally.ts';
 import { moduleReadiness } from '../../shared/render/readiness.ts';
 import type { RuntimeObject } from '../../shared/render/render.ts';
 import { RolloutWatch } from '../../functions/apply-remote/rollout-watch.ts';
@@ -14,6 +15,7 @@ import { applyKyma, connectRuntime, deleteLeftoverKymas, kymaInState, startWorld
 const KYMA = 'rollout-watch';
 const RUNTIME = 0;
 const MODULES = ['watched-good', 'watched-broken'];
+const SHARED = ['watched-first', 'watched-second', 'watched-earlier'];
 let world: World;
 
 /** The states of the Kyma's Manifest of `module` as the KCP's events showed them, in order, repeats dropped. */
@@ -41,7 +43,8 @@ beforeAll(async () => {
 afterAll(async () => {
   if (world) await deleteLeftoverKymas(world);
   const runtime = world?.runtimes[RUNTIME];
-  if (runtime) for (const module of [...MODULES, 'watched-window']) await removeModuleLeftovers(runtime, module);
+  if (runtime)
+    for (const module of [...MODULES, ...SHARED, 'watched-window']) await removeModuleLeftovers(runtime, module);
   await world?.runner.stop();
 });
 
@@ -65,22 +68,53 @@ describe("a module's rollout watched in the call", () => {
   it('answers the workload as last seen when the window ends first', async () => {
     const runtime = world.runtimes[RUNTIME];
     if (!runtime) throw new Error('no runtime');
-    const deployment = {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
-      metadata: { name: 'watched-window', namespace: 'default' },
-      spec: {
-        selector: { matchLabels: { app: 'watched-window' } },
-        progressDeadlineSeconds: 600,
-        template: {
-          metadata: { labels: { app: 'watched-window' } },
-          spec: { nodeSelector: { 'no-such-node': 'true' }, containers: [{ name: 'c', image: 'busybox' }] },
-        },
-      },
-    };
-    const applied = await runtime.apply<RuntimeObject>(deployment, 'rollout-watch-test');
+    const applied = await runtime.apply<RuntimeObject>(deployment('watched-window', false), 'rollout-watch-test');
     const seen = await new RolloutWatch(1_500).settle(runtime, [applied]);
     expect(moduleReadiness(seen).state).toBe('Processing');
     await runtime.delete({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'watched-window' });
   });
+
+  it('shares one watch among the calls waiting in a namespace, unless a call applied before it opened', async () => {
+    const runtime = world.runtimes[RUNTIME];
+    if (!runtime) throw new Error('no runtime');
+    const apply = (name: string) => runtime.apply<RuntimeObject>(deployment(name, true), 'rollout-watch-test');
+    const earlier = await apply('watched-earlier');
+    const [first, second] = [await apply('watched-first'), await apply('watched-second')];
+    const watch = new RolloutWatch(30_000);
+    countRequests(true);
+    try {
+      // The first call opens the watch at its apply; the second applied later and waits on it; the earlier one
+      // applied before the watch's revision, so it could miss its own rollout there: a watch of its own.
+      const seen = await Promise.all([first, second, earlier].map((d) => watch.settle(runtime, [d])));
+      expect(seen.map((objects) => moduleReadiness(objects).state)).toEqual(['Ready', 'Ready', 'Ready']);
+      const watches = requestTally().filter(
+        (r) => r.caller === 'other' && r.verb === 'watch' && r.resource === 'deployments.apps',
+      );
+      expect(watches.reduce((n, r) => n + r.count, 0)).toBe(2);
+    } finally {
+      countRequests(false);
+      for (const name of SHARED) await runtime.delete({ ...refOfDeployment, name }).catch(() => undefined);
+    }
+  });
 });
+
+const refOfDeployment = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default' };
+
+/** A Deployment in `default` that rolls out on the runtime's nodes, or waits for a node that does not exist. */
+function deployment(name: string, schedulable: boolean): RuntimeObject {
+  return {
+    ...refOfDeployment,
+    metadata: { name, namespace: 'default' },
+    spec: {
+      selector: { matchLabels: { app: name } },
+      progressDeadlineSeconds: 600,
+      template: {
+        metadata: { labels: { app: name } },
+        spec: {
+          ...(schedulable ? {} : { nodeSelector: { 'no-such-node': 'true' } }),
+          containers: [{ name: 'c', image: 'busybox' }],
+        },
+      },
+    },
+  };
+}
