@@ -103,7 +103,8 @@ const refOfDeployment = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 
 /** A Deployment in `default` that rolls out on the runtime's nodes, or waits for a node that does not exist. */
 function deployment(name: string, schedulable: boolean): RuntimeObject {
   return {
-    ...refOfDeployment,
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
     metadata: { name, namespace: 'default' },
     spec: {
       selector: { matchLabels: { app: name } },
