@@ -8,6 +8,10 @@ export interface WatchEvent {
   object?: RuntimeObject;
 }
 
+/** The resourceVersion an object was read or written at. */
+export const versionOf = (object: RuntimeObject | undefined): string | undefined =>
+  (object?.metadata as { resourceVersion?: string } | undefined)?.resourceVersion;
+
 /** PURE. The applied objects with the workload as the watch last saw it, and whether its rollout has settled (no longer
  * Processing: Ready, or Error such as a rollout that stopped progressing). */
 export function withWorkload(
@@ -34,10 +38,11 @@ export function eventFor(
   event: WatchEvent,
 ): { kind: 'none' } | { kind: 'ended' } | { kind: 'seen'; applied: RuntimeObject[]; settled: boolean } {
   const { type, object } = event;
-  if (!object || object.metadata.name !== waiting.name) return { kind: 'none' };
+  // A runtime's server is untrusted: an event without an object or metadata means nothing.
+  if (!object?.metadata || object.metadata.name !== waiting.name) return { kind: 'none' };
   if (type === 'DELETED') return { kind: 'ended' };
   if (type !== 'ADDED' && type !== 'MODIFIED') return { kind: 'none' };
-  const revision = revisionOf((object.metadata as { resourceVersion?: string }).resourceVersion);
+  const revision = revisionOf(versionOf(object));
   if (waiting.from !== undefined && (revision === undefined || revision < waiting.from)) return { kind: 'none' };
   return { kind: 'seen', ...withWorkload(waiting.latest, object) };
 }
@@ -51,7 +56,8 @@ interface Waiter extends Waiting {
  * a rollout (ADR 71): each call waits at most the window; the watch ends when the last one stops waiting, and takes
  * new calls for one window after it opened (the server ends it after two). */
 export class NamespaceWatch {
-  readonly from: bigint | undefined;
+  private readonly from: bigint | undefined;
+  private readonly fromVersion: string;
   private readonly opened = Date.now();
   private readonly waiters = new Set<Waiter>();
   private readonly stop = new AbortController();
@@ -60,13 +66,15 @@ export class NamespaceWatch {
 
   constructor(windowMs: number, from: string) {
     this.windowMs = windowMs;
+    this.fromVersion = from;
     this.from = revisionOf(from);
   }
 
-  /** Opens the watch at `from` on `path` (a namespaced list path); `onClosed` runs once it has ended. */
-  open(runtime: KubeClient, path: string, from: string, onClosed: () => void): void {
+  /** Opens the watch at its revision on `path` (a namespaced list path); `onClosed` runs once it has ended. */
+  open(runtime: KubeClient, path: string, onClosed: () => void): void {
     const lifeMs = 2 * Math.ceil(this.windowMs / 1000) * 1000;
-    const query = new URLSearchParams({ watch: '1', resourceVersion: from, timeoutSeconds: String(lifeMs / 1000) });
+    const resourceVersion = this.fromVersion;
+    const query = new URLSearchParams({ watch: '1', resourceVersion, timeoutSeconds: String(lifeMs / 1000) });
     runtime
       .watch(`${path}?${query}`, (event) => this.onEvent(event as WatchEvent), this.stop.signal, lifeMs + 1_000)
       // A watch refused or broken: the modules are judged as applied, and their retries read the workload again.

@@ -85,6 +85,10 @@ describe('eventFor', () => {
   it('ends the wait when the workload is deleted', () => {
     expect(eventFor(waiting, { type: 'DELETED', object: unobserved })).toEqual({ kind: 'ended' });
   });
+  it("skips what a runtime's server sends that is no object with metadata", () => {
+    for (const object of [undefined, {}, { metadata: null }, 'text'])
+      expect(eventFor(waiting, { type: 'MODIFIED', object } as never)).toEqual({ kind: 'none' });
+  });
 });
 
 describe('RolloutWatch', () => {

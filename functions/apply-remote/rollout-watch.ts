@@ -2,14 +2,11 @@ import type { KubeClient } from '../../shared/kube/client.ts';
 import { revisionOf } from '../../shared/kube/freshness.ts';
 import type { RuntimeObject } from '../../shared/render/render.ts';
 import { managerOf, moduleReadiness, type Readiness } from '../../shared/render/readiness.ts';
-import { NamespaceWatch } from './namespace-watch.ts';
+import { NamespaceWatch, versionOf } from './namespace-watch.ts';
 
 /** PURE. Whether a look at the workload's rollout is worth it: the module is still Processing and has a workload. */
 export const worthWatching = (readiness: Readiness, applied: readonly RuntimeObject[], watchMs: number): boolean =>
   watchMs > 0 && readiness.state === 'Processing' && Boolean(versionOf(managerOf(applied)));
-
-const versionOf = (object: RuntimeObject | undefined): string | undefined =>
-  (object?.metadata as { resourceVersion?: string } | undefined)?.resourceVersion;
 
 /** How many rollouts one process waits for at once: a wait holds its call (and the broker's delivery slot) for up to
  * the window; over this, a call writes Processing and retries as before (ADR 61). */
@@ -43,7 +40,8 @@ export class RolloutWatch {
     try {
       const { apiVersion, kind, metadata } = manager;
       const path = await runtime.path({ apiVersion, kind, namespace: metadata.namespace });
-      return await this.watchAt(runtime, path, from).wait(metadata.name, revisionOf(from), applied);
+      const revision = revisionOf(from);
+      return await this.watchAt(runtime, path, from, revision).wait(metadata.name, revision, applied);
     } catch {
       return applied;
     } finally {
@@ -52,14 +50,14 @@ export class RolloutWatch {
   }
 
   /** The open watch of `path` that sees every state after revision `from`, or a new one opened there. */
-  private watchAt(runtime: KubeClient, path: string, from: string): NamespaceWatch {
+  private watchAt(runtime: KubeClient, path: string, from: string, revision: bigint | undefined): NamespaceWatch {
     let byPath = this.open.get(runtime);
     if (!byPath) this.open.set(runtime, (byPath = new Map()));
     const current = byPath.get(path);
-    if (current?.takes(revisionOf(from))) return current;
+    if (current?.takes(revision)) return current;
     const watch = new NamespaceWatch(this.windowMs, from);
     byPath.set(path, watch);
-    watch.open(runtime, path, from, () => {
+    watch.open(runtime, path, () => {
       if (byPath.get(path) === watch) byPath.delete(path);
     });
     return watch;

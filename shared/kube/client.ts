@@ -225,9 +225,9 @@ export class KubeClient {
     return answer;
   }
 
-  /** A WATCH (`path` with its query): every newline-delimited JSON event goes to `onEvent`. Resolves when the server
-   * ends the stream or `signal` aborts; rejects on an error answer, a broken connection, or `idleMs` without data (the
-   * server sends bookmarks). `onOpen` runs when the server accepted the watch. */
+  /** A WATCH (`path` with its query): each JSON line goes to `onEvent`. Resolves when the server ends the stream or
+   * `signal` aborts; rejects on an error answer, a broken connection, `idleMs` without data (servers send bookmarks), or
+   * a line not JSON or that `onEvent` throws on (the stream cut: untrusted input). `onOpen`: the server accepted it. */
   watch(
     path: string,
     onEvent: (event: unknown) => void,
@@ -239,6 +239,18 @@ export class KubeClient {
     let status = 0;
     let pending = '';
     const refused: string[] = [];
+    const cut = new AbortController();
+    let broken: Error | undefined;
+    const take = (line: string) => {
+      try {
+        onEvent(JSON.parse(line));
+      } catch (error) {
+        // Neither the line nor the error's text (which may quote it) is kept: the line may carry a runtime's data.
+        const what = error instanceof SyntaxError ? 'a line that is not JSON' : 'an event it could not take';
+        broken ??= new Error(`${labelOf('WATCH', path)}: ${what}`);
+        cut.abort();
+      }
+    };
     const listener = {
       onStatus: (answered: number) => {
         status = answered;
@@ -250,12 +262,14 @@ export class KubeClient {
         for (let end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n')) {
           const line = pending.slice(0, end);
           pending = pending.slice(end + 1);
-          if (line.trim()) onEvent(JSON.parse(line));
+          if (line.trim() && !broken) take(line);
         }
       },
     };
     const headers = { ...this.headers, accept: 'application/json' };
-    return this.transport.stream(path, headers, signal, idleMs, listener).then(() => {
+    const stopped = AbortSignal.any([signal, cut.signal]);
+    return this.transport.stream(path, headers, stopped, idleMs, listener).then(() => {
+      if (broken) throw broken;
       if (!signal.aborted && !accepted(status)) throw apiErrorFrom(status, refused.join(''), labelOf('WATCH', path));
     });
   }

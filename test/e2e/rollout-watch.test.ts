@@ -71,7 +71,7 @@ describe("a module's rollout watched in the call", () => {
     const applied = await runtime.apply<RuntimeObject>(deployment('watched-window', false), 'rollout-watch-test');
     const seen = await new RolloutWatch(1_500).settle(runtime, [applied]);
     expect(moduleReadiness(seen).state).toBe('Processing');
-    await runtime.delete({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'watched-window' });
+    await runtime.delete({ ...refOfDeployment, name: 'watched-window' });
   });
 
   it('shares one watch among the calls waiting in a namespace, unless a call applied before it opened', async () => {
