@@ -15,18 +15,21 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** A process that spends its time in one named function (called afresh many times: a frame the profiler sees) until
- * it is killed. */
-const BUSY = `function spinForTheProfile() { let x = 0; for (let i = 0; i < 1e5; i++) x += Math.sqrt(i); return x; }
-setInterval(() => { const end = Date.now() + 40; while (Date.now() < end) spinForTheProfile(); }, 50);
+/** A process that spends its time in one named function until it is killed. It runs interpreted only (`--jitless`):
+ * an optimising compiler may inline it into its timer's caller, and its samples would then carry the caller's name. */
+const BUSY = `setInterval(function spinForTheProfile() {
+  const end = Date.now() + 40; let x = 0;
+  while (Date.now() < end) for (let i = 0; i < 1e4; i++) x += Math.sqrt(i);
+  return x;
+}, 50);
 console.log('ready');`;
 
 describe.runIf(process.platform === 'linux')('a running process profiled without a restart', () => {
   it('finds where it spends its time, then closes the inspector it opened', async () => {
     const port = await freePort();
-    // Not inlined into its timer's caller by either optimising compiler (Maglev inlines too), so samples carry its name.
-    const flags = [`--inspect-port=127.0.0.1:${port}`, '--no-turbo-inlining', '--no-maglev-inlining'];
-    const child = spawn(process.execPath, [...flags, '-e', BUSY], { stdio: 'pipe' });
+    const child = spawn(process.execPath, [`--inspect-port=127.0.0.1:${port}`, '--jitless', '-e', BUSY], {
+      stdio: 'pipe',
+    });
     // Killed however the test ends (a timeout included): a busy child left behind takes a core from what runs next.
     onTestFinished(() => void child.kill());
     await once(child.stdout, 'data');
