@@ -6,6 +6,7 @@ import { involvedOf } from '../../shared/kube/events.ts';
 import type { ApplyContext } from './context.ts';
 import { nextStatus, statusChanged, type StatusWish } from './status.ts';
 import { currentTraceparent } from '../../shared/host/trace.ts';
+import { laneToRecord } from '../../shared/host/lane.ts';
 
 /** Writes the Manifest status (SSA, the applier's field manager; failed: upstream's PatchStatus Warning, ADR 40) only
  * when more than timestamps change; with `precondition`, only at the resourceVersion read (409 otherwise), and the
@@ -21,9 +22,17 @@ export async function writeStatus(
   const { name, namespace, resourceVersion } = manifest.metadata;
   const metadata = { name, namespace, ...(options.precondition && resourceVersion ? { resourceVersion } : {}) };
   markStep('manifest_sync_state');
+  // The user lane is recorded for the calls this write causes (ADR 72); a write without it removes it (SSA).
+  const lastLane = laneToRecord();
+  const lane = lastLane ? { lastLane } : {};
   const stored = await ctx.kcp
     .apply(
-      { apiVersion: API_VERSION, kind: 'Manifest', metadata, status: { ...status, lastTrace: currentTraceparent() } },
+      {
+        apiVersion: API_VERSION,
+        kind: 'Manifest',
+        metadata,
+        status: { ...status, lastTrace: currentTraceparent(), ...lane },
+      },
       FIELD_MANAGER.applier,
       'status',
     )

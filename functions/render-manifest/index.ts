@@ -26,6 +26,7 @@ import { upstreamManifestName } from '../../shared/core/names.ts';
 import { mandatorySources } from './mandatory.ts';
 import { removedModuleSources } from './removing.ts';
 import { currentTraceparent } from '../../shared/host/trace.ts';
+import { laneToRecord } from '../../shared/host/lane.ts';
 import { renderedFinalizers } from '../../shared/core/manifest-finalizers.ts';
 
 export const NAME = 'render-manifest';
@@ -160,6 +161,12 @@ async function namesHeldElsewhere(
   return held;
 }
 
+/** The user lane, recorded on the Manifest for the calls its write causes (ADR 72); absent, a write removes it. */
+const laneAnnotation = (): Record<string, string> => {
+  const lane = laneToRecord();
+  return lane ? { [ANNOTATION.lastLane]: lane } : {};
+};
+
 async function write(
   deps: FunctionDeps,
   desired: Manifest,
@@ -172,7 +179,7 @@ async function write(
   const metadata = {
     ...desired.metadata,
     ...(finalizers.length ? { finalizers } : {}),
-    annotations: { ...desired.metadata.annotations, [ANNOTATION.lastTrace]: currentTraceparent() },
+    annotations: { ...desired.metadata.annotations, [ANNOTATION.lastTrace]: currentTraceparent(), ...laneAnnotation() },
   };
   const traced = { ...desired, metadata };
   const written = await deps.kcp.apply(traced, FIELD_MANAGER.lifecycleManager);

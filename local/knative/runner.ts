@@ -4,7 +4,6 @@
 // status.address.url is the address of its function's host (no Serving controller runs). Events go source → Broker
 // ingress → channel → filter → Trigger subscriber → reply → ingress, all Knative's code.
 import type { KubeConfig } from '@kubernetes/client-node';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { composeDeps } from '../../shared/host/compose.ts';
 import type { Config } from '../../shared/host/config.ts';
@@ -12,13 +11,13 @@ import { startFunctionHost, type FunctionHost } from '../../shared/host/host.ts'
 import type { Logger } from '../../shared/host/logger.ts';
 import { httpSink } from '../../shared/host/sink.ts';
 import { KubeClient } from '../../shared/kube/client.ts';
-import type { KubeObject } from '../../shared/kube/types.ts';
 import { RuntimeWatches } from '../../components/runtime-watch/runtime-watches.ts';
 import { startFleetService } from '../../components/fleet/service.ts';
 import { FUNCTIONS } from '../runner/functions.ts';
 import { MANIFESTS_DIR } from '../runner/local-runner.ts';
 import { kubectlApply, startKnativeEventing, type KnativeEventing } from './eventing.ts';
-import { startFunctionPods, type CallsOfInstance, type FunctionPods } from './function-pods.ts';
+import type { CallsOfInstance } from './function-pods.ts';
+import { functionsInProcesses, type ServedFunctions } from './function-services.ts';
 import { CLUSTER_SIDE_IP } from './pods.ts';
 
 export interface KnativeRunnerOptions {
@@ -47,12 +46,6 @@ export interface KnativeRunner {
   /** Calls per function instance by outcome status (empty when the functions run in this process). */
   calls(): Promise<Record<string, CallsOfInstance[]>>;
   stop(): Promise<void>;
-}
-
-interface ServedFunctions {
-  urls: Map<string, string>;
-  pods: Map<string, FunctionPods>;
-  close(): Promise<void>;
 }
 
 interface Conditioned {
@@ -245,53 +238,4 @@ async function functionsInProcess(opts: KnativeRunnerOptions, ingress: string): 
       deps.kcp.stopCaches();
     },
   };
-}
-
-/** Every function in processes of its own (function-pods.ts), configured as its Knative Service configures it
- * (containerConcurrency is not enforced: no queue-proxy runs). */
-async function functionsInProcesses(
-  opts: KnativeRunnerOptions,
-  kcp: KubeClient,
-  pods: { instances: number; env: Record<string, string> },
-  ingress: string,
-): Promise<ServedFunctions> {
-  // The Services' envFrom: manifests/config.yaml as applied, then what the caller sets over it (the registry, log level).
-  const configMap = await kcp.get<KubeObject & { data?: Record<string, string> }>({
-    apiVersion: 'v1',
-    kind: 'ConfigMap',
-    namespace: opts.config.kcpNamespace,
-    name: 'lifecycle-config',
-  });
-  const env = { ...configMap?.data, ...pods.env, K_SINK: ingress, KUBECONFIG: opts.kubeconfigPath };
-  const started = new Map<string, FunctionPods>();
-  const close = () => Promise.all([...started.values()].map((p) => p.close())).then(() => undefined);
-  try {
-    for (const name of Object.keys(FUNCTIONS))
-      started.set(
-        name,
-        await startFunctionPods({
-          name,
-          instances: pods.instances,
-          env,
-          logDir: join(opts.runDir, 'logs'),
-          concurrency: await containerConcurrency(kcp, opts.config.kcpNamespace, name),
-        }),
-      );
-  } catch (error) {
-    await close();
-    throw error;
-  }
-  const urls = new Map([...started].map(([name, p]) => [name, `http://${CLUSTER_SIDE_IP}:${p.port}`]));
-  return { urls, pods: started, close };
-}
-
-/** The function's Service as applied from manifests/: calls in flight per instance (Serving's default 0 = no limit). */
-async function containerConcurrency(kcp: KubeClient, namespace: string, name: string): Promise<number> {
-  const service = await kcp.get<KubeObject & { spec?: { template?: { spec?: { containerConcurrency?: number } } } }>({
-    apiVersion: 'serving.knative.dev/v1',
-    kind: 'Service',
-    namespace,
-    name,
-  });
-  return service?.spec?.template?.spec?.containerConcurrency || Number.MAX_SAFE_INTEGER;
 }

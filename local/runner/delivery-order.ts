@@ -1,5 +1,7 @@
 import type { CloudEvent } from 'cloudevents';
-import { APISERVER_DELETE, LANE, LANE_BACKGROUND, LANE_USER } from '../../shared/host/events.ts';
+import { rankOfLane } from '../../shared/host/call-gate.ts';
+import { APISERVER_DELETE, type EventAttributes } from '../../shared/host/events.ts';
+import { laneOf } from '../../shared/host/lane.ts';
 import { carriedKymaName } from '../../shared/kube/kyma-of.ts';
 
 interface Seen {
@@ -14,11 +16,12 @@ const LANE_STEP = 1e13;
 export const USER_FOLLOW_MS = 120_000;
 
 /**
- * The local broker's order of waiting deliveries (ADR 25): the user lane first — with it, for USER_FOLLOW_MS, the other
- * work of a Kyma the user lane was about (ADR 68) —; within a lane, the work of the Kyma created first goes first — a
- * Manifest's events rank with its Kyma —, so a fleet converges Kyma by Kyma as a work queue finishes what it started,
- * instead of every Kyma waiting until all are done. Work for a Kyma not seen yet ranks by its arrival. Kyma creation
- * times come from the API server's events the broker routes (their data).
+ * The local broker's order of waiting deliveries (ADR 25): the user lane first — an event's own or the one our write it
+ * is about recorded (ADR 72), and for USER_FOLLOW_MS the other work of a Kyma the user lane was about (ADR 68) —;
+ * within a lane, the work of the Kyma created first goes first — a Manifest's events rank with its Kyma —, so a fleet
+ * converges Kyma by Kyma as a work queue finishes what it started, instead of every Kyma waiting until all are done.
+ * Work for a Kyma not seen yet ranks by its arrival. Kyma creation times come from the API server's events the broker
+ * routes (their data).
  */
 export class DeliveryOrder {
   private readonly created = new Map<string, number>();
@@ -33,7 +36,7 @@ export class DeliveryOrder {
 
   readonly rankOf = (event: CloudEvent<unknown>): number => {
     const kyma = kymaKeyOf(event);
-    const lane = event[LANE] === LANE_USER ? 0 : event[LANE] === LANE_BACKGROUND ? 2 : 1;
+    const lane = rankOfLane(laneOf(event as EventAttributes));
     if (lane === 0 && kyma) this.noteUserChange(kyma);
     const followsUser = lane === 1 && kyma !== undefined && this.changedRecently(kyma);
     return (followsUser ? 0 : lane) * LANE_STEP + this.orderOf(event, kyma);

@@ -52,6 +52,8 @@ export interface ManifestStatus {
   synced?: SyncedResource[];
   /** The traceparent of the call that last wrote this status (ADR 20; not in upstream's schema). */
   lastTrace?: string;
+  /** `user` when a call in the user lane wrote this status (ADR 72; not in upstream's schema). */
+  lastLane?: 'user';
 }
 
 export type Manifest = Resource<ManifestSpec, ManifestStatus>;

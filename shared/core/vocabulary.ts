@@ -42,6 +42,9 @@ export const ANNOTATION = {
   /** The traceparent of the call that last wrote a Manifest's spec (render-manifest; status writers record theirs in
    * status.lastTrace), so the call reacting to that write continues the trace (ADR 20). */
   lastTrace: `${GROUP}/last-trace`,
+  /** `user` on a Manifest whose spec a call in the user lane wrote last (status writers: status.lastLane), so the
+   * calls reacting to that write keep the lane (ADR 72). */
+  lastLane: `${GROUP}/last-lane`,
   /** When a CRD with accepted names but never established was last nudged to be established (shared/kube/crd-nudge.ts). */
   establishNudge: `${GROUP}/establish-nudge`,
   /** `"true"` on a Secret of the `deployer` module (restricted): its data comes from the KCP Secret of the same name

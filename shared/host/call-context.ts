@@ -12,6 +12,8 @@ export interface CallContext {
   readonly caller?: string;
   /** The call's span (shared/host/trace.ts). */
   readonly trace?: TraceContext;
+  /** The call's lane, `user` or `background` (shared/host/lane.ts, ADR 72). */
+  readonly lane?: string;
   /** What the call has seen (shared/kube/freshness.ts). */
   readonly freshness?: Freshness;
   /** The step the call is in, a record the call mutates (shared/host/steps.ts). */

@@ -24,6 +24,9 @@ export interface Config {
   readonly sinkUrl: string | undefined;
   /** Port the function host listens on (Knative sets PORT). */
   readonly port: number;
+  /** Calls a function instance runs at once, the user lane's first (LIFECYCLE_CALLS_AT_ONCE, default 32; 0 = no
+   * limit; ADR 72). Set per Service: its containerConcurrency only bounds what an instance holds. */
+  readonly callsAtOnce: number;
   /** Ready objects are re-checked for drift once per this many minutes (non-Ready ones every minute). */
   readonly driftPeriodMinutes: number;
   /** apply-remote watches a module's workload roll out this long in the call before it writes Processing and retries
@@ -107,6 +110,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     sinkUrl: env.K_SINK || undefined,
     port: integer(env, 'PORT', '8080', 0, 65535),
+    callsAtOnce: integer(env, 'LIFECYCLE_CALLS_AT_ONCE', '32', 0, 100_000),
     driftPeriodMinutes: integer(env, 'LIFECYCLE_DRIFT_PERIOD_MINUTES', '5', 1, 1440),
     rolloutWatchMs: integer(env, 'LIFECYCLE_ROLLOUT_WATCH_SECONDS', '2', 0, 60) * 1000,
     resyncMaxEvents: integer(env, 'LIFECYCLE_RESYNC_MAX_EVENTS', '250', 1, 1_000_000),

@@ -1,5 +1,6 @@
 import { CloudEvent } from 'cloudevents';
 import { InvalidEventError } from './errors.ts';
+import { callContext } from './call-context.ts';
 import { currentTraceparent } from './trace.ts';
 import { RESYNC_DRIFT, RESYNC_PENDING, RESYNC_REASON, RESYNC_RELEASE } from '../core/resync-reasons.ts';
 
@@ -103,7 +104,8 @@ export const keyText = (key: ObjectKey) => `${key.kind} ${key.namespace ? `${key
  * `delivery.order: ordered` hands them over in order (ADR 12). */
 export const partitionKeyOf = (key: ObjectKey) => `${key.kind}/${key.namespace}/${key.name}`;
 
-/** An event about `key`, caused by `cause` (its id travels as `causationid`, its lane as `lifecyclelane`);
+/** An event about `key`, caused by `cause` (its id travels as `causationid`, its lane — or the call's, ADR 72 — as
+ * `lifecyclelane`);
  * `traceparent` is the sending call's span (ADR 20), or a new trace outside a call. */
 export function eventAbout(
   type: string,
@@ -113,7 +115,7 @@ export function eventAbout(
   extra: Record<string, string> = {},
 ): CloudEvent<undefined> {
   const trace = { traceparent: currentTraceparent() };
-  const lane = cause?.[LANE];
+  const lane = cause?.[LANE] ?? callContext().lane;
   return new CloudEvent<undefined>({
     type,
     source: `${EVENT_SOURCE_PREFIX}/${fn}`,

@@ -9,6 +9,8 @@ import type { EventAttributes } from './events.ts';
 import { invoke, type LifecycleFunction, type Outcome } from './invoke.ts';
 import type { Logger } from './logger.ts';
 import { functionMetrics } from './metrics.ts';
+import { CallGate, rankOfLane } from './call-gate.ts';
+import { laneOf } from './lane.ts';
 
 export interface FunctionHost {
   readonly url: string;
@@ -19,19 +21,25 @@ export interface FunctionHost {
 
 const BODY_LIMIT = 1024 * 1024;
 
+/** A burst of deliveries (a Service's containerConcurrency at once) must not be refused by a short listen queue. */
+const BACKLOG = 4096;
+
 /** Longer than the idle time of the proxies in front (Knative's activator and queue-proxy), so a kept-alive connection
  * is never closed by us while one of them sends on it. */
 const KEEP_ALIVE_MS = 72_000;
 
 /** Serves a lifecycle function over HTTP as Knative delivers to it: binary or structured CloudEvents on POST /, one
- * binary reply event or 204 out, /health/readiness, /health/liveness, /metrics. Node's own HTTP server (ADR 53). */
+ * binary reply event or 204 out, /health/readiness, /health/liveness, /metrics. Node's own HTTP server (ADR 53).
+ * At most `callsAtOnce` POSTs run at once (0 = no limit), the user lane's first (ADR 72). */
 export async function startFunctionHost(
   fn: LifecycleFunction,
   log: Logger,
   port = 0,
   host = '127.0.0.1',
+  callsAtOnce = 0,
 ): Promise<FunctionHost> {
   const metrics = functionMetrics(fn.name);
+  const gate = new CallGate(callsAtOnce);
   const inFlight = new Set<Promise<Outcome>>();
   const call = async (parsed: EventAttributes | InvalidEventError): Promise<Outcome> => {
     const started = performance.now();
@@ -49,7 +57,11 @@ export async function startFunctionHost(
     'POST /': async (req, res) => {
       const body = await requestBody(req, BODY_LIMIT);
       if (body === undefined) return send(res, 413, problem('LCM_ERR_EVENT_INVALID', 'the body is larger than 1 MiB'));
-      const outcome = await call(parseEvent(req.headers, body.toString('utf8')));
+      const parsed = parseEvent(req.headers, body.toString('utf8'));
+      const rank = parsed instanceof InvalidEventError ? 0 : rankOfLane(laneOf(parsed));
+      // A sender that hung up while its call waited gets nothing run (its broker retries or has given up).
+      const outcome = await gate.run(rank, async () => (req.socket.destroyed ? undefined : call(parsed)));
+      if (!outcome) return;
       if ('reply' in outcome) {
         const message = HTTP.binary(outcome.reply);
         return send(res, 200, message.body, message.headers as Record<string, string>);
@@ -72,7 +84,7 @@ export async function startFunctionHost(
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => resolve());
+    server.listen({ port, host, backlog: BACKLOG }, () => resolve());
   });
   const bound = (server.address() as AddressInfo).port;
   const url = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${bound}`;

@@ -12,6 +12,7 @@ import {
   type EventAttributes,
   type ObjectKey,
 } from './events.ts';
+import { laneOf } from './lane.ts';
 import type { Logger } from './logger.ts';
 import { inSpan, parseTraceparent, recordedTrace, startSpan, type TraceContext } from './trace.ts';
 import { ANNOTATION, OUR_MANAGERS } from '../core/vocabulary.ts';
@@ -68,7 +69,7 @@ export async function invoke(fn: LifecycleFunction, event: EventAttributes, log:
     // Drift checks are counted apart (`<function> (drift)`): the bench then tells installs from background checks.
     const work = () =>
       asCaller(isDriftCheck(event) ? `${fn.name} (drift)` : fn.name, () =>
-        inSpan(span, () => withSeen(event, key, () => fn.handle({ event, key, log: bound }))),
+        inSpan(span, () => withSeen(event, key, () => fn.handle({ event, key, log: bound })), laneOf(event)),
       );
     const batch = fn.keyless ? undefined : fn.batchOf?.(event, key);
     const serial = fn.keyless ? undefined : fn.serialOf?.(event, key);

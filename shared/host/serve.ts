@@ -23,7 +23,7 @@ export async function serve(factory: (deps: FunctionDeps) => LifecycleFunction):
   const fn = factory(await composeDeps(kc, config, sink));
   const log = createLogger(fn.name, config.logLevel);
   await startTraceExport(config.traces);
-  const host = await startFunctionHost(fn, log, config.port, '0.0.0.0');
+  const host = await startFunctionHost(fn, log, config.port, '0.0.0.0', config.callsAtOnce);
   log.info({ url: host.url, traces: config.traces && new URL(config.traces.url).origin }, `${fn.name} serving`);
   process.once(
     'SIGTERM',

@@ -46,7 +46,7 @@ export function startSpan(
     : { traceId: random(16), spanId: random(8), sampled: true };
 }
 
-interface ManagedFieldsEntry {
+export interface ManagedFieldsEntry {
   manager?: string;
   subresource?: string;
   time?: string;
@@ -56,23 +56,30 @@ interface Traced {
   status?: { lastTrace?: unknown };
 }
 
-/** PURE. The trace a write recorded on `object` (status.lastTrace for a status write, else annotation `annotation`)
- * when its newest write (managedFields, by time) was one of `ours`; a write by anyone else starts a new one. */
-export function recordedTrace(object: unknown, ours: readonly string[], annotation: string): TraceContext | undefined {
-  const traced = object as Traced | undefined;
-  const entries = traced?.metadata?.managedFields ?? [];
+/** PURE. The newest write on `object` (managedFields, by time) when it was one of `ours`; else undefined. */
+export function newestOwnWrite(object: unknown, ours: readonly string[]): ManagedFieldsEntry | undefined {
+  const entries = (object as Traced | undefined)?.metadata?.managedFields ?? [];
   const newest = entries.reduce<ManagedFieldsEntry | undefined>(
     (best, e) => (!best || (e.time ?? '') >= (best.time ?? '') ? e : best),
     undefined,
   );
-  if (!newest?.manager || !ours.includes(newest.manager)) return undefined;
+  return newest?.manager && ours.includes(newest.manager) ? newest : undefined;
+}
+
+/** PURE. The trace a write recorded on `object` (status.lastTrace for a status write, else annotation `annotation`)
+ * when its newest write was one of `ours`; a write by anyone else starts a new one. */
+export function recordedTrace(object: unknown, ours: readonly string[], annotation: string): TraceContext | undefined {
+  const newest = newestOwnWrite(object, ours);
+  if (!newest) return undefined;
+  const traced = object as Traced;
   return parseTraceparent(
-    newest.subresource === 'status' ? traced?.status?.lastTrace : traced?.metadata?.annotations?.[annotation],
+    newest.subresource === 'status' ? traced.status?.lastTrace : traced.metadata?.annotations?.[annotation],
   );
 }
 
-/** Runs `work` as the span `trace`: events it sends carry it, writes record it. */
-export const inSpan = <T>(trace: TraceContext, work: () => Promise<T>): Promise<T> => withinCall({ trace }, work);
+/** Runs `work` as the span `trace` in `lane`: events it sends carry both, writes record them (ADR 20, 72). */
+export const inSpan = <T>(trace: TraceContext, work: () => Promise<T>, lane?: string): Promise<T> =>
+  withinCall(lane ? { trace, lane } : { trace }, work);
 
 /** The current call's traceparent; outside a call (a source, the runtime watch), the root of a new trace. */
 export const currentTraceparent = (): string => formatTraceparent(callContext().trace ?? startSpan(undefined));

@@ -80,12 +80,17 @@ describe('the rendered manifests', () => {
             readinessProbe?: { httpGet?: { path?: string } };
             livenessProbe?: { httpGet?: { path?: string } };
             envFrom?: unknown[];
+            env?: { name: string; value?: string }[];
           }[];
         };
       };
       expect(template.spec.serviceAccountName).toBe(`lifecycle-${fn}`);
       expect(named('ServiceAccount', `lifecycle-${fn}`), `${fn} has its ServiceAccount`).toBeDefined();
       expect(template.spec.containerConcurrency).toBeGreaterThan(0);
+      // An instance holds more calls than it runs, so the waiting ones start by lane in it, not by arrival (ADR 72).
+      const runsAtOnce = template.spec.containers[0]?.env?.find((e) => e.name === 'LIFECYCLE_CALLS_AT_ONCE')?.value;
+      if (fn !== 'resync') expect(Number(runsAtOnce), fn).toBeLessThan(template.spec.containerConcurrency);
+      if (fn !== 'resync') expect(Number(runsAtOnce), fn).toBeGreaterThan(0);
       expect(Number(template.metadata.annotations['autoscaling.knative.dev/max-scale'])).toBeGreaterThanOrEqual(1);
       expect(template.metadata.annotations['autoscaling.knative.dev/min-scale']).toMatch(/^\d+$/);
       expect(template.spec.containers[0]?.readinessProbe?.httpGet?.path).toBe('/health/readiness');

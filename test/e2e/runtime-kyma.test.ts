@@ -3,7 +3,7 @@
 import { inputsOf } from '../../functions/resolve-template/inputs.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kyma } from '../../shared/core/kyma.ts';
-import { API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
+import { ANNOTATION, API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import {
   connectRuntime,
   deleteKyma,
@@ -11,6 +11,7 @@ import {
   getKyma,
   kymaGone,
   kymaInState,
+  manifestsOf,
   REMOTE_KYMA,
   stopWorld,
   type World,
@@ -88,6 +89,11 @@ describe('runtime side: the runtime Kyma', () => {
       inputs: inputsOf(ready.metadata),
     });
     expect(world.events.some((e) => e.source === '/lifecycle-manager/runtime-watch' && e.name === 'rt-b')).toBe(true);
+    // The edit's lane is recorded on what it wrote (ADR 72): render-manifest's Manifest (an annotation) and the status
+    // apply-remote wrote for it, whose call came from the API server's event without a lane of its own.
+    const [manifest] = await manifestsOf(world, 'rt-b');
+    expect(manifest?.metadata.annotations?.[ANNOTATION.lastLane]).toBe('user');
+    expect(manifest?.status).toMatchObject({ state: 'Ready', lastLane: 'user' });
     const mirrored = await eventually('module mirrored to the runtime Kyma', async () => {
       const k = await runtime.get<Kyma>(REMOTE_KYMA);
       return k?.status?.modules?.[0]?.state === 'Ready' ? k : undefined;
