@@ -9,6 +9,7 @@ import type { LayerCache } from '../../shared/oci/layer.ts';
 import type { Rollouts } from './rollout.ts';
 import type { RolloutWatch } from './rollout-watch.ts';
 import type { KcpSecrets } from '../../shared/render/target.ts';
+import type { Announce } from '../../shared/host/announce.ts';
 
 export interface ApplyContext {
   kcp: KubeClient;
@@ -30,6 +31,8 @@ export interface ApplyContext {
   rolloutWatch: RolloutWatch;
   /** The Manifest versions this instance's guarded status writes produced: their update events are skipped (ADR 25). */
   written: OwnWrites;
+  /** Sends the API server's event about a status write made in the user lane at once (ADR 73). */
+  announce: Announce;
   /** A resync event: sync in full (drift repair), whatever the rollout memo says. */
   force: boolean;
   /** On a drift check: the module's objects read through lists a Kyma's modules share (ADR 57). */

@@ -7,6 +7,7 @@ import type { ApplyContext } from './context.ts';
 import { nextStatus, statusChanged, type StatusWish } from './status.ts';
 import { currentTraceparent } from '../../shared/host/trace.ts';
 import { laneToRecord } from '../../shared/host/lane.ts';
+import type { WatchedObject } from '../../shared/kube/apiserver-events.ts';
 
 /** Writes the Manifest status (SSA, the applier's field manager; failed: upstream's PatchStatus Warning, ADR 40) only
  * when more than timestamps change; with `precondition`, only at the resourceVersion read (409 otherwise), and the
@@ -41,6 +42,7 @@ export async function writeStatus(
       throw error;
     });
   if (metadata.resourceVersion) ctx.written.remember(stored);
+  await ctx.announce('update', stored as WatchedObject);
   ctx.log.info({ state: wish.state }, wish.operation);
   await ctx.events.record(involvedOf(manifest), manifestStateEvent(manifest.status?.state, wish.state, wish.operation));
 }

@@ -27,6 +27,7 @@ import { mandatorySources } from './mandatory.ts';
 import { removedModuleSources } from './removing.ts';
 import { currentTraceparent } from '../../shared/host/trace.ts';
 import { laneToRecord } from '../../shared/host/lane.ts';
+import { announcer } from '../../shared/host/announce.ts';
 import { renderedFinalizers } from '../../shared/core/manifest-finalizers.ts';
 
 export const NAME = 'render-manifest';
@@ -187,5 +188,6 @@ async function write(
     { manifest: desired.metadata.name, version: desired.spec?.version },
     stored ? 'Manifest updated' : 'Manifest created',
   );
+  await announcer(deps.sink, NAME, deps.config.announceUserWrites)(stored ? 'update' : 'add', written);
   return written;
 }

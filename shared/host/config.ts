@@ -27,6 +27,9 @@ export interface Config {
   /** Calls a function instance runs at once, the user lane's first (LIFECYCLE_CALLS_AT_ONCE, default 32; 0 = no
    * limit; ADR 72). Set per Service: its containerConcurrency only bounds what an instance holds. */
   readonly callsAtOnce: number;
+  /** A function writing in the user lane sends the API server's event about its write itself, at once
+   * (LIFECYCLE_ANNOUNCE_USER_WRITES, default false; the shipped ConfigMap sets it for Knative's ApiServerSource; ADR 73). */
+  readonly announceUserWrites: boolean;
   /** Ready objects are re-checked for drift once per this many minutes (non-Ready ones every minute). */
   readonly driftPeriodMinutes: number;
   /** apply-remote watches a module's workload roll out this long in the call before it writes Processing and retries
@@ -111,6 +114,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sinkUrl: env.K_SINK || undefined,
     port: integer(env, 'PORT', '8080', 0, 65535),
     callsAtOnce: integer(env, 'LIFECYCLE_CALLS_AT_ONCE', '32', 0, 100_000),
+    announceUserWrites: flag(env, 'LIFECYCLE_ANNOUNCE_USER_WRITES', false),
     driftPeriodMinutes: integer(env, 'LIFECYCLE_DRIFT_PERIOD_MINUTES', '5', 1, 1440),
     rolloutWatchMs: integer(env, 'LIFECYCLE_ROLLOUT_WATCH_SECONDS', '2', 0, 60) * 1000,
     resyncMaxEvents: integer(env, 'LIFECYCLE_RESYNC_MAX_EVENTS', '250', 1, 1_000_000),

@@ -12,8 +12,8 @@ export const remote = (kind: string, name: string) => ({
   name,
 });
 
-export async function startRuntimeSideWorld(): Promise<World> {
-  const world = await startWorld({ LIFECYCLE_RESTRICTED_MODULES: 'deployer' });
+export async function startRuntimeSideWorld(env: Record<string, string> = {}): Promise<World> {
+  const world = await startWorld({ LIFECYCLE_RESTRICTED_MODULES: 'deployer', ...env });
   await publishSampleModule(world.registry, world.kcp, {
     name: 'deployer',
     version: '1.0.0',
