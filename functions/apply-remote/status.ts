@@ -55,6 +55,9 @@ export function statusChanged(manifest: Manifest, next: ManifestStatus): boolean
   const strip = (s: ManifestStatus | undefined) => ({
     ...s,
     lastTrace: undefined,
+    // The lane is recorded by the write, not decided (ADR 72): with it here, each user-lane call wrote again and two
+    // instances answered each other's writes for ever (test/faults/conflicts.test.ts).
+    lastLane: undefined,
     lastOperation: { operation: s?.lastOperation?.operation },
     conditions: (s?.conditions ?? []).map((c) => ({ ...c, lastTransitionTime: undefined })),
   });

@@ -4,7 +4,6 @@ import { inputsOf } from '../../functions/resolve-template/inputs.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kyma } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
-import { LANE, LANE_USER } from '../../shared/host/events.ts';
 import { ANNOTATION, API_VERSION, KCP_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import {
   connectRuntime,
@@ -104,14 +103,6 @@ describe('runtime side: the runtime Kyma', () => {
         (e.data as Manifest)?.status?.lastLane === 'user',
     );
     expect(kept, 'a status written in the user lane, as the API server keeps it').toBe(true);
-    // ... and announced by the writers at once, as the API server's events (ADR 73).
-    const announced = world.events.filter(
-      (e) => e.name === manifest?.metadata.name && String(e.source).startsWith('/lifecycle-manager/'),
-    );
-    expect(announced.map((e) => `${e.source} ${e.type} ${String(e[LANE])}`)).toContain(
-      '/lifecycle-manager/render-manifest dev.knative.apiserver.resource.add user',
-    );
-    expect(announced.every((e) => e[LANE] === LANE_USER && e.kind === 'Manifest')).toBe(true);
     const mirrored = await eventually('module mirrored to the runtime Kyma', async () => {
       const k = await runtime.get<Kyma>(REMOTE_KYMA);
       return k?.status?.modules?.[0]?.state === 'Ready' ? k : undefined;
