@@ -6,6 +6,10 @@ import { EDIT_MODULE, kymaName, type Fleet } from './fleet.ts';
 import type { ReadinessTracker } from './readiness.ts';
 import { editLatency, type EditMarks } from './edit-timeline.ts';
 import { untilAll } from './wait.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { KubeClient } from '../shared/kube/client.ts';
+import type { ObjectRef } from '../shared/kube/types.ts';
+import { isNotFound } from '../shared/kube/errors.ts';
 
 type Say = (line: string) => void;
 
@@ -28,11 +32,14 @@ export async function editKymas(
   const at = new Map<string, number>();
   for (const name of names) {
     const runtime = fleet.runtimes[Number(name.slice(5)) % fleet.runtimes.length];
+    if (!runtime) continue;
     edited.add(name);
-    at.set(name, performance.now());
-    await runtime?.mergePatch(remoteKymaRef(fleet.runtimePerKyma ? OWN_RUNTIME : { namespace: name, shared: true }), {
-      spec: { modules: [...fleet.modules, EDIT_MODULE].map((m) => ({ name: m })) },
-    });
+    const ref = remoteKymaRef(fleet.runtimePerKyma ? OWN_RUNTIME : { namespace: name, shared: true });
+    const spec = { modules: [...fleet.modules, EDIT_MODULE].map((m) => ({ name: m })) };
+    at.set(
+      name,
+      await editOnceThere(runtime, ref, { spec }, timeoutSeconds, () => say(`${name}: no runtime Kyma yet`)),
+    );
   }
   await untilAll(
     () => [...at.keys()].filter((k) => tracker.moduleReady.has(`${k}/${EDIT_MODULE}`)).length,
@@ -44,6 +51,29 @@ export async function editKymas(
   const marks = [...at.entries()].map(([kyma, edited]) => marksOf(tracker, kyma, edited));
   say(`${what}: the slowest ${slowest(marks.map((m) => [m.kyma, editLatency(m)]))}`);
   return marks;
+}
+
+/** Patches the runtime Kyma once it is there, as a user would: a Kyma can be Ready a moment before resolve-template
+ * creates its runtime Kyma. Answers when the patch that found it was sent. */
+async function editOnceThere(
+  runtime: KubeClient,
+  ref: ObjectRef,
+  patch: object,
+  timeoutSeconds: number,
+  waiting: () => void,
+): Promise<number> {
+  const deadline = performance.now() + timeoutSeconds * 1000;
+  for (let tries = 0; ; tries++) {
+    const sent = performance.now();
+    try {
+      await runtime.mergePatch(ref, patch);
+      return sent;
+    } catch (error) {
+      if (!isNotFound(error) || sent > deadline) throw error;
+      if (tries === 0) waiting();
+    }
+    await sleep(200);
+  }
 }
 
 /** What the bench's watches saw of the edit of `kyma` made at `edited`. */
