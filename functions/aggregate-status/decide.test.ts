@@ -3,7 +3,15 @@ import { aKyma, aManifest } from '../../test/builders.ts';
 import { runtimeUnreachable, type Kyma, type ModuleStatus } from '../../shared/core/kyma.ts';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import type { State } from '../../shared/core/objects.ts';
-import { aggregate, aggregateSteps, ignoreReason, kymaState, ownedPart, type AggregateView } from './decide.ts';
+import {
+  aggregate,
+  aggregateSteps,
+  AWAITING_RUNTIME_KYMA,
+  ignoreReason,
+  kymaState,
+  ownedPart,
+  type AggregateView,
+} from './decide.ts';
 
 const NOW = '2026-11-22T12:00:00Z';
 const SYNCED = { crds: { ok: true, message: 'CRDs synced' }, catalog: { ok: true, message: 'catalog synced' } };
@@ -285,6 +293,20 @@ describe('the steps of aggregate-status, in order', () => {
     ],
   ])('%s', (_, v, expected) => {
     expect(steps(v)).toEqual(expected);
+  });
+
+  it('holds a Kyma resolved from the KCP spec (no Kyma CRD on the runtime then) at Processing until its runtime Kyma exists; an in-cluster Kyma has none (ADR 74)', () => {
+    const fromKcp = kyma([{ name: 'a' }], { ...ready, specSource: { from: 'kcp', channel: 'regular' } });
+    const written = (v: AggregateView) => aggregateSteps(v).find((s) => s.step === 'WriteStatus');
+    expect(written(view({ kyma: fromKcp }))).toMatchObject({
+      status: { state: 'Processing', lastOperation: { operation: AWAITING_RUNTIME_KYMA } },
+    });
+    expect(written(view({ kyma: fromKcp, runtimeSide: undefined })), 'a Manifest event alike').toMatchObject({
+      status: { state: 'Processing' },
+    });
+    expect(written(view({ kyma: fromKcp, inCluster: true })), 'in-cluster: Ready as before').toBeUndefined();
+    const failing = written(view({ kyma: fromKcp, manifests: [manifest('a', 'Error', 'boom')] }));
+    expect(failing, "a module's Error is reported as such").toMatchObject({ status: { state: 'Error' } });
   });
 
   it('looks the runtime up only on a Manifest event', () => {

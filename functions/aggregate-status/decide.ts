@@ -101,8 +101,23 @@ export function kymaState(modules: ModuleStatus[], conditions: Condition[]): Exc
 export type RuntimeSync = { crds: Outcome; catalog: Outcome; pullSecret?: Outcome } | { unreachable: string };
 type Outcome = { ok: boolean; message: string; unknown?: true };
 
-/** PURE. The status aggregate-status writes; timestamps kept when nothing else changed. */
-export function aggregate(kyma: Kyma, manifests: Manifest[], now: string, sync?: RuntimeSync): KymaStatus {
+/** The operation of a Kyma whose modules are Ready while its runtime Kyma does not exist yet. */
+export const AWAITING_RUNTIME_KYMA = 'waiting for the runtime Kyma to be created';
+
+/** PURE. Whether the module list came from the KCP spec for want of the runtime's Kyma CRD (resolve-template): the
+ * runtime Kyma is still to be created (ADR 74); an in-cluster Kyma has none. */
+export const awaitsRuntimeKyma = (kyma: Kyma, inCluster: boolean): boolean =>
+  !inCluster && kyma.status?.specSource?.from === 'kcp';
+
+/** PURE. The status aggregate-status writes; timestamps kept when nothing else changed. A Kyma `awaiting` its runtime
+ * Kyma is not Ready (upstream creates the runtime Kyma before anything else): Processing, saying so (ADR 74). */
+export function aggregate(
+  kyma: Kyma,
+  manifests: Manifest[],
+  now: string,
+  sync?: RuntimeSync,
+  awaiting = false,
+): KymaStatus {
   const unreachable = sync && 'unreachable' in sync ? sync.unreachable : '';
   const modules = moduleEntries(kyma, manifests).map((m) =>
     unreachable && m.state !== 'Unmanaged' ? { ...m, state: 'Error' as const, message: unreachable } : m,
@@ -131,9 +146,16 @@ export function aggregate(kyma: Kyma, manifests: Manifest[], now: string, sync?:
     condition(kyma, 'ModuleCatalog', runtimeOutcome('ModuleCatalog'), now),
     ...(pullSecret ? [condition(kyma, 'SKRImagePullSecretSync', runtimeOutcome('SKRImagePullSecretSync'), now)] : []),
   ];
-  const state = unreachable ? 'Error' : resolved ? kymaState(modules, conditions) : 'Processing';
+  const reached = unreachable ? 'Error' : resolved ? kymaState(modules, conditions) : 'Processing';
+  const held = awaiting && reached === 'Ready';
+  const state = held ? 'Processing' : reached;
   const operation =
-    unreachable || (resolved ? operationOf(state, modules) : 'waiting for the module list to be resolved');
+    unreachable ||
+    (held
+      ? AWAITING_RUNTIME_KYMA
+      : resolved
+        ? operationOf(state, modules)
+        : 'waiting for the module list to be resolved');
   const activeChannel =
     state === 'Ready' || state === 'Warning'
       ? previous.specSource?.channel || kyma.spec?.channel
@@ -232,7 +254,7 @@ export function ignoreReason(
  * event); a runtime side still pending retried. */
 export function aggregateSteps(view: AggregateView): AggregateStep[] {
   const { kyma, runtimeSide } = view;
-  const status = aggregate(kyma, view.manifests, view.now, runtimeSide?.sync);
+  const status = aggregate(kyma, view.manifests, view.now, runtimeSide?.sync, awaitsRuntimeKyma(kyma, view.inCluster));
   const changed = ownedPart(status) !== ownedPart(kyma.status);
   const mirror = runtimeSide ? runtimeSide.runtime && !runtimeSide.pending : changed && !view.inCluster;
   return [

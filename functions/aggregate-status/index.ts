@@ -18,7 +18,7 @@ import {
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/deps.ts';
 import type { LifecycleFunction } from '../../shared/host/invoke.ts';
 import type { ObjectKey } from '../../shared/host/events.ts';
-import { aggregateSteps, ignoreReason, type AggregateStep } from './decide.ts';
+import { aggregateSteps, awaitsRuntimeKyma, ignoreReason, type AggregateStep } from './decide.ts';
 import { kymaKeyOf, kymaNameOf } from '../../shared/kube/kyma-of.ts';
 import { inClusterSync, runtimeView, syncRuntime } from './runtime-sync.ts';
 import { isInClusterKyma } from '../../shared/core/in-cluster.ts';
@@ -72,7 +72,7 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
   const runtimeSideOf = (kyma: Kyma, inCluster: boolean, force: boolean) =>
     inCluster
       ? inClusterSync(deps.config.inCluster)
-      : syncRuntime(deps.kcp, runtimes, kyma, pushed, force, deps.config);
+      : syncRuntime(deps.kcp, runtimes, kyma, pushed, force, deps.config, awaitsRuntimeKyma(kyma, inCluster));
   return {
     name: NAME,
     accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],

@@ -56,9 +56,9 @@ export const runtimeView = (side: SideOutcome | undefined) =>
     watcherRemoved: Boolean(side.upstreamWatcher),
   };
 
-/** CRDs, then the module catalog (and the image pull Secret when configured), on the Kyma's runtime; upstream's
- * watcher removed once per instance (ADR 40); an unreachable runtime is reported, not thrown. Unless `force`, a push
- * of the same desired objects within the memo's TTL is skipped. */
+/** CRDs, then the module catalog (and the image pull Secret if configured), on the Kyma's runtime; upstream's watcher
+ * removed once per instance (ADR 40); an unreachable runtime reported, not thrown. Unless `force` or `awaiting` (no
+ * runtime Kyma yet: pushed whatever was trusted, ADR 74), a push of the same objects within the memo's TTL is skipped. */
 export async function syncRuntime(
   kcp: KubeClient,
   runtimes: RuntimeClients,
@@ -66,6 +66,7 @@ export async function syncRuntime(
   memo: SyncMemo,
   force: boolean,
   config: Pick<Config, 'runtimeImagePullSecret' | 'restrictedModules'>,
+  awaiting = false,
 ): Promise<SideOutcome> {
   const { name, namespace = '' } = kyma.metadata;
   markStep('sync_context_retrieval');
@@ -76,9 +77,10 @@ export async function syncRuntime(
   const key = `${namespace}/${name}`;
   try {
     const desired = await desiredRuntimeSide(kcp, kyma, access.scope.namespace, config);
+    if (awaiting) sharedObjects.forgetServer(access.client.server);
     // Concurrent calls about one Kyma (its add and update events) share one push (ADR 54).
     const removed =
-      (await memo.once(access.client, key, desired, force, async () => {
+      (await memo.once(access.client, key, desired, force || awaiting, async () => {
         const gone = await pushCrdsAndCatalog(access.client, desired, access.scope.namespace);
         if (desired.pullSecret) {
           markStep('image_pull_secret_sync');
@@ -263,12 +265,8 @@ async function pushCatalog(runtime: KubeClient, catalog: Catalog, remoteNamespac
   let removed = 0;
   for (const [key, copy] of live) {
     if (keep.has(key) || !copy.metadata.managedFields?.some((f) => f.manager === CATALOG_MANAGER)) continue;
-    await runtime.delete({
-      apiVersion: API_VERSION,
-      kind: copy.kind ?? '',
-      namespace: remoteNamespace,
-      name: copy.metadata.name,
-    });
+    const ref = { apiVersion: API_VERSION, kind: copy.kind ?? '', namespace: remoteNamespace };
+    await runtime.delete({ ...ref, name: copy.metadata.name });
     removed++;
   }
   return removed;

@@ -9,11 +9,13 @@ import { InvalidEventError } from '../../shared/host/errors.ts';
 import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE } from '../../shared/host/events.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/deps.ts';
 import type { LifecycleFunction } from '../../shared/host/invoke.ts';
-import { kymaNameOf } from '../../shared/kube/kyma-of.ts';
+import { kymaKeyOf, kymaNameOf } from '../../shared/kube/kyma-of.ts';
 import { continueDeletion, type PurgeDeps } from './steps.ts';
 import { nothingToPurge } from './decide.ts';
 
 export const NAME = 'purge';
+/** How long a call waits for its Kyma's running call before it runs beside it: longer than a runtime step takes. */
+const SERIAL_WAIT_MS = 30_000;
 
 /** A Kyma with a deletionTimestamp: one step of the deletion chain per call (see decide.ts), then a retry. */
 export function purge(given: FunctionDeps): LifecycleFunction {
@@ -27,6 +29,12 @@ export function purge(given: FunctionDeps): LifecycleFunction {
   return {
     name: NAME,
     accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
+    // One call per Kyma at a time (a Kyma's own events and its Manifests'): side by side, two calls took the runtime
+    // steps twice, and the later one's CRD deletion could meet the runtime's next Kyma (ADR 70, 74).
+    serialOf: (event, key) => {
+      const kyma = kymaKeyOf(event, key);
+      return kyma ? { serial: kyma, waitMs: SERIAL_WAIT_MS } : undefined;
+    },
     async handle({ event, key, log }) {
       if (key.kind !== 'Kyma' && key.kind !== 'Manifest')
         throw new InvalidEventError(`${NAME} handles Kyma and Manifest events, not ${key.kind}`);
