@@ -1,38 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { aKyma, aManifest } from '../../test/builders.ts';
+import { kyma, manifest, NOW, SYNCED } from '../../test/status-builders.ts';
 import { runtimeUnreachable, type Kyma, type ModuleStatus } from '../../shared/core/kyma.ts';
-import type { Manifest } from '../../shared/core/manifest.ts';
 import type { State } from '../../shared/core/objects.ts';
-import {
-  aggregate,
-  aggregateSteps,
-  AWAITING_RUNTIME_KYMA,
-  ignoreReason,
-  kymaState,
-  ownedPart,
-  type AggregateView,
-} from './decide.ts';
-
-const NOW = '2026-11-22T12:00:00Z';
-const SYNCED = { crds: { ok: true, message: 'CRDs synced' }, catalog: { ok: true, message: 'catalog synced' } };
-/** A Kyma whose effective module list (as resolve-template recorded it) is `modules`. */
-const kyma = (modules: { name: string; managed?: boolean }[], status: Kyma['status'] = {}): Kyma => {
-  const resolved = modules.map((m): ModuleStatus => ({
-    name: m.name,
-    resolution: { state: 'Resolved', ...(m.managed === false ? { managed: false } : {}) },
-  }));
-  const merged = [
-    ...resolved.filter((r) => !(status.modules ?? []).some((e) => e.name === r.name)),
-    ...(status.modules ?? []),
-  ];
-  return aKyma({
-    generation: 2,
-    status: { specSource: { from: 'runtime', channel: 'regular' }, ...status, modules: merged },
-  });
-};
-const SAMPLE_CR = { apiVersion: 'x/v1', kind: 'Sample', metadata: { name: 's', namespace: 'kyma-system' } };
-const manifest = (module: string, state: State, operation = ''): Manifest =>
-  aManifest({ module, state, operation, generation: 1, spec: { resource: SAMPLE_CR } });
+import { aggregate, kymaState, ownedPart } from './decide.ts';
 
 describe('kymaState', () => {
   const m = (...states: State[]): ModuleStatus[] => states.map((state, i) => ({ name: `m${i}`, state }));
@@ -225,94 +195,5 @@ describe('aggregate', () => {
     expect(ownedPart({ ...ours, modules: (ours.modules ?? []).map((m) => ({ ...m, maintenance: true })) })).not.toBe(
       ownedPart(ours),
     );
-  });
-});
-
-describe('the steps of aggregate-status, in order', () => {
-  it.each([
-    ['a Kyma gone', undefined, false, 'gone'],
-    [
-      'a Kyma being deleted (purge reports it)',
-      { ...kyma([]), metadata: { name: 'k1', deletionTimestamp: 'x' } },
-      false,
-      'deleting',
-    ],
-    [
-      'a Kyma that skips reconciliation',
-      { ...kyma([]), metadata: { name: 'k1', labels: { 'operator.kyma-project.io/skip-reconciliation': 'true' } } },
-      false,
-      'skip-reconciliation',
-    ],
-    ['the echo of our own status write', kyma([]), true, 'own status write'],
-  ])('leaves the status alone for %s', (_, k, echo, why) => {
-    expect(ignoreReason(k, echo)).toEqual({ step: 'Ignore', why });
-  });
-
-  const ready = aggregate(kyma([{ name: 'a' }]), [manifest('a', 'Ready')], NOW, SYNCED);
-  const steady = kyma([{ name: 'a' }], ready);
-  const view = (extra: Partial<AggregateView>): AggregateView => ({
-    kyma: steady,
-    manifests: [manifest('a', 'Ready')],
-    inCluster: false,
-    now: NOW,
-    runtimeSide: { sync: SYNCED, runtime: true, watcherRemoved: false },
-    ...extra,
-  });
-  const steps = (v: AggregateView) => aggregateSteps(v).map((s) => s.step);
-
-  it.each([
-    ['a Kyma event, all as before: the mirror only (it repairs a failed one)', view({}), ['MirrorStatus']],
-    [
-      'a module went Processing: written, then mirrored',
-      view({ manifests: [manifest('a', 'Processing')] }),
-      ['WriteStatus', 'MirrorStatus'],
-    ],
-    [
-      "upstream's watcher removed first, a runtime side pending last and not mirrored",
-      view({
-        manifests: [manifest('a', 'Processing')],
-        runtimeSide: { sync: SYNCED, runtime: true, watcherRemoved: true, pending: 'CRDs not established' },
-      }),
-      ['ReportWatcherRemoved', 'WriteStatus', 'RetryPending'],
-    ],
-    [
-      'a Kyma event whose runtime cannot be reached: no mirror',
-      view({ runtimeSide: { sync: { unreachable: 'refused' }, runtime: false, watcherRemoved: false } }),
-      ['WriteStatus'],
-    ],
-    ['a Manifest event, nothing changed: nothing', view({ runtimeSide: undefined }), []],
-    [
-      'a Manifest event that changed the status: written and mirrored, the runtime looked up',
-      view({ runtimeSide: undefined, manifests: [manifest('a', 'Error', 'boom')] }),
-      ['WriteStatus', 'MirrorStatus'],
-    ],
-    [
-      'a single-cluster Kyma on a Manifest event: written, nothing to mirror',
-      view({ runtimeSide: undefined, inCluster: true, manifests: [manifest('a', 'Error', 'boom')] }),
-      ['WriteStatus'],
-    ],
-  ])('%s', (_, v, expected) => {
-    expect(steps(v)).toEqual(expected);
-  });
-
-  it('holds a Kyma resolved from the KCP spec (no Kyma CRD on the runtime then) at Processing until its runtime Kyma exists; an in-cluster Kyma has none (ADR 74)', () => {
-    const fromKcp = kyma([{ name: 'a' }], { ...ready, specSource: { from: 'kcp', channel: 'regular' } });
-    const written = (v: AggregateView) => aggregateSteps(v).find((s) => s.step === 'WriteStatus');
-    expect(written(view({ kyma: fromKcp }))).toMatchObject({
-      status: { state: 'Processing', lastOperation: { operation: AWAITING_RUNTIME_KYMA } },
-    });
-    expect(written(view({ kyma: fromKcp, runtimeSide: undefined })), 'a Manifest event alike').toMatchObject({
-      status: { state: 'Processing' },
-    });
-    expect(written(view({ kyma: fromKcp, inCluster: true })), 'in-cluster: Ready as before').toBeUndefined();
-    const failing = written(view({ kyma: fromKcp, manifests: [manifest('a', 'Error', 'boom')] }));
-    expect(failing, "a module's Error is reported as such").toMatchObject({ status: { state: 'Error' } });
-  });
-
-  it('looks the runtime up only on a Manifest event', () => {
-    expect(
-      aggregateSteps(view({ runtimeSide: undefined, manifests: [manifest('a', 'Error', 'boom')] })).at(-1),
-    ).toEqual({ step: 'MirrorStatus', lookUpRuntime: true });
-    expect(aggregateSteps(view({})).at(-1)).toEqual({ step: 'MirrorStatus', lookUpRuntime: false });
   });
 });
