@@ -19,7 +19,7 @@ import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/
 import type { LifecycleFunction } from '../../shared/host/invoke.ts';
 import type { ObjectKey } from '../../shared/host/events.ts';
 import { aggregateSteps, awaitsRuntimeKyma, ignoreReason, type AggregateStep } from './decide.ts';
-import { kymaKeyOf, kymaNameOf } from '../../shared/kube/kyma-of.ts';
+import { kymaKeyOf, kymaNameOf, serialByKyma } from '../../shared/kube/kyma-of.ts';
 import { inClusterSync, runtimeView, syncRuntime } from './runtime-sync.ts';
 import { isInClusterKyma } from '../../shared/core/in-cluster.ts';
 import { RuntimeClients } from '../../shared/kube/runtime-clients.ts';
@@ -86,10 +86,7 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
     // One call per Kyma at a time, as upstream's Kyma work queue has it: a Kyma event's call and its Manifests' batch
     // both write the Kyma's status, and side by side the later one met a 409. A slow runtime side holds the Kyma's
     // Manifest reports no longer than SERIAL_WAIT_MS (ADR 65).
-    serialOf: (event, key) => {
-      const kyma = kymaKeyOf(event, key);
-      return kyma ? { serial: kyma, waitMs: SERIAL_WAIT_MS } : undefined;
-    },
+    serialOf: serialByKyma(SERIAL_WAIT_MS),
     async handle({ event, key, log }) {
       if (key.kind !== 'Kyma' && key.kind !== 'Manifest')
         throw new InvalidEventError(`${NAME} handles Kyma and Manifest events, not ${key.kind}`);

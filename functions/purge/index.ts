@@ -9,7 +9,7 @@ import { InvalidEventError } from '../../shared/host/errors.ts';
 import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE } from '../../shared/host/events.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/deps.ts';
 import type { LifecycleFunction } from '../../shared/host/invoke.ts';
-import { kymaKeyOf, kymaNameOf } from '../../shared/kube/kyma-of.ts';
+import { kymaNameOf, serialByKyma } from '../../shared/kube/kyma-of.ts';
 import { continueDeletion, type PurgeDeps } from './steps.ts';
 import { nothingToPurge } from './decide.ts';
 
@@ -31,10 +31,7 @@ export function purge(given: FunctionDeps): LifecycleFunction {
     accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
     // One call per Kyma at a time (a Kyma's own events and its Manifests'): side by side, two calls took the runtime
     // steps twice, and the later one's CRD deletion could meet the runtime's next Kyma (ADR 70, 74).
-    serialOf: (event, key) => {
-      const kyma = kymaKeyOf(event, key);
-      return kyma ? { serial: kyma, waitMs: SERIAL_WAIT_MS } : undefined;
-    },
+    serialOf: serialByKyma(SERIAL_WAIT_MS),
     async handle({ event, key, log }) {
       if (key.kind !== 'Kyma' && key.kind !== 'Manifest')
         throw new InvalidEventError(`${NAME} handles Kyma and Manifest events, not ${key.kind}`);

@@ -28,3 +28,12 @@ export function kymaKeyOf(event: EventAttributes, key: ObjectKey): string | unde
   const kyma = key.kind === 'Kyma' ? key.name : carriedKymaName(event);
   return kyma ? `${key.namespace}/${kyma}` : undefined;
 }
+
+/** A function's `serialOf` that runs one call per Kyma at a time (its own events and its Manifests'), a call waiting
+ * at most `waitMs` for the one before it. */
+export const serialByKyma =
+  (waitMs: number) =>
+  (event: EventAttributes, key: ObjectKey): { serial: string; waitMs: number } | undefined => {
+    const kyma = kymaKeyOf(event, key);
+    return kyma ? { serial: kyma, waitMs } : undefined;
+  };
