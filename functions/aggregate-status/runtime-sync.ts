@@ -19,6 +19,7 @@ import type { Config } from '../../shared/host/config.ts';
 import { removeUpstreamWatcher } from './upstream-watcher.ts';
 import { markStep } from '../../shared/host/steps.ts';
 import { mapAtMost } from '../../shared/core/at-most.ts';
+import { pullSecretCopy, type PullSecret } from './pull-secret.ts';
 
 export const CATALOG_MANAGER = 'catalog-sync';
 const CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' };
@@ -29,13 +30,6 @@ interface RuntimeSide {
   crds: RuntimeCrd[];
   catalog: Catalog;
   pullSecret?: PullSecret;
-}
-interface PullSecret {
-  apiVersion: string;
-  kind: string;
-  metadata: { name: string; namespace: string; labels: Record<string, string> };
-  type?: string;
-  data: Record<string, string>;
 }
 
 /** What a Kyma event's runtime side did: the sync's outcome, the runtime reached, a step still pending, upstream's
@@ -265,32 +259,9 @@ async function pushCatalog(runtime: KubeClient, catalog: Catalog, remoteNamespac
   let removed = 0;
   for (const [key, copy] of live) {
     if (keep.has(key) || !copy.metadata.managedFields?.some((f) => f.manager === CATALOG_MANAGER)) continue;
-    const ref = { apiVersion: API_VERSION, kind: copy.kind ?? '', namespace: remoteNamespace };
-    await runtime.delete({ ...ref, name: copy.metadata.name });
+    const { name } = copy.metadata;
+    await runtime.delete({ apiVersion: API_VERSION, kind: copy.kind ?? '', namespace: remoteNamespace, name });
     removed++;
   }
   return removed;
-}
-
-/** The KCP's image pull Secret as copied to the runtime's kyma-system or runtime namespace (data and type only). */
-async function pullSecretCopy(
-  kcp: KubeClient,
-  namespace: string,
-  name: string,
-  remoteNamespace: string,
-): Promise<PullSecret> {
-  const secret = await kcp.get<{ metadata: { name: string }; type?: string; data?: Record<string, string> }>({
-    apiVersion: 'v1',
-    kind: 'Secret',
-    namespace,
-    name,
-  });
-  if (!secret) throw new Error(`image pull Secret ${namespace}/${name} not found in the KCP`);
-  return {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: { name, namespace: remoteNamespace, labels: { [LABEL.managedBy]: MANAGED_BY_RUNTIME } },
-    ...(secret.type ? { type: secret.type } : {}),
-    data: secret.data ?? {},
-  };
 }

@@ -10,9 +10,10 @@ import { Http2Transport } from './http2-transport.ts';
 import { tally } from './request-tally.ts';
 import { noteWrite } from '../host/call-context.ts';
 import { traceRequest } from '../host/otel.ts';
-import { Http1Transport, labelOf, type Headers, type Method, type Transport } from './transport.ts';
+import { accepted, Http1Transport, labelOf, type Headers, type Method, type Transport } from './transport.ts';
 import type { CachedKind, KubeObject, ListOptions, ObjectList, ObjectRef } from './types.ts';
 import { refOf } from './types.ts';
+import { watchStream } from './watch-stream.ts';
 
 const APPLY = 'application/apply-patch+yaml';
 const MERGE = 'application/merge-patch+json';
@@ -227,7 +228,8 @@ export class KubeClient {
 
   /** A WATCH (`path` with its query): each JSON line goes to `onEvent`. Resolves when the server ends the stream or
    * `signal` aborts; rejects on an error answer, a broken connection, `idleMs` without data (servers send bookmarks), or
-   * a line not JSON or that `onEvent` throws on (the stream cut: untrusted input). `onOpen`: the server accepted it. */
+   * a line not JSON, that `onEvent` throws on or that never ends (untrusted input, watch-stream.ts). `onOpen`: the
+   * server accepted it. */
   watch(
     path: string,
     onEvent: (event: unknown) => void,
@@ -236,42 +238,8 @@ export class KubeClient {
     onOpen?: () => void,
   ): Promise<void> {
     tally(this.server, 'GET', path, '');
-    let status = 0;
-    let pending = '';
-    const refused: string[] = [];
-    const cut = new AbortController();
-    let broken: Error | undefined;
-    const take = (line: string) => {
-      try {
-        onEvent(JSON.parse(line));
-      } catch (error) {
-        // Neither the line nor the error's text (which may quote it) is kept: the line may carry a runtime's data.
-        const what = error instanceof SyntaxError ? 'a line that is not JSON' : 'an event it could not take';
-        broken ??= new Error(`${labelOf('WATCH', path)}: ${what}`);
-        cut.abort();
-      }
-    };
-    const listener = {
-      onStatus: (answered: number) => {
-        status = answered;
-        if (accepted(status)) onOpen?.();
-      },
-      onText: (text: string) => {
-        if (!accepted(status)) return void refused.push(text);
-        pending += text;
-        for (let end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n')) {
-          const line = pending.slice(0, end);
-          pending = pending.slice(end + 1);
-          if (line.trim() && !broken) take(line);
-        }
-      },
-    };
     const headers = { ...this.headers, accept: 'application/json' };
-    const stopped = AbortSignal.any([signal, cut.signal]);
-    return this.transport.stream(path, headers, stopped, idleMs, listener).then(() => {
-      if (broken) throw broken;
-      if (!signal.aborted && !accepted(status)) throw apiErrorFrom(status, refused.join(''), labelOf('WATCH', path));
-    });
+    return watchStream(this.transport, { path, headers, signal, idleMs }, onEvent, onOpen);
   }
 
   async request<T>(method: Method, path: string, body?: unknown, contentType = 'application/json'): Promise<T> {
@@ -285,7 +253,7 @@ export class KubeClient {
       const { status, body: text } = await traceRequest(method, path, this.server, () =>
         this.transport.exchange(method, path, headers, payload),
       );
-      if (accepted(status)) return (text ? JSON.parse(text) : undefined) as T;
+      if (accepted(status)) return parsed<T>(text, labelOf(method, path));
       const wait = retryAfterMs(status, text, retries);
       if (wait === undefined) throw apiErrorFrom(status, text, labelOf(method, path));
       await sleep(wait);
@@ -293,4 +261,12 @@ export class KubeClient {
   }
 }
 
-const accepted = (status: number): boolean => status >= 200 && status < 300;
+/** An answer's JSON; an answer that is not JSON fails without quoting it (a runtime's server is untrusted). */
+function parsed<T>(text: string, label: string): T {
+  if (!text) return undefined as T;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new Error(`${label}: the answer is not JSON`);
+  }
+}

@@ -3,7 +3,9 @@ import { tallyConnection } from './request-tally.ts';
 import {
   IDLE_CONNECTION_MS,
   labelOf,
+  MAX_ANSWER_BYTES,
   REQUEST_TIMEOUT_MS,
+  tooLarge,
   type Answer,
   type Headers,
   type Method,
@@ -24,6 +26,8 @@ interface Call {
   idleMs: number;
   listener: StreamListener;
   signal?: AbortSignal;
+  /** The longest answer taken, in characters (a request's; a WATCH's lines are bounded by its reader). */
+  most?: number;
 }
 
 /** One HTTP/2 session to the server and what rides on it. */
@@ -59,7 +63,7 @@ export class Http2Transport implements Transport {
       onStatus: (status: number) => (answer.status = status),
       onText: (text: string) => (answer.body += text),
     };
-    const call = { method, path, headers, payload, idleMs: REQUEST_TIMEOUT_MS, listener };
+    const call = { method, path, headers, payload, idleMs: REQUEST_TIMEOUT_MS, listener, most: MAX_ANSWER_BYTES };
     const http1 = await this.send(call);
     return http1 ? http1.exchange(method, path, headers, payload) : answer;
   }
@@ -94,7 +98,12 @@ export class Http2Transport implements Transport {
         stream.once('close', () => signal?.removeEventListener('abort', abort));
         stream.on('response', (answer) => call.listener.onStatus(Number(answer[':status'])));
         stream.setEncoding('utf8');
-        stream.on('data', (text: string) => call.listener.onText(text));
+        let size = 0;
+        stream.on('data', (text: string) => {
+          if (over) return;
+          if ((size += text.length) > (call.most ?? Infinity)) return void (end(tooLarge(method, path)), abort());
+          call.listener.onText(text);
+        });
         stream.on('end', () => end(cut(stream) ? lost(call) : undefined));
         stream.on('error', (e) => end(unwrap(e)));
         // After an end or an error, the close that follows has nothing to say: no error is made for it.

@@ -36,11 +36,20 @@ export interface Trust {
 
 export const REQUEST_TIMEOUT_MS = 30_000;
 
+/** The largest answer a request takes (a LIST page at most; a runtime's server is untrusted, and a longer one would
+ * fill the memory or pass the longest string V8 makes): over it, the request fails. */
+export const MAX_ANSWER_BYTES = 128 * 2 ** 20;
+export const tooLarge = (method: string, path: string): Error =>
+  new Error(`${labelOf(method, path)}: an answer over ${MAX_ANSWER_BYTES / 2 ** 20} MiB`);
+
 /** A kept-alive connection idle this long is closed (ADR 32): at thousands of runtimes, connections a drift check
  * opened minutes ago would otherwise each hold a TLS session's memory until the next one. */
 export const IDLE_CONNECTION_MS = 30_000;
 
 export const labelOf = (method: string, path: string): string => `${method} ${path.split('?')[0]}`;
+
+/** A 2xx answer. */
+export const accepted = (status: number): boolean => status >= 200 && status < 300;
 
 /** HTTP/1.1 over a keep-alive agent of at most `connections` sockets; WATCH streams get sockets of their own, so
  * they never hold the agent's. */
@@ -60,7 +69,11 @@ export class Http1Transport implements Transport {
     return new Promise<Answer>((resolve, reject) => {
       const req = request(`${this.server}${path}`, options, (res) => {
         const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          if ((size += c.length) > MAX_ANSWER_BYTES) req.destroy(tooLarge(method, path));
+          else chunks.push(c);
+        });
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
         res.on('error', reject);
       });

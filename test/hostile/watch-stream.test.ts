@@ -1,6 +1,7 @@
-// A runtime's API server is untrusted input: a WATCH that streams a line that is not JSON, or an event its reader
-// cannot take, ends that watch with an error that quotes nothing of the line; the process goes on (no uncaught
-// exception from the stream's data handler), over HTTP/2 (runtimes, ADR 52) and HTTP/1.1 alike.
+// A runtime's API server is untrusted input: a WATCH that streams a line that is not JSON, an event its reader cannot
+// take, or a line that never ends, ends that watch with an error that quotes nothing of the line; an answer that never
+// ends or is not JSON fails its request the same way; the process goes on (no uncaught exception from a stream's
+// handlers, no memory filled), over HTTP/2 (runtimes, ADR 52) and HTTP/1.1 alike.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createSecureServer, type Http2SecureServer } from 'node:http2';
 import type { AddressInfo } from 'node:net';
@@ -27,14 +28,19 @@ beforeAll(async () => {
   const pki = await createClusterPki(dir, 'hostile');
   const [cert, key, ca] = await Promise.all([pki.servingCert, pki.servingKey, pki.caCert].map((f) => readFile(f)));
   server = createSecureServer({ cert, key, allowHTTP1: true }, (req, res) => {
-    const lines = new URL(req.url ?? '/', 'https://x').searchParams.get('lines') ?? '';
+    const url = new URL(req.url ?? '/', 'https://x');
+    const lines = url.searchParams.get('lines') ?? '';
     res.writeHead(200, { 'content-type': 'application/json' });
+    res.on('close', () => closed++);
+    if (url.pathname === '/not-json') return void res.end(SECRET_LINE);
+    // An answer, or a WATCH's second line, that never ends: only the client can stop it.
+    if (url.pathname === '/endless') return flood(res, '[');
     res.write(`${GOOD}\n`);
+    if (lines === 'endless') return flood(res, '{"type":"ADDED",');
     // The rest comes in a later chunk, split inside the line, and the stream stays open: only the client can end it.
     const rest = streams[lines] ?? '';
     setTimeout(() => res.write(rest.slice(0, 5)), 50);
     setTimeout(() => res.write(rest.slice(5)), 100);
-    res.on('close', () => closed++);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -44,6 +50,20 @@ beforeAll(async () => {
     applyToHTTPSOptions: async (options) => void (options.ca = ca),
   };
 });
+
+/** Writes `start` and then megabytes of spaces for as long as the client reads them. */
+function flood(
+  res: { write(chunk: string): boolean; on(event: 'drain', f: () => void): unknown; destroyed: boolean },
+  start: string,
+) {
+  const chunk = ' '.repeat(2 ** 20);
+  const more = () => {
+    while (!res.destroyed && res.write(chunk));
+  };
+  res.write(start);
+  res.on('drain', more);
+  more();
+}
 
 afterAll(async () => {
   server?.close();
@@ -88,5 +108,38 @@ describe('a hostile runtime API server on a WATCH', () => {
     const { names, ended } = await watchOf(http2, 'shapeless');
     expect(names).toEqual(['first']);
     expect((ended as Error).message).toBe('WATCH /api/v1/configmaps: an event it could not take');
+  });
+
+  it.each([
+    ['HTTP/2', true],
+    ['HTTP/1.1', false],
+  ])('%s: a line that never ends ends the watch at 16 MiB, not the memory', async (_, http2) => {
+    const before = closed;
+    const { names, ended } = await watchOf(http2, 'endless');
+    expect(names).toEqual(['first']);
+    expect((ended as Error).message).toBe('WATCH /api/v1/configmaps: a line over 16 MiB');
+    await expect.poll(() => closed, { timeout: 5_000 }).toBe(before + 1);
+  });
+});
+
+describe('a hostile runtime API server on a request', () => {
+  it.each([
+    ['HTTP/2', true],
+    ['HTTP/1.1', false],
+  ])('%s: an answer that never ends fails at 128 MiB, the process going on', async (_, http2) => {
+    const before = closed;
+    const client = await KubeClient.from(runtime, { http2 });
+    await expect(client.request('GET', '/endless')).rejects.toThrow(/^GET \/endless: an answer over 128 MiB$/);
+    await expect.poll(() => closed, { timeout: 5_000 }).toBe(before + 1);
+  });
+
+  it.each([
+    ['HTTP/2', true],
+    ['HTTP/1.1', false],
+  ])('%s: an answer that is not JSON fails without quoting it', async (_, http2) => {
+    const client = await KubeClient.from(runtime, { http2 });
+    const failed = await client.request('GET', '/not-json').catch((error: unknown) => error as Error);
+    expect((failed as Error).message).toBe('GET /not-json: the answer is not JSON');
+    expect(JSON.stringify(failed) + String((failed as Error).stack)).not.toContain('hostile-secret-value');
   });
 });
