@@ -226,10 +226,9 @@ export class KubeClient {
     return answer;
   }
 
-  /** A WATCH (`path` with its query): each JSON line goes to `onEvent`. Resolves when the server ends the stream or
-   * `signal` aborts; rejects on an error answer, a broken connection, `idleMs` without data (servers send bookmarks), or
-   * a line not JSON, that `onEvent` throws on or that never ends (untrusted input, watch-stream.ts). `onOpen`: the
-   * server accepted it. */
+  /** A WATCH (`path` with its query): each JSON line goes to `onEvent`; ends, rejects and cuts the stream as
+   * watch-stream.ts says (a line not JSON, thrown on or never ending: untrusted input). `onOpen`: the server accepted
+   * it. */
   watch(
     path: string,
     onEvent: (event: unknown) => void,
