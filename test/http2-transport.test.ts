@@ -3,7 +3,6 @@
 // that stops answering (a PING after a timeout); a server that only speaks HTTP/1.1 (a TLS terminator in front of the
 // API server) is reached over HTTP/1.1.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { connect as tcpConnect, createServer as tcpServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect as tlsConnect, createServer as tlsServer } from 'node:tls';
@@ -16,6 +15,7 @@ import { isConnectionError } from '../shared/host/errors.ts';
 import { KubeClient } from '../shared/kube/client.ts';
 import type { KubeObject } from '../shared/kube/types.ts';
 import { countRequests, requestTally } from '../shared/kube/request-tally.ts';
+import { passThrough } from './pass-through.ts';
 
 type Config = { clusters: { cluster: Record<string, string> }[] };
 const runtimeKubeconfig = () => inject('controlPlane').runtimes[0] as string;
@@ -29,26 +29,6 @@ function via(port: number, caPem?: string): string {
     if (caPem) cluster['certificate-authority-data'] = Buffer.from(caPem).toString('base64');
   }
   return stringify(config);
-}
-
-/** Forwards every connection on a port of its own to the API server; `cut()` breaks the open ones, `freeze()` stops
- * forwarding on them without closing them (a dead network path). */
-async function passThrough(): Promise<{ port: number; cut: () => void; freeze: () => void; server: Server }> {
-  const target = serverOf(runtimeKubeconfig());
-  const open = new Set<Socket>();
-  const server = tcpServer((socket) => {
-    const upstream = tcpConnect(Number(target.port), target.hostname);
-    for (const end of [socket, upstream]) {
-      open.add(end);
-      end.on('close', () => open.delete(end));
-      end.on('error', () => undefined);
-    }
-    socket.pipe(upstream).pipe(socket);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const freeze = () => open.forEach((s) => (s.unpipe(), s.pause()));
-  const port = (server.address() as { port: number }).port;
-  return { port, cut: () => open.forEach((s) => s.destroy()), freeze, server };
 }
 
 const configMap = (namespace: string, name: string) => ({
@@ -135,7 +115,7 @@ describe('HTTP/2 runtime client', () => {
   });
 
   it('a broken connection fails its calls as connection errors; the next call opens a new session', async () => {
-    const proxy = await passThrough();
+    const proxy = await passThrough(serverOf(runtimeKubeconfig()));
     try {
       countRequests(true);
       const client = await KubeClient.from(loadKubeConfig(via(proxy.port)), { http2: true });
@@ -161,7 +141,7 @@ describe('HTTP/2 runtime client', () => {
   });
 
   it('a connection that stops answering: the timed-out WATCH has the session PINGed, no answer ends it', async () => {
-    const proxy = await passThrough();
+    const proxy = await passThrough(serverOf(runtimeKubeconfig()));
     try {
       countRequests(true);
       const client = await KubeClient.from(loadKubeConfig(via(proxy.port)), { http2: true });

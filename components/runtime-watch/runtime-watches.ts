@@ -1,5 +1,6 @@
 import type { CloudEvent } from 'cloudevents';
 import { scopeOfSecret, type RuntimeScope } from '../../shared/core/runtime-scope.ts';
+import type { Kyma } from '../../shared/core/kyma.ts';
 import { API_VERSION, LABEL } from '../../shared/core/vocabulary.ts';
 import { specAsWeCreatedIt } from './spec-writer.ts';
 import { SYNC_CONTEXT_MANAGER } from '../../shared/kube/remote-namespace.ts';
@@ -9,7 +10,7 @@ import { KubeconfigRefusedError } from '../../shared/kube/kubeconfig-policy.ts';
 import { sharedRuntimeClient } from '../../shared/kube/runtime-clients.ts';
 import { ResourceWatch } from '../../shared/kube/resource-watch.ts';
 import { CACHED } from '../../shared/host/deps.ts';
-import { eventAbout, LANE, LANE_USER, RESYNC_DUE } from '../../shared/host/events.ts';
+import { eventAbout, LANE, LANE_USER, RESYNC_DUE, type ObjectKey } from '../../shared/host/events.ts';
 import type { Logger } from '../../shared/host/logger.ts';
 
 interface Secret {
@@ -230,6 +231,7 @@ export class RuntimeWatches {
     const key = { kind: 'Kyma', apiVersion: API_VERSION, namespace: this.options.namespace, name: kyma };
     let generation = -1;
     const watch = new ResourceWatch({
+      onUnserved: () => void this.kindGone(key),
       client: shared.client,
       source: shared.client.server,
       log: this.options.log,
@@ -246,5 +248,20 @@ export class RuntimeWatches {
     });
     watch.start();
     return { watch, release: shared.release };
+  }
+
+  /** The runtime serves no Kymas while its Kyma's module list is said to come from the runtime Kyma: the Kyma CRD went,
+   * the runtime Kyma with it, maybe before the watch ever saw it. The Kyma is worked on now (ADR 75). */
+  private async kindGone(key: ObjectKey): Promise<void> {
+    const kyma = await this.kcp.get<Kyma>(key).catch(() => undefined);
+    if (kyma?.status?.specSource?.from !== 'runtime') return;
+    await this.options
+      .sink(eventAbout(RESYNC_DUE, 'runtime-watch', key, undefined, { [LANE]: LANE_USER }))
+      .catch((e: unknown) =>
+        this.options.log.warn(
+          { kyma: key.name, err: String(e) },
+          'runtime watches: could not announce a gone Kyma CRD',
+        ),
+      );
   }
 }

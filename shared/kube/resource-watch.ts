@@ -7,6 +7,7 @@ import { sendToSink, type EventSink } from '../host/sink.ts';
 import { apiServerEvent, type ResourceChange, type WatchedObject } from './apiserver-events.ts';
 import type { KubeClient } from './client.ts';
 import { KubeApiError } from './errors.ts';
+import { KnownObjects } from './known-objects.ts';
 import { WatchLiveness } from './watch-terms.ts';
 
 /** One watched resource: kind, optional namespace (absent = all namespaces) and label selector. */
@@ -28,8 +29,10 @@ export interface ResourceWatchOptions {
   readonly sink: EventSink;
   readonly log: EventLog;
   /** Send `add` for every object a (re)list finds, like an informer's initial sync: an edit made while the watch was
-   * down is not missed. */
+   * down is not missed; and `delete` for an announced object a re-list or a kind no longer served lacks (ADR 75). */
   readonly announceExisting?: boolean;
+  /** Called when the watched kind is found not served (404), at the first attempt or after it was served (ADR 75). */
+  readonly onUnserved?: () => void;
   /** How long each WATCH is asked to last (ADR 64); one of its own by default. */
   readonly liveness?: WatchLiveness;
 }
@@ -53,6 +56,8 @@ export class ResourceWatch {
   private current: AbortController | undefined;
   private resourceVersion = '';
   private readonly liveness: WatchLiveness;
+  /** What was announced, with `announceExisting`: a re-list names the objects that went unseen. */
+  private readonly known: KnownObjects | undefined;
   /** Events of this resource reach the sink one after another, in watch order. */
   private sinking: Promise<void> = Promise.resolve();
   private loop: Promise<void> | undefined;
@@ -60,6 +65,8 @@ export class ResourceWatch {
   constructor(options: ResourceWatchOptions) {
     this.options = options;
     this.liveness = options.liveness ?? new WatchLiveness();
+    const { apiVersion, kind } = options.resource;
+    if (options.announceExisting) this.known = new KnownObjects(apiVersion, kind);
     this.established = new Promise((resolve) => (this.markEstablished = resolve));
   }
 
@@ -81,6 +88,11 @@ export class ResourceWatch {
   private async run(): Promise<void> {
     let backoff = FIRST_BACKOFF_MS;
     let relist = true;
+    let unserved = false;
+    const opened = () => {
+      backoff = FIRST_BACKOFF_MS;
+      unserved = false;
+    };
     while (!this.stopped) {
       try {
         const path = await this.options.client.path({
@@ -90,12 +102,15 @@ export class ResourceWatch {
         });
         if (relist) this.resourceVersion = await this.listResourceVersion(path);
         if (this.stopped) return;
-        relist = (await this.watchOnce(path, () => (backoff = FIRST_BACKOFF_MS))) === 'expired';
+        relist = (await this.watchOnce(path, opened)) === 'expired';
       } catch (e) {
         if (this.stopped) return;
         this.liveness.failed();
         // A kind that is not served (yet) is expected, e.g. a runtime whose Kyma CRD is not synced yet: debug only.
         const absent = (e instanceof KubeApiError && e.status === 404) || /no resource for kind/.test(String(e));
+        if (absent) this.announceVanished([]);
+        if (absent && !unserved) this.options.onUnserved?.();
+        unserved = absent;
         this.options.log[absent ? 'debug' : 'warn'](
           { ...this.describe(), err: e, retryInMs: backoff },
           'watch failed; reconnecting',
@@ -116,6 +131,7 @@ export class ResourceWatch {
       `${path}?${query}`,
     );
     const { apiVersion, kind } = this.options.resource;
+    this.announceVanished(list.items ?? []);
     if (this.options.announceExisting)
       for (const item of list.items ?? []) this.emit('add', { apiVersion, kind, ...item });
     return list.metadata?.resourceVersion ?? '';
@@ -178,7 +194,13 @@ export class ResourceWatch {
     return 'ok';
   }
 
+  /** A delete for each announced object that `listed` (all there is) lacks: it went while no WATCH said so. */
+  private announceVanished(listed: readonly WatchObject[]): void {
+    for (const object of this.known?.vanished(listed) ?? []) this.emit('delete', object);
+  }
+
   private emit(change: ResourceChange, object: WatchObject): void {
+    this.known?.note(change, object);
     const event = apiServerEvent(change, this.options.source, object, this.options.resource.extensions);
     this.sinking = this.sinking.then(() => sendToSink(this.options.sink, event, this.options.log));
   }
