@@ -1,6 +1,8 @@
-// The idle window's part of a bench result: requests per second on each side, ours, the WATCHes we opened (ADR 64).
+// The idle window's part of a bench result: requests per second on each side, ours, the WATCHes we opened (ADR 64),
+// and where the window's CPU went (issue 35: the drift period holds at 5,000 Ready Kymas, the machine ≤ 50 % busy).
 import type { Cost } from './cost.ts';
 import { ownRequests, ownWatches } from './own-writes.ts';
+import { usageByRole } from './roles.ts';
 
 export const round = (n: number, digits = 2) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : null);
 
@@ -11,8 +13,31 @@ export const top = (counts: Record<string, number>, n: number) =>
       .slice(0, n),
   );
 
+/** PURE. The CPU seconds of the idle window by process kind, and the share of the machine's `cores` the run's
+ * processes kept busy (this process, the clusters' and, through Knative, the function processes and Knative's). */
+export function idleCpu(idle: Pick<Cost, 'seconds' | 'processes' | 'self'>, cores: number) {
+  const usages = Object.entries(idle.processes);
+  const sum = (kind: RegExp) => usages.filter(([name]) => kind.test(name)).reduce((n, [, u]) => n + u.cpuSeconds, 0);
+  const roles = usageByRole(idle.processes);
+  const all = usages.reduce((n, [, u]) => n + u.cpuSeconds, idle.self.cpuSeconds);
+  return {
+    thisProcessSeconds: round(idle.self.cpuSeconds),
+    functionProcessesSeconds: round(roles.functions?.cpuSeconds ?? 0),
+    knativeSeconds: round(roles.knative?.cpuSeconds ?? 0),
+    apiServersSeconds: round(sum(/kube-apiserver$/)),
+    etcdSeconds: round(sum(/etcd$/)),
+    machineBusyShare: round(all / Math.max(1e-9, idle.seconds * cores), 3),
+  };
+}
+
 /** `kcpControllers`: the KCP resources that are not the lifecycle manager's (own-writes.ts). */
-export function idleResult(idle: Cost, startedSettled: boolean, kcpControllers: RegExp, readyKymas: number) {
+export function idleResult(
+  idle: Cost,
+  startedSettled: boolean,
+  kcpControllers: RegExp,
+  readyKymas: number,
+  cores: number,
+) {
   const own = {
     kcp: ownRequests(idle.kcp.byVerbResource, kcpControllers) / idle.seconds,
     runtimes: ownRequests(idle.runtimes.byVerbResource) / idle.seconds,
@@ -32,6 +57,7 @@ export function idleResult(idle: Cost, startedSettled: boolean, kcpControllers: 
       kcpRequestsPerSecond: round((own.kcp * 1000) / Math.max(1, readyKymas)),
       runtimeRequestsPerSecond: round((own.runtimes * 1000) / Math.max(1, readyKymas)),
     },
+    cpu: idleCpu(idle, cores),
     kcpByVerbResource: top(idle.kcp.byVerbResource, 8),
     runtimeByVerbResource: top(idle.runtimes.byVerbResource, 8),
   };

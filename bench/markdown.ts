@@ -2,6 +2,7 @@
 import type { BenchResult } from './result.ts';
 import { roleOf } from './roles.ts';
 import { timelineText } from './edit-timeline.ts';
+import type { idleCpu } from './idle-result.ts';
 
 const round2 = (n: number) => Number(n.toFixed(2));
 
@@ -87,6 +88,7 @@ export function toMarkdown(r: BenchResult): string {
         ? `KCP ${r.idle.kcpRequestsPerSecond} req/s (${r.idle.kcpWritesPerSecond} writes/s), runtimes ${r.idle.runtimeRequestsPerSecond} req/s (${r.idle.runtimeOwnRequestsPerSecond} ours, ${r.idle.runtimeWatchesPerSecond ?? '—'} WATCHes) over ${r.idle.seconds} s — ours per 1,000 Ready Kymas: KCP ${r.idle.perThousandKymas.kcpRequestsPerSecond} req/s, runtimes ${r.idle.perThousandKymas.runtimeRequestsPerSecond} req/s; drift period ${r.setup.driftPeriodMinutes} min, resync every ${r.setup.resyncEverySeconds} s${r.idle.startedSettled ? '' : '; the window began with drift checks still running (no idle broker within 120 s)'}`
         : 'not measured (the run did not converge)',
     ],
+    ['idle CPU', r.idle ? idleCpuText(r.idle.cpu, r.idle.seconds, r.machine.cores) : 'not measured'],
     [
       'release spread (--release)',
       r.release
@@ -165,4 +167,14 @@ export function toMarkdown(r: BenchResult): string {
 function conflictsBy(cost: { conflictsBy?: Record<string, number> }): string {
   const rows = Object.entries(cost.conflictsBy ?? {}).map(([what, n]) => `${what} ${n}`);
   return rows.length ? ` (${rows.join(', ')})` : '';
+}
+
+/** The idle window's CPU (absent from results written before 2026-12-04). */
+function idleCpuText(cpu: ReturnType<typeof idleCpu> | undefined, seconds: number | null, cores: number): string {
+  if (!cpu) return 'not recorded';
+  const functions = cpu.functionProcessesSeconds
+    ? `this process ${cpu.thisProcessSeconds} s, function processes ${cpu.functionProcessesSeconds} s, Knative ${cpu.knativeSeconds} s`
+    : `functions (this process) ${cpu.thisProcessSeconds} s`;
+  const share = cpu.machineBusyShare === null ? '—' : `${round2(cpu.machineBusyShare * 100)} %`;
+  return `${functions}, API servers ${cpu.apiServersSeconds} s, etcd ${cpu.etcdSeconds} s over ${seconds} s: the run's processes kept the ${cores} cores ${share} busy`;
 }

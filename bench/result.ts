@@ -150,7 +150,7 @@ export async function resultOf(r: RunInputs) {
     },
     edits: { ...summary(edits), hops: editTimeline(r.edits) },
     busyEdits: { ...summary(busy), hops: editTimeline(r.busyEdits) },
-    idle: idle ? idleResult(idle, r.idleSettled ?? true, kcpControllers, readyKymas) : null,
+    idle: idle ? idleResult(idle, r.idleSettled ?? true, kcpControllers, readyKymas, cpus().length) : null,
     resources: {
       functions: {
         cpuSeconds: round(r.convergenceCost.self.cpuSeconds, 1),

@@ -83,6 +83,11 @@ describe('npm run bench (smoke size)', () => {
       expect.arrayContaining(['kcp-kube-apiserver', 'kcp-etcd', 'runtime-1-kube-apiserver', 'runtime-2-etcd']),
     );
     expect(result.machine.kubernetes).toMatch(/^Kubernetes v1\.\d+/);
+    // The idle window's CPU: the API servers work through it (leases, reads), and the share is of the cores.
+    expect(result.idle?.cpu.apiServersSeconds).toBeGreaterThan(0);
+    expect(result.idle?.cpu.machineBusyShare).toBeGreaterThan(0);
+    expect(result.idle?.cpu.machineBusyShare).toBeLessThanOrEqual(1);
+    expect(output).toMatch(/\| idle CPU \| functions \(this process\) [\d.]+ s, API servers [\d.]+ s/);
     expect(output).toContain('| convergence | 4/4 Ready');
     // The release phase: every Kyma upgraded to the new version, and the API rate it took.
     expect(result.release).toMatchObject({
