@@ -37,6 +37,9 @@ export interface RuntimeWatchesOptions {
   sharedCaches?: boolean;
 }
 
+/** A change on a runtime: a user-lane `resync.due` for its Kyma (ADR 25). */
+const userResyncOf = (key: ObjectKey) => eventAbout(RESYNC_DUE, 'runtime-watch', key, undefined, { [LANE]: LANE_USER });
+
 /** Runtime → KCP change events (ADR 9): one watch per runtime on its Kyma; a spec change, creation or deletion becomes
  * a user-lane `resync.due` (ADR 25) for the KCP Kyma unless its spec is as resolve-template created it (ADR 28).
  * Runtimes come from the kubeconfig Secrets, re-read every few seconds; a Secret's change sends a `resync.due` too. */
@@ -243,7 +246,7 @@ export class RuntimeWatches {
         generation = seen.generation ?? -1;
         // The runtime Kyma as resolve-template created it is no user's change (ADR 28); a deletion always is.
         if (!event.type.endsWith('.delete') && specAsWeCreatedIt(event.data, [SYNC_CONTEXT_MANAGER])) return;
-        await this.options.sink(eventAbout(RESYNC_DUE, 'runtime-watch', key, undefined, { [LANE]: LANE_USER }));
+        await this.options.sink(userResyncOf(key));
       },
     });
     watch.start();
@@ -256,7 +259,7 @@ export class RuntimeWatches {
     const kyma = await this.kcp.get<Kyma>(key).catch(() => undefined);
     if (kyma?.status?.specSource?.from !== 'runtime') return;
     await this.options
-      .sink(eventAbout(RESYNC_DUE, 'runtime-watch', key, undefined, { [LANE]: LANE_USER }))
+      .sink(userResyncOf(key))
       .catch((e: unknown) =>
         this.options.log.warn(
           { kyma: key.name, err: String(e) },
