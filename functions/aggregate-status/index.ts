@@ -12,7 +12,7 @@ import {
   APISERVER_DELETE,
   APISERVER_UPDATE,
   RESYNC_DUE,
-  checksDrift,
+  fullCheckOf,
   type EventAttributes,
 } from '../../shared/host/events.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/deps.ts';
@@ -28,6 +28,7 @@ import { OwnWrites } from '../../shared/kube/own-writes.ts';
 import { OwnWatermarks } from '../../shared/kube/own-watermarks.ts';
 import type { RuntimeScope } from '../../shared/core/runtime-scope.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
+import type { Freshness } from '../../shared/kube/types.ts';
 import { currentStep } from '../../shared/host/steps.ts';
 import { ModulesOnTheirWay } from './settle.ts';
 import { mirrorStatus, reportWatcherRemoved, writeKymaStatus, type Reporting } from './report.ts';
@@ -69,7 +70,7 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
       labelSelector: `${LABEL.kymaName}=${kyma.metadata.name}`,
     });
   /** The runtime side of a Kyma event: the runtime's CRDs, catalog and runtime Kyma kept in step (or, in-cluster, none). */
-  const runtimeSideOf = (kyma: Kyma, inCluster: boolean, force: boolean) =>
+  const runtimeSideOf = (kyma: Kyma, inCluster: boolean, force: Freshness | false) =>
     inCluster
       ? inClusterSync(deps.config.inCluster)
       : syncRuntime(deps.kcp, runtimes, kyma, pushed, force, deps.config, awaitsRuntimeKyma(kyma, inCluster));
@@ -97,7 +98,7 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
         return undefined;
       }
       const inCluster = isInClusterKyma(seen);
-      const force = checksDrift(event);
+      const force = fullCheckOf(event);
       const side = key.kind === 'Kyma' ? await runtimeSideOf(seen, inCluster, force) : undefined;
       // Read again after a runtime side (seconds on a busy runtime): writes meanwhile are no 409 (ADR 54).
       const kyma = side ? await kymaOf(key, event) : seen;
@@ -123,7 +124,8 @@ interface AggregateCall {
   stored: Kyma;
   side: Awaited<ReturnType<typeof syncRuntime>> | ReturnType<typeof inClusterSync> | undefined;
   pendingStep: RequeueReason | undefined;
-  force: boolean;
+  /** Whether (and how) the runtime side is read whatever this instance remembers. */
+  force: Freshness | false;
   runtimes: RuntimeClients;
   /** What this instance pushed to runtimes (ADR 25). */
   pushed: SyncMemo;

@@ -2,6 +2,7 @@ import { canonicalJson } from '../../shared/core/canonical.ts';
 import type { Kyma, KymaStatus } from '../../shared/core/kyma.ts';
 import { API_VERSION, REMOTE_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
+import type { Freshness } from '../../shared/kube/types.ts';
 import { isNotFound } from '../../shared/kube/errors.ts';
 import type { SyncMemo } from '../../shared/kube/sync-memo.ts';
 import { remoteKymaRef, type RuntimeScope } from '../../shared/core/runtime-scope.ts';
@@ -49,7 +50,7 @@ export async function mirrorToRuntime(
   status: KymaStatus,
   memo: SyncMemo,
   key: string,
-  force: boolean,
+  force: Freshness | false,
 ): Promise<void> {
   const ref = remoteKymaRef(scope);
   const mirrored = mirroredStatus(status, scope.namespace);
@@ -58,7 +59,7 @@ export async function mirrorToRuntime(
   let remote: Kyma | undefined;
   if (force || !memo.known(runtime, memoKey)) {
     memo.forget(runtime, memoKey);
-    remote = await runtime.get<Kyma>(ref).catch(() => undefined);
+    remote = await runtime.get<Kyma>(ref, force || 'live').catch(() => undefined);
     if (!remote || remote.metadata.deletionTimestamp) return;
     if (canonicalJson(remote.status) === canonicalJson(mirrored)) return memo.remember(runtime, memoKey, mirrored);
   }

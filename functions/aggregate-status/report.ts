@@ -11,6 +11,7 @@ import {
 } from '../../shared/core/state-events.ts';
 import { API_VERSION, FIELD_MANAGER } from '../../shared/core/vocabulary.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
+import type { Freshness } from '../../shared/kube/types.ts';
 import { involvedOf, type EventRecorder } from '../../shared/kube/events.ts';
 import type { OwnWrites } from '../../shared/kube/own-writes.ts';
 import type { SyncMemo } from '../../shared/kube/sync-memo.ts';
@@ -64,7 +65,7 @@ export async function mirrorStatus(
   runtime: { client: KubeClient; scope: RuntimeScope },
   status: KymaStatus,
   memo: SyncMemo,
-  force: boolean,
+  force: Freshness | false,
   mustMirror: boolean,
 ): Promise<void> {
   markStep('status_sync_to_remote');

@@ -6,6 +6,7 @@ import { applyUnlessCurrent } from '../../shared/kube/apply-current.ts';
 import { nudgeUnestablished, type CrdState } from '../../shared/kube/crd-nudge.ts';
 import { crdSettled, sharedObjects } from '../../shared/kube/shared-objects.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
+import type { Freshness } from '../../shared/kube/types.ts';
 import type { SyncMemo } from '../../shared/kube/sync-memo.ts';
 import { listAll } from '../../shared/kube/list.ts';
 import { isNotFound } from '../../shared/kube/errors.ts';
@@ -58,7 +59,7 @@ export async function syncRuntime(
   runtimes: RuntimeClients,
   kyma: Kyma,
   memo: SyncMemo,
-  force: boolean,
+  force: Freshness | false,
   config: Pick<Config, 'runtimeImagePullSecret' | 'restrictedModules'>,
   awaiting = false,
 ): Promise<SideOutcome> {
@@ -74,8 +75,8 @@ export async function syncRuntime(
     if (awaiting) sharedObjects.forgetServer(access.client.server);
     // Concurrent calls about one Kyma (its add and update events) share one push (ADR 54).
     const removed =
-      (await memo.once(access.client, key, desired, force || awaiting, async () => {
-        const gone = await pushCrdsAndCatalog(access.client, desired, access.scope.namespace);
+      (await memo.once(access.client, key, desired, Boolean(force) || awaiting, async () => {
+        const gone = await pushCrdsAndCatalog(access.client, desired, access.scope.namespace, force || 'live');
         if (desired.pullSecret) {
           markStep('image_pull_secret_sync');
           await ensureRemoteNamespace(access.client, access.scope.namespace, true);
@@ -206,22 +207,24 @@ async function pushCrd(runtime: KubeClient, crd: RuntimeCrd): Promise<void> {
     throw new Error(`CRD ${crd.metadata.name} on the runtime was not established: nudged`);
 }
 
-/** CRDs, the runtime namespace, then the catalog. A catalog kind the runtime does not serve means its CRDs went since
- * this process last trusted them (another Kyma's deletion removed them, ADR 32): forgotten, pushed again, and the
- * catalog retried once. */
-async function pushCrdsAndCatalog(runtime: KubeClient, desired: RuntimeSide, remoteNamespace: string): Promise<number> {
+/** CRDs, then the catalog (copies listed as `freshness` says). A catalog kind the runtime does not serve means its CRDs
+ * went since this process last trusted them (another Kyma's deletion removed them, ADR 32): forgotten, pushed again,
+ * and the catalog retried once. */
+async function pushCrdsAndCatalog(
+  runtime: KubeClient,
+  desired: RuntimeSide,
+  remoteNamespace: string,
+  freshness: Freshness,
+): Promise<number> {
   await pushCrds(runtime, desired.crds);
-  // The copies live in the runtime namespace: ensured first (once per client and five minutes), else a runtime whose
-  // namespace is still being created answers 404 and the whole push is made twice.
-  await ensureRemoteNamespace(runtime, remoteNamespace, true);
   try {
-    return await pushCatalog(runtime, desired.catalog, remoteNamespace);
+    return await pushCatalog(runtime, desired.catalog, remoteNamespace, freshness);
   } catch (error) {
     if (!isNotFound(error)) throw error;
     sharedObjects.forgetServer(runtime.server);
     await pushCrds(runtime, desired.crds);
     await ensureRemoteNamespace(runtime, remoteNamespace);
-    return pushCatalog(runtime, desired.catalog, remoteNamespace);
+    return pushCatalog(runtime, desired.catalog, remoteNamespace, 'live');
   }
 }
 
@@ -234,18 +237,26 @@ const CATALOG_KINDS = ['ModuleTemplate', 'ModuleReleaseMeta'];
 
 /** The catalog copies applied where they differ from what is there (one LIST per kind, no read per copy), copies of
  * ours no longer in it removed; answers how many were removed. */
-async function pushCatalog(runtime: KubeClient, catalog: Catalog, remoteNamespace: string): Promise<number> {
+async function pushCatalog(
+  runtime: KubeClient,
+  catalog: Catalog,
+  remoteNamespace: string,
+  freshness: Freshness,
+): Promise<number> {
   markStep('module_catalog_sync');
   const live = new Map<string, Copy>();
   const lists = await Promise.all(
     CATALOG_KINDS.map(async (kind) => ({
       kind,
-      copies: (await runtime.list<Copy>(API_VERSION, kind, { namespace: remoteNamespace })).items,
+      copies: (await runtime.list<Copy>(API_VERSION, kind, { namespace: remoteNamespace, freshness })).items,
     })),
   );
   for (const { kind, copies } of lists)
     for (const copy of copies) live.set(`${kind}/${copy.metadata.name}`, { ...copy, apiVersion: API_VERSION, kind });
   const desired = [...catalog.templates, ...catalog.metas];
+  // The copies live in the runtime namespace: ensured before a first push (once per client and five minutes), else a
+  // runtime whose namespace is still being created answers 404 and the push is made twice. Copies listed show it is.
+  if (desired.length && !live.size) await ensureRemoteNamespace(runtime, remoteNamespace, true);
   // Eight copies at a time (ADR 54), each one request or none.
   await mapAtMost(desired, 8, (object) =>
     applyUnlessCurrent<Copy>(

@@ -40,10 +40,10 @@ export async function syncModule(ctx: ApplyContext, manifest: Manifest, runtime:
   markStep('manifest_render_resources');
   const objects = await renderTarget(runtime, manifest, layer.yaml, ctx.pullSecret, ctx.scope, ctx.kcpSecrets);
   if ('error' in objects) return { error: objects.error, stage: 'resources' };
-  // Drift checks read everything (the namespace once per five minutes, ADR 56); other calls trust what was ensured or
-  // applied before (ADR 27).
+  // Full checks read everything (the namespace once per five minutes, ADR 56; the resync's from the watch cache, ADR
+  // 76); other calls trust what was ensured or applied before (ADR 27).
   await (ctx.force
-    ? checkRemoteNamespace(runtime, ctx.scope.namespace)
+    ? checkRemoteNamespace(runtime, ctx.scope.namespace, ctx.listed ? 'any' : 'live')
     : ensureRemoteNamespace(runtime, ctx.scope.namespace, true));
   const ownership = moduleOwnership(ctx.manifests, manifest);
   const sameLayer = inSyncedLayer(manifest);

@@ -1,6 +1,7 @@
 import type { Kyma, KymaSpec } from '../../shared/core/kyma.ts';
 import { ANNOTATION, API_VERSION, LABEL, MANAGED_BY_RUNTIME } from '../../shared/core/vocabulary.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
+import type { Freshness } from '../../shared/kube/types.ts';
 import { isConflict, isNotFound } from '../../shared/kube/errors.ts';
 import { remoteKymaRef, type RuntimeScope } from '../../shared/core/runtime-scope.ts';
 import { ensureRemoteNamespace, SYNC_CONTEXT_MANAGER } from '../../shared/kube/remote-namespace.ts';
@@ -50,13 +51,14 @@ export async function effectiveSpec(
   recalled: Kyma | undefined,
   exists: KymaExists,
   events?: EventRecorder,
+  { freshness }: { freshness: Freshness } = { freshness: 'live' },
 ): Promise<EffectiveSpec> {
   markStep('spec_replacement_from_remote');
   const kcpSpec = { from: 'kcp' as const, spec: kyma.spec ?? { channel: '' } };
   // Whether the runtime serves Kymas, from discovery (read again only while it does not): no read of the CRD. A Kyma
   // `recalled` as read by an earlier call (remote-memo.ts) needs no read at all.
   if (!recalled && !(await servesKymas(runtime))) return withoutServedKymas(runtime, kcpSpec);
-  let remote = recalled ?? (await runtime.get<Kyma>(remoteKymaRef(scope)));
+  let remote = recalled ?? (await runtime.get<Kyma>(remoteKymaRef(scope), freshness));
   // Left by another Kyma that is gone (ADR 35): not inherited. Deleted, and this Kyma's own is created from its spec.
   if (remote && (await leftByAGoneKyma(remote, kyma, exists))) {
     await runtime.delete(remoteKymaRef(scope));

@@ -7,7 +7,7 @@ import { API_VERSION, FIELD_MANAGER } from '../../shared/core/vocabulary.ts';
 import { NotYetReadyError, isRuntimeUnreachable } from '../../shared/host/errors.ts';
 import {
   MODULES_RESOLVED,
-  checksDrift,
+  fullCheckOf,
   eventAbout,
   type EventAttributes,
   type ObjectKey,
@@ -18,6 +18,7 @@ import { markStep } from '../../shared/host/steps.ts';
 import { currentTraceparent } from '../../shared/host/trace.ts';
 import { involvedOf, type EventRecorder } from '../../shared/kube/events.ts';
 import type { RuntimeClients } from '../../shared/kube/runtime-clients.ts';
+import type { Freshness } from '../../shared/kube/types.ts';
 import { specSourceOf, type ResolveStep, type ResolveView } from './decide.ts';
 import { downgradeEvent, startedDowngrades } from '../../shared/core/downgrade.ts';
 import { fanOut } from './fan-out.ts';
@@ -74,7 +75,7 @@ export const STEPS: Record<ResolveStep['step'], Take> = {
     call.view.metadataEnsured = true;
   },
   TakeModuleList: async (on, call) => {
-    call.effective = await effectiveSpecOf(on, kymaOf(call), !checksDrift(call.event));
+    call.effective = await effectiveSpecOf(on, kymaOf(call), fullCheckOf(call.event));
     call.view.list = { created: Boolean(call.effective.created), gone: Boolean(call.effective.gone) };
   },
   // Upstream's RemoteInstallation Event on the Kyma (not when the Kyma went meanwhile and it was deleted again).
@@ -150,12 +151,12 @@ export const STEPS: Record<ResolveStep['step'], Take> = {
 };
 
 /** The module list that counts: the runtime Kyma's once it exists (an in-cluster Kyma's own). While the runtime cannot
- * be used nothing is resolved (503, retried): a list from the runtime is never replaced by the KCP spec (ADR 9). Drift
- * `resync.due` events read the runtime Kyma; other events `reuse` it from the memo (ADR 25, ADR 27). */
+ * be used nothing is resolved (503, retried): a list from the runtime is never replaced by the KCP spec (ADR 9). Full
+ * checks (`resync.due`) read the runtime Kyma as `check` says (ADR 76); other events reuse the memo (ADR 25, 27). */
 async function effectiveSpecOf(
   { runtimes, remotes, events, live }: ResolveDeps,
   kyma: Kyma,
-  reuse: boolean,
+  check: Freshness | false,
 ): Promise<EffectiveSpec> {
   // Single-cluster mode (ADR 21): the Kyma is the only one; there is no runtime Kyma to take the list from.
   if (isInClusterKyma(kyma)) return { from: 'kcp', spec: kyma.spec ?? { channel: '' } };
@@ -175,8 +176,10 @@ async function effectiveSpecOf(
   const exists = async (owner: string) => Boolean(await read(owner.split('/')[0] ?? '', owner.split('/')[1] ?? ''));
   const key = `${namespace}/${name}`;
   try {
-    const recalled = reuse ? remotes.recall(access.client, key, kyma.status?.specSource) : undefined;
-    const effective = await effectiveSpec(access.client, kyma, access.scope, stillWanted, recalled, exists, events);
+    const recalled = check ? undefined : remotes.recall(access.client, key, kyma.status?.specSource);
+    const effective = await effectiveSpec(access.client, kyma, access.scope, stillWanted, recalled, exists, events, {
+      freshness: check || 'live',
+    });
     remotes.remember(access.client, key, effective.remote);
     return recalled ? { ...effective, remembered: true } : effective;
   } catch (error) {

@@ -3,6 +3,7 @@ import { InvalidEventError } from './errors.ts';
 import { callContext } from './call-context.ts';
 import { currentTraceparent } from './trace.ts';
 import { RESYNC_DRIFT, RESYNC_PENDING, RESYNC_REASON, RESYNC_RELEASE } from '../core/resync-reasons.ts';
+import type { Freshness } from '../kube/types.ts';
 
 /** ApiServerSource (Resource mode) event types. */
 export const APISERVER_ADD = 'dev.knative.apiserver.resource.add';
@@ -32,6 +33,11 @@ export const isDriftCheck = (event: EventAttributes): boolean =>
  * but the resync's safety net for objects not Ready yet and a release reaching a Kyma. */
 export const checksDrift = (event: EventAttributes): boolean =>
   event.type === RESYNC_DUE && event[RESYNC_REASON] !== RESYNC_PENDING && event[RESYNC_REASON] !== RESYNC_RELEASE;
+
+/** How an event's full check reads the runtime (false: no full check): the resync's drift checks from the API server's
+ * watch cache (`any`, ADR 76), the others (a runtime watch's) `live`. */
+export const fullCheckOf = (event: EventAttributes): Freshness | false =>
+  checksDrift(event) && (isDriftCheck(event) ? 'any' : 'live');
 
 /** The object an event points at. Functions re-read it; event data is never trusted as current. */
 export interface ObjectKey {

@@ -11,7 +11,7 @@ import { tally } from './request-tally.ts';
 import { noteWrite } from '../host/call-context.ts';
 import { traceRequest } from '../host/otel.ts';
 import { accepted, Http1Transport, labelOf, type Headers, type Method, type Transport } from './transport.ts';
-import type { CachedKind, KubeObject, ListOptions, ObjectList, ObjectRef } from './types.ts';
+import type { CachedKind, Freshness, KubeObject, ListOptions, ObjectList, ObjectRef } from './types.ts';
 import { refOf } from './types.ts';
 import { watchStream } from './watch-stream.ts';
 
@@ -119,10 +119,11 @@ export class KubeClient {
     return `${info.base}${ns}/${info.plural}${ref.name ? `/${encodeURIComponent(ref.name)}` : ''}`;
   }
 
-  async get<T extends KubeObject>(ref: ObjectRef): Promise<T | undefined> {
+  async get<T extends KubeObject>(ref: ObjectRef, freshness: Freshness = 'live'): Promise<T | undefined> {
     const cached = await this.reads?.cache.get<T>(this.reads.kinds, ref);
     if (cached) return cached.object;
-    return this.request<T>('GET', await this.path(ref)).catch((e: unknown) => {
+    const qs = freshness === 'any' ? '?resourceVersion=0' : '';
+    return this.request<T>('GET', `${await this.path(ref)}${qs}`).catch((e: unknown) => {
       if (isNotFound(e)) return undefined;
       throw e;
     });
@@ -136,6 +137,8 @@ export class KubeClient {
     if (opts.fieldSelector) query.set('fieldSelector', opts.fieldSelector);
     if (opts.limit) query.set('limit', String(opts.limit));
     if (opts.continue) query.set('continue', opts.continue);
+    // A continued page is served as of its first page's version (the token carries it).
+    else if (opts.freshness === 'any') query.set('resourceVersion', '0');
     const qs = query.size ? `?${query}` : '';
     return this.request('GET', `${await this.path({ apiVersion, kind, namespace: opts.namespace })}${qs}`);
   }

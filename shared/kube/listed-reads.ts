@@ -1,6 +1,6 @@
-// What a drift check reads of a module's objects (ADR 57): one LIST per kind and namespace by the managed-by label,
-// kept a few seconds, so a Kyma's modules checked one after the other read each kind once instead of each object.
-// What a list lacks (gone, label taken off, list refused) is read by name, as every other call reads it.
+// What a drift check reads of a module's objects (ADR 57, 76): one LIST per kind and namespace by the managed-by label
+// from the API server's watch cache, kept a few seconds: a Kyma's modules read each kind once. What a list lacks (gone,
+// label taken off, list refused) is read by name, live, as every other call reads it.
 import { LABEL, MANAGED_BY_RUNTIME } from '../core/vocabulary.ts';
 import type { KubeClient } from './client.ts';
 import { listAll } from './list.ts';
@@ -45,7 +45,7 @@ export class ListedReads {
     if (kept) return kept;
     const { apiVersion, kind, namespace = '' } = ref;
     const labelSelector = `${LABEL.managedBy}=${MANAGED_BY_RUNTIME}`;
-    const listed: Listed = listAll(client, apiVersion, kind, { namespace, labelSelector })
+    const listed: Listed = listAll(client, apiVersion, kind, { namespace, labelSelector, freshness: 'any' })
       // A list's items carry no apiVersion and kind: they are the ones asked for.
       .then((items) => new Map(items.map((o) => [o.metadata?.name ?? '', { ...o, apiVersion, kind }])))
       .catch(() => undefined);

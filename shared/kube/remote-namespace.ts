@@ -1,8 +1,11 @@
 import { API_VERSION, LABEL, MANAGED_BY_RUNTIME, REMOTE_NAMESPACE } from '../core/vocabulary.ts';
 import { applyUnlessCurrent } from './apply-current.ts';
 import type { KubeClient } from './client.ts';
+import type { Freshness, KubeObject } from './types.ts';
 import { PerClientMemo } from './per-client.ts';
 import { SyncMemo } from './sync-memo.ts';
+
+type Namespace = KubeObject & { metadata: { name: string; labels?: Record<string, string> } };
 
 /** Field manager upstream uses for the runtime's kyma-system namespace and the remote Kyma's metadata. */
 export const SYNC_CONTEXT_MANAGER = 'kyma-sync-context';
@@ -25,23 +28,32 @@ export async function ensureRemoteNamespace(
   reuse = false,
 ): Promise<void> {
   // Calls that come while it is being ensured (a Kyma's Manifests start together) wait for that one (ADR 54).
-  await ensured.once(runtime, namespace, namespace, !reuse, () => ensureNamespace(runtime, namespace, !reuse));
+  await ensured.once(runtime, namespace, namespace, !reuse, () =>
+    ensureNamespace(runtime, namespace, reuse ? undefined : null),
+  );
 }
 
-/** A drift check's ensure: the namespace is read and repaired unless another drift check did so through this client
- * in the last five minutes — a Kyma's Manifests, each checked in its own minute, read it once per drift period, not
- * once each (ADR 56). */
-export async function checkRemoteNamespace(runtime: KubeClient, namespace = REMOTE_NAMESPACE): Promise<void> {
+/** A full check's ensure: the namespace is read (the resync's drift checks: `any` version, ADR 76) and repaired unless
+ * another full check did so through this client in the last five minutes — once per drift period, not once per
+ * Manifest (ADR 56). */
+export async function checkRemoteNamespace(
+  runtime: KubeClient,
+  namespace = REMOTE_NAMESPACE,
+  freshness: Freshness = 'live',
+): Promise<void> {
   const force = checked.get(runtime, namespace) === undefined;
   await ensured.once(runtime, namespace, namespace, force, async () => {
-    await ensureNamespace(runtime, namespace);
+    // A failed read: applied unread, and the apply reports the real problem.
+    const ref = { apiVersion: 'v1', kind: 'Namespace', name: namespace };
+    const live = await runtime.get<Namespace>(ref, freshness).catch(() => undefined);
+    await ensureNamespace(runtime, namespace, live ?? null);
     if (force) checked.set(runtime, namespace, true);
   });
 }
 
-/** The namespace with the upstream labels, applied unless already so (`unread`: applied without reading it first). */
-function ensureNamespace(runtime: KubeClient, namespace: string, unread = false): Promise<unknown> {
-  return applyUnlessCurrent(
+/** The namespace with the upstream labels, applied unless `live` (read when not given; null: applied unread) is so. */
+function ensureNamespace(runtime: KubeClient, namespace: string, live?: Namespace | null): Promise<unknown> {
+  return applyUnlessCurrent<Namespace>(
     runtime,
     {
       apiVersion: 'v1',
@@ -56,7 +68,7 @@ function ensureNamespace(runtime: KubeClient, namespace: string, unread = false)
       },
     },
     SYNC_CONTEXT_MANAGER,
-    unread ? null : undefined,
+    live,
   );
 }
 

@@ -16,8 +16,13 @@ export interface ObjectRef {
   namespace?: string | undefined;
 }
 
+/** How a read is served (ADR 76): `live` (a quorum read through etcd) or `any` (resourceVersion=0: from the API
+ * server's watch cache, at most a moment behind — what the resync's drift checks compare with). */
+export type Freshness = 'live' | 'any';
+
 export interface ListOptions {
   namespace?: string;
+  freshness?: Freshness;
   labelSelector?: string;
   fieldSelector?: string;
   limit?: number;

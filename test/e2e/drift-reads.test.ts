@@ -1,7 +1,8 @@
 // A Kyma's drift checks (ADR 57): its modules, checked one after the other in the Kyma's drift slot, read each kind of
 // object once through a list by the managed-by label instead of each object by name, and a check that finds everything
-// as desired reads nothing on the KCP. What drifted is still found and put back. Real KCP and runtime, the local runner;
-// the request tally counts what the drift checks send.
+// as desired reads nothing on the KCP; what they compare comes from the API server's watch cache, no read reaches etcd
+// (ADR 76). What drifted is still found and put back. Real KCP and a runtime of its own (its etcd counts only this
+// test's reads), the local runner; the request tally counts what the drift checks send.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_VERSION, KCP_NAMESPACE, REMOTE_NAMESPACE } from '../../shared/core/vocabulary.ts';
@@ -12,6 +13,10 @@ import { LISTED_MS } from '../../shared/kube/listed-reads.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { deploymentOf } from './removal-helpers.ts';
 import { converged } from './replay.ts';
+import { throwawayRuntime } from './throwaway.ts';
+import { parseSamples, scrapeMetrics } from '../../bench/apiserver-metrics.ts';
+import { loadKubeConfig, type Cluster } from '../../local/controlplane/index.ts';
+import { KubeClient } from '../../shared/kube/client.ts';
 import {
   applyKyma,
   connectRuntime,
@@ -27,6 +32,19 @@ import {
 const KYMA = 'drift-reads';
 const MODULES = ['sierra', 'tango', 'uniform'];
 let world: World;
+let cluster: Cluster;
+let runtime: KubeClient;
+
+/** The runtime's etcd reads so far by resource (`etcd_requests_total`, operations that read), e.g. `configmaps`. */
+async function etcdReads(): Promise<Map<string, number>> {
+  const reads = new Map<string, number>();
+  for (const { labels, value } of parseSamples(await scrapeMetrics(cluster), 'etcd_requests_total')) {
+    if (!/^(get|list)/i.test(labels.operation ?? '')) continue;
+    const resource = `${labels.resource ?? ''}${labels.group ? `.${labels.group}` : ''}`;
+    reads.set(resource, (reads.get(resource) ?? 0) + value);
+  }
+  return reads;
+}
 
 /** What apply-remote's drift checks sent since counting started, as `<server> <verb> <resource>` → count. */
 function driftRequests(): Record<string, number> {
@@ -39,10 +57,12 @@ function driftRequests(): Record<string, number> {
   return out;
 }
 
-/** The resync's drift check of each of the Kyma's Manifests, sent one after the other as its tick sends them. */
-async function checkDrift(): Promise<void> {
-  for (const manifest of await manifestsOf(world, KYMA)) {
-    const key = { kind: 'Manifest', apiVersion: API_VERSION, namespace: KCP_NAMESPACE, name: manifest.metadata.name };
+/** The resync's drift check of each of the Kyma's Manifests, sent one after the other as its tick sends them (and,
+ * `withKyma`, of the Kyma first). */
+async function checkDrift(withKyma = false): Promise<void> {
+  const names = (await manifestsOf(world, KYMA)).map((m) => ['Manifest', m.metadata.name]);
+  for (const [kind = '', name = ''] of withKyma ? [['Kyma', KYMA], ...names] : names) {
+    const key = { kind, apiVersion: API_VERSION, namespace: KCP_NAMESPACE, name };
     const extensions = { [LANE]: LANE_BACKGROUND, [RESYNC_REASON]: RESYNC_DRIFT };
     await world.runner.broker.publish(eventAbout(RESYNC_DUE, 'resync', key, undefined, extensions));
   }
@@ -55,7 +75,11 @@ beforeAll(async () => {
     await publishSampleModule(world.registry, world.kcp, { name, version: '1.0.0', namespace: KCP_NAMESPACE });
     await setReleaseChannels(world.kcp, KCP_NAMESPACE, name, [{ channel: 'regular', version: '1.0.0' }]);
   }
-  await connectRuntime(world, KYMA, 0);
+  cluster = await throwawayRuntime('drift-reads');
+  runtime = await KubeClient.from(loadKubeConfig(cluster.kubeconfig));
+  world.runtimes = [...world.runtimes, runtime];
+  world.runtimeKubeconfigs = [...world.runtimeKubeconfigs, cluster.kubeconfig];
+  await connectRuntime(world, KYMA, world.runtimes.length - 1);
   await applyKyma(world, KYMA, { channel: 'regular', modules: MODULES.map((name) => ({ name })) });
   await kymaInState(world, KYMA, 'Ready', (k) => k.status?.modules?.every((m) => m.state === 'Ready') === true);
   await converged(world);
@@ -64,16 +88,30 @@ beforeAll(async () => {
 afterAll(async () => {
   countRequests(false);
   await stopWorld(world);
+  await cluster.stop();
 });
+
+const CATALOG_AND_KYMA = ['moduletemplates', 'modulereleasemetas', 'kymas'].map((r) => `${r}.operator.kyma-project.io`);
 
 describe("a Kyma's drift checks", () => {
   it('read each kind once per namespace for all its modules, and nothing on the KCP when nothing drifted', async () => {
     await justAfterTheMinute();
     const ticks = resyncTicks(world);
+    const before = await etcdReads();
     countRequests(true);
-    await checkDrift();
+    await checkDrift(true);
     const sent = driftRequests();
+    const after = await etcdReads();
     expect(resyncTicks(world), 'no resync tick meanwhile').toBe(ticks);
+    const read = (resource: string) =>
+      requestTally().some((t) => t.caller.endsWith('(drift)') && t.resource === resource);
+    const compared = ['configmaps', 'serviceaccounts', 'deployments.apps', 'namespaces', ...CATALOG_AND_KYMA];
+    expect(
+      compared.filter((resource) => !read(resource)),
+      'what the drift checks read',
+    ).toEqual([]);
+    const fromEtcd = compared.filter((r) => (after.get(r) ?? 0) > (before.get(r) ?? 0));
+    expect(fromEtcd, 'read through etcd instead of the watch cache').toEqual([]);
     for (const kind of ['configmaps', 'serviceaccounts', 'deployments.apps'])
       expect([kind, sent[`runtime list ${kind}`], sent[`runtime get ${kind}`] ?? 0]).toEqual([kind, 1, 0]);
     expect(sent['kcp get manifests.operator.kyma-project.io'] ?? 0, 'no withdraw check: nothing written').toBe(0);
@@ -81,8 +119,6 @@ describe("a Kyma's drift checks", () => {
   });
 
   it('still find a deleted Deployment (by name, as the list lacks it) and put it back', async () => {
-    const runtime = world.runtimes[0];
-    if (!runtime) throw new Error('no runtime');
     await sleep(LISTED_MS + 1_000); // the lists of the first check are let go
     await justAfterTheMinute();
     await runtime.delete({
