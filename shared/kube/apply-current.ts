@@ -7,7 +7,7 @@ import { isCurrent, type Annotated } from '../core/current.ts';
 import { ANNOTATION } from '../core/vocabulary.ts';
 import { type KubeClient } from './client.ts';
 import { refOf } from './types.ts';
-import type { KubeObject } from './types.ts';
+import type { Freshness, KubeObject } from './types.ts';
 
 type Hashed<T> = T & { metadata: { annotations: Record<string, string> } };
 
@@ -26,15 +26,17 @@ export function withAppliedHash<T extends Annotated>(desired: T): Hashed<T> {
 
 /** Server-side applies `object` unless the live object already is it; returns the object as stored either way. A
  * failed read falls through to the apply, which reports the real problem. `known` is the live object when the
- * caller has just listed it (`null`: not there), which saves the read. */
+ * caller has just listed it (`null`: not there), which saves the read; else it is read as `freshness` says. */
 export async function applyUnlessCurrent<T extends KubeObject>(
   client: KubeClient,
   object: T,
   fieldManager: string,
   known?: T | null,
+  freshness: Freshness = 'live',
 ): Promise<T> {
   const desired = withAppliedHash(object as T & Annotated);
-  const live = known === undefined ? await client.get<T>(refOf(desired)).catch(() => undefined) : (known ?? undefined);
+  const live =
+    known === undefined ? await client.get<T>(refOf(desired), freshness).catch(() => undefined) : (known ?? undefined);
   if (isCurrent(live as Annotated | undefined, desired, fieldManager)) return live as T;
   return client.apply<T>(desired, fieldManager);
 }

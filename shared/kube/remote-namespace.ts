@@ -1,11 +1,9 @@
 import { API_VERSION, LABEL, MANAGED_BY_RUNTIME, REMOTE_NAMESPACE } from '../core/vocabulary.ts';
 import { applyUnlessCurrent } from './apply-current.ts';
 import type { KubeClient } from './client.ts';
-import type { Freshness, KubeObject } from './types.ts';
+import type { Freshness } from './types.ts';
 import { PerClientMemo } from './per-client.ts';
 import { SyncMemo } from './sync-memo.ts';
-
-type Namespace = KubeObject & { metadata: { name: string; labels?: Record<string, string> } };
 
 /** Field manager upstream uses for the runtime's kyma-system namespace and the remote Kyma's metadata. */
 export const SYNC_CONTEXT_MANAGER = 'kyma-sync-context';
@@ -29,7 +27,7 @@ export async function ensureRemoteNamespace(
 ): Promise<void> {
   // Calls that come while it is being ensured (a Kyma's Manifests start together) wait for that one (ADR 54).
   await ensured.once(runtime, namespace, namespace, !reuse, () =>
-    ensureNamespace(runtime, namespace, reuse ? undefined : null),
+    ensureNamespace(runtime, namespace, reuse ? 'live' : null),
   );
 }
 
@@ -43,17 +41,14 @@ export async function checkRemoteNamespace(
 ): Promise<void> {
   const force = checked.get(runtime, namespace) === undefined;
   await ensured.once(runtime, namespace, namespace, force, async () => {
-    // A failed read: applied unread, and the apply reports the real problem.
-    const ref = { apiVersion: 'v1', kind: 'Namespace', name: namespace };
-    const live = await runtime.get<Namespace>(ref, freshness).catch(() => undefined);
-    await ensureNamespace(runtime, namespace, live ?? null);
+    await ensureNamespace(runtime, namespace, freshness);
     if (force) checked.set(runtime, namespace, true);
   });
 }
 
-/** The namespace with the upstream labels, applied unless `live` (read when not given; null: applied unread) is so. */
-function ensureNamespace(runtime: KubeClient, namespace: string, live?: Namespace | null): Promise<unknown> {
-  return applyUnlessCurrent<Namespace>(
+/** The namespace with the upstream labels, applied unless already so: read as `read` says (null: applied unread). */
+function ensureNamespace(runtime: KubeClient, namespace: string, read: Freshness | null): Promise<unknown> {
+  return applyUnlessCurrent(
     runtime,
     {
       apiVersion: 'v1',
@@ -68,7 +63,8 @@ function ensureNamespace(runtime: KubeClient, namespace: string, live?: Namespac
       },
     },
     SYNC_CONTEXT_MANAGER,
-    live,
+    read === null ? null : undefined,
+    read ?? 'live',
   );
 }
 
