@@ -3,12 +3,12 @@
 // the namespace and the create — no read of the Kyma CRD or of the namespace. Real runtime API server, request tally.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { effectiveSpec } from '../functions/resolve-template/remote-kyma.ts';
-import { installCrds, lifecycleCrds } from '../local/controlplane/crds.ts';
 import type { Kyma } from '../shared/core/kyma.ts';
 import { API_VERSION, KCP_NAMESPACE } from '../shared/core/vocabulary.ts';
 import { KubeClient } from '../shared/kube/client.ts';
 import { countRequests, requestTally } from '../shared/kube/request-tally.ts';
 import { clusters } from './clusters.ts';
+import { installRuntimeKymaCrd } from './faults/function-host-helpers.ts';
 
 const id = Date.now().toString(36);
 const scope = { namespace: `first-contact-${id}`, shared: true };
@@ -33,8 +33,7 @@ function sent(): Record<string, number> {
 beforeAll(async () => {
   const [runtime] = clusters().runtimes;
   if (!runtime) throw new Error('no runtime');
-  const kymaCrd = (await lifecycleCrds()).filter((crd) => crd.metadata?.name === 'kymas.operator.kyma-project.io');
-  await installCrds(runtime, kymaCrd);
+  await installRuntimeKymaCrd(0);
   client = await KubeClient.from(runtime);
 });
 beforeEach(() => countRequests(true));

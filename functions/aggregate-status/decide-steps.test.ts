@@ -86,7 +86,17 @@ describe('the steps of aggregate-status, in order', () => {
   it('looks the runtime up only on a Manifest event', () => {
     expect(
       aggregateSteps(view({ runtimeSide: undefined, manifests: [manifest('a', 'Error', 'boom')] })).at(-1),
-    ).toEqual({ step: 'MirrorStatus', lookUpRuntime: true });
-    expect(aggregateSteps(view({})).at(-1)).toEqual({ step: 'MirrorStatus', lookUpRuntime: false });
+    ).toEqual({ step: 'MirrorStatus', lookUpRuntime: true, statusWritten: true });
+    expect(aggregateSteps(view({})).at(-1)).toEqual({
+      step: 'MirrorStatus',
+      lookUpRuntime: false,
+      statusWritten: false,
+    });
+  });
+
+  it('says whether the status to mirror is the one this call wrote (ADR 77: another writer mirrored its own)', () => {
+    const mirrorOf = (v: AggregateView) => aggregateSteps(v).find((s) => s.step === 'MirrorStatus');
+    expect(mirrorOf(view({ manifests: [manifest('a', 'Processing')] }))).toMatchObject({ statusWritten: true });
+    expect(mirrorOf(view({}))).toMatchObject({ statusWritten: false });
   });
 });

@@ -233,7 +233,7 @@ export type AggregateStep =
   | { step: 'Ignore'; why: 'gone' | 'deleting' | 'skip-reconciliation' | 'own status write' }
   | { step: 'ReportWatcherRemoved' }
   | { step: 'WriteStatus'; status: KymaStatus }
-  | { step: 'MirrorStatus'; lookUpRuntime: boolean }
+  | { step: 'MirrorStatus'; lookUpRuntime: boolean; statusWritten: boolean }
   | { step: 'RetryPending'; message: string };
 
 /** PURE. Why a call leaves a Kyma's status alone: gone, being deleted (purge's), skipping reconciliation, or the event
@@ -260,7 +260,7 @@ export function aggregateSteps(view: AggregateView): AggregateStep[] {
   return [
     ...(runtimeSide?.watcherRemoved ? [{ step: 'ReportWatcherRemoved' as const }] : []),
     ...(changed ? [{ step: 'WriteStatus' as const, status }] : []),
-    ...(mirror ? [{ step: 'MirrorStatus' as const, lookUpRuntime: !runtimeSide }] : []),
+    ...(mirror ? [{ step: 'MirrorStatus' as const, lookUpRuntime: !runtimeSide, statusWritten: changed }] : []),
     ...(runtimeSide?.pending
       ? [{ step: 'RetryPending' as const, message: `runtime of Kyma ${kyma.metadata.name}: ${runtimeSide.pending}` }]
       : []),

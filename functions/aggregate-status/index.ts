@@ -145,8 +145,9 @@ async function take(call: AggregateCall, step: AggregateStep, log: Logger): Prom
       // The runtime Kyma mirrors every status change at once (also one caused by a Manifest event); Kyma events and
       // the resync repair a mirror that failed.
       const runtime = step.lookUpRuntime ? await runtimeClient(call.runtimes, call.kyma) : call.side?.runtime;
-      if (runtime && call.stored.status)
-        await mirrorStatus(to, call.kyma, runtime, call.stored.status, call.pushed, call.force, !step.lookUpRuntime);
+      if (!runtime || !call.stored.status) return;
+      const how = { force: call.force, statusWritten: step.statusWritten, mustMirror: !step.lookUpRuntime };
+      await mirrorStatus(to, call.kyma, runtime, call.stored.status, call.pushed, how);
       return;
     }
     case 'RetryPending':

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KymaStatus } from '../../shared/core/kyma.ts';
-import { mirroredStatus, statusPatch } from './mirror.ts';
+import { mirroredStatus, mirrorRead, statusPatch } from './mirror.ts';
 
 const status: KymaStatus = {
   state: 'Ready',
@@ -57,5 +57,31 @@ describe('statusPatch (ADR 40)', () => {
       modules: null,
       lastTrace: null,
     });
+  });
+});
+
+describe('mirrorRead (ADR 77)', () => {
+  const own = { force: false as const, statusWritten: true };
+  const others = { force: false as const, statusWritten: false };
+  it.each([
+    ['mirrored by this instance lately: nothing', own, { fresh: true, known: true }, 'skip'],
+    ['a status this call wrote, the runtime known: written unread', own, { fresh: false, known: true }, 'write'],
+    ['a status this call wrote, the runtime unknown: read first', own, { fresh: false, known: false }, 'live'],
+    ["another writer's status (it mirrored it): read first", others, { fresh: false, known: true }, 'live'],
+    ["another writer's status, mirrored here lately too: nothing", others, { fresh: true, known: true }, 'skip'],
+    [
+      'a drift check: read from the watch cache, whatever is remembered',
+      { ...own, force: 'any' as const },
+      { fresh: true, known: true },
+      'any',
+    ],
+    [
+      "a user's edit on the runtime: read live",
+      { ...others, force: 'live' as const },
+      { fresh: true, known: true },
+      'live',
+    ],
+  ])('%s', (_, how, memo, expected) => {
+    expect(mirrorRead(how, memo)).toBe(expected);
   });
 });

@@ -42,24 +42,44 @@ export function statusPatch(remote: KymaStatus | undefined, mirrored: KymaStatus
   return { status: { ...Object.fromEntries(gone), ...mirrored } };
 }
 
+/** How a call mirrors: `force` (resync events) reads and compares whatever this instance remembers, repairing drift;
+ * `statusWritten` says the status is the one this call wrote on the KCP. */
+export interface MirrorHow {
+  force: Freshness | false;
+  statusWritten: boolean;
+}
+
+/** PURE. What the mirror does before its write (ADR 77): nothing more when this instance mirrored this status within
+ * the memo's TTL (`skip`); write unread when this call wrote the status and this instance knows what the runtime Kyma
+ * got last (`write`); else read it first, as `force` says or live: another instance wrote (and mirrored) this status. */
+export function mirrorRead(how: MirrorHow, memo: { fresh: boolean; known: boolean }): 'skip' | 'write' | Freshness {
+  if (how.force) return how.force;
+  if (memo.fresh) return 'skip';
+  return memo.known && how.statusWritten ? 'write' : 'live';
+}
+
 /** Copies the status to the runtime's Kyma when it exists, is not being deleted and differs; what this instance
- * mirrored for `key` is remembered (ADR 25), and `force` (resync events) reads and compares, repairing drift. */
+ * mirrored for `key` is remembered (ADR 25), and read back as `mirrorRead` decides. */
 export async function mirrorToRuntime(
   runtime: KubeClient,
   scope: RuntimeScope,
   status: KymaStatus,
   memo: SyncMemo,
   key: string,
-  force: Freshness | false,
+  how: MirrorHow,
 ): Promise<void> {
   const ref = remoteKymaRef(scope);
   const mirrored = mirroredStatus(status, scope.namespace);
   const memoKey = `${key}#status`;
-  if (!force && memo.fresh(runtime, memoKey, mirrored)) return;
+  const read = mirrorRead(how, {
+    fresh: memo.fresh(runtime, memoKey, mirrored),
+    known: memo.known(runtime, memoKey),
+  });
+  if (read === 'skip') return;
   let remote: Kyma | undefined;
-  if (force || !memo.known(runtime, memoKey)) {
+  if (read !== 'write') {
     memo.forget(runtime, memoKey);
-    remote = await runtime.get<Kyma>(ref, force || 'live').catch(() => undefined);
+    remote = await runtime.get<Kyma>(ref, read).catch(() => undefined);
     if (!remote || remote.metadata.deletionTimestamp) return;
     if (canonicalJson(remote.status) === canonicalJson(mirrored)) return memo.remember(runtime, memoKey, mirrored);
   }

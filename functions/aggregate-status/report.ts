@@ -11,14 +11,13 @@ import {
 } from '../../shared/core/state-events.ts';
 import { API_VERSION, FIELD_MANAGER } from '../../shared/core/vocabulary.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
-import type { Freshness } from '../../shared/kube/types.ts';
 import { involvedOf, type EventRecorder } from '../../shared/kube/events.ts';
 import type { OwnWrites } from '../../shared/kube/own-writes.ts';
 import type { SyncMemo } from '../../shared/kube/sync-memo.ts';
 import type { Logger } from '../../shared/host/logger.ts';
 import { markStep } from '../../shared/host/steps.ts';
 import { currentTraceparent } from '../../shared/host/trace.ts';
-import { mirrorToRuntime } from './mirror.ts';
+import { mirrorToRuntime, type MirrorHow } from './mirror.ts';
 
 export interface Reporting {
   kcp: KubeClient;
@@ -65,14 +64,13 @@ export async function mirrorStatus(
   runtime: { client: KubeClient; scope: RuntimeScope },
   status: KymaStatus,
   memo: SyncMemo,
-  force: Freshness | false,
-  mustMirror: boolean,
+  how: MirrorHow & { mustMirror: boolean },
 ): Promise<void> {
   markStep('status_sync_to_remote');
   const key = `${kyma.metadata.namespace ?? ''}/${kyma.metadata.name}`;
-  await mirrorToRuntime(runtime.client, runtime.scope, status, memo, key, force).catch(async (error: unknown) => {
+  await mirrorToRuntime(runtime.client, runtime.scope, status, memo, key, how).catch(async (error: unknown) => {
     await to.events.record(involvedOf(kyma), failedWriteEvent('StatusSynchronization', error));
-    if (mustMirror) throw error;
+    if (how.mustMirror) throw error;
     to.log.warn({ kyma: kyma.metadata.name, err: String(error) }, 'status not mirrored to the runtime Kyma yet');
   });
 }
