@@ -134,6 +134,10 @@ describe('summarise', () => {
     expect(summary.byVerbResource['apply kymas.operator.kyma-project.io/status']).toBe(9);
     expect(summary.byCode).toMatchObject({ 201: 5, 404: 1, 409: 1 });
     expect(summary.conflictsByVerbResource).toEqual({ 'post secrets': 1 });
+    const writes = Object.values(summary.writesByVerbResource).reduce((n, v) => n + v, 0);
+    expect(writes, 'every write by verb and resource, no read, no dry run').toBe(summary.writes);
+    expect(summary.writesByVerbResource['apply kymas.operator.kyma-project.io/status']).toBe(9);
+    expect(Object.keys(summary.writesByVerbResource).filter((k) => /^(get|list|watch) /.test(k))).toEqual([]);
   });
 
   it('is all zeros for no requests', () => {
@@ -143,6 +147,7 @@ describe('summarise', () => {
       byVerb: {},
       byVerbResource: {},
       byCode: {},
+      writesByVerbResource: {},
       conflictsByVerbResource: {},
     });
   });

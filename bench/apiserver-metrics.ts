@@ -30,6 +30,8 @@ export interface RequestSummary {
   /** Keyed `<verb> <resource>`, e.g. `apply kymas.operator.kyma-project.io/status`. */
   byVerbResource: Record<string, number>;
   byCode: Record<string, number>;
+  /** The writes among `byVerbResource`, all of them (which instance count wrote what more, issue 35). */
+  writesByVerbResource: Record<string, number>;
   /** 409 answers keyed `<verb> <resource>`: which writes lost a race (or created what existed). */
   conflictsByVerbResource: Record<string, number>;
 }
@@ -122,11 +124,15 @@ export function summarise(delta: RequestCounter[]): RequestSummary {
     byVerb: {},
     byVerbResource: {},
     byCode: {},
+    writesByVerbResource: {},
     conflictsByVerbResource: {},
   };
   for (const c of delta) {
     summary.total += c.value;
-    if (WRITE_VERBS.has(c.verb) && !c.dryRun) summary.writes += c.value;
+    if (WRITE_VERBS.has(c.verb) && !c.dryRun) {
+      summary.writes += c.value;
+      add(summary.writesByVerbResource, `${c.verb} ${c.resource}`, c.value);
+    }
     add(summary.byVerb, c.verb, c.value);
     add(summary.byVerbResource, `${c.verb} ${c.resource}`, c.value);
     add(summary.byCode, String(c.code), c.value);

@@ -255,6 +255,7 @@ function costPer(summary: Cost['kcp'], installs: number, controllers: RegExp, be
     },
     byVerb: summary.byVerb,
     topByVerbResource: top(summary.byVerbResource, 12),
+    writesByVerbResource: top(summary.writesByVerbResource, Infinity),
   };
 }
 
