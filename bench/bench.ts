@@ -8,6 +8,7 @@ import { LocalApiServerSource } from '../local/eventing/index.ts';
 import { readConfig } from '../shared/host/config.ts';
 import { createLogger } from '../shared/host/logger.ts';
 import { countRequests, requestTally } from '../shared/kube/request-tally.ts';
+import { requestsSince } from './by-function.ts';
 import { lifecycleEnvironment, type BenchSettings } from './args.ts';
 import { costSnapshot as snapshotOf, costBetween, type CostSnapshot } from './cost.ts';
 import { readEndState } from './end-state.ts';
@@ -43,6 +44,8 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
     ...lifecycleEnvironment(),
     LIFECYCLE_OCI_REGISTRY: `http://${fleet.registryHost}`,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'error',
+    // Function processes (--engine knative) count their requests by function, as this process does its own.
+    LIFECYCLE_COUNT_REQUESTS: 'true',
   };
   const config = readConfig(settingsEnv);
   const log = createLogger('bench', config.logLevel);
@@ -81,6 +84,7 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
     const created = new Map<string, number>();
     const before = await costSnapshot(fleet);
     countRequests(true);
+    const countedBefore = await engine.requests();
     const started = performance.now();
     say(
       `creating ${settings.kymas} Kymas × ${fleet.modules.length} modules on ${settings.runtimes} runtime API servers`,
@@ -107,7 +111,7 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
     const converged = performance.now();
     const afterConvergence = await costSnapshot(fleet);
     const convergenceCost = costBetween(before, afterConvergence);
-    const requests = requestTally();
+    const requests = [...requestTally(), ...requestsSince(await engine.requests(), countedBefore)];
     countRequests(false);
     const footprint = await selfFootprint();
     if (!complete) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { costByFunction } from './by-function.ts';
+import { costByFunction, requestsSince } from './by-function.ts';
 
 describe('costByFunction', () => {
   it("splits each function's requests per install into KCP and runtime, requests and writes, with its top requests", () => {
@@ -26,14 +26,45 @@ describe('costByFunction', () => {
     const cost = costByFunction(rows, 'https://kcp', 10);
     expect(Object.keys(cost)).toEqual(['apply-remote', 'resync']);
     expect(cost['apply-remote']).toEqual({
-      kcp: { requests: 2, writes: 2, connections: 0, top: { 'apply manifests.operator.kyma-project.io/status': 2 } },
-      runtimes: { requests: 3, writes: 1, connections: 0.4, top: { 'get deployments.apps': 2, 'apply configmaps': 1 } },
+      kcp: {
+        requests: 2,
+        writes: 2,
+        connections: 0,
+        top: { 'apply manifests.operator.kyma-project.io/status': 2 },
+        writesByVerbResource: { 'apply manifests.operator.kyma-project.io/status': 20 },
+      },
+      runtimes: {
+        requests: 3,
+        writes: 1,
+        connections: 0.4,
+        top: { 'get deployments.apps': 2, 'apply configmaps': 1 },
+        writesByVerbResource: { 'apply configmaps': 10 },
+      },
     });
     expect(cost['resync']?.kcp).toEqual({
       requests: 0.1,
       writes: 0,
       connections: 0,
       top: { 'list manifests.operator.kyma-project.io': 0.1 },
+      writesByVerbResource: {},
     });
+  });
+
+  it('takes what the function processes counted between two readings, row by row', () => {
+    const row = (caller: string, verb: string, count: number) => ({
+      caller,
+      server: 'https://rt-1',
+      verb,
+      resource: 'namespaces',
+      count,
+    });
+    const before = [row('aggregate-status', 'get', 3), row('apply-remote', 'get', 2)];
+    // Two instances of aggregate-status report the same row; apply-remote sent nothing since.
+    const now = [row('aggregate-status', 'get', 5), row('aggregate-status', 'get', 4), row('apply-remote', 'get', 2)];
+    now.push(row('resolve-template', 'apply', 7));
+    expect(requestsSince(now, before)).toEqual([
+      row('aggregate-status', 'get', 6),
+      row('resolve-template', 'apply', 7),
+    ]);
   });
 });

@@ -4,12 +4,14 @@ import { WRITE_VERBS, type TalliedRequest } from '../shared/kube/request-tally.t
 
 const round = (n: number) => Number(n.toFixed(2));
 
-/** Requests and writes per install, the most frequent ones, and the connections opened (TLS handshakes) per install. */
+/** Requests and writes per install, the most frequent ones, the connections opened (TLS handshakes) per install, and
+ * every write by `<verb> <resource>` (counts, not per install: a pair of runs is told apart write by write). */
 interface Side {
   requests: number;
   writes: number;
   connections: number;
   top: Record<string, number>;
+  writesByVerbResource: Record<string, number>;
 }
 export interface FunctionCost {
   kcp: Side;
@@ -35,11 +37,14 @@ export function costByFunction(
   const summary = (counts: Map<string, number>): Side => {
     let requests = 0;
     let writes = 0;
+    const writesByVerbResource: Record<string, number> = {};
     const connections = counts.get('connect tls') ?? 0;
     counts.delete('connect tls');
     for (const [key, n] of counts) {
       requests += n;
-      if (WRITE_VERBS.has(key.split(' ')[0] ?? '')) writes += n;
+      if (!WRITE_VERBS.has(key.split(' ')[0] ?? '')) continue;
+      writes += n;
+      writesByVerbResource[key] = n;
     }
     const top = Object.fromEntries(
       [...counts]
@@ -47,11 +52,30 @@ export function costByFunction(
         .slice(0, 6)
         .map(([k, n]) => [k, round(n / per)]),
     );
-    return { requests: round(requests / per), writes: round(writes / per), connections: round(connections / per), top };
+    const perInstall = {
+      requests: round(requests / per),
+      writes: round(writes / per),
+      connections: round(connections / per),
+    };
+    return { ...perInstall, top, writesByVerbResource };
   };
   return Object.fromEntries(
     [...sides]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([caller, s]) => [caller, { kcp: summary(s.kcp), runtimes: summary(s.runtimes) }]),
   );
+}
+
+/** Rows counted between two readings of the same counters (the function processes count from their start). */
+export function requestsSince(now: readonly TalliedRequest[], before: readonly TalliedRequest[]): TalliedRequest[] {
+  const key = (r: TalliedRequest) => `${r.caller}\t${r.server}\t${r.verb}\t${r.resource}`;
+  const earlier = new Map<string, number>();
+  for (const r of before) earlier.set(key(r), (earlier.get(key(r)) ?? 0) + r.count);
+  const since = new Map<string, TalliedRequest>();
+  for (const r of now) {
+    const row = since.get(key(r)) ?? { ...r, count: 0 };
+    since.set(key(r), { ...row, count: row.count + r.count });
+  }
+  for (const [k, row] of since) row.count -= earlier.get(k) ?? 0;
+  return [...since.values()].filter((r) => r.count > 0);
 }

@@ -6,6 +6,7 @@ import type { CallsOfInstance } from '../local/knative/function-pods.ts';
 import { startKnativeRunner } from '../local/knative/runner.ts';
 import { startLocalRunner } from '../local/runner/local-runner.ts';
 import type { Config } from '../shared/host/config.ts';
+import type { TalliedRequest } from '../shared/kube/request-tally.ts';
 import type { Logger } from '../shared/host/logger.ts';
 import type { BenchSettings } from './args.ts';
 import type { Fleet } from './fleet.ts';
@@ -20,6 +21,9 @@ export interface Engine {
   processes(): { name: string; pid: number }[];
   /** The local broker's counters, or each function instance's calls. */
   events(): Promise<{ broker?: BrokerStats; calls?: InstanceCalls }>;
+  /** The requests the function processes counted so far (Knative: each instance's /metrics); none in the local runner,
+   * whose functions count in this process. */
+  requests(): Promise<TalliedRequest[]>;
   stop(): Promise<void>;
 }
 
@@ -40,6 +44,7 @@ export async function startEngine(
       settled: (limitMs) => Promise.race([runner.broker.idle().then(() => true), sleep(limitMs, false)]),
       processes: () => [],
       events: async () => ({ broker: runner.broker.stats() }),
+      requests: async () => [],
       stop: () => runner.stop(),
     };
   }
@@ -80,6 +85,10 @@ export async function startEngine(
     },
     processes: () => runner.processes(),
     events: async () => ({ calls: await runner.calls() }),
+    requests: async () =>
+      Object.values(await runner.calls())
+        .flat()
+        .flatMap((calls) => calls.requests),
     stop: () => runner.stop(),
   };
 }

@@ -54,7 +54,7 @@ export function toMarkdown(r: BenchResult): string {
     ],
     [
       r.settings.engine === 'knative'
-        ? 'own requests per install counted in this process (the functions run in processes of their own)'
+        ? 'own requests per install by function, counted in each function process and here (KCP req/writes, runtime req/writes; connections opened)'
         : 'own requests per install by function (KCP req/writes, runtime req/writes; connections opened)',
       Object.entries(r.apiCost.byFunction)
         .map(

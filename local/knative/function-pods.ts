@@ -8,6 +8,7 @@ import { openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import type { TalliedRequest } from '../../shared/kube/request-tally.ts';
 import { freePort } from '../controlplane/ports.ts';
 import { startQueueProxy } from './queue-proxy.ts';
 
@@ -50,10 +51,12 @@ async function ready(child: ChildProcess, port: number, log: string): Promise<vo
   throw new Error(`function process ${log} did not become ready: ${readFileSync(log, 'utf8').slice(-2_000)}`);
 }
 
-/** One instance's calls: how many by outcome status, and the seconds they took together (time in the function). */
+/** One instance's calls: how many by outcome status, the seconds they took together (time in the function), and the
+ * Kubernetes requests it counted (LIFECYCLE_COUNT_REQUESTS; none when off). */
 export interface CallsOfInstance {
   byStatus: Record<string, number>;
   busySeconds: number;
+  requests: TalliedRequest[];
 }
 
 /** PURE. An instance's calls, from its Prometheus text. */
@@ -67,7 +70,20 @@ export function callsOf(metrics: string): CallsOfInstance {
     (sum, m) => sum + Number(m[1]),
     0,
   );
-  return { byStatus, busySeconds };
+  return { byStatus, busySeconds, requests: requestsOf(metrics) };
+}
+
+const unescaped = (value: string) => value.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
+
+/** PURE. The requests an instance counted, from its `lifecycle_kube_requests_total` samples. */
+function requestsOf(metrics: string): TalliedRequest[] {
+  return [...metrics.matchAll(/^lifecycle_kube_requests_total\{([^\n]*)\} (\S+)$/gm)].map((m) => {
+    const labels = Object.fromEntries(
+      [...(m[1] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((l) => [l[1], unescaped(l[2] ?? '')]),
+    );
+    const { caller = '', server = '', verb = '', resource = '' } = labels;
+    return { caller, server, verb, resource, count: Number(m[2]) };
+  });
 }
 
 export async function startFunctionPods(opts: FunctionPodsOptions): Promise<FunctionPods> {
@@ -102,7 +118,7 @@ export async function startFunctionPods(opts: FunctionPodsOptions): Promise<Func
         children.map(({ port }) =>
           fetch(`http://127.0.0.1:${port}/metrics`)
             .then((r) => r.text())
-            .then(callsOf, () => ({ byStatus: {}, busySeconds: 0 })),
+            .then(callsOf, (): CallsOfInstance => ({ byStatus: {}, busySeconds: 0, requests: [] })),
         ),
       ),
     close: async () => {

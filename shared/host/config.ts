@@ -30,6 +30,9 @@ export interface Config {
   /** A function writing in the user lane sends the API server's event about its write itself, at once
    * (LIFECYCLE_ANNOUNCE_USER_WRITES, default false; the shipped ConfigMap sets it for Knative's ApiServerSource; ADR 73). */
   readonly announceUserWrites: boolean;
+  /** Each function process counts its Kubernetes requests by function, API server, verb and resource and reports them
+   * on /metrics as `lifecycle_kube_requests_total` (LIFECYCLE_COUNT_REQUESTS, default false; the bench sets it). */
+  readonly countRequests: boolean;
   /** Ready objects are re-checked for drift once per this many minutes (non-Ready ones every minute). */
   readonly driftPeriodMinutes: number;
   /** apply-remote watches a module's workload roll out this long in the call before it writes Processing and retries
@@ -115,6 +118,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: integer(env, 'PORT', '8080', 0, 65535),
     callsAtOnce: integer(env, 'LIFECYCLE_CALLS_AT_ONCE', '32', 0, 100_000),
     announceUserWrites: flag(env, 'LIFECYCLE_ANNOUNCE_USER_WRITES', false),
+    countRequests: flag(env, 'LIFECYCLE_COUNT_REQUESTS', false),
     driftPeriodMinutes: integer(env, 'LIFECYCLE_DRIFT_PERIOD_MINUTES', '5', 1, 1440),
     rolloutWatchMs: integer(env, 'LIFECYCLE_ROLLOUT_WATCH_SECONDS', '2', 0, 60) * 1000,
     resyncMaxEvents: integer(env, 'LIFECYCLE_RESYNC_MAX_EVENTS', '250', 1, 1_000_000),

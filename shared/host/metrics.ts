@@ -2,6 +2,7 @@
 // gauges a function sets itself. Names follow upstream's where upstream has one, so dashboards and alerts built on
 // them keep working.
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { requestTally } from '../kube/request-tally.ts';
 import { NotYetReadyError } from './errors.ts';
 import { DEFAULT_STEP } from './steps.ts';
 import type { EventAttributes } from './events.ts';
@@ -16,6 +17,19 @@ export const maintenanceConfigRead = new Gauge({
   name: 'lifecycle_mgr_maintenance_window_config_read_success',
   help: 'Whether the maintenance-window policy could be read (1) or not (0).',
   registers: [processRegistry],
+});
+
+/** The Kubernetes requests counted in this process (LIFECYCLE_COUNT_REQUESTS, off by default; the bench turns it on
+ * in every function process), by the calling function, API server, verb and resource: none while counting is off. */
+new Counter({
+  name: 'lifecycle_kube_requests_total',
+  help: 'Kubernetes requests sent, by calling function, API server, verb and resource (when counting is on).',
+  labelNames: ['caller', 'server', 'verb', 'resource'],
+  registers: [processRegistry],
+  collect() {
+    this.reset();
+    for (const { count, ...labels } of requestTally()) this.inc(labels, count);
+  },
 });
 
 /** A call about a Manifest taking at least this long is reported (upstream's `reconcile_duration_seconds`). */

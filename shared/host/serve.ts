@@ -1,4 +1,5 @@
 import { KubeConfig } from '../kube/kubeconfig.ts';
+import { countRequests } from '../kube/request-tally.ts';
 import { composeDeps } from './compose.ts';
 import { readConfig } from './config.ts';
 import type { FunctionDeps } from './deps.ts';
@@ -12,6 +13,7 @@ import { httpSink } from './sink.ts';
  * ingress from K_SINK for fan-out, the HTTP host on $PORT; SIGTERM closes it. */
 export async function serve(factory: (deps: FunctionDeps) => LifecycleFunction): Promise<void> {
   const config = readConfig();
+  if (config.countRequests) countRequests(true);
   const kc = new KubeConfig();
   kc.loadFromDefault();
   const sinkUrl = config.sinkUrl;
