@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { kyma, manifest, NOW, SYNCED } from '../../test/status-builders.ts';
 import { runtimeUnreachable, type Kyma, type ModuleStatus } from '../../shared/core/kyma.ts';
 import type { State } from '../../shared/core/objects.ts';
-import { aggregate, kymaState, ownedPart } from './decide.ts';
+import { aggregate, catalogDue, kymaState, ownedPart } from './decide.ts';
 
 describe('kymaState', () => {
   const m = (...states: State[]): ModuleStatus[] => states.map((state, i) => ({ name: `m${i}`, state }));
@@ -195,5 +195,33 @@ describe('aggregate', () => {
     expect(ownedPart({ ...ours, modules: (ours.modules ?? []).map((m) => ({ ...m, maintenance: true })) })).not.toBe(
       ownedPart(ours),
     );
+  });
+});
+
+describe('catalogDue (ADR 78)', () => {
+  const base = kyma([{ name: 'sample' }]);
+  const withSource = (from?: 'runtime' | 'kcp'): Kyma => {
+    const { specSource, ...rest } = base.status ?? {};
+    return { ...base, status: from && specSource ? { ...rest, specSource: { ...specSource, from } } : rest };
+  };
+  it('is due once the module list came from the runtime Kyma: resolve-template created it and its namespace', () => {
+    expect(catalogDue(withSource('runtime'))).toBe(true);
+  });
+  it('waits while the Kyma is not resolved yet or its list came from the KCP spec (no runtime Kyma yet)', () => {
+    expect(catalogDue(withSource())).toBe(false);
+    expect(catalogDue(withSource('kcp'))).toBe(false);
+  });
+  it('reports a waiting catalog as not evaluated: every module Ready, the Kyma stays Processing, not Error', () => {
+    const waits = { ok: false, unknown: true as const, message: 'waits' };
+    const status = aggregate(withSource('kcp'), [manifest('sample', 'Ready')], NOW, {
+      crds: SYNCED.crds,
+      catalog: waits,
+    });
+    expect(status.state).toBe('Processing');
+    expect(status.conditions?.find((c) => c.type === 'ModuleCatalog')).toMatchObject({
+      status: 'Unknown',
+      message: 'waits',
+    });
+    expect(aggregate(withSource('kcp'), [manifest('sample', 'Ready')], NOW, SYNCED).state).toBe('Ready');
   });
 });

@@ -109,6 +109,10 @@ export const AWAITING_RUNTIME_KYMA = 'waiting for the runtime Kyma to be created
 export const awaitsRuntimeKyma = (kyma: Kyma, inCluster: boolean): boolean =>
   !inCluster && kyma.status?.specSource?.from === 'kcp';
 
+/** PURE. Whether the runtime's catalog is pushed in this call: once resolve-template resolved the module list from the
+ * runtime Kyma, which it creates with the runtime namespace the copies live in (ADR 78); before, the CRDs only. */
+export const catalogDue = (kyma: Kyma): boolean => kyma.status?.specSource?.from === 'runtime';
+
 /** PURE. The status aggregate-status writes; timestamps kept when nothing else changed. A Kyma `awaiting` its runtime
  * Kyma is not Ready (upstream creates the runtime Kyma before anything else): Processing, saying so (ADR 74). */
 export function aggregate(

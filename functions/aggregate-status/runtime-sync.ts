@@ -14,15 +14,14 @@ import { ensureRemoteNamespace } from '../../shared/kube/remote-namespace.ts';
 import type { RuntimeClients } from '../../shared/kube/runtime-clients.ts';
 import { isRuntimeUnreachable } from '../../shared/host/errors.ts';
 import { catalogFor, type Catalog } from './catalog.ts';
+import { pushCatalog } from './catalog-push.ts';
 import { inClusterRefusal } from '../../shared/core/in-cluster.ts';
-import type { RuntimeSync } from './decide.ts';
+import { catalogDue, type RuntimeSync } from './decide.ts';
 import type { Config } from '../../shared/host/config.ts';
 import { removeUpstreamWatcher } from './upstream-watcher.ts';
 import { markStep } from '../../shared/host/steps.ts';
-import { mapAtMost } from '../../shared/core/at-most.ts';
 import { pullSecretCopy, type PullSecret } from './pull-secret.ts';
 
-export const CATALOG_MANAGER = 'catalog-sync';
 const CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' };
 const SYNCED_CRDS = ['kymas', 'moduletemplates', 'modulereleasemetas'].map((p) => `${p}.operator.kyma-project.io`);
 
@@ -71,8 +70,9 @@ export async function syncRuntime(
   if ('missing' in access) return { sync: { unreachable: `runtime of Kyma ${name}: ${access.missing}` } };
   const key = `${namespace}/${name}`;
   try {
-    const desired = await desiredRuntimeSide(kcp, kyma, access.scope.namespace, config);
     if (awaiting) sharedObjects.forgetServer(access.client.server);
+    if (!catalogDue(kyma)) return await crdsOnly(kcp, access.client, Boolean(config.runtimeImagePullSecret));
+    const desired = await desiredRuntimeSide(kcp, kyma, access.scope.namespace, config);
     // Concurrent calls about one Kyma (its add and update events) share one push (ADR 54).
     const removed =
       (await memo.once(access.client, key, desired, Boolean(force) || awaiting, async () => {
@@ -123,6 +123,25 @@ export async function syncRuntime(
       pending: message,
     };
   }
+}
+
+/** What the catalog (and the image pull Secret) report while they wait for the runtime Kyma. */
+export const CATALOG_WAITS = 'pushed once the runtime Kyma exists (resolve-template creates it and its namespace)';
+
+/** Before resolve-template has created the runtime Kyma and its namespace (ADR 69): the CRDs only, which it needs to
+ * create one; the catalog waits for the Kyma's next event, that resolution's status write (ADR 78). No mirror. */
+async function crdsOnly(kcp: KubeClient, runtime: KubeClient, pullSecret: boolean): Promise<SideOutcome> {
+  await pushCrds(runtime, await lifecycleCrds(kcp));
+  const upstreamWatcher = await removeUpstreamWatcher(runtime);
+  const waits = { ok: false, unknown: true as const, message: CATALOG_WAITS };
+  return {
+    sync: {
+      crds: { ok: true, message: `${SYNCED_CRDS.length} CRDs synced to the runtime` },
+      catalog: waits,
+      ...(pullSecret ? { pullSecret: waits } : {}),
+    },
+    ...(upstreamWatcher.length ? { upstreamWatcher } : {}),
+  };
 }
 
 /** Single-cluster mode (ADR 21): the control plane's own lifecycle CRDs and catalog serve the Kyma; nothing is synced
@@ -226,53 +245,4 @@ async function pushCrdsAndCatalog(
     await ensureRemoteNamespace(runtime, remoteNamespace);
     return pushCatalog(runtime, desired.catalog, remoteNamespace, 'live');
   }
-}
-
-interface Copy {
-  apiVersion?: string;
-  kind?: string;
-  metadata: { name: string; managedFields?: { manager?: string }[] };
-}
-const CATALOG_KINDS = ['ModuleTemplate', 'ModuleReleaseMeta'];
-
-/** The catalog copies applied where they differ from what is there (one LIST per kind, no read per copy), copies of
- * ours no longer in it removed; answers how many were removed. */
-async function pushCatalog(
-  runtime: KubeClient,
-  catalog: Catalog,
-  remoteNamespace: string,
-  freshness: Freshness,
-): Promise<number> {
-  markStep('module_catalog_sync');
-  const live = new Map<string, Copy>();
-  const lists = await Promise.all(
-    CATALOG_KINDS.map(async (kind) => ({
-      kind,
-      copies: (await runtime.list<Copy>(API_VERSION, kind, { namespace: remoteNamespace, freshness })).items,
-    })),
-  );
-  for (const { kind, copies } of lists)
-    for (const copy of copies) live.set(`${kind}/${copy.metadata.name}`, { ...copy, apiVersion: API_VERSION, kind });
-  const desired = [...catalog.templates, ...catalog.metas];
-  // The copies live in the runtime namespace: ensured before a first push (once per client and five minutes), else a
-  // runtime whose namespace is still being created answers 404 and the push is made twice. Copies listed show it is.
-  if (desired.length && !live.size) await ensureRemoteNamespace(runtime, remoteNamespace, true);
-  // Eight copies at a time (ADR 54), each one request or none.
-  await mapAtMost(desired, 8, (object) =>
-    applyUnlessCurrent<Copy>(
-      runtime,
-      object as Copy,
-      CATALOG_MANAGER,
-      live.get(`${object.kind}/${object.metadata.name}`) ?? null,
-    ),
-  );
-  const keep = new Set(desired.map((o) => `${o.kind}/${o.metadata.name}`));
-  let removed = 0;
-  for (const [key, copy] of live) {
-    if (keep.has(key) || !copy.metadata.managedFields?.some((f) => f.manager === CATALOG_MANAGER)) continue;
-    const { name } = copy.metadata;
-    await runtime.delete({ apiVersion: API_VERSION, kind: copy.kind ?? '', namespace: remoteNamespace, name });
-    removed++;
-  }
-  return removed;
 }

@@ -1,0 +1,134 @@
+// aggregate-status pushes a Kyma's catalog once resolve-template has created the runtime Kyma and its namespace
+// (ADR 78): before, the lifecycle CRDs only — the namespace neither read nor created, no copies, ModuleCatalog Unknown;
+// after, the copies without a read of the namespace; a namespace gone meanwhile is created by the push that met 404.
+// Real KCP and runtime API servers, the requests counted.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { syncRuntime, CATALOG_WAITS } from '../functions/aggregate-status/runtime-sync.ts';
+import type { Kyma, SpecSource } from '../shared/core/kyma.ts';
+import { RUNTIME_NAMESPACE_ANNOTATION } from '../shared/core/runtime-scope.ts';
+import { API_VERSION, LABEL } from '../shared/core/vocabulary.ts';
+import { KubeClient } from '../shared/kube/client.ts';
+import { countRequests, requestTally } from '../shared/kube/request-tally.ts';
+import { RuntimeClients } from '../shared/kube/runtime-clients.ts';
+import { SyncMemo } from '../shared/kube/sync-memo.ts';
+import { installCrds } from '../local/controlplane/crds.ts';
+import { clusters } from './clusters.ts';
+
+const id = Date.now().toString(36);
+const namespace = `catalog-waits-${id}`;
+const config = { runtimeImagePullSecret: undefined, restrictedModules: [] };
+let kcp: KubeClient;
+let runtime: KubeClient;
+let runtimes: RuntimeClients;
+
+/** Kyma `name` whose runtime objects go to namespace `<name>-<id>` on the first runtime API server. */
+const runtimeNamespace = (name: string) => `${name}-${id}`;
+const kyma = (name: string, from?: SpecSource['from']): Kyma => ({
+  apiVersion: API_VERSION,
+  kind: 'Kyma',
+  metadata: { name, namespace },
+  spec: { channel: 'regular' },
+  ...(from ? { status: { specSource: { from, channel: 'regular' } } } : {}),
+});
+const sync = (k: Kyma) =>
+  syncRuntime(kcp, runtimes, k, new SyncMemo(60_000), false, config, k.status?.specSource?.from === 'kcp');
+
+/** What was sent to the runtime since counting restarted, `verb resource` → count (the CRDs, shared, left out). */
+function sentToRuntime(): Record<string, number> {
+  const rows = requestTally().filter((r) => r.server === runtime.server && !r.resource.startsWith('customresource'));
+  return Object.fromEntries(rows.map((r) => [`${r.verb} ${r.resource}`, r.count]));
+}
+const copies = async (name: string) =>
+  (await runtime.list(API_VERSION, 'ModuleTemplate', { namespace: runtimeNamespace(name) })).items.map(
+    (t) => t.metadata?.name,
+  );
+
+beforeAll(async () => {
+  await installCrds(clusters().kcp);
+  kcp = await KubeClient.from(clusters().kcp);
+  const [first] = clusters().runtimes;
+  if (!first) throw new Error('no runtime');
+  runtime = await KubeClient.from(first);
+  // Established before the first call: a catalog kind the runtime's discovery does not list yet takes another path.
+  await installCrds(first);
+  runtimes = new RuntimeClients(kcp);
+  await kcp.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
+  const kubeconfig = Buffer.from(inject('controlPlane').runtimes[0] as string).toString('base64');
+  for (const name of ['fresh', 'gone'])
+    await kcp.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: {
+        name: `kubeconfig-${name}`,
+        namespace,
+        labels: { [LABEL.kymaName]: name },
+        annotations: { [RUNTIME_NAMESPACE_ANNOTATION]: runtimeNamespace(name) },
+      },
+      data: { config: kubeconfig },
+    });
+  await kcp.create({
+    apiVersion: API_VERSION,
+    kind: 'ModuleTemplate',
+    metadata: { name: 'waits-1.0.0', namespace, labels: { [LABEL.moduleName]: 'waits' } },
+    spec: { moduleName: 'waits', version: '1.0.0', data: { apiVersion: 'x.io/v1', kind: 'Waits', metadata: {} } },
+  });
+  await kcp.create({
+    apiVersion: API_VERSION,
+    kind: 'ModuleReleaseMeta',
+    metadata: { name: 'waits', namespace },
+    spec: {
+      moduleName: 'waits',
+      ocmComponentName: 'kyma-project.io/module/waits',
+      channels: [{ channel: 'regular', version: '1.0.0' }],
+    },
+  });
+});
+beforeEach(() => countRequests(true));
+afterAll(async () => {
+  countRequests(false);
+  await kcp?.delete({ apiVersion: 'v1', kind: 'Namespace', name: namespace }).catch(() => false);
+  for (const name of ['fresh', 'gone'])
+    await runtime?.delete({ apiVersion: 'v1', kind: 'Namespace', name: runtimeNamespace(name) }).catch(() => false);
+});
+
+describe("a Kyma's catalog waits for its runtime Kyma (ADR 78)", () => {
+  it('not resolved yet, or resolved from the KCP spec: the CRDs only; the namespace neither read nor created', async () => {
+    for (const from of [undefined, 'kcp'] as const) {
+      const side = await sync(kyma('fresh', from));
+      expect(side.sync).toEqual({
+        crds: { ok: true, message: '3 CRDs synced to the runtime' },
+        catalog: { ok: false, unknown: true, message: CATALOG_WAITS },
+      });
+      expect(side.runtime, 'no runtime Kyma to mirror to').toBeUndefined();
+    }
+    expect(Object.keys(sentToRuntime()).filter((k) => /namespaces|moduletemplates|modulereleasemetas/.test(k))).toEqual(
+      [],
+    );
+    expect(await runtime.get({ apiVersion: 'v1', kind: 'Namespace', name: runtimeNamespace('fresh') })).toBeUndefined();
+  });
+
+  it('resolved from the runtime Kyma (its namespace created with it): the copies pushed, the namespace not read', async () => {
+    await runtime.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: runtimeNamespace('fresh') } }, 'test');
+    countRequests(true);
+    const side = await sync(kyma('fresh', 'runtime'));
+    expect(side.sync).toMatchObject({
+      catalog: { ok: true, message: '1 ModuleTemplates and 1 ModuleReleaseMetas synced' },
+    });
+    expect(side.runtime).toBeDefined();
+    const sent = sentToRuntime();
+    expect(sent).toMatchObject({
+      'apply moduletemplates.operator.kyma-project.io': 1,
+      'apply modulereleasemetas.operator.kyma-project.io': 1,
+    });
+    expect(Object.keys(sent).filter((k) => k.endsWith(' namespaces'))).toEqual([]);
+    expect(await copies('fresh')).toEqual(['waits-1.0.0']);
+  });
+
+  it('a runtime namespace gone meanwhile: the push meets 404, creates it and pushes again', async () => {
+    const side = await sync(kyma('gone', 'runtime'));
+    expect(side.sync).toMatchObject({ catalog: { ok: true } });
+    expect(sentToRuntime()).toMatchObject({ 'apply namespaces': 1 });
+    expect(await copies('gone')).toEqual(['waits-1.0.0']);
+  });
+});
