@@ -99,4 +99,33 @@ describe('the steps of aggregate-status, in order', () => {
     expect(mirrorOf(view({ manifests: [manifest('a', 'Processing')] }))).toMatchObject({ statusWritten: true });
     expect(mirrorOf(view({}))).toMatchObject({ statusWritten: false });
   });
+
+  it("leaves a new Kyma's first status to the call its first resolution brings, for a minute at most (ADR 78)", () => {
+    const created = (secondsAgo: number) => new Date(Date.parse(NOW) - secondsAgo * 1000).toISOString();
+    const fresh = (secondsAgo: number) => ({
+      ...kyma([]),
+      metadata: { name: 'k1', creationTimestamp: created(secondsAgo) },
+      status: {},
+    });
+    const waits = { ok: false, unknown: true as const, message: 'waits' };
+    const side = { sync: { crds: SYNCED.crds, catalog: waits }, runtime: false, watcherRemoved: false };
+    expect(steps(view({ kyma: fresh(2), manifests: [], runtimeSide: side }))).toEqual([]);
+    expect(steps(view({ kyma: fresh(2), manifests: [], runtimeSide: { ...side, watcherRemoved: true } }))).toEqual([
+      'ReportWatcherRemoved',
+    ]);
+    expect(steps(view({ kyma: fresh(61), manifests: [], runtimeSide: side })), 'a minute on').toEqual(['WriteStatus']);
+    const unreachable = { sync: { unreachable: 'refused' }, runtime: false, watcherRemoved: false };
+    expect(steps(view({ kyma: fresh(2), manifests: [], runtimeSide: unreachable })), 'a reason to report').toEqual([
+      'WriteStatus',
+    ]);
+    const pending = { ...side, pending: 'CRDs not established' };
+    expect(steps(view({ kyma: fresh(2), manifests: [], runtimeSide: pending }))).toEqual([
+      'WriteStatus',
+      'RetryPending',
+    ]);
+    const written = { ...fresh(2), status: { state: 'Processing' as const } };
+    expect(steps(view({ kyma: written, manifests: [], runtimeSide: side })), 'a status there already').toContain(
+      'WriteStatus',
+    );
+  });
 });

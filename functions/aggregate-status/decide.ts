@@ -253,16 +253,29 @@ export function ignoreReason(
   return echo ? { step: 'Ignore', why: 'own status write' } : undefined;
 }
 
+/** How long a new Kyma's first status waits for its first resolution (ADR 78). */
+export const FIRST_RESOLUTION_WAIT_MS = 60_000;
+
+/** PURE. A Kyma created less than a minute ago, with no status yet, whose runtime side went well: its first status
+ * waits for resolve-template's resolution, whose write brings the next call (ADR 78); later, the resync's. */
+function awaitsFirstResolution({ kyma, runtimeSide, now }: AggregateView): boolean {
+  if (kyma.status?.state || kyma.status?.specSource || !runtimeSide || runtimeSide.pending) return false;
+  if ('unreachable' in runtimeSide.sync) return false;
+  return Date.parse(now) - Date.parse(kyma.metadata.creationTimestamp ?? '') < FIRST_RESOLUTION_WAIT_MS;
+}
+
 /** PURE. The steps of a call, in order: upstream's SKR watcher reported removed; the status written when it changed;
  * the status mirrored to the runtime Kyma (after a finished runtime sync, or at once when it changed on a Manifest
  * event); a runtime side still pending retried. */
 export function aggregateSteps(view: AggregateView): AggregateStep[] {
   const { kyma, runtimeSide } = view;
+  const watcher = runtimeSide?.watcherRemoved ? [{ step: 'ReportWatcherRemoved' as const }] : [];
+  if (awaitsFirstResolution(view)) return watcher;
   const status = aggregate(kyma, view.manifests, view.now, runtimeSide?.sync, awaitsRuntimeKyma(kyma, view.inCluster));
   const changed = ownedPart(status) !== ownedPart(kyma.status);
   const mirror = runtimeSide ? runtimeSide.runtime && !runtimeSide.pending : changed && !view.inCluster;
   return [
-    ...(runtimeSide?.watcherRemoved ? [{ step: 'ReportWatcherRemoved' as const }] : []),
+    ...watcher,
     ...(changed ? [{ step: 'WriteStatus' as const, status }] : []),
     ...(mirror ? [{ step: 'MirrorStatus' as const, lookUpRuntime: !runtimeSide, statusWritten: changed }] : []),
     ...(runtimeSide?.pending
