@@ -79,6 +79,11 @@ describe('the steps of aggregate-status, in order', () => {
       status: { state: 'Processing' },
     });
     expect(written(view({ kyma: fromKcp, inCluster: true })), 'in-cluster: Ready as before').toBeUndefined();
+    const waits = { crds: SYNCED.crds, catalog: { ok: false, unknown: true as const, message: 'waits' } };
+    const side = { sync: waits, runtime: false, watcherRemoved: false };
+    expect(written(view({ kyma: fromKcp, runtimeSide: side })), 'its catalog waiting too (ADR 78)').toMatchObject({
+      status: { state: 'Processing', lastOperation: { operation: AWAITING_RUNTIME_KYMA } },
+    });
     const failing = written(view({ kyma: fromKcp, manifests: [manifest('a', 'Error', 'boom')] }));
     expect(failing, "a module's Error is reported as such").toMatchObject({ status: { state: 'Error' } });
   });

@@ -151,7 +151,8 @@ export function aggregate(
     ...(pullSecret ? [condition(kyma, 'SKRImagePullSecretSync', runtimeOutcome('SKRImagePullSecretSync'), now)] : []),
   ];
   const reached = unreachable ? 'Error' : resolved ? kymaState(modules, conditions) : 'Processing';
-  const held = awaiting && reached === 'Ready';
+  // Its catalog waits for the runtime Kyma too (ADR 78): Processing for that alone is the same wait.
+  const held = awaiting && allReady && (reached === 'Ready' || reached === 'Processing');
   const state = held ? 'Processing' : reached;
   const operation =
     unreachable ||
