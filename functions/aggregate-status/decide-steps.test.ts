@@ -79,9 +79,8 @@ describe('the steps of aggregate-status, in order', () => {
       status: { state: 'Processing' },
     });
     expect(written(view({ kyma: fromKcp, inCluster: true })), 'in-cluster: Ready as before').toBeUndefined();
-    const waits = { crds: SYNCED.crds, catalog: { ok: false, unknown: true as const, message: 'waits' } };
-    const side = { sync: waits, runtime: false, watcherRemoved: false };
-    expect(written(view({ kyma: fromKcp, runtimeSide: side })), 'its catalog waiting too (ADR 78)').toMatchObject({
+    const side = { sync: { crds: SYNCED.crds }, runtime: false, watcherRemoved: false };
+    expect(written(view({ kyma: fromKcp, runtimeSide: side })), 'its catalog not pushed (ADR 78)').toMatchObject({
       status: { state: 'Processing', lastOperation: { operation: AWAITING_RUNTIME_KYMA } },
     });
     const failing = written(view({ kyma: fromKcp, manifests: [manifest('a', 'Error', 'boom')] }));
@@ -112,8 +111,7 @@ describe('the steps of aggregate-status, in order', () => {
       metadata: { name: 'k1', creationTimestamp: created(secondsAgo) },
       status: {},
     });
-    const waits = { ok: false, unknown: true as const, message: 'waits' };
-    const side = { sync: { crds: SYNCED.crds, catalog: waits }, runtime: false, watcherRemoved: false };
+    const side = { sync: { crds: SYNCED.crds }, runtime: false, watcherRemoved: false };
     expect(steps(view({ kyma: fresh(2), manifests: [], runtimeSide: side }))).toEqual([]);
     expect(steps(view({ kyma: fresh(2), manifests: [], runtimeSide: { ...side, watcherRemoved: true } }))).toEqual([
       'ReportWatcherRemoved',

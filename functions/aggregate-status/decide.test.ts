@@ -211,17 +211,15 @@ describe('catalogDue (ADR 78)', () => {
     expect(catalogDue(withSource())).toBe(false);
     expect(catalogDue(withSource('kcp'))).toBe(false);
   });
-  it('reports a waiting catalog as not evaluated: every module Ready, the Kyma stays Processing, not Error', () => {
-    const waits = { ok: false, unknown: true as const, message: 'waits' };
-    const status = aggregate(withSource('kcp'), [manifest('sample', 'Ready')], NOW, {
-      crds: SYNCED.crds,
-      catalog: waits,
-    });
-    expect(status.state).toBe('Processing');
-    expect(status.conditions?.find((c) => c.type === 'ModuleCatalog')).toMatchObject({
-      status: 'Unknown',
-      message: 'waits',
-    });
-    expect(aggregate(withSource('kcp'), [manifest('sample', 'Ready')], NOW, SYNCED).state).toBe('Ready');
+  it('leaves a catalog not pushed as it was: a new Kyma Processing, Unknown; one taken over Ready, its True kept', () => {
+    const notPushed = { crds: SYNCED.crds };
+    const fresh = aggregate(withSource(), [manifest('sample', 'Ready')], NOW, notPushed);
+    expect(fresh.state).toBe('Processing');
+    expect(fresh.conditions?.find((c) => c.type === 'ModuleCatalog')).toMatchObject({ status: 'Unknown' });
+    const ready = aggregate(withSource('runtime'), [manifest('sample', 'Ready')], NOW, SYNCED);
+    // As upstream left it: Ready, conditions True, no resolution of ours yet (aggregate writes no specSource).
+    const takenOver: Kyma = { ...base, status: ready };
+    const kept = aggregate(takenOver, [manifest('sample', 'Ready')], NOW, notPushed);
+    expect(kept.conditions?.find((c) => c.type === 'ModuleCatalog')).toMatchObject({ status: 'True' });
   });
 });

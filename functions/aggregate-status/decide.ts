@@ -97,8 +97,9 @@ export function kymaState(modules: ModuleStatus[], conditions: Condition[]): Exc
   return conditions.every((c) => c.status === 'True') ? 'Ready' : 'Processing';
 }
 
-/** What syncing the runtime (CRDs, module catalog) gave this time; undefined = not attempted in this call. */
-export type RuntimeSync = { crds: Outcome; catalog: Outcome; pullSecret?: Outcome } | { unreachable: string };
+/** What syncing the runtime (CRDs, module catalog) gave this time; undefined = not attempted in this call (the
+ * catalog alone: not pushed yet, ADR 78 — its condition stays as it was). */
+export type RuntimeSync = { crds: Outcome; catalog?: Outcome; pullSecret?: Outcome } | { unreachable: string };
 type Outcome = { ok: boolean; message: string; unknown?: true };
 
 /** The operation of a Kyma whose modules are Ready while its runtime Kyma does not exist yet. */
@@ -151,8 +152,7 @@ export function aggregate(
     ...(pullSecret ? [condition(kyma, 'SKRImagePullSecretSync', runtimeOutcome('SKRImagePullSecretSync'), now)] : []),
   ];
   const reached = unreachable ? 'Error' : resolved ? kymaState(modules, conditions) : 'Processing';
-  // Its catalog waits for the runtime Kyma too (ADR 78): Processing for that alone is the same wait.
-  const held = awaiting && allReady && (reached === 'Ready' || reached === 'Processing');
+  const held = awaiting && reached === 'Ready';
   const state = held ? 'Processing' : reached;
   const operation =
     unreachable ||

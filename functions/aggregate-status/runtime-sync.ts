@@ -71,7 +71,7 @@ export async function syncRuntime(
   const key = `${namespace}/${name}`;
   try {
     if (awaiting) sharedObjects.forgetServer(access.client.server);
-    if (!catalogDue(kyma)) return await crdsOnly(kcp, access.client, Boolean(config.runtimeImagePullSecret));
+    if (!catalogDue(kyma)) return await crdsOnly(kcp, access.client);
     const desired = await desiredRuntimeSide(kcp, kyma, access.scope.namespace, config);
     // Concurrent calls about one Kyma (its add and update events) share one push (ADR 54).
     const removed =
@@ -125,21 +125,14 @@ export async function syncRuntime(
   }
 }
 
-/** What the catalog (and the image pull Secret) report while they wait for the runtime Kyma. */
-export const CATALOG_WAITS = 'pushed once the runtime Kyma exists (resolve-template creates it and its namespace)';
-
 /** Before resolve-template has created the runtime Kyma and its namespace (ADR 69): the CRDs only, which it needs to
- * create one; the catalog waits for the Kyma's next event, that resolution's status write (ADR 78). No mirror. */
-async function crdsOnly(kcp: KubeClient, runtime: KubeClient, pullSecret: boolean): Promise<SideOutcome> {
+ * create one; the catalog (and image pull Secret) waits for the Kyma's next event, that resolution's status write, its
+ * condition left as it was (ADR 78). No mirror: there is no runtime Kyma yet. */
+async function crdsOnly(kcp: KubeClient, runtime: KubeClient): Promise<SideOutcome> {
   await pushCrds(runtime, await lifecycleCrds(kcp));
   const upstreamWatcher = await removeUpstreamWatcher(runtime);
-  const waits = { ok: false, unknown: true as const, message: CATALOG_WAITS };
   return {
-    sync: {
-      crds: { ok: true, message: `${SYNCED_CRDS.length} CRDs synced to the runtime` },
-      catalog: waits,
-      ...(pullSecret ? { pullSecret: waits } : {}),
-    },
+    sync: { crds: { ok: true, message: `${SYNCED_CRDS.length} CRDs synced to the runtime` } },
     ...(upstreamWatcher.length ? { upstreamWatcher } : {}),
   };
 }
