@@ -24,6 +24,7 @@ import { pullSecretCopy, type PullSecret } from './pull-secret.ts';
 
 const CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' };
 const SYNCED_CRDS = ['kymas', 'moduletemplates', 'modulereleasemetas'].map((p) => `${p}.operator.kyma-project.io`);
+const CRDS_SYNCED = { ok: true, message: `${SYNCED_CRDS.length} CRDs synced to the runtime` } as const;
 
 /** What the runtime side of a Kyma should hold: the lifecycle CRDs, the catalog copies, the image pull Secret. */
 interface RuntimeSide {
@@ -97,7 +98,7 @@ export async function syncRuntime(
     return {
       runtime: access,
       sync: {
-        crds: { ok: true, message: `${SYNCED_CRDS.length} CRDs synced to the runtime` },
+        crds: CRDS_SYNCED,
         catalog: { ok: true, message: catalog },
         ...secret,
       },
@@ -132,7 +133,7 @@ async function crdsOnly(kcp: KubeClient, runtime: KubeClient): Promise<SideOutco
   await pushCrds(runtime, await lifecycleCrds(kcp));
   const upstreamWatcher = await removeUpstreamWatcher(runtime);
   return {
-    sync: { crds: { ok: true, message: `${SYNCED_CRDS.length} CRDs synced to the runtime` } },
+    sync: { crds: CRDS_SYNCED },
     ...(upstreamWatcher.length ? { upstreamWatcher } : {}),
   };
 }

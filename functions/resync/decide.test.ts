@@ -133,7 +133,8 @@ describe('selectDue', () => {
       ...ready,
       candidate('new', undefined, 120),
     ];
-    const names = (budget: number) => selectDue(all, minute, 5, budget, now).map((c) => c.name);
+    // The order alone: not converging (three outstanding over a budget of two would stretch the drift slots).
+    const names = (budget: number) => selectDue(all, minute, 5, budget, now, false).map((c) => c.name);
     expect(new Set(names(2))).toEqual(new Set(['stuck', 'gone', 'new', ...slot]));
     expect(new Set(names(3))).toEqual(new Set(['stuck', 'gone', 'new', 'busy', ...slot]));
     expect(names(4)).toContain('busier');
@@ -173,6 +174,22 @@ describe('drift checks while the fleet converges (ADR 63)', () => {
     expect(isConverging([...ready, ...stuck(500)], 10, now), 'objects stuck in Error are not a rollout').toBe(false);
     const deleting = installing(50).map((c) => ({ ...c, deleting: true }));
     expect(isConverging(deleting, 10, now), 'deletions are not installs').toBe(false);
+  });
+
+  it('converging: a slow rollout, its objects waiting with no state yet, not written for minutes (ADR 79)', () => {
+    const queued = (count: number, extra: Partial<Candidate> = {}) =>
+      Array.from({ length: count }, (_, i) => ({ ...object(`queued-${i}`, '', 600), state: undefined, ...extra }));
+    expect(isConverging([...ready, ...queued(11)], 10, now)).toBe(true);
+    expect(isConverging([...ready, ...queued(6), ...installing(5)], 10, now), 'counted with the busy ones').toBe(true);
+    expect(isConverging([...ready, ...queued(10)], 10, now)).toBe(false);
+    expect(isConverging([...ready, ...queued(500, { skipped: true })], 10, now), 'skipped: no work waits').toBe(false);
+    expect(isConverging([...ready, ...queued(500, { deleting: true })], 10, now)).toBe(false);
+    const waitingKymas = Array.from({ length: 500 }, (_, i) =>
+      object(`kyma-${i}`, 'Processing', 600, { kind: 'Kyma' }),
+    );
+    expect(isConverging([...ready, ...waitingKymas], 10, now), 'a state not written for a minute is no rollout').toBe(
+      false,
+    );
   });
 
   it('a Ready object is checked once per DRIFT_STRETCH periods then, in slots its normal ones include', () => {

@@ -17,6 +17,8 @@ export interface Candidate {
   /** What the drift slot is spread by when not the name: a Manifest's Kyma, so a Kyma's modules are checked in the
    * same minute, one after the other, and share what their checks read on the runtime (ADR 57). */
   slot?: string;
+  /** Labelled to be skipped (skip-reconciliation): no function writes it, so its lack of a state is no work waiting. */
+  skipped?: boolean;
 }
 
 /** PURE. Whether an object is due at `minute` (`now` in ms): not Ready or deleting every minute; Ready ones in a slot
@@ -42,13 +44,14 @@ export const BUSY_MS = 60_000;
 /** How many drift periods a Ready object's checks are apart while the fleet converges (ADR 63). */
 export const DRIFT_STRETCH = 3;
 
-/** PURE. Whether the fleet is converging: more objects not Ready were written in the last minute than a tick may
- * send (a release or a fleet's first installs on their way, not objects stuck in Error). Then a Ready object's drift
- * check comes once per DRIFT_STRETCH periods, leaving the API servers to the installs (ADR 63). */
+/** PURE. Whether the fleet is converging: more objects have work outstanding than a tick may send — not Ready and
+ * written in the last minute (ADR 63), or not handled yet, with no state (ADR 79); not deleting, not stuck in Error.
+ * Then a Ready object's drift check comes once per DRIFT_STRETCH periods, leaving the API servers to the installs. */
 export function isConverging(candidates: readonly Candidate[], budget: number, now: number): boolean {
-  let busy = 0;
+  let outstanding = 0;
   for (const c of candidates) {
-    if (!c.deleting && c.state !== 'Ready' && now - c.lastWrite < BUSY_MS && ++busy > budget) return true;
+    if (c.deleting || c.skipped || c.state === 'Ready') continue;
+    if ((!c.state || now - c.lastWrite < BUSY_MS) && ++outstanding > budget) return true;
   }
   return false;
 }

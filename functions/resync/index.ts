@@ -92,6 +92,7 @@ function candidateOf(object: Listed, kind: string, versions: ChannelVersions): C
     ...(kind === 'Manifest' && object.metadata.labels?.[LABEL.kymaName]
       ? { slot: object.metadata.labels[LABEL.kymaName] }
       : {}),
+    ...(object.metadata.labels?.[LABEL.skipReconciliation] === 'true' ? { skipped: true } : {}),
     ...(kind === 'Kyma' && awaitedReleases(object as Kyma, versions).length ? { awaitsRelease: true } : {}),
     ...(kind === 'Kyma' && (object as Kyma).status?.modules?.some((m) => m.maintenance === true)
       ? { awaitsMaintenance: true }
