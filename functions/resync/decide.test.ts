@@ -150,6 +150,25 @@ describe('selectDue', () => {
     }
     expect(seen.size).toBeGreaterThan(2900);
   });
+
+  it("over budget: a Kyma's waiting objects are picked together, the Kymas rotating (ADR 80)", () => {
+    const kymas = Array.from({ length: 100 }, (_, k) => [
+      { ...candidate(`kyma-${k}`, undefined, 600), kind: 'Kyma' },
+      ...Array.from({ length: 4 }, (_, m) => ({ ...candidate(`kyma-${k}-${m}`, undefined, 600), slot: `kyma-${k}` })),
+    ]);
+    const kymaOf = (c: Candidate) => c.slot ?? c.name;
+    const seen = new Set<string>();
+    for (let tick = 0; tick < 10; tick++) {
+      const picked = selectDue(kymas.flat(), minute + tick, 5, 50, now + tick * 60_000);
+      expect(picked).toHaveLength(50);
+      const perKyma = new Map<string, number>();
+      for (const c of picked) perKyma.set(kymaOf(c), (perKyma.get(kymaOf(c)) ?? 0) + 1);
+      expect(perKyma.size, 'ten whole Kymas, not fifty objects of fifty Kymas').toBe(10);
+      expect([...perKyma.values()].every((count) => count === 5)).toBe(true);
+      for (const kyma of perKyma.keys()) seen.add(kyma);
+    }
+    expect(seen.size, 'the Kymas rotate').toBeGreaterThan(50);
+  });
 });
 
 describe('drift checks while the fleet converges (ADR 63)', () => {

@@ -66,7 +66,7 @@ export function reasonOf(
 
 /** PURE. The due objects of one tick (ADR 16): deleting ones and Ready ones in their drift slot (stretched while the
  * fleet converges, ADR 63) always; not Ready ones up to `budget`, the quiet ones first in an order that rotates every
- * tick, then those written in the last minute, oldest write first. */
+ * tick, a Kyma's with it (ADR 80), then those written in the last minute, oldest write first. */
 export function selectDue(
   candidates: readonly Candidate[],
   minute: number,
@@ -83,7 +83,7 @@ export function selectDue(
   const keyed = waiting.map((c) => ({
     c,
     busy: now - c.lastWrite < BUSY_MS,
-    order: mix32(fnv1Hash32(`${c.kind}/${c.name}`) ^ Math.imul(minute, 0x9e3779b9)),
+    order: mix32(fnv1Hash32(c.slot ?? c.name) ^ Math.imul(minute, 0x9e3779b9)),
   }));
   keyed.sort((a, b) => Number(a.busy) - Number(b.busy) || (a.busy ? a.c.lastWrite - b.c.lastWrite : a.order - b.order));
   const picked = new Set(keyed.slice(0, budget).map((k) => k.c));
