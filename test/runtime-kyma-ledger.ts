@@ -121,3 +121,18 @@ export function leaks(lines: readonly LedgerLine[], slackMs = 2_000): LedgerLine
       Date.parse(l.created ?? '') > Date.parse(l.ownerLastLive) + slackMs,
   );
 }
+
+/** The log line resolve-template writes when its second live read found the Kyma gone and it deleted what it made. */
+export const UNDONE = 'runtime Kyma created, then deleted';
+
+/** PURE. Whether a leak is ADR 35's race, undone: a creator logged that its live read before the create saw the Kyma
+ * live and the one after saw it gone, so it deleted the runtime Kyma again (logged within 10 s of the creation), and the
+ * ledger saw that runtime Kyma go. */
+export function undoneRace(leak: LedgerLine, creators: readonly string[], lines: readonly LedgerLine[]): boolean {
+  const created = Date.parse(leak.created ?? '');
+  const undone = creators.some((text) => {
+    const time = Number(/"time":(\d+)/.exec(text)?.[1]);
+    return text.includes(UNDONE) && Math.abs(time - created) < 10_000;
+  });
+  return undone && lines.some((l) => l.event === 'gone' && l.uid === leak.uid);
+}

@@ -4,7 +4,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { leaks, readLedger, type LedgerLine } from './runtime-kyma-ledger.ts';
+import { leaks, readLedger, undoneRace, UNDONE, type LedgerLine } from './runtime-kyma-ledger.ts';
 
 const line = (over: Partial<LedgerLine>): LedgerLine => ({
   at: '',
@@ -56,6 +56,18 @@ describe('runtime Kymas over the whole run', () => {
     expect(leaks([planted, ...fine]).map((l) => l.uid)).toEqual(['late']);
   });
 
+  it("ADR 35's race undone by its creator is told from a leak", () => {
+    const late = line({ uid: 'late', created: '2026-01-01T00:01:00Z', ownerLive: false, ownerLastLive: '' });
+    const gone = line({ uid: 'late', event: 'gone' });
+    const undone = `log-1.jsonl: {"time":${Date.parse('2026-01-01T00:01:00.400Z')},"msg":"${UNDONE}: the Kyma went"}`;
+    const made = `log-1.jsonl: {"time":${Date.parse('2026-01-01T00:01:00.400Z')},"msg":"runtime Kyma created from the KCP spec"}`;
+    const earlier = `log-1.jsonl: {"time":${Date.parse('2026-01-01T00:00:30.000Z')},"msg":"${UNDONE}: the Kyma went"}`;
+    expect(undoneRace(late, [undone], [late, gone])).toBe(true);
+    expect(undoneRace(late, [undone], [late]), 'still there: a leak').toBe(false);
+    expect(undoneRace(late, [made], [late, gone]), 'created and kept: a leak').toBe(false);
+    expect(undoneRace(late, [earlier], [late, gone]), 'another call undid another one').toBe(false);
+  });
+
   it('none was created for a Kyma already gone', async () => {
     const lines = await readLedger(inject('controlPlane').ledger);
     expect(
@@ -65,6 +77,7 @@ describe('runtime Kymas over the whole run', () => {
     const found = await Promise.all(
       leaks(lines).map(async (leak) => ({ leak, creators: await creatorsOf(leak.owner) })),
     );
-    expect(found).toEqual([]);
+    // A create after a live read that saw the Kyma live, deleted again by its own call, is ADR 35's race, not a leak.
+    expect(found.filter(({ leak, creators }) => !undoneRace(leak, creators, lines))).toEqual([]);
   });
 });
