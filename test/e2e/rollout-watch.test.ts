@@ -33,8 +33,9 @@ function statesOf(module: string): string[] {
 }
 
 beforeAll(async () => {
-  // A window far longer than any rollout here, so that the assertions do not hang on the machine's speed.
-  world = await startWorld({ LIFECYCLE_ROLLOUT_WATCH_SECONDS: '30' });
+  // A window far longer than any rollout here, so that the assertions do not hang on the machine's speed (30 s was
+  // not, once, on a loaded 2-core CI machine: the good module's rollout took longer and it was written Processing).
+  world = await startWorld({ LIFECYCLE_ROLLOUT_WATCH_SECONDS: '60' });
   await publishModule(world, 'watched-good', ['1.0.0']);
   await publishModule(world, 'watched-broken', ['1.0.0'], { unschedulable: true });
   await connectRuntime(world, KYMA, RUNTIME);
