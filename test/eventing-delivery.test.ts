@@ -182,6 +182,7 @@ describe('reply chaining', () => {
       [...a.received, ...s.received, ...b.received].every((r) => r.headers['ce-knativebrokerttl'] === undefined),
     ).toBe(true);
     expect(broker.stats()).toMatchObject({ received: 4, delivered: 4, replies: 2, droppedTtl: 0 });
+    expect(broker.stats().receivedByType).toEqual({ 'test.a': 1, 'test.s': 1, 'test.b': 2 });
   });
 
   it('a subscriber replying to its own Trigger loops until the TTL runs out, then the event is dropped', async () => {

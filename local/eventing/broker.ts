@@ -30,6 +30,8 @@ export interface BrokerStats {
   readonly replies: number;
   /** Events that replaced a not yet started delivery of the same type, source and subject to the same Trigger. */
   readonly coalesced: number;
+  /** `received` by CloudEvents type: which events a run's load is made of. */
+  readonly receivedByType: Readonly<Record<string, number>>;
 }
 
 export interface LocalBrokerOptions {
@@ -83,6 +85,7 @@ export class LocalBroker {
     replies: 0,
     coalesced: 0,
   };
+  private readonly receivedByType = new Map<string, number>();
   /** Not yet started deliveries by Trigger, type, source and subject (ADR 17). */
   private readonly waiting = new Map<string, Waiting>();
   private readonly stopping = new AbortController();
@@ -115,7 +118,7 @@ export class LocalBroker {
   }
 
   stats(): BrokerStats {
-    return { ...this.counters };
+    return { ...this.counters, receivedByType: Object.fromEntries(this.receivedByType) };
   }
 
   deadLetters(): DeadLetter[] {
@@ -144,6 +147,7 @@ export class LocalBroker {
 
   private ingest(event: CloudEvent<unknown>, ttl: number): void {
     this.counters.received++;
+    this.receivedByType.set(event.type, (this.receivedByType.get(event.type) ?? 0) + 1);
     if (ttl <= 0) {
       this.counters.droppedTtl++;
       this.log.warn(
@@ -238,12 +242,10 @@ export class LocalBroker {
   }
 
   private limiterOf(trigger: Trigger): ConcurrencyLimiter {
-    let limiter = this.limiters.get(trigger.name);
-    if (!limiter)
-      this.limiters.set(
-        trigger.name,
-        (limiter = new ConcurrencyLimiter(trigger.maxInFlight ?? this.options.maxConcurrentDeliveries ?? 32)),
-      );
+    const found = this.limiters.get(trigger.name);
+    if (found) return found;
+    const limiter = new ConcurrencyLimiter(trigger.maxInFlight ?? this.options.maxConcurrentDeliveries ?? 32);
+    this.limiters.set(trigger.name, limiter);
     return limiter;
   }
 
