@@ -49,7 +49,7 @@ export async function install(ctx: ApplyContext, manifest: Manifest, runtime: Ku
   ];
   const wish: StatusWish = {
     state: installed && notes.length ? 'Warning' : readiness.state,
-    synced: [...target, ...held, ...heldCrds.map((h) => h.crd)],
+    synced: recordedOf(done),
     operation: installed
       ? `resources are ready${notes.map((n) => `; ${n}`).join('')}`
       : readiness.state === 'Error'
@@ -113,6 +113,30 @@ async function recordSyncedLayer(ctx: ApplyContext, manifest: Manifest): Promise
   );
 }
 
+/** PURE. What a Manifest's status records as synced after a sync: the target, and what it holds (ADR 40, issue 34). */
+const recordedOf = (s: Pick<Recalled, 'target' | 'held' | 'heldCrds'>) => [
+  ...s.target,
+  ...(s.held ?? []),
+  ...(s.heldCrds ?? []).map((h) => h.crd),
+];
+
+/** The default CR waits for its CRD's deletion to end: the status says so and records what was applied — a removal
+ * meanwhile then takes it away (ADR 81) —, and the call is retried. */
+async function waitForCrd(
+  ctx: ApplyContext,
+  manifest: Manifest,
+  runtime: KubeClient,
+  synced: Pick<Recalled, 'target' | 'held' | 'heldCrds'>,
+  waiting: string,
+): Promise<never> {
+  const wish: StatusWish = { state: 'Processing', operation: waiting, synced: recordedOf(synced) };
+  await writeStatus(ctx, manifest, wish, { precondition: true }).catch(async (error: unknown) => {
+    if (isConflict(error) || isNotFound(error)) await withdrawIfDeleted(ctx, manifest, runtime, synced.target);
+    throw error;
+  });
+  throw new NotYetReadyError(waiting, 'manifest_sync_resources_enqueue_required');
+}
+
 /** Render, prune, apply, default CR; undefined when the module cannot be applied (its Error status is written). */
 async function fullSync(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient): Promise<Recalled | undefined> {
   const at = Date.now();
@@ -137,5 +161,6 @@ async function fullSync(ctx: ApplyContext, manifest: Manifest, runtime: KubeClie
     await withdrawIfDeleted(ctx, manifest, runtime, target).catch(() => false);
     throw error;
   });
+  if (typeof crMessage !== 'string') return waitForCrd(ctx, manifest, runtime, synced, crMessage.waiting);
   return { at, applied, target, crMessage, kept, ...(held ? { held } : {}), ...(heldCrds ? { heldCrds } : {}) };
 }

@@ -11,7 +11,7 @@ import {
   forgetRemoteNamespace,
 } from '../../shared/kube/remote-namespace.ts';
 import { syncObjects } from '../../shared/render/sync.ts';
-import { apiVersionOf, type RuntimeObject } from '../../shared/render/render.ts';
+import { refOfSynced, type RuntimeObject } from '../../shared/render/render.ts';
 import type { HeldCrd } from '../../shared/render/crd-holders.ts';
 import { involvedOf } from '../../shared/kube/events.ts';
 import { crdPrunedEvent } from '../../shared/core/state-events.ts';
@@ -33,9 +33,7 @@ export type SyncOutcome =
  * keeps the operator current while user CRs hold the removal (ADR 8). */
 export async function syncModule(ctx: ApplyContext, manifest: Manifest, runtime: KubeClient): Promise<SyncOutcome> {
   markStep('manifest_parse_spec');
-  const layer = manifest.spec?.installs?.length
-    ? await ctx.charts.moduleYaml(manifest)
-    : await ctx.layers.rawManifest(manifest);
+  const layer = await moduleYaml(ctx, manifest);
   if ('error' in layer) return { error: layer.error, stage: 'resources' };
   markStep('manifest_render_resources');
   const objects = await renderTarget(runtime, manifest, layer.yaml, ctx.pullSecret, ctx.scope, ctx.kcpSecrets);
@@ -82,8 +80,12 @@ export async function syncModule(ctx: ApplyContext, manifest: Manifest, runtime:
   };
 }
 
+/** The module's YAML: its raw-manifest layer, or its Helm charts rendered (ADR 22). */
+export const moduleYaml = (ctx: Pick<ApplyContext, 'charts' | 'layers'>, manifest: Manifest) =>
+  manifest.spec?.installs?.length ? ctx.charts.moduleYaml(manifest) : ctx.layers.rawManifest(manifest);
+
 const existsOn = (runtime: KubeClient, r: SyncedResource) =>
-  runtime.get({ apiVersion: apiVersionOf(r), kind: r.kind, name: r.name, namespace: r.namespace || undefined }).then(
+  runtime.get(refOfSynced(r)).then(
     (found) => found !== undefined,
     (error: unknown) => !isNotFound(error),
   );

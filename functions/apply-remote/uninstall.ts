@@ -10,6 +10,7 @@ import { removeObjects } from '../../shared/render/sync.ts';
 import type { RuntimeObject } from '../../shared/render/render.ts';
 import { hasDefaultCr } from '../../shared/core/manifest-finalizers.ts';
 import { writeStatus } from './write-status.ts';
+import { unrecorded } from './unrecorded.ts';
 import { moduleOwnership } from './ownership.ts';
 import { markStep } from '../../shared/host/steps.ts';
 import { blockingCrs, crText, type ListedCr } from '../../shared/render/blocking-crs.ts';
@@ -45,10 +46,11 @@ export async function uninstall(ctx: ApplyContext, manifest: Manifest, runtime: 
       `deleting the default CR and waiting until it is gone${current ? `: ${crText(defaultCr.kind, current)}` : ''}`,
     );
   }
-  // What another installed module of the Kyma ships too stays (ADR 33).
+  // What another installed module of the Kyma ships too stays (ADR 33); what an install applied but never recorded
+  // goes too (ADR 81).
   const remaining = await removeObjects(
     runtime,
-    manifest.status?.synced ?? [],
+    [...(manifest.status?.synced ?? []), ...(await unrecorded(ctx, manifest, runtime))],
     ctx.scope.shared,
     moduleOwnership(ctx.manifests, manifest),
   );

@@ -4,7 +4,7 @@ import type { KubeClient } from '../../shared/kube/client.ts';
 import { isNotFound } from '../../shared/kube/errors.ts';
 import type { ApplyContext } from './context.ts';
 import { setFinalizers } from './finalizers.ts';
-import { apiVersionOf } from '../../shared/render/render.ts';
+import { refOfSynced } from '../../shared/render/render.ts';
 import { markStep } from '../../shared/host/steps.ts';
 
 /** `managed: false`, one step per call: take the managed-by label off every synced resource (they stay, the user's),
@@ -32,7 +32,7 @@ export async function unmanage(ctx: ApplyContext, manifest: Manifest, runtime: K
   if (finalizers.includes(FINALIZER.labelRemoval) && runtime) {
     markStep('manifest_labels_removal');
     for (const r of (manifest.status?.synced ?? []).filter((x) => !ctx.scope.shared || x.namespace)) {
-      const target = { apiVersion: apiVersionOf(r), kind: r.kind, name: r.name, namespace: r.namespace || undefined };
+      const target = refOfSynced(r);
       await runtime.mergePatch(target, { metadata: { labels: { [LABEL.managedBy]: null } } }).catch((e: unknown) => {
         if (!isNotFound(e)) throw e;
       });

@@ -2,6 +2,7 @@
 // these, and each carries the HTTP status Knative's delivery acts on (5xx, 404, 408, 409, 429 are retried;
 // other 4xx are not).
 import type { RequeueReason } from '../core/upstream-names.ts';
+import { isRefusedWhileTerminating } from '../kube/errors.ts';
 
 export type ErrorCode =
   'LCM_ERR_EVENT_INVALID' | 'LCM_ERR_CONFLICT' | 'LCM_ERR_TRANSIENT' | 'LCM_ERR_NOT_YET_READY' | 'LCM_ERR_INTERNAL';
@@ -67,6 +68,8 @@ export function toLifecycleError(error: unknown): LifecycleError {
   if (status === 404) return new ConflictError(`object changed while being processed: ${message}`, error);
   if (typeof status === 'number' && (status >= 500 || status === 429)) return new TransientError(message, error);
   if (isConnectionError(error)) return new TransientError(message, error);
+  // A write refused while a CRD or namespace it needs terminates: retried once the deletion ended.
+  if (isRefusedWhileTerminating(error)) return new NotYetReadyError(message);
   return new InternalError(message, error);
 }
 
@@ -95,8 +98,9 @@ export function isConnectionError(error: unknown): boolean {
   return (typeof code === 'string' && CONNECTION_CODES.has(code)) || /timed out|socket hang up/i.test(String(error));
 }
 
-/** A runtime that cannot be used with the credentials at hand: 401/403, no connection or an untrusted server (the client is evicted). */
+/** A runtime that cannot be used with the credentials at hand: 401/403, no connection or an untrusted server (the client
+ * is evicted). A 403 while a CRD or namespace terminates is none: the object it needs is on its way out. */
 export function isRuntimeUnreachable(error: unknown): boolean {
   const status = (error as { status?: unknown }).status;
-  return status === 401 || status === 403 || isConnectionError(error);
+  return ((status === 401 || status === 403) && !isRefusedWhileTerminating(error)) || isConnectionError(error);
 }

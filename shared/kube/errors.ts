@@ -12,6 +12,12 @@ export class KubeApiError extends Error {
 
 export const isNotFound = (e: unknown) => e instanceof KubeApiError && e.status === 404;
 export const isConflict = (e: unknown) => e instanceof KubeApiError && e.status === 409;
+/** A 403 (405 from older API servers) answered while what the request needs is being deleted (a terminating CRD or
+ * namespace): no credential problem, and over once the deletion ends. */
+export const isRefusedWhileTerminating = (e: unknown) =>
+  e instanceof KubeApiError &&
+  (e.status === 403 || e.status === 405) &&
+  /while custom resource definition is terminating|because it is being terminated/.test(e.message);
 
 /** Builds the error from a response body, keeping only the Status message — never request headers or the request
  * body, so no credential can travel into logs or status through it. */

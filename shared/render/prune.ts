@@ -1,7 +1,7 @@
 import type { SyncedResource } from '../core/manifest.ts';
 import { syncedId } from '../core/manifest.ts';
 import type { KubeClient } from '../kube/client.ts';
-import { apiVersionOf } from './render.ts';
+import { refOfSynced } from './render.ts';
 import type { Ownership } from './ownership.ts';
 
 /** Kinds removed in the second wave, after everything that depends on them (upstream's "operator-related"). */
@@ -51,7 +51,7 @@ export async function prune(
 
 /** Deletes one synced resource; true while it still exists (delete issued or terminating), false once gone. */
 export async function deleteSynced(runtime: KubeClient, r: SyncedResource): Promise<boolean> {
-  const ref = { apiVersion: apiVersionOf(r), kind: r.kind, name: r.name, namespace: r.namespace || undefined };
+  const ref = refOfSynced(r);
   try {
     return await runtime.delete(ref);
   } catch (error) {

@@ -130,3 +130,11 @@ export function syncedOf(object: RuntimeObject): SyncedResource {
 }
 
 export const apiVersionOf = (r: SyncedResource) => (r.group ? `${r.group}/${r.version}` : r.version);
+
+/** The reference of a synced resource, to read or delete it. */
+export const refOfSynced = (r: SyncedResource) => ({
+  apiVersion: apiVersionOf(r),
+  kind: r.kind,
+  name: r.name,
+  namespace: r.namespace || undefined,
+});
