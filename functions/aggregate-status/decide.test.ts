@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { kyma, manifest, NOW, SYNCED } from '../../test/status-builders.ts';
 import { runtimeUnreachable, type Kyma, type ModuleStatus } from '../../shared/core/kyma.ts';
 import type { State } from '../../shared/core/objects.ts';
-import { aggregate, catalogDue, kymaState, ownedPart } from './decide.ts';
+import { aggregate, catalogDue, kymaState, ownedPart, runtimeSideChanged } from './decide.ts';
 
 describe('kymaState', () => {
   const m = (...states: State[]): ModuleStatus[] => states.map((state, i) => ({ name: `m${i}`, state }));
@@ -210,6 +210,17 @@ describe('catalogDue (ADR 78)', () => {
   it('waits while the Kyma is not resolved yet or its list came from the KCP spec (no runtime Kyma yet)', () => {
     expect(catalogDue(withSource())).toBe(false);
     expect(catalogDue(withSource('kcp'))).toBe(false);
+  });
+  it('a Kyma resolved from its runtime Kyma while the runtime side ran wants the side again (ADR 82)', () => {
+    // The side synced the CRDs only for the Kyma as first read; re-read, its catalog is due: push it in this call.
+    expect(runtimeSideChanged(withSource('kcp'), withSource('runtime'), false)).toBe(true);
+    expect(runtimeSideChanged(withSource(), withSource('runtime'), false)).toBe(true);
+    expect(runtimeSideChanged(withSource('runtime'), withSource('kcp'), false)).toBe(true);
+    // Nothing the side depends on changed: no second pass.
+    expect(runtimeSideChanged(withSource('runtime'), withSource('runtime'), false)).toBe(false);
+    expect(runtimeSideChanged(withSource(), withSource(), false)).toBe(false);
+    // In-cluster, the KCP spec is the list: no runtime Kyma is awaited, no catalog pushed either way.
+    expect(runtimeSideChanged(withSource('kcp'), withSource(), true)).toBe(false);
   });
   it('leaves a catalog not pushed as it was: a new Kyma Processing, Unknown; one taken over Ready, its True kept', () => {
     const notPushed = { crds: SYNCED.crds };

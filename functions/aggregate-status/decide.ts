@@ -114,6 +114,12 @@ export const awaitsRuntimeKyma = (kyma: Kyma, inCluster: boolean): boolean =>
  * runtime Kyma, which it creates with the runtime namespace the copies live in (ADR 78); before, the CRDs only. */
 export const catalogDue = (kyma: Kyma): boolean => kyma.status?.specSource?.from === 'runtime';
 
+/** PURE. Whether the Kyma re-read after its runtime side wants another side than the one synced: resolve-template
+ * resolved it from the runtime Kyma meanwhile, so its catalog is due now (ADR 82). That resolution's event may never
+ * come on its own: queued behind this call, it is coalesced with the echo of the status this call writes. */
+export const runtimeSideChanged = (seen: Kyma, kyma: Kyma, inCluster: boolean): boolean =>
+  catalogDue(seen) !== catalogDue(kyma) || awaitsRuntimeKyma(seen, inCluster) !== awaitsRuntimeKyma(kyma, inCluster);
+
 /** PURE. The status aggregate-status writes; timestamps kept when nothing else changed. A Kyma `awaiting` its runtime
  * Kyma is not Ready (upstream creates the runtime Kyma before anything else): Processing, saying so (ADR 74). */
 export function aggregate(

@@ -18,7 +18,7 @@ import {
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/deps.ts';
 import type { LifecycleFunction } from '../../shared/host/invoke.ts';
 import type { ObjectKey } from '../../shared/host/events.ts';
-import { aggregateSteps, awaitsRuntimeKyma, ignoreReason, type AggregateStep } from './decide.ts';
+import { aggregateSteps, awaitsRuntimeKyma, ignoreReason, runtimeSideChanged, type AggregateStep } from './decide.ts';
 import { kymaKeyOf, kymaNameOf, serialByKyma } from '../../shared/kube/kyma-of.ts';
 import { inClusterSync, runtimeView, syncRuntime } from './runtime-sync.ts';
 import { isInClusterKyma } from '../../shared/core/in-cluster.ts';
@@ -99,9 +99,14 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
       }
       const inCluster = isInClusterKyma(seen);
       const force = fullCheckOf(event);
-      const side = key.kind === 'Kyma' ? await runtimeSideOf(seen, inCluster, force) : undefined;
-      // Read again after a runtime side (seconds on a busy runtime): writes meanwhile are no 409 (ADR 54).
-      const kyma = side ? await kymaOf(key, event) : seen;
+      let side = key.kind === 'Kyma' ? await runtimeSideOf(seen, inCluster, force) : undefined;
+      // Read again after a runtime side (seconds on a busy runtime): writes meanwhile are no 409 (ADR 54); resolved
+      // from the runtime Kyma meanwhile, the side is synced again for the Kyma as it is now (ADR 82).
+      let kyma = side ? await kymaOf(key, event) : seen;
+      if (side && kyma && runtimeSideChanged(seen, kyma, inCluster)) {
+        side = await runtimeSideOf(kyma, inCluster, force);
+        kyma = await kymaOf(key, event);
+      }
       if (!kyma || ignoreReason(kyma, false)) return undefined;
       const manifests = await manifestsOf(kyma);
       const pendingStep = side?.pending ? currentStep() : undefined;
