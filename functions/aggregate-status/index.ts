@@ -20,7 +20,7 @@ import type { LifecycleFunction } from '../../shared/host/invoke.ts';
 import type { ObjectKey } from '../../shared/host/events.ts';
 import { aggregateSteps, awaitsRuntimeKyma, ignoreReason, runtimeSideChanged, type AggregateStep } from './decide.ts';
 import { kymaKeyOf, kymaNameOf, serialByKyma } from '../../shared/kube/kyma-of.ts';
-import { inClusterSync, runtimeView, syncRuntime } from './runtime-sync.ts';
+import { inClusterSync, runtimeView, secondPass, syncRuntime } from './runtime-sync.ts';
 import { isInClusterKyma } from '../../shared/core/in-cluster.ts';
 import { RuntimeClients } from '../../shared/kube/runtime-clients.ts';
 import { SyncMemo } from '../../shared/kube/sync-memo.ts';
@@ -104,7 +104,7 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
       // from the runtime Kyma meanwhile, the side is synced again for the Kyma as it is now (ADR 82).
       let kyma = side ? await kymaOf(key, event) : seen;
       if (side && kyma && runtimeSideChanged(seen, kyma, inCluster)) {
-        side = await runtimeSideOf(kyma, inCluster, force);
+        side = secondPass(side, await runtimeSideOf(kyma, inCluster, force));
         kyma = await kymaOf(key, event);
       }
       if (!kyma || ignoreReason(kyma, false)) return undefined;

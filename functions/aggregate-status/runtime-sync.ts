@@ -51,6 +51,13 @@ export const runtimeView = (side: SideOutcome | undefined) =>
     watcherRemoved: Boolean(side.upstreamWatcher),
   };
 
+/** PURE. A runtime side synced again (ADR 82): its outcome, with the upstream watcher objects the first pass removed
+ * (the second finds none), so their removal is still reported. */
+export const secondPass = (first: SideOutcome, second: SideOutcome): SideOutcome => {
+  const removed = [...(first.upstreamWatcher ?? []), ...(second.upstreamWatcher ?? [])];
+  return { ...second, ...(removed.length ? { upstreamWatcher: removed } : {}) };
+};
+
 /** CRDs, then the module catalog (and the image pull Secret if configured), on the Kyma's runtime; upstream's watcher
  * removed once per instance (ADR 40); an unreachable runtime reported, not thrown. Unless `force` or `awaiting` (no
  * runtime Kyma yet: pushed whatever was trusted, ADR 74), a push of the same objects within the memo's TTL is skipped. */
