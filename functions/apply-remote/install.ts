@@ -1,4 +1,4 @@
-import { syncedText, type Manifest } from '../../shared/core/manifest.ts';
+import { syncedText, type Manifest, type SyncedResource } from '../../shared/core/manifest.ts';
 import { ANNOTATION, API_VERSION } from '../../shared/core/vocabulary.ts';
 import { failedWriteEvent, isWorthAWarning } from '../../shared/core/state-events.ts';
 import { involvedOf } from '../../shared/kube/events.ts';
@@ -74,10 +74,7 @@ export async function install(ctx: ApplyContext, manifest: Manifest, runtime: Ku
     (await withdrawIfDeleted(ctx, manifest, runtime, target))
   )
     throw new ConflictError(`Manifest ${manifest.metadata.name} was deleted while it was applied`);
-  await writeStatus(ctx, manifest, wish, { precondition: true }).catch(async (error: unknown) => {
-    if (isConflict(error) || isNotFound(error)) await withdrawIfDeleted(ctx, manifest, runtime, target);
-    throw error;
-  });
+  await writeGuarded(ctx, manifest, runtime, wish, target);
   // The layer counts as fully synced only once nothing it dropped is still waiting to be pruned (a kept CRD).
   if (installed && !heldCrds.length) await recordSyncedLayer(ctx, manifest);
   if (readiness.state !== 'Processing') return ctx.rollouts.forget(runtime, manifest);
@@ -120,6 +117,21 @@ const recordedOf = (s: Pick<Recalled, 'target' | 'held' | 'heldCrds'>) => [
   ...(s.heldCrds ?? []).map((h) => h.crd),
 ];
 
+/** The status written at the resourceVersion read (ADR 11); refused (409/404) because another instance deleted the
+ * Manifest meanwhile, what this call applied (`target`) is withdrawn (withdraw.ts) before the error is thrown. */
+async function writeGuarded(
+  ctx: ApplyContext,
+  manifest: Manifest,
+  runtime: KubeClient,
+  wish: StatusWish,
+  target: SyncedResource[],
+): Promise<void> {
+  await writeStatus(ctx, manifest, wish, { precondition: true }).catch(async (error: unknown) => {
+    if (isConflict(error) || isNotFound(error)) await withdrawIfDeleted(ctx, manifest, runtime, target);
+    throw error;
+  });
+}
+
 /** The default CR waits for its CRD's deletion to end: the status says so and records what was applied — a removal
  * meanwhile then takes it away (ADR 81) —, and the call is retried. */
 async function waitForCrd(
@@ -130,10 +142,7 @@ async function waitForCrd(
   waiting: string,
 ): Promise<never> {
   const wish: StatusWish = { state: 'Processing', operation: waiting, synced: recordedOf(synced) };
-  await writeStatus(ctx, manifest, wish, { precondition: true }).catch(async (error: unknown) => {
-    if (isConflict(error) || isNotFound(error)) await withdrawIfDeleted(ctx, manifest, runtime, synced.target);
-    throw error;
-  });
+  await writeGuarded(ctx, manifest, runtime, wish, synced.target);
   throw new NotYetReadyError(waiting, 'manifest_sync_resources_enqueue_required');
 }
 
