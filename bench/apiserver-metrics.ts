@@ -156,8 +156,15 @@ export async function scrapeRequestCounters(cluster: {
   return parseRequestCounters(await scrapeMetrics(cluster));
 }
 
-/** The raw `/metrics` text of a cluster's kube-apiserver. */
-export async function scrapeMetrics(cluster: { server: string; kubeConfig(): KubeConfig }): Promise<string> {
+/** How long a scrape waits for a silent API server, and how often it asks: under 40 control planes on two cores a
+ * `/metrics` answer took longer than a probe's 5 s, and one slow answer ended a whole side-by-side run. */
+export const SCRAPE = { timeoutMs: 60_000, attempts: 3 };
+
+/** The raw `/metrics` text of a cluster's kube-apiserver, asked again after a timeout or a lost connection. */
+export async function scrapeMetrics(
+  cluster: { server: string; kubeConfig(): KubeConfig },
+  { timeoutMs, attempts } = SCRAPE,
+): Promise<string> {
   const opts: RequestOptions = {};
   await cluster.kubeConfig().applyToHTTPSOptions(opts);
   const tls: TlsMaterial = {};
@@ -165,8 +172,20 @@ export async function scrapeMetrics(cluster: { server: string; kubeConfig(): Kub
     const pem = opts[key];
     if (typeof pem === 'string' || Buffer.isBuffer(pem)) tls[key] = pem.toString();
   }
-  const res = await get(`${cluster.server}/metrics`, tls);
+  const url = `${cluster.server}/metrics`;
+  const res = await patiently(() => get(url, tls, timeoutMs), attempts);
   if (res.status !== 200)
     throw new Error(`GET ${cluster.server}/metrics: HTTP ${res.status}: ${res.body.slice(0, 200)}`);
   return res.body;
+}
+
+/** The answer of the first of `attempts` tries that gets one; the last try's error when none does. */
+async function patiently<T>(ask: () => Promise<T>, attempts: number): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ask();
+    } catch (e) {
+      if (attempt >= attempts) throw e;
+    }
+  }
 }

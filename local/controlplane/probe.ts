@@ -12,11 +12,12 @@ export interface ProbeResponse {
   body: string;
 }
 
-/** One GET with a 5 s timeout; resolves with status and body, rejects on connection errors. */
-export function get(url: string, tls: TlsMaterial = {}): Promise<ProbeResponse> {
+/** One GET that gives up when the server is silent for `timeoutMs` (5 s); resolves with status and body, rejects on
+ * connection errors and on that timeout. */
+export function get(url: string, tls: TlsMaterial = {}, timeoutMs = 5_000): Promise<ProbeResponse> {
   const request = url.startsWith('https:') ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'GET', timeout: 5_000, ...tls }, (res) => {
+    const req = request(url, { method: 'GET', timeout: timeoutMs, ...tls }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
