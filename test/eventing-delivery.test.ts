@@ -162,6 +162,41 @@ describe('coalescing deliveries that wait for a slot', () => {
       );
     },
   );
+
+  it('a delivery that stands for several events names the versions of all of them (ADR 83)', async () => {
+    const sub = await heldSubscriber();
+    const broker = new LocalBroker({
+      triggers: [trigger('one', [], sub.url)],
+      log: recordingLog(),
+      resolveSubscriber: (t) => t.subscriber.uri ?? '',
+      maxConcurrentDeliveries: 1,
+    });
+    await broker.start();
+    cleanups.push(() => broker.stop());
+    const version = (subject: string, resourceVersion: string) =>
+      new CloudEvent<unknown>({
+        type: 'test.object',
+        source: '/test',
+        subject,
+        id: `${subject}@${resourceVersion}`,
+        data: { metadata: { resourceVersion } },
+      });
+    await broker.publish(version('kymas/a', '10'));
+    await waitFor(() => expect(sub.received).toHaveLength(1));
+    for (const v of ['11', '12', '13']) await broker.publish(version('kymas/a', v));
+    await broker.publish(version('kymas/b', '20'));
+    await broker.publish(about('kymas/c', 1));
+    await broker.publish(version('kymas/c', '31'));
+    sub.release();
+    await broker.idle();
+    const delivered = sub.received.map((r) => [r.headers['ce-id'], r.headers['ce-coalescedversions']]);
+    expect(delivered).toEqual([
+      ['kymas/a@10', undefined],
+      ['kymas/a@13', '11 12 13'],
+      ['kymas/b@20', undefined],
+      ['kymas/c@31', '? 31'],
+    ]);
+  });
 });
 
 describe('reply chaining', () => {

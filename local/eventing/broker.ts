@@ -10,7 +10,7 @@ import {
   type DeliveryOutcome,
   type InProcessSubscriber,
 } from './delivery.ts';
-import { attributesOf, withExtension, withoutExtension } from './event-message.ts';
+import { attributesOf, coalesced, withExtension, withoutExtension } from './event-message.ts';
 import { matchesAll } from './filters.ts';
 import { startIngress, type Ingress } from './ingress.ts';
 import { ConcurrencyLimiter } from './limiter.ts';
@@ -184,7 +184,7 @@ export class LocalBroker {
         : undefined;
     const queued = key === undefined ? undefined : this.waiting.get(key);
     if (queued) {
-      Object.assign(queued, { event: given, ttl });
+      Object.assign(queued, { event: coalesced(queued.event, given), ttl });
       this.counters.coalesced++;
       return;
     }

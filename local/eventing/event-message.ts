@@ -1,6 +1,7 @@
 // CloudEvents ⇄ HTTP messages with the `cloudevents` SDK, and small event edits the broker needs.
 import { CloudEvent, HTTP } from 'cloudevents';
 import type { IncomingHttpHeaders } from 'node:http';
+import { COALESCED_VERSIONS, versionsIn, type EventAttributes } from '../../shared/host/events.ts';
 
 export interface HttpMessage {
   readonly headers: Record<string, string>;
@@ -60,4 +61,14 @@ function isTextual(contentType: string): boolean {
 
 function headerText(value: string | string[] | undefined): string {
   return Array.isArray(value) ? value.join(', ') : (value ?? '');
+}
+
+/** `newer`, standing also for `older` it replaces in the line (ADR 17): the versions of both in `coalescedversions`, so
+ * a function never takes the pair for the echo of its own write when `older` was someone else's (ADR 83). */
+export function coalesced(older: CloudEvent<unknown>, newer: CloudEvent<unknown>): CloudEvent<unknown> {
+  const named = (event: CloudEvent<unknown>) => {
+    const versions = versionsIn(event as unknown as EventAttributes);
+    return versions.length ? versions : ['?'];
+  };
+  return withExtension(newer, COALESCED_VERSIONS, [...named(older), ...named(newer)].join(' '));
 }

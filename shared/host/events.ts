@@ -104,6 +104,18 @@ export function versionIn(event: EventAttributes): string | undefined {
   return typeof version === 'string' ? version : undefined;
 }
 
+/** The versions a delivery of the local broker stands for when newer events replaced it while it waited (ADR 83):
+ * space-separated, `?` for an event that named none. Only ever widens work: an event is an echo only if all are own. */
+export const COALESCED_VERSIONS = 'coalescedversions';
+
+/** The resourceVersions an event stands for: those the local broker coalesced into it, else its own (if it names one). */
+export function versionsIn(event: EventAttributes): string[] {
+  const coalesced = event[COALESCED_VERSIONS];
+  if (typeof coalesced === 'string' && coalesced) return coalesced.split(' ');
+  const version = versionIn(event);
+  return version === undefined ? [] : [version];
+}
+
 export const keyText = (key: ObjectKey) => `${key.kind} ${key.namespace ? `${key.namespace}/` : ''}${key.name}`;
 
 /** The Kafka broker's record key (CloudEvents `partitionkey`): one object's events share a partition, so a Trigger with

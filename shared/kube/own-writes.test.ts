@@ -31,6 +31,17 @@ describe('OwnWrites', () => {
     expect(own.isEcho(event('12'), object('12', 'm2')), 'another object').toBe(false);
   });
 
+  it('takes an event the local broker coalesced for an echo only when every version it stands for is its own', () => {
+    const own = new OwnWrites();
+    own.remember(object('11'));
+    own.remember(object('14'));
+    const standingFor = (versions: string) => ({ ...event('14'), coalescedversions: versions });
+    expect(own.isEcho(standingFor('11 14'), object('14')), 'two own writes').toBe(true);
+    expect(own.isEcho(standingFor('12 14'), object('14')), 'a write by anyone else, then ours').toBe(false);
+    expect(own.isEcho(standingFor('? 14'), object('14')), 'an event that named no version').toBe(false);
+    expect(own.isEcho(standingFor(''), object('14')), 'an empty extension: the event itself').toBe(true);
+  });
+
   it('keeps a few versions per object and a bounded number of objects', () => {
     const own = new OwnWrites(2);
     for (const v of ['1', '2', '3', '4', '5']) own.remember(object(v));

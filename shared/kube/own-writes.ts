@@ -1,4 +1,4 @@
-import { APISERVER_UPDATE, versionIn, type EventAttributes } from '../host/events.ts';
+import { APISERVER_UPDATE, versionsIn, type EventAttributes } from '../host/events.ts';
 
 export interface Written {
   metadata: {
@@ -38,11 +38,13 @@ export class OwnWrites {
     if (this.versions.size > this.capacity) this.versions.delete(this.versions.keys().next().value ?? '');
   }
 
-  /** True when the event is the API server's update event about a version one of our guarded writes produced. */
+  /** True when the event is the API server's update event about a version one of our guarded writes produced — every
+   * version it stands for, when the local broker coalesced several into it (ADR 83). */
   isEcho(event: EventAttributes, object: Written): boolean {
     if (event.type !== APISERVER_UPDATE) return false;
-    const version = versionIn(event);
-    return version !== undefined && (this.versions.get(keyOf(object))?.includes(version) ?? false);
+    const own = this.versions.get(keyOf(object)) ?? [];
+    const versions = versionsIn(event);
+    return versions.length > 0 && versions.every((version) => own.includes(version));
   }
 }
 
