@@ -88,7 +88,9 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
       const manifest = await manifests.get<Manifest>(ref);
       const target = manifest && targetOf(manifest, deps.config.inCluster);
       const deleted = event.type === APISERVER_DELETE;
-      const echo = Boolean(manifest && written.isEcho(event, manifest));
+      // Its status writes are guarded and every call decides from the Manifest as read: a write by anyone else before
+      // our own was read by the call that wrote ours, so a coalesced event ending in our echo is one too (ADR 83).
+      const echo = Boolean(manifest && written.isEcho(event, manifest, 'newest'));
       const call: ApplyCall = {
         view: { manifest, target, deleted, echo },
         ctx: { ...context, force: checksDrift(event), ...(isDriftCheck(event) ? { listed } : {}), log },

@@ -40,6 +40,9 @@ describe('OwnWrites', () => {
     expect(own.isEcho(standingFor('12 14'), object('14')), 'a write by anyone else, then ours').toBe(false);
     expect(own.isEcho(standingFor('? 14'), object('14')), 'an event that named no version').toBe(false);
     expect(own.isEcho(standingFor(''), object('14')), 'an empty extension: the event itself').toBe(true);
+    expect(own.isEcho(standingFor('12 14'), object('14'), 'newest'), 'only the newest asked for').toBe(true);
+    const newestForeign = { ...event('15'), coalescedversions: '11 15' };
+    expect(own.isEcho(newestForeign, object('15'), 'newest'), "the newest someone else's").toBe(false);
   });
 
   it('keeps a few versions per object and a bounded number of objects', () => {

@@ -1,4 +1,4 @@
-import { APISERVER_UPDATE, versionsIn, type EventAttributes } from '../host/events.ts';
+import { APISERVER_UPDATE, versionIn, versionsIn, type EventAttributes } from '../host/events.ts';
 
 export interface Written {
   metadata: {
@@ -39,11 +39,13 @@ export class OwnWrites {
   }
 
   /** True when the event is the API server's update event about a version one of our guarded writes produced — every
-   * version it stands for, when the local broker coalesced several into it (ADR 83). */
-  isEcho(event: EventAttributes, object: Written): boolean {
+   * version it stands for when the local broker coalesced several into it (ADR 83), or only its newest (`newest`: a
+   * function whose calls take the same decision from the object as read, whatever the event's kind). */
+  isEcho(event: EventAttributes, object: Written, covering: 'all' | 'newest' = 'all'): boolean {
     if (event.type !== APISERVER_UPDATE) return false;
     const own = this.versions.get(keyOf(object)) ?? [];
-    const versions = versionsIn(event);
+    const newest = versionIn(event);
+    const versions = covering === 'all' ? versionsIn(event) : newest === undefined ? [] : [newest];
     return versions.length > 0 && versions.every((version) => own.includes(version));
   }
 }
