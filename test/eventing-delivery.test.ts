@@ -111,6 +111,20 @@ describe('coalescing deliveries that wait for a slot', () => {
     };
   }
 
+  /** A broker with one Trigger to `sub` and one delivery slot, stopped after the test. */
+  async function oneSlotBroker(sub: Subscriber, coalesce?: boolean): Promise<LocalBroker> {
+    const broker = new LocalBroker({
+      triggers: [trigger('one', [], sub.url)],
+      log: recordingLog(),
+      resolveSubscriber: (t) => t.subscriber.uri ?? '',
+      maxConcurrentDeliveries: 1,
+      ...(coalesce === undefined ? {} : { coalesce }),
+    });
+    await broker.start();
+    cleanups.push(() => broker.stop());
+    return broker;
+  }
+
   const about = (subject: string, n: number, type = 'test.object') =>
     new CloudEvent<unknown>({ type, source: '/test', subject, id: `${subject}-${n}`, data: { n } });
 
@@ -118,15 +132,7 @@ describe('coalescing deliveries that wait for a slot', () => {
     'coalesce=%s: newer events about one object replace the waiting one, in its place; others keep theirs',
     async (coalesce) => {
       const sub = await heldSubscriber();
-      const broker = new LocalBroker({
-        triggers: [trigger('one', [], sub.url)],
-        log: recordingLog(),
-        resolveSubscriber: (t) => t.subscriber.uri ?? '',
-        maxConcurrentDeliveries: 1,
-        coalesce,
-      });
-      await broker.start();
-      cleanups.push(() => broker.stop());
+      const broker = await oneSlotBroker(sub, coalesce);
       await broker.publish(about('kymas/a', 0));
       await waitFor(() => expect(sub.received).toHaveLength(1));
       for (let n = 1; n <= 5; n++) await broker.publish(about('kymas/a', n));
@@ -165,14 +171,7 @@ describe('coalescing deliveries that wait for a slot', () => {
 
   it('a delivery that stands for several events names the versions of all of them (ADR 83)', async () => {
     const sub = await heldSubscriber();
-    const broker = new LocalBroker({
-      triggers: [trigger('one', [], sub.url)],
-      log: recordingLog(),
-      resolveSubscriber: (t) => t.subscriber.uri ?? '',
-      maxConcurrentDeliveries: 1,
-    });
-    await broker.start();
-    cleanups.push(() => broker.stop());
+    const broker = await oneSlotBroker(sub);
     const version = (subject: string, resourceVersion: string) =>
       new CloudEvent<unknown>({
         type: 'test.object',
