@@ -47,6 +47,9 @@ export function eventFor(
   return { kind: 'seen', ...withWorkload(waiting.latest, object) };
 }
 
+/** How many workloads' newest events one watch keeps for calls that join after them (a runtime's server is untrusted). */
+const SEEN_WORKLOADS = 1_000;
+
 interface Waiter extends Waiting {
   finish: (objects: RuntimeObject[]) => void;
   timer: NodeJS.Timeout;
@@ -54,12 +57,15 @@ interface Waiter extends Waiting {
 
 /** One watch of a runtime namespace's workloads of one kind from one revision, shared by the calls that wait there for
  * a rollout (ADR 71): each call waits at most the window; the watch ends when the last one stops waiting, and takes
- * new calls for one window after it opened (the server ends it after two). */
+ * new calls for one window after it opened (the server ends it after two). A call that joins late starts from its
+ * workload's newest event so far: the events between its apply and its joining passed before it waited. */
 export class NamespaceWatch {
   private readonly from: bigint | undefined;
   private readonly fromVersion: string;
   private readonly opened = Date.now();
   private readonly waiters = new Set<Waiter>();
+  /** Each workload's newest event so far: a call that joins after its workload's events passed starts from them. */
+  private readonly seen = new Map<string, WatchEvent>();
   private readonly stop = new AbortController();
   private readonly windowMs: number;
   private closed = false;
@@ -103,18 +109,25 @@ export class NamespaceWatch {
       const waiter: Waiter = { name, from, latest: applied, finish: resolve, timer: undefined as never };
       waiter.timer = setTimeout(() => this.done(waiter), this.windowMs);
       this.waiters.add(waiter);
+      const passed = this.seen.get(name);
+      if (passed) this.take(waiter, passed);
     });
   }
 
   private onEvent(event: WatchEvent): void {
     if (event.type === 'ERROR') return this.close();
-    for (const waiter of [...this.waiters]) {
-      const meant = eventFor(waiter, event);
-      if (meant.kind === 'ended') this.done(waiter);
-      if (meant.kind !== 'seen') continue;
-      waiter.latest = meant.applied;
-      if (meant.settled) this.done(waiter);
-    }
+    const name = event.object?.metadata?.name;
+    if (typeof name === 'string' && (this.seen.has(name) || this.seen.size < SEEN_WORKLOADS))
+      this.seen.set(name, event);
+    for (const waiter of [...this.waiters]) this.take(waiter, event);
+  }
+
+  private take(waiter: Waiter, event: WatchEvent): void {
+    const meant = eventFor(waiter, event);
+    if (meant.kind === 'ended') return this.done(waiter);
+    if (meant.kind !== 'seen') return;
+    waiter.latest = meant.applied;
+    if (meant.settled) this.done(waiter);
   }
 
   private done(waiter: Waiter): void {

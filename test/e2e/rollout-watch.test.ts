@@ -4,18 +4,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import { LABEL } from '../../shared/core/vocabulary.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
 import { countRequests, requestTally } from '../../shared/kube/request-tally.ts';
 import { moduleReadiness } from '../../shared/render/readiness.ts';
 import type { RuntimeObject } from '../../shared/render/render.ts';
 import { RolloutWatch } from '../../functions/apply-remote/rollout-watch.ts';
 import { removeModuleLeftovers } from '../faults/conflicts-helpers.ts';
 import { publishModule } from './removal-helpers.ts';
-import { applyKyma, connectRuntime, deleteLeftoverKymas, kymaInState, startWorld, type World } from './world.ts';
+import {
+  applyKyma,
+  connectRuntime,
+  deleteLeftoverKymas,
+  eventually,
+  kymaInState,
+  startWorld,
+  type World,
+} from './world.ts';
 
 const KYMA = 'rollout-watch';
 const RUNTIME = 0;
 const MODULES = ['watched-good', 'watched-broken'];
 const SHARED = ['watched-first', 'watched-second', 'watched-earlier'];
+const LATE = ['watched-stuck', 'watched-late'];
 let world: World;
 
 /** The states of the Kyma's Manifest of `module` as the KCP's events showed them, in order, repeats dropped. */
@@ -45,7 +55,8 @@ afterAll(async () => {
   if (world) await deleteLeftoverKymas(world);
   const runtime = world?.runtimes[RUNTIME];
   if (runtime)
-    for (const module of [...MODULES, ...SHARED, 'watched-window']) await removeModuleLeftovers(runtime, module);
+    for (const module of [...MODULES, ...SHARED, ...LATE, 'watched-window'])
+      await removeModuleLeftovers(runtime, module);
   await world?.runner.stop();
 });
 
@@ -97,7 +108,45 @@ describe("a module's rollout watched in the call", () => {
       for (const name of SHARED) await runtime.delete({ ...refOfDeployment, name }).catch(() => undefined);
     }
   });
+
+  it("starts a call that joins a shared watch late from its workload's events that passed before", async () => {
+    const runtime = world.runtimes[RUNTIME];
+    if (!runtime) throw new Error('no runtime');
+    const apply = (name: string, schedulable: boolean) =>
+      runtime.apply<RuntimeObject>(deployment(name, schedulable), 'rollout-watch-test');
+    const watch = new RolloutWatch(15_000);
+    countRequests(true);
+    try {
+      // A call waits on a rollout that never settles, so the namespace's watch stays open; another workload applied
+      // after it opened rolls out while nobody waits for it (its call still between its apply and its wait).
+      const stuck = watch.settle(runtime, [await apply('watched-stuck', false)]);
+      const late = await apply('watched-late', true);
+      await rolledOut(runtime, 'watched-late');
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const started = Date.now();
+      const seen = await watch.settle(runtime, [late]);
+      expect(moduleReadiness(seen).state).toBe('Ready');
+      // Answered from the events that passed, not at the window's end (15 s).
+      expect(Date.now() - started).toBeLessThan(10_000);
+      const watches = requestTally().filter(
+        (r) => r.caller === 'other' && r.verb === 'watch' && r.resource === 'deployments.apps',
+      );
+      expect(watches.reduce((n, r) => n + r.count, 0)).toBe(1);
+      await runtime.delete({ ...refOfDeployment, name: 'watched-stuck' });
+      expect(moduleReadiness(await stuck).state).toBe('Processing');
+    } finally {
+      countRequests(false);
+      for (const name of LATE) await runtime.delete({ ...refOfDeployment, name }).catch(() => undefined);
+    }
+  });
 });
+
+/** Until the Deployment `name` in `default` is available, as read from the runtime. */
+const rolledOut = (runtime: KubeClient, name: string) =>
+  eventually(`Deployment default/${name} available`, async () => {
+    const read = await runtime.get<RuntimeObject>({ ...refOfDeployment, name });
+    return read && moduleReadiness([read]).state === 'Ready';
+  });
 
 const refOfDeployment = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default' };
 
