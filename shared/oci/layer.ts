@@ -7,9 +7,12 @@ import { TransientError } from '../host/errors.ts';
 
 const MAX_CACHED_LAYERS = 256;
 
-/** Module layers by digest (content-addressed, so never stale); a small LRU in memory. */
+/** Module layers by digest (content-addressed, so never stale); a small LRU in memory. A layer is pulled once at a
+ * time: calls that need it meanwhile wait for that pull (a fleet's first installs need a few layers, each in dozens of
+ * calls at once). */
 export class LayerCache {
   private readonly layers = new Map<string, string | Uint8Array>();
+  private readonly pulling = new Map<string, Promise<string | Uint8Array>>();
   readonly registry: RegistryClient;
 
   constructor(registry: RegistryClient) {
@@ -68,14 +71,26 @@ export class LayerCache {
     const hit = this.layers.get(key);
     if (hit !== undefined) return { value: hit };
     try {
-      const value = await pull();
-      if (this.layers.size >= MAX_CACHED_LAYERS) this.layers.delete(this.layers.keys().next().value ?? '');
-      this.layers.set(key, value);
-      return { value };
+      return { value: await this.pulled(key, pull) };
     } catch (error) {
       if (isRegistryError(error) && error.retryable)
         throw new TransientError(`module registry: ${error.message}`, error);
       return { error: `${what}: ${error instanceof Error ? error.message : String(error)}` };
     }
+  }
+
+  /** The pull of `key` under way, or a new one that stores the layer once it arrives. */
+  private pulled(key: string, pull: () => Promise<string | Uint8Array>): Promise<string | Uint8Array> {
+    const pending = this.pulling.get(key);
+    if (pending) return pending;
+    const pulled = pull().then((value) => {
+      if (this.layers.size >= MAX_CACHED_LAYERS) this.layers.delete(this.layers.keys().next().value ?? '');
+      this.layers.set(key, value);
+      return value;
+    });
+    this.pulling.set(key, pulled);
+    const forget = () => void this.pulling.delete(key);
+    pulled.then(forget, forget);
+    return pulled;
   }
 }
