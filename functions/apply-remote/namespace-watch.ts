@@ -31,8 +31,9 @@ export interface Waiting {
 }
 
 /** PURE. What one event of a namespace's workloads means for a call waiting there: nothing (another workload, or a
- * state older than the call's apply — a state of the previous spec may look settled), the wait ended (the workload
- * deleted), or the objects with the workload as seen and whether its rollout settled. */
+ * state older than the call's apply — a state of the previous spec may look settled, a deletion before the apply
+ * re-created it), the wait ended (the workload deleted), or the objects with the workload as seen and whether its
+ * rollout settled. */
 export function eventFor(
   waiting: Waiting,
   event: WatchEvent,
@@ -40,10 +41,10 @@ export function eventFor(
   const { type, object } = event;
   // A runtime's server is untrusted: an event without an object or metadata means nothing.
   if (!object?.metadata || object.metadata.name !== waiting.name) return { kind: 'none' };
-  if (type === 'DELETED') return { kind: 'ended' };
-  if (type !== 'ADDED' && type !== 'MODIFIED') return { kind: 'none' };
   const revision = revisionOf(versionOf(object));
   if (waiting.from !== undefined && (revision === undefined || revision < waiting.from)) return { kind: 'none' };
+  if (type === 'DELETED') return { kind: 'ended' };
+  if (type !== 'ADDED' && type !== 'MODIFIED') return { kind: 'none' };
   return { kind: 'seen', ...withWorkload(waiting.latest, object) };
 }
 

@@ -82,8 +82,9 @@ describe('eventFor', () => {
     expect(eventFor(waiting, { type: 'MODIFIED', object: unversioned })).toEqual({ kind: 'none' });
     expect(eventFor({ ...waiting, from: undefined }, { type: 'MODIFIED', object: unversioned }).kind).toBe('seen');
   });
-  it('ends the wait when the workload is deleted', () => {
+  it('ends the wait when the workload is deleted, not for a deletion before the apply (it re-created it)', () => {
     expect(eventFor(waiting, { type: 'DELETED', object: unobserved })).toEqual({ kind: 'ended' });
+    expect(eventFor(waiting, { type: 'DELETED', object: deployment({}, '6') })).toEqual({ kind: 'none' });
   });
   it("skips what a runtime's server sends that is no object with metadata", () => {
     for (const object of [undefined, {}, { metadata: null }, 'text'])
