@@ -30,10 +30,9 @@ export interface Waiting {
   latest: RuntimeObject[];
 }
 
-/** PURE. What one event of a namespace's workloads means for a call waiting there: nothing (another workload, or a
- * state older than the call's apply — a state of the previous spec may look settled, a deletion before the apply
- * re-created it), the wait ended (the workload deleted), or the objects with the workload as seen and whether its
- * rollout settled. */
+/** PURE. What one event of a namespace's workloads means for a call waiting there: nothing (another workload, or any
+ * event older than the call's apply: a settled state of the previous spec, a deletion the apply undid), the wait ended
+ * (the workload deleted), or the objects with the workload as seen and whether its rollout settled. */
 export function eventFor(
   waiting: Waiting,
   event: WatchEvent,
@@ -57,9 +56,8 @@ interface Waiter extends Waiting {
 }
 
 /** One watch of a runtime namespace's workloads of one kind from one revision, shared by the calls that wait there for
- * a rollout (ADR 71): each call waits at most the window; the watch ends when the last one stops waiting, and takes
- * new calls for one window after it opened (the server ends it after two). A call that joins late starts from its
- * workload's newest event so far: the events between its apply and its joining passed before it waited. */
+ * a rollout (ADR 71): each waits at most the window, joins within one window after it opened (the server ends it after
+ * two) and starts from its workload's newest event so far; the watch ends when the last one stops waiting. */
 export class NamespaceWatch {
   private readonly from: bigint | undefined;
   private readonly fromVersion: string;
