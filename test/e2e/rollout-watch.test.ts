@@ -1,6 +1,7 @@
 // A module's rollout watched in the call (ADR 61): apply-remote watches the workload it applied, so a module whose
 // rollout settles within the window is written Ready (or Error) once, never Processing first and retried; a watch
 // whose window ends answers the workload as last seen. Real KCP and runtime with real controllers rolling out.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../shared/core/manifest.ts';
 import { LABEL } from '../../shared/core/vocabulary.ts';
@@ -122,7 +123,7 @@ describe("a module's rollout watched in the call", () => {
       const stuck = watch.settle(runtime, [await apply('watched-stuck', false)]);
       const late = await apply('watched-late', true);
       await rolledOut(runtime, 'watched-late');
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await sleep(1_000);
       const started = Date.now();
       const seen = await watch.settle(runtime, [late]);
       expect(moduleReadiness(seen).state).toBe('Ready');
