@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bundleOf, type BundlePlace } from './launch.ts';
+import { bundleOf, prepareBundle, type BundlePlace } from './launch.ts';
 
 let place: BundlePlace;
 beforeEach(async () => {
@@ -78,5 +78,20 @@ describe('launch: npm start runs a bundle of the sources (ADR 44)', () => {
     const stamp = JSON.parse(await readFile(stampFile, 'utf8')) as { node: string };
     await writeFile(stampFile, JSON.stringify({ ...stamp, node: 'v0.0.0' }));
     expect((await bundleOf('main.ts', place)).made).toBe(true);
+  });
+
+  it('is made at install (npm ci runs prepare), then current; a failure there is said, not thrown', async () => {
+    const scripts = (
+      JSON.parse(await readFile(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as {
+        scripts: Record<string, string>;
+      }
+    ).scripts;
+    expect(scripts.prepare).toBe('node local/prepare.ts');
+    expect(await prepareBundle('main.ts', place)).toMatch(/^bundle of main\.ts made in [\d.]+ s$/);
+    expect(await prepareBundle('main.ts', place)).toBe('bundle of main.ts is current');
+    expect((await bundleOf('main.ts', place)).made).toBe(false);
+    expect(await prepareBundle('missing.ts', place)).toMatch(
+      /^bundle of missing\.ts not made \(the first start makes it\): ./,
+    );
   });
 });

@@ -15,7 +15,8 @@ export interface BundlePlace {
   into: string;
 }
 
-const HERE: BundlePlace = { root: REPO_ROOT, into: join(REPO_ROOT, '.run', 'bundle') };
+/** `npm start`'s bundles: `.run/bundle/` of this checkout. */
+export const HERE: BundlePlace = { root: REPO_ROOT, into: join(REPO_ROOT, '.run', 'bundle') };
 
 /** What npm installed, rewritten by every install. */
 const INSTALLED = 'node_modules/.package-lock.json';
@@ -34,6 +35,20 @@ export async function launch(entry: string, place: BundlePlace = HERE): Promise<
   const { file } = await bundleOf(entry, place);
   enableCompileCache(join(dirname(file), 'compile-cache'));
   await import(pathToFileURL(file).href);
+}
+
+/** What `npm ci` / `npm install` run (local/prepare.ts): the bundle of `entry` made ahead of the first start, as an
+ * image carries its bundle from its build. Never throws: a failure is said, and the first start makes it then. */
+export async function prepareBundle(entry: string, place: BundlePlace = HERE): Promise<string> {
+  const began = Date.now();
+  try {
+    const { made } = await bundleOf(entry, place);
+    const took = ((Date.now() - began) / 1000).toFixed(1);
+    return made ? `bundle of ${entry} made in ${took} s` : `bundle of ${entry} is current`;
+  } catch (error) {
+    const why = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+    return `bundle of ${entry} not made (the first start makes it): ${why}`;
+  }
 }
 
 /** The bundle of `entry` (relative to `place.root`), and whether this call had to make it. The bundle is split at
