@@ -1,6 +1,8 @@
-// The fleet converging (ADR 63, 79): what makes it so, and how the drift checks of Ready objects thin out then.
+// The fleet converging (ADR 63, 79): what makes it so, and how the drift checks of Ready objects thin out then (ADR 84).
 import { describe, expect, it } from 'vitest';
-import { DRIFT_STRETCH, isConverging, selectDue, type Candidate } from './decide.ts';
+import { DRIFT_STRETCHES, driftStretch, isConverging, outstandingWork, selectDue, type Candidate } from './decide.ts';
+
+const [DRIFT_STRETCH] = DRIFT_STRETCHES;
 
 describe('drift checks while the fleet converges (ADR 63)', () => {
   const minute = 29_000_000;
@@ -82,5 +84,27 @@ describe('drift checks while the fleet converges (ADR 63)', () => {
     const ticks = Array.from({ length: 5 }, (_, t) => selectDue(busy, minute + t, 5, 100, now + t * 60_000));
     expect(ticks.filter((due) => due.includes(waiting))).toHaveLength(1);
     expect(ticks.every((due) => due.length >= 12)).toBe(true);
+  });
+
+  it('thins out further as more work waits: 3, 6, then 12 periods apart, past 4 and 16 ticks of outstanding work (ADR 84)', () => {
+    expect([10, 11, 40, 41, 160, 161, 30_000].map((n) => driftStretch(n, 10))).toEqual([1, 3, 3, 6, 6, 12, 12]);
+    expect(outstandingWork([...ready, ...installing(7), ...stuck(9)], now)).toBe(7);
+    const checks = (installs: number) =>
+      Array.from({ length: 60 }, (_, t) => {
+        const writes = installing(installs).map((c) => ({ ...c, lastWrite: c.lastWrite + t * 60_000 }));
+        return selectDue([...ready, ...writes], minute + t, 5, 10, now + t * 60_000).filter((c) => c.state === 'Ready');
+      });
+    const short = checks(11);
+    const long = checks(161);
+    expect(short.flat(), 'three periods apart: four checks an hour').toHaveLength(600 * 4);
+    expect(long.flat(), 'twelve periods apart: one check an hour').toHaveLength(600);
+    expect(new Set(long.flat().map((c) => c.name)).size).toBe(600);
+    long.forEach((tick, t) => {
+      const shorter = new Set(short[t]?.map((c) => c.name));
+      expect(
+        tick.every((c) => shorter.has(c.name)),
+        "a long stretch's slots are among a short one's",
+      ).toBe(true);
+    });
   });
 });

@@ -41,19 +41,31 @@ export function isDue(
 /** A non-Ready object written within this long is being worked on: it goes after the quiet ones. */
 export const BUSY_MS = 60_000;
 
-/** How many drift periods a Ready object's checks are apart while the fleet converges (ADR 63). */
-export const DRIFT_STRETCH = 3;
+/** How many drift periods a Ready object's checks are apart while the fleet converges (ADR 63): three, six or twelve
+ * as more work waits (ADR 84); each divides the next, so a longer stretch's slots are among a shorter one's. */
+export const DRIFT_STRETCHES = [3, 6, 12] as const;
 
-/** PURE. Whether the fleet is converging: more objects have work outstanding than a tick may send — not Ready and
- * written in the last minute (ADR 63), or not handled yet, with no state (ADR 79); not deleting, not stuck in Error.
- * Then a Ready object's drift check comes once per DRIFT_STRETCH periods, leaving the API servers to the installs. */
-export function isConverging(candidates: readonly Candidate[], budget: number, now: number): boolean {
+/** PURE. How many objects have work outstanding: not Ready and written in the last minute (ADR 63), or not handled
+ * yet, with no state (ADR 79); not deleting, not skipped, not stuck in Error (a state not written for a minute). */
+export function outstandingWork(candidates: readonly Candidate[], now: number): number {
   let outstanding = 0;
   for (const c of candidates) {
     if (c.deleting || c.skipped || c.state === 'Ready') continue;
-    if ((!c.state || now - c.lastWrite < BUSY_MS) && ++outstanding > budget) return true;
+    if (!c.state || now - c.lastWrite < BUSY_MS) outstanding++;
   }
-  return false;
+  return outstanding;
+}
+
+/** PURE. Whether the fleet is converging: more objects have work outstanding than a tick may send (ADR 63, 79). */
+export const isConverging = (candidates: readonly Candidate[], budget: number, now: number): boolean =>
+  outstandingWork(candidates, now) > budget;
+
+/** PURE. How many drift periods apart a Ready object's checks are: 1 while calm; converging, 3 — 6 past four ticks'
+ * budget of outstanding work, 12 past sixteen — so a long rollout's installs keep the API servers (ADR 84). */
+export function driftStretch(outstanding: number, budget: number): number {
+  if (outstanding <= budget) return 1;
+  const [short, middle, long] = DRIFT_STRETCHES;
+  return outstanding > 16 * budget ? long : outstanding > 4 * budget ? middle : short;
 }
 
 /** PURE. What a due object's `resync.due` asks for (ADR 27): a Ready object in its drift slot gets a full drift check;
@@ -64,8 +76,8 @@ export function reasonOf(
   return candidate.state === 'Ready' && !candidate.deleting ? RESYNC_DRIFT : RESYNC_PENDING;
 }
 
-/** PURE. The due objects of one tick (ADR 16): deleting ones and Ready ones in their drift slot (stretched while the
- * fleet converges, ADR 63) always; not Ready ones up to `budget`, the quiet ones first in an order that rotates every
+/** PURE. The due objects of one tick (ADR 16): deleting ones and Ready ones in their drift slot (`stretch` periods
+ * apart while the fleet converges, ADR 63, 84) always; not Ready ones up to `budget`, the quiet ones first in an order that rotates every
  * tick, a Kyma's with it (ADR 80), then those written in the last minute, oldest write first. */
 export function selectDue(
   candidates: readonly Candidate[],
@@ -73,9 +85,8 @@ export function selectDue(
   driftPeriodMinutes: number,
   budget: number,
   now = minute * 60_000,
-  converging = isConverging(candidates, budget, now),
+  stretch = driftStretch(outstandingWork(candidates, now), budget),
 ): Candidate[] {
-  const stretch = converging ? DRIFT_STRETCH : 1;
   const due = candidates.filter((c) => isDue(c, minute, driftPeriodMinutes, now, stretch));
   const waiting = due.filter((c) => !c.deleting && c.state !== 'Ready');
   if (waiting.length <= budget) return due;
@@ -114,8 +125,8 @@ export interface ResyncView {
   now: number;
   driftPeriodMinutes: number;
   budget: number;
-  /** isConverging of the candidates, when the caller has it already (ADR 63). */
-  converging?: boolean;
+  /** driftStretch of the candidates, when the caller has it already (ADR 63, 84). */
+  stretch?: number;
 }
 
 /** PURE. The events of a tick, in order: one resync.due per due object (selectDue's, at most `budget`; those of one
@@ -123,7 +134,7 @@ export interface ResyncView {
  * channels (ADR 30). */
 export function resyncSteps(view: ResyncView): ResyncStep[] {
   const due = bySlot(
-    selectDue(view.candidates, view.minute, view.driftPeriodMinutes, view.budget, view.now, view.converging),
+    selectDue(view.candidates, view.minute, view.driftPeriodMinutes, view.budget, view.now, view.stretch),
   );
   const awaiting = view.candidates.some((c) => c.awaitsRelease && !c.deleting);
   const meta = awaiting ? view.metas.find((m) => m.channels > 0 && !m.mandatory) : undefined;

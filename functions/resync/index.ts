@@ -9,7 +9,7 @@ import { awaitedReleases, channelVersionsOf, type ChannelVersions } from '../../
 import type { ModuleReleaseMeta } from '../../shared/core/templates.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/deps.ts';
 import type { LifecycleFunction } from '../../shared/host/invoke.ts';
-import { isConverging, resyncSteps, type Candidate } from './decide.ts';
+import { driftStretch, outstandingWork, resyncSteps, type Candidate } from './decide.ts';
 
 export const NAME = 'resync';
 const KINDS = ['Kyma', 'Manifest'] as const;
@@ -52,9 +52,10 @@ export function resync(given: FunctionDeps): LifecycleFunction {
       const metas = await releaseMetas(namespace);
       const candidates = await candidatesOf(namespace, channelVersionsOf(metas));
       const now = Date.now();
-      const converging = isConverging(candidates, deps.config.resyncMaxEvents, now);
+      const outstanding = outstandingWork(candidates, now);
+      const stretch = driftStretch(outstanding, deps.config.resyncMaxEvents);
       const steps = resyncSteps({
-        converging,
+        stretch,
         candidates,
         minute: Math.floor(now / 60_000),
         now,
@@ -72,7 +73,19 @@ export function resync(given: FunctionDeps): LifecycleFunction {
       }
       const awaitingRelease = candidates.filter((c) => c.awaitsRelease && !c.deleting).length;
       const budget = deps.config.resyncMaxEvents;
-      log.info({ ...counts, objects: candidates.length, budget, awaitingRelease, converging }, 'resync events sent');
+      const converging = stretch > 1;
+      log.info(
+        {
+          ...counts,
+          objects: candidates.length,
+          budget,
+          awaitingRelease,
+          converging,
+          outstanding,
+          driftStretch: stretch,
+        },
+        'resync events sent',
+      );
       return undefined;
     },
   };
