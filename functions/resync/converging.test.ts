@@ -1,4 +1,4 @@
-// The fleet converging (ADR 63, 79): what makes it so, and how the drift checks of Ready objects thin out then (ADR 84).
+// The fleet converging (ADR 63, 79): what makes it so, and how the drift checks of Ready objects thin out (ADR 84).
 import { describe, expect, it } from 'vitest';
 import { DRIFT_STRETCHES, driftStretch, isConverging, outstandingWork, selectDue, type Candidate } from './decide.ts';
 

@@ -77,8 +77,8 @@ export function reasonOf(
 }
 
 /** PURE. The due objects of one tick (ADR 16): deleting ones and Ready ones in their drift slot (`stretch` periods
- * apart while the fleet converges, ADR 63, 84) always; not Ready ones up to `budget`, the quiet ones first in an order that rotates every
- * tick, a Kyma's with it (ADR 80), then those written in the last minute, oldest write first. */
+ * apart, ADR 63, 84) always; not Ready ones up to `budget`, the quiet ones first in an order that rotates every tick, a
+ * Kyma's with it (ADR 80), then those written in the last minute, oldest write first. */
 export function selectDue(
   candidates: readonly Candidate[],
   minute: number,
