@@ -72,20 +72,8 @@ export function resync(given: FunctionDeps): LifecycleFunction {
         counts[kind] = (counts[kind] ?? 0) + 1;
       }
       const awaitingRelease = candidates.filter((c) => c.awaitsRelease && !c.deleting).length;
-      const budget = deps.config.resyncMaxEvents;
-      const converging = stretch > 1;
-      log.info(
-        {
-          ...counts,
-          objects: candidates.length,
-          budget,
-          awaitingRelease,
-          converging,
-          outstanding,
-          driftStretch: stretch,
-        },
-        'resync events sent',
-      );
+      const seen = { objects: candidates.length, budget: deps.config.resyncMaxEvents, awaitingRelease, outstanding };
+      log.info({ ...counts, ...seen, converging: stretch > 1, driftStretch: stretch }, 'resync events sent');
       return undefined;
     },
   };
