@@ -15,8 +15,7 @@ export interface BundlePlace {
   into: string;
 }
 
-/** `npm start`'s bundles: `.run/bundle/` of this checkout. */
-export const HERE: BundlePlace = { root: REPO_ROOT, into: join(REPO_ROOT, '.run', 'bundle') };
+const HERE: BundlePlace = { root: REPO_ROOT, into: join(REPO_ROOT, '.run', 'bundle') };
 
 /** What npm installed, rewritten by every install. */
 const INSTALLED = 'node_modules/.package-lock.json';

@@ -1,8 +1,11 @@
 // The fleet converging (ADR 63, 79): what makes it so, and how the drift checks of Ready objects thin out (ADR 84).
 import { describe, expect, it } from 'vitest';
-import { DRIFT_STRETCHES, driftStretch, isConverging, outstandingWork, selectDue, type Candidate } from './decide.ts';
+import { DRIFT_STRETCHES, driftStretch, outstandingWork, selectDue, type Candidate } from './decide.ts';
 
 const [DRIFT_STRETCH] = DRIFT_STRETCHES;
+/** Converging, as the resync sees it: the drift slots stretched by the work outstanding (ADR 63, 79, 84). */
+const isConverging = (candidates: readonly Candidate[], budget: number, now: number): boolean =>
+  driftStretch(outstandingWork(candidates, now), budget) > 1;
 
 describe('drift checks while the fleet converges (ADR 63)', () => {
   const minute = 29_000_000;

@@ -56,10 +56,6 @@ export function outstandingWork(candidates: readonly Candidate[], now: number): 
   return outstanding;
 }
 
-/** PURE. Whether the fleet is converging: more objects have work outstanding than a tick may send (ADR 63, 79). */
-export const isConverging = (candidates: readonly Candidate[], budget: number, now: number): boolean =>
-  outstandingWork(candidates, now) > budget;
-
 /** PURE. How many drift periods apart a Ready object's checks are: 1 while calm; converging, 3 — 6 past four ticks'
  * budget of outstanding work, 12 past sixteen — so a long rollout's installs keep the API servers (ADR 84). */
 export function driftStretch(outstanding: number, budget: number): number {
