@@ -64,6 +64,10 @@ export function toMarkdown(r: BenchResult): string {
         .join('; ') || 'not counted',
     ],
     [
+      'own requests per install by function and event, where at least 0.01 (KCP req/writes, runtime req/writes)',
+      byEvent(r.apiCost.byEvent),
+    ],
+    [
       'change latency (runtime Kyma edit → module Ready)',
       r.edits.count
         ? `p50 ${r.edits.p50Seconds} s, p99 ${r.edits.p99Seconds} s over ${r.edits.count} edits`
@@ -183,4 +187,14 @@ function idleCpuText(cpu: ReturnType<typeof idleCpu> | undefined, seconds: numbe
     : `functions (this process) ${cpu.thisProcessSeconds} s`;
   const share = cpu.machineBusyShare === null ? '—' : `${round2(cpu.machineBusyShare * 100)} %`;
   return `${functions}, API servers ${cpu.apiServersSeconds} s, etcd ${cpu.etcdSeconds} s over ${seconds} s: the run's processes kept the ${cores} cores ${share} busy`;
+}
+
+/** The calls by event whose requests per install reach 0.01 on either side (older results have none). */
+function byEvent(costs: BenchResult['apiCost']['byEvent'] | undefined): string {
+  const rows = Object.entries(costs ?? {}).filter(([, c]) => c.kcp.requests + c.runtimes.requests >= 0.01);
+  return (
+    rows
+      .map(([who, c]) => `${who} ${c.kcp.requests}/${c.kcp.writes}, ${c.runtimes.requests}/${c.runtimes.writes}`)
+      .join('; ') || 'not counted'
+  );
 }

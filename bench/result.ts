@@ -12,7 +12,7 @@ import type { ReadinessTracker } from './readiness.ts';
 import { KCP_CONTROLLERS, KNATIVE_KCP_CONTROLLERS, ownRequests, ownWrites, RUNTIME_CONTROLLERS } from './own-writes.ts';
 import { idleResult, round, top } from './idle-result.ts';
 import type { ReleaseOutcome } from './release.ts';
-import type { TalliedRequest } from '../shared/kube/request-tally.ts';
+import { functionOfCaller, type TalliedRequest } from '../shared/kube/request-tally.ts';
 import type { Footprint } from './process-usage.ts';
 import { costByFunction } from './by-function.ts';
 import { editLatency, editTimeline, type EditMarks } from './edit-timeline.ts';
@@ -146,7 +146,13 @@ export async function resultOf(r: RunInputs) {
       runtimes: costPer(r.convergenceCost.runtimes, installs, RUNTIME_CONTROLLERS, r.busyEdits.length),
       designMinimum: designMinimum(r.fleet.modules.length),
       // Per function, per install, as counted in this process (`other`: the sources, watches and the bench itself).
-      byFunction: costByFunction(r.requests, r.fleet.kcp.server, installs),
+      byFunction: costByFunction(
+        r.requests.map((q) => ({ ...q, caller: functionOfCaller(q.caller) })),
+        r.fleet.kcp.server,
+        installs,
+      ),
+      // The same by the event each call took (`<function> ← <event> <kind>`).
+      byEvent: costByFunction(r.requests, r.fleet.kcp.server, installs),
     },
     edits: { ...summary(edits), hops: editTimeline(r.edits) },
     busyEdits: { ...summary(busy), hops: editTimeline(r.busyEdits) },

@@ -1,6 +1,6 @@
 import type { CloudEvent } from 'cloudevents';
 import { kindKey, revisionOf, withFreshness } from '../kube/freshness.ts';
-import { asCaller } from '../kube/request-tally.ts';
+import { asCaller, callerName } from '../kube/request-tally.ts';
 import { Batches } from './batches.ts';
 import { InvalidEventError, toLifecycleError, type LifecycleError } from './errors.ts';
 import {
@@ -66,9 +66,9 @@ export async function invoke(fn: LifecycleFunction, event: EventAttributes, log:
     const key = fn.keyless ? { kind: '', apiVersion: '', namespace: '', name: '' } : objectKeyOf(event);
     if (!fn.keyless) bound = bound.child({ object: keyText(key) });
     exported = exportCall(fn.name, span, () => callAttributes(event, key));
-    // Drift checks are counted apart (`<function> (drift)`): the bench then tells installs from background checks.
+    // Drift checks are counted apart, other calls by event: the bench tells installs from background checks.
     const work = () =>
-      asCaller(isDriftCheck(event) ? `${fn.name} (drift)` : fn.name, () =>
+      asCaller(callerName(fn.name, isDriftCheck(event), event.type, key.kind), () =>
         inSpan(span, () => withSeen(event, key, () => fn.handle({ event, key, log: bound })), laneOf(event)),
       );
     const batch = fn.keyless ? undefined : fn.batchOf?.(event, key);

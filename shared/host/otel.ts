@@ -3,6 +3,7 @@
 // of a call is a CLIENT span under it. The SDK is loaded only when export is on: nothing of it runs otherwise.
 import type * as Api from '@opentelemetry/api';
 import { callContext } from './call-context.ts';
+import { functionOfCaller } from '../kube/request-tally.ts';
 import type { TraceExport } from './config.ts';
 import { keyText, type EventAttributes, type ObjectKey } from './events.ts';
 import { LABEL } from '../core/vocabulary.ts';
@@ -103,7 +104,7 @@ async function tracedRequest<T extends { status: number }>(
   server: string,
   send: () => Promise<T>,
 ): Promise<T> {
-  const service = (callContext().caller ?? 'lifecycle').replace(/ \(drift\)$/, '');
+  const service = functionOfCaller(callContext().caller ?? 'lifecycle').replace(/ \(drift\)$/, '');
   const [route = '', query] = path.split('?');
   const span = tracer(service).startSpan(
     `${method} ${route}`,

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { asCaller, countRequests, requestShape, requestTally, tally, tallyConnection } from './request-tally.ts';
+import {
+  asCaller,
+  callerName,
+  countRequests,
+  functionOfCaller,
+  requestShape,
+  requestTally,
+  tally,
+  tallyConnection,
+} from './request-tally.ts';
 
 describe('requestShape', () => {
   it("names verb and resource as the API server's metrics do", () => {
@@ -68,5 +77,23 @@ describe('connection tally', () => {
       { caller: 'apply-remote', server: 'https://rt-1', verb: 'connect', resource: 'tls', count: 1 },
     ]);
     countRequests(false);
+  });
+});
+
+describe('callerName', () => {
+  it('names a call by its function and event, a drift check by its function only, and maps back to the function', () => {
+    const resync = callerName('aggregate-status', false, 'io.kyma-project.lifecycle.resync.due', 'Kyma');
+    expect(resync).toBe('aggregate-status ← resync.due Kyma');
+    const add = callerName('apply-remote', false, 'dev.knative.apiserver.resource.add', 'Manifest');
+    expect(add).toBe('apply-remote ← resource.add Manifest');
+    expect(callerName('resync', false, 'dev.knative.sources.ping', '')).toBe('resync ← sources.ping');
+    const drift = callerName('apply-remote', true, 'io.kyma-project.lifecycle.resync.due', 'Manifest');
+    expect(drift).toBe('apply-remote (drift)');
+    expect([resync, add, drift, 'other'].map(functionOfCaller)).toEqual([
+      'aggregate-status',
+      'apply-remote',
+      'apply-remote (drift)',
+      'other',
+    ]);
   });
 });

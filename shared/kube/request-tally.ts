@@ -8,6 +8,14 @@ let counts: Map<string, number> | undefined;
 /** Runs `work` as a call of function `name`: the requests it makes are counted for that function. */
 export const asCaller = <T>(name: string, work: () => Promise<T>): Promise<T> => withinCall({ caller: name }, work);
 
+/** PURE. The caller a call's requests are counted under: `<function> (drift)` for a drift check, else `<function> ←
+ * <event> <kind>` (the event type's last two words), so the bench tells which events cost what (issue 35). */
+export const callerName = (fn: string, drift: boolean, type: string, kind: string): string =>
+  drift ? `${fn} (drift)` : `${fn} ← ${type.split('.').slice(-2).join('.')}${kind ? ` ${kind}` : ''}`;
+
+/** PURE. The function a caller name counts for (its part before the event). */
+export const functionOfCaller = (caller: string): string => caller.split(' ← ')[0] ?? caller;
+
 /** Starts counting (from zero) or stops it. */
 export function countRequests(on: boolean): void {
   counts = on ? new Map() : undefined;
