@@ -1,6 +1,6 @@
-// A Kyma's first contact with its runtime (resolve-template, ADR 69): whether the runtime serves Kymas comes from
-// discovery and the runtime namespace is applied unread, so creating the runtime Kyma costs a read of it, an apply of
-// the namespace and the create — no read of the Kyma CRD or of the namespace. Real runtime API server, request tally.
+// A Kyma's first contact with its runtime (resolve-template, ADR 69, ADR 85): whether the runtime serves Kymas comes
+// from discovery and the runtime namespace is applied unread, so creating the runtime Kyma costs an apply of the
+// namespace and the create — no read of the Kyma CRD, the namespace or (for a Kyma without status) the runtime Kyma.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { effectiveSpec } from '../functions/resolve-template/remote-kyma.ts';
 import type { Kyma } from '../shared/core/kyma.ts';
@@ -43,11 +43,10 @@ afterAll(async () => {
 });
 
 describe("a Kyma's first contact with its runtime", () => {
-  it('creates the runtime Kyma from the KCP spec with a read of it, an apply of the namespace and the create', async () => {
+  it('creates the runtime Kyma of a Kyma without status from the KCP spec unread: the namespace and the create', async () => {
     const found = await effectiveSpec(client, kyma, scope, wanted, undefined, noOtherOwner);
     expect(found).toMatchObject({ from: 'runtime', created: true, spec: { modules: [{ name: 'alpha' }] } });
     expect(sent()).toEqual({
-      'get kymas.operator.kyma-project.io': 1,
       'apply namespaces': 1,
       'create kymas.operator.kyma-project.io': 1,
     });
@@ -59,9 +58,21 @@ describe("a Kyma's first contact with its runtime", () => {
     const ref = { apiVersion: API_VERSION, kind: 'Kyma', namespace: scope.namespace, name: 'default' };
     await client.mergePatch(ref, { spec: { modules: [{ name: 'bravo' }] } });
     countRequests(true);
-    const found = await effectiveSpec(client, kyma, scope, wanted, undefined, noOtherOwner);
+    const reported = { ...kyma, status: { state: 'Processing' } } as Kyma;
+    const found = await effectiveSpec(client, reported, scope, wanted, undefined, noOtherOwner);
     expect(found).toMatchObject({ from: 'runtime', spec: { modules: [{ name: 'bravo' }] } });
     expect(found.created).toBeUndefined();
     expect(sent()).toEqual({ 'get kymas.operator.kyma-project.io': 1 });
+  });
+
+  it('reads the runtime Kyma a Kyma without status finds existing once its create is refused, and takes its list', async () => {
+    const found = await effectiveSpec(client, kyma, scope, wanted, undefined, noOtherOwner);
+    expect(found).toMatchObject({ from: 'runtime', spec: { modules: [{ name: 'bravo' }] } });
+    expect(found.created).toBeUndefined();
+    expect(sent()).toEqual({
+      'apply namespaces': 1,
+      'create kymas.operator.kyma-project.io': 1,
+      'get kymas.operator.kyma-project.io': 1,
+    });
   });
 });

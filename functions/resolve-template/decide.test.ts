@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { aKyma } from '../../test/builders.ts';
 import { FINAL, nextResolveStep, type ResolveView } from './decide.ts';
+import { firstContact } from './remote-kyma.ts';
 
 const kyma = aKyma;
 const kymaView = (extra: Partial<ResolveView> = {}): ResolveView => ({ kind: 'Kyma', kyma: kyma(), ...extra });
@@ -98,5 +99,16 @@ describe('nextResolveStep (the order of resolve-template)', () => {
       'WriteResolution',
       'ReplyResolved',
     ]);
+  });
+});
+
+describe('firstContact (a runtime Kyma created unread, ADR 85)', () => {
+  it('holds only for a Kyma whose status no manager has written: no state and no resolution', () => {
+    expect(firstContact(aKyma())).toBe(true);
+    expect(firstContact(aKyma({ status: {} }))).toBe(true);
+    // taken over from upstream's manager: its state is there, the runtime Kyma most likely too
+    expect(firstContact(aKyma({ status: { state: 'Ready' } }))).toBe(false);
+    // resolved from the KCP spec while the runtime had no Kyma CRD: the state is written with it
+    expect(firstContact(aKyma({ status: { specSource: { from: 'kcp', channel: 'regular' } } }))).toBe(false);
   });
 });

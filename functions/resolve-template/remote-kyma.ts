@@ -51,14 +51,16 @@ export async function effectiveSpec(
   recalled: Kyma | undefined,
   exists: KymaExists,
   events?: EventRecorder,
-  { freshness }: { freshness: Freshness } = { freshness: 'live' },
+  { freshness, existing }: { freshness: Freshness; existing?: true } = { freshness: 'live' },
 ): Promise<EffectiveSpec> {
   markStep('spec_replacement_from_remote');
   const kcpSpec = { from: 'kcp' as const, spec: kyma.spec ?? { channel: '' } };
   // Whether the runtime serves Kymas, from discovery (read again only while it does not): no read of the CRD. A Kyma
   // `recalled` as read by an earlier call (remote-memo.ts) needs no read at all.
   if (!recalled && !(await servesKymas(runtime))) return withoutServedKymas(runtime, kcpSpec);
-  let remote = recalled ?? (await runtime.get<Kyma>(remoteKymaRef(scope), freshness));
+  // A Kyma no manager has reported on yet most likely has no runtime Kyma: created unread, read only if it exists (ADR 85).
+  const unread = !recalled && !existing && firstContact(kyma);
+  let remote = recalled ?? (unread ? undefined : await runtime.get<Kyma>(remoteKymaRef(scope), freshness));
   // Left by another Kyma that is gone (ADR 35): not inherited. Deleted, and this Kyma's own is created from its spec.
   if (remote && (await leftByAGoneKyma(remote, kyma, exists))) {
     await runtime.delete(remoteKymaRef(scope));
@@ -68,6 +70,8 @@ export async function effectiveSpec(
     if (!(await stillWanted())) return { ...kcpSpec, gone: true };
     const made = await createRemote(runtime, kyma, scope);
     if (made === UNSERVED) return withoutServedKymas(runtime, kcpSpec);
+    const again = { freshness: 'live' as const, existing: true as const };
+    if (!made && unread) return effectiveSpec(runtime, kyma, scope, stillWanted, recalled, exists, events, again);
     // Confirmed again after the create: a deletion that finished in between (purge found no runtime Kyma to delete)
     // would otherwise leave behind the one this call made — only that one (by uid): one that existed already may be
     // the runtime's next Kyma's.
@@ -92,6 +96,10 @@ export async function effectiveSpec(
     },
   };
 }
+
+/** PURE. No manager has written the Kyma's status yet (no state, no resolution): its runtime Kyma is most likely
+ * still to be created (ADR 85). A stale read that misses a status costs a refused create and the read after it. */
+export const firstContact = (kyma: Kyma): boolean => !kyma.status?.state && !kyma.status?.specSource;
 
 /** Deletes the runtime Kyma this call created, unless it has been replaced meanwhile (409: another object by now). */
 async function deleteOwn(runtime: KubeClient, scope: RuntimeScope, made: Kyma): Promise<void> {
