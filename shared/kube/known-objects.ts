@@ -24,6 +24,11 @@ export class KnownObjects {
     this.kind = kind;
   }
 
+  /** Nothing is announced (or all of it went). */
+  get empty(): boolean {
+    return this.objects.size === 0;
+  }
+
   /** An announced change: added and updated objects are known, deleted ones forgotten. */
   note(change: ResourceChange, object: KnownObject): void {
     if (change === 'delete') this.objects.delete(keyOf(object));

@@ -1,6 +1,6 @@
 // One watched resource, sent to a sink as Knative's ApiServerSource sends it (the runtime watch's image; the local
 // ApiServerSource): like Knative's reflector-based adapter, a silent LIST for the resourceVersion, then WATCH with
-// bookmarks; 410 → silent re-list; errors → reconnect with backoff.
+// bookmarks; 410 → silent re-list; errors → reconnect with backoff. An announcing watch starts without a LIST (ADR 86).
 import { setTimeout as delay } from 'node:timers/promises';
 import type { EventLog } from '../host/logger.ts';
 import { sendToSink, type EventSink } from '../host/sink.ts';
@@ -55,6 +55,8 @@ export class ResourceWatch {
   private readonly stopping = new AbortController();
   private current: AbortController | undefined;
   private resourceVersion = '';
+  /** The current WATCH started at no version, and only its initial state's ADDED events have come so far. */
+  private initialState = false;
   private readonly liveness: WatchLiveness;
   /** What was announced, with `announceExisting`: a re-list names the objects that went unseen. */
   private readonly known: KnownObjects | undefined;
@@ -100,7 +102,7 @@ export class ResourceWatch {
           kind: this.options.resource.kind,
           namespace: this.options.resource.namespace,
         });
-        if (relist) this.resourceVersion = await this.listResourceVersion(path);
+        if (relist || !this.resourceVersion) this.resourceVersion = await this.versionToWatchFrom(path);
         if (this.stopped) return;
         relist = (await this.watchOnce(path, opened)) === 'expired';
       } catch (e) {
@@ -119,6 +121,12 @@ export class ResourceWatch {
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       }
     }
+  }
+
+  /** Where the next WATCH starts: announcing, with nothing announced yet, at no version (no LIST: the API server begins
+   * such a WATCH with an ADDED event for each object there, as the LIST's would be, ADR 86); else a LIST's version. */
+  private versionToWatchFrom(path: string): Promise<string> {
+    return this.known?.empty ? Promise.resolve('') : this.listResourceVersion(path);
   }
 
   /** The LIST yields the resourceVersion to watch from; objects that exist already produce no events (as in
@@ -141,6 +149,7 @@ export class ResourceWatch {
    * longer than the terms allow among them): how long it is asked to last is the liveness' decision (ADR 64). */
   private async watchOnce(path: string, onOpen: () => void): Promise<WatchEnd> {
     const { timeoutSeconds, idleMs } = this.liveness.next();
+    this.initialState = !this.resourceVersion;
     const query = new URLSearchParams({
       watch: '1',
       allowWatchBookmarks: 'true',
@@ -188,7 +197,12 @@ export class ResourceWatch {
     }
     if (phase === 'BOOKMARK') this.liveness.bookmark(Date.now());
     const resourceVersion = object.metadata?.resourceVersion;
-    if (resourceVersion) this.resourceVersion = resourceVersion;
+    // A WATCH's initial state comes as ADDED events in no order: their versions are no place to resume from; the
+    // first other event (a bookmark, a change) is. Until then a new WATCH starts afresh (or lists, ADR 86).
+    if (resourceVersion && !(this.initialState && phase === 'ADDED')) {
+      this.resourceVersion = resourceVersion;
+      this.initialState = false;
+    }
     const change = CHANGES[phase];
     if (change) this.emit(change, object);
     return 'ok';
