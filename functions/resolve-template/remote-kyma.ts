@@ -70,8 +70,6 @@ export async function effectiveSpec(
     if (!(await stillWanted())) return { ...kcpSpec, gone: true };
     const made = await createRemote(runtime, kyma, scope);
     if (made === UNSERVED) return withoutServedKymas(runtime, kcpSpec);
-    const again = { freshness: 'live' as const, existing: true as const };
-    if (!made && unread) return effectiveSpec(runtime, kyma, scope, stillWanted, recalled, exists, events, again);
     // Confirmed again after the create: a deletion that finished in between (purge found no runtime Kyma to delete)
     // would otherwise leave behind the one this call made — only that one (by uid): one that existed already may be
     // the runtime's next Kyma's.
@@ -79,6 +77,9 @@ export async function effectiveSpec(
       if (made) await deleteOwn(runtime, scope, made);
       return { ...kcpSpec, ...(made ? { created: true as const } : {}), gone: true };
     }
+    // Created unread and refused (ADR 85): one exists; read, it goes on as every later contact.
+    const again = { freshness: 'live' as const, existing: true as const };
+    if (!made && unread) return effectiveSpec(runtime, kyma, scope, stillWanted, recalled, exists, events, again);
     return { ...kcpSpec, ...(made ? { created: true as const, remote: made } : {}), from: 'runtime' };
   }
   const current = await syncMetadata(runtime, kyma, remote, scope).catch(async (error: unknown) => {
