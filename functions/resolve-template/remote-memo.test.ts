@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Kyma } from '../../shared/core/kyma.ts';
 import { specSourceOf } from './decide.ts';
-import { recordsAsResolved } from './remote-memo.ts';
+import { recordsAsResolved, RemoteKymaMemo } from './remote-memo.ts';
+import type { KubeClient } from '../../shared/kube/client.ts';
 import { inputsOf } from './inputs.ts';
 import { aKyma } from '../../test/builders.ts';
 
@@ -58,5 +59,22 @@ describe('a remembered runtime Kyma (ADR 43)', () => {
       channel: 'regular',
       inputs: inputsOf(inCluster.metadata),
     });
+  });
+});
+
+describe('what the memo holds (ADR 85)', () => {
+  it('holds a runtime Kyma created or read through a client within the TTL, whatever the status records', () => {
+    const memo = new RemoteKymaMemo(60_000);
+    const client = {} as KubeClient; // only an identity here: the memo keys by client
+    expect(memo.holds(client, 'kcp-system/k1', 0)).toBe(false);
+    memo.remember(client, 'kcp-system/k1', runtimeKyma(1), 0);
+    expect(memo.holds(client, 'kcp-system/k1', 59_999)).toBe(true);
+    expect(memo.recall(client, 'kcp-system/k1', undefined, 59_999), 'not recalled: no resolution recorded').toBe(
+      undefined,
+    );
+    expect(memo.holds(client, 'kcp-system/k1', 60_001), 'past the TTL').toBe(false);
+    expect(memo.holds({} as KubeClient, 'kcp-system/k1', 1), 'another client').toBe(false);
+    memo.remember(client, 'kcp-system/k1', undefined, 2);
+    expect(memo.holds(client, 'kcp-system/k1', 3), 'gone from the runtime').toBe(false);
   });
 });

@@ -19,6 +19,12 @@ export class RemoteKymaMemo {
     return kept && recordsAsResolved(kept, recorded) ? kept : undefined;
   }
 
+  /** Whether a runtime Kyma was read or created through `client` for `key` within the TTL, whatever its generation:
+   * then it exists, even where the Kyma as read (a watch cache behind this instance's own write) has no status yet. */
+  holds(client: KubeClient, key: string, now = Date.now()): boolean {
+    return this.read.get(client, key, now) !== undefined;
+  }
+
   /** What was read (or written) just now; undefined = the runtime has none (it is read again next time). */
   remember(client: KubeClient, key: string, kyma: Kyma | undefined, now = Date.now()): void {
     if (kyma) this.read.set(client, key, kyma, now);

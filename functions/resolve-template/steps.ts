@@ -179,6 +179,8 @@ async function effectiveSpecOf(
     const recalled = check ? undefined : remotes.recall(access.client, key, kyma.status?.specSource);
     const effective = await effectiveSpec(access.client, kyma, access.scope, stillWanted, recalled, exists, events, {
       freshness: check || 'live',
+      // Created or read here a moment ago: no unread create for a Kyma whose cached status lags (ADR 85).
+      ...(remotes.holds(access.client, key) ? { existing: true as const } : {}),
     });
     remotes.remember(access.client, key, effective.remote);
     return recalled ? { ...effective, remembered: true } : effective;
