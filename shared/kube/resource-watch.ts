@@ -55,8 +55,6 @@ export class ResourceWatch {
   private readonly stopping = new AbortController();
   private current: AbortController | undefined;
   private resourceVersion = '';
-  /** The current WATCH started at no version, and only its initial state's ADDED events have come so far. */
-  private initialState = false;
   private readonly liveness: WatchLiveness;
   /** What was announced, with `announceExisting`: a re-list names the objects that went unseen. */
   private readonly known: KnownObjects | undefined;
@@ -149,7 +147,6 @@ export class ResourceWatch {
    * longer than the terms allow among them): how long it is asked to last is the liveness' decision (ADR 64). */
   private async watchOnce(path: string, onOpen: () => void): Promise<WatchEnd> {
     const { timeoutSeconds, idleMs } = this.liveness.next();
-    this.initialState = !this.resourceVersion;
     const query = new URLSearchParams({
       watch: '1',
       allowWatchBookmarks: 'true',
@@ -197,12 +194,10 @@ export class ResourceWatch {
     }
     if (phase === 'BOOKMARK') this.liveness.bookmark(Date.now());
     const resourceVersion = object.metadata?.resourceVersion;
-    // A WATCH's initial state comes as ADDED events in no order: their versions are no place to resume from; the
-    // first other event (a bookmark, a change) is. Until then a new WATCH starts afresh (or lists, ADR 86).
-    if (resourceVersion && !(this.initialState && phase === 'ADDED')) {
-      this.resourceVersion = resourceVersion;
-      this.initialState = false;
-    }
+    // A WATCH started at no version begins with its initial state, ADDED events in no order: their versions are no
+    // place to resume from; the first other event (a bookmark, a change) is. Until then a new WATCH starts afresh (or
+    // lists, ADR 86). Once the version is set, every event moves it.
+    if (resourceVersion && (this.resourceVersion || phase !== 'ADDED')) this.resourceVersion = resourceVersion;
     const change = CHANGES[phase];
     if (change) this.emit(change, object);
     return 'ok';
