@@ -106,7 +106,7 @@ describe('invoke', () => {
 });
 
 describe('request tally by caller', () => {
-  it("counts a drift check's requests apart from the function's other calls", async () => {
+  it("counts a drift check's requests apart from the function's other calls, those by event", async () => {
     const fn: LifecycleFunction = {
       name: 'probe',
       accepts: ['test.event', RESYNC_DUE],
@@ -120,8 +120,9 @@ describe('request tally by caller', () => {
     await invoke(fn, { ...event('a', 'e2'), type: RESYNC_DUE, resyncreason: 'drift' } as EventAttributes, log);
     await invoke(fn, { ...event('a', 'e3'), type: RESYNC_DUE, resyncreason: 'pending' } as EventAttributes, log);
     expect(requestTally().map((r) => [r.caller, r.count])).toEqual([
-      ['probe', 2],
+      ['probe ← test.event Kyma', 1],
       ['probe (drift)', 1],
+      ['probe ← resync.due Kyma', 1],
     ]);
     countRequests(false);
   });
