@@ -5,7 +5,7 @@ import { DRIFT_STRETCHES, driftStretch, outstandingWork, selectDue, type Candida
 const [DRIFT_STRETCH] = DRIFT_STRETCHES;
 /** Converging, as the resync sees it: the drift slots stretched by the work outstanding (ADR 63, 79, 84). */
 const isConverging = (candidates: readonly Candidate[], budget: number, now: number): boolean =>
-  driftStretch(outstandingWork(candidates, now), budget) > 1;
+  driftStretch(outstandingWork(candidates, now, 5), budget) > 1;
 
 describe('drift checks while the fleet converges (ADR 63)', () => {
   const minute = 29_000_000;
@@ -39,12 +39,10 @@ describe('drift checks while the fleet converges (ADR 63)', () => {
     expect(isConverging([...ready, ...queued(10)], 10, now)).toBe(false);
     expect(isConverging([...ready, ...queued(500, { skipped: true })], 10, now), 'skipped: no work waits').toBe(false);
     expect(isConverging([...ready, ...queued(500, { deleting: true })], 10, now)).toBe(false);
-    const waitingKymas = Array.from({ length: 500 }, (_, i) =>
-      object(`kyma-${i}`, 'Processing', 600, { kind: 'Kyma' }),
-    );
-    expect(isConverging([...ready, ...waitingKymas], 10, now), 'a state not written for a minute is no rollout').toBe(
-      false,
-    );
+    const waitingKymas = (minutesAgo: number) =>
+      Array.from({ length: 500 }, (_, i) => object(`kyma-${i}`, 'Processing', minutesAgo * 60, { kind: 'Kyma' }));
+    expect(isConverging([...ready, ...waitingKymas(10)], 10, now), 'Processing, waiting its turn (ADR 87)').toBe(true);
+    expect(isConverging([...ready, ...waitingKymas(61)], 10, now), 'not written for 12 periods: stuck').toBe(false);
   });
 
   it('a Ready object is checked once per DRIFT_STRETCH periods then, in slots its normal ones include', () => {
@@ -89,9 +87,26 @@ describe('drift checks while the fleet converges (ADR 63)', () => {
     expect(ticks.every((due) => due.length >= 12)).toBe(true);
   });
 
+  it('counts a Processing object waiting its turn for up to the longest stretch: 12 periods (ADR 87)', () => {
+    const waiting = (minutesAgo: number, state = 'Processing') =>
+      object(`w-${state}-${minutesAgo}`, state, minutesAgo * 60);
+    const fleet = [
+      ...ready,
+      ...[2, 30, 59].map((m) => waiting(m)),
+      waiting(61),
+      waiting(30, 'Warning'),
+      waiting(30, 'Error'),
+    ];
+    expect(outstandingWork(fleet, now, 5), 'Processing for 2, 30 and 59 minutes').toBe(3);
+    expect(outstandingWork(fleet, now, 10), 'a 10-minute period: 120 minutes').toBe(4);
+    const rollout = Array.from({ length: 161 }, (_, i) => object(`kyma-${i}`, 'Processing', 20 * 60, { kind: 'Kyma' }));
+    expect(isConverging([...ready, ...rollout], 40, now), 'Kymas waiting 20 minutes in a long rollout').toBe(true);
+    expect(driftStretch(outstandingWork([...ready, ...rollout], now, 5), 10)).toBe(12);
+  });
+
   it('thins out further as more work waits: 3, 6, then 12 periods apart, past 4 and 16 ticks of outstanding work (ADR 84)', () => {
     expect([10, 11, 40, 41, 160, 161, 30_000].map((n) => driftStretch(n, 10))).toEqual([1, 3, 3, 6, 6, 12, 12]);
-    expect(outstandingWork([...ready, ...installing(7), ...stuck(9)], now)).toBe(7);
+    expect(outstandingWork([...ready, ...installing(7), ...stuck(9)], now, 5)).toBe(7);
     const checks = (installs: number) =>
       Array.from({ length: 60 }, (_, t) => {
         const writes = installing(installs).map((c) => ({ ...c, lastWrite: c.lastWrite + t * 60_000 }));

@@ -44,14 +44,18 @@ export const BUSY_MS = 60_000;
 /** How many drift periods a Ready object's checks are apart while the fleet converges (ADR 63): three, six or twelve
  * as more work waits (ADR 84); each divides the next, so a longer stretch's slots are among a shorter one's. */
 export const DRIFT_STRETCHES = [3, 6, 12] as const;
+const LONGEST_STRETCH = DRIFT_STRETCHES[2];
 
-/** PURE. How many objects have work outstanding: not Ready and written in the last minute (ADR 63), or not handled
- * yet, with no state (ADR 79); not deleting, not skipped, not stuck in Error (a state not written for a minute). */
-export function outstandingWork(candidates: readonly Candidate[], now: number): number {
+/** PURE. How many objects have work outstanding: not handled yet, with no state (ADR 79); written in the last minute
+ * (ADR 63); or Processing and written within the longest stretch, waiting its turn in a long rollout (ADR 87). Not
+ * deleting, not skipped, not Ready; Error or Warning not written for a minute is stuck, not work waiting. */
+export function outstandingWork(candidates: readonly Candidate[], now: number, driftPeriodMinutes: number): number {
+  const waitingMs = LONGEST_STRETCH * Math.max(1, driftPeriodMinutes) * 60_000;
   let outstanding = 0;
   for (const c of candidates) {
     if (c.deleting || c.skipped || c.state === 'Ready') continue;
-    if (!c.state || now - c.lastWrite < BUSY_MS) outstanding++;
+    const since = now - c.lastWrite;
+    if (!c.state || since < BUSY_MS || (c.state === 'Processing' && since < waitingMs)) outstanding++;
   }
   return outstanding;
 }
@@ -81,7 +85,7 @@ export function selectDue(
   driftPeriodMinutes: number,
   budget: number,
   now = minute * 60_000,
-  stretch = driftStretch(outstandingWork(candidates, now), budget),
+  stretch = driftStretch(outstandingWork(candidates, now, driftPeriodMinutes), budget),
 ): Candidate[] {
   const due = candidates.filter((c) => isDue(c, minute, driftPeriodMinutes, now, stretch));
   const waiting = due.filter((c) => !c.deleting && c.state !== 'Ready');

@@ -52,7 +52,7 @@ export function resync(given: FunctionDeps): LifecycleFunction {
       const metas = await releaseMetas(namespace);
       const candidates = await candidatesOf(namespace, channelVersionsOf(metas));
       const now = Date.now();
-      const outstanding = outstandingWork(candidates, now);
+      const outstanding = outstandingWork(candidates, now, deps.config.driftPeriodMinutes);
       const stretch = driftStretch(outstanding, deps.config.resyncMaxEvents);
       const steps = resyncSteps({
         stretch,
