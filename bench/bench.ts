@@ -7,7 +7,7 @@ import { API_VERSION, KCP_NAMESPACE, LABEL } from '../shared/core/vocabulary.ts'
 import { LocalApiServerSource } from '../local/eventing/index.ts';
 import { readConfig } from '../shared/host/config.ts';
 import { createLogger } from '../shared/host/logger.ts';
-import { countRequests, requestTally } from '../shared/kube/request-tally.ts';
+import { callTally, countRequests, requestTally } from '../shared/kube/request-tally.ts';
 import { requestsSince } from './by-function.ts';
 import { lifecycleEnvironment, type BenchSettings } from './args.ts';
 import { costSnapshot as snapshotOf, costBetween, type CostSnapshot } from './cost.ts';
@@ -112,6 +112,7 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
     const afterConvergence = await costSnapshot(fleet);
     const convergenceCost = costBetween(before, afterConvergence);
     const requests = [...requestTally(), ...requestsSince(await engine.requests(), countedBefore)];
+    const callsByEvent = callTally();
     countRequests(false);
     const footprint = await selfFootprint();
     if (!complete) {
@@ -133,6 +134,7 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
         ceiling,
         convergenceCost,
         requests,
+        callsByEvent,
         footprint,
         timedOut: true,
         ...(await engine.events()),
@@ -186,6 +188,7 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
       ceiling,
       convergenceCost,
       requests,
+      callsByEvent,
       footprint,
       idleCost: costBetween(idleFrom, idleTo),
       idleSettled: settled,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { costByFunction, requestsSince } from './by-function.ts';
+import { callsPerInstall, costByFunction, requestsSince } from './by-function.ts';
 
 describe('costByFunction', () => {
   it("splits each function's requests per install into KCP and runtime, requests and writes, with its top requests", () => {
@@ -66,5 +66,24 @@ describe('costByFunction', () => {
       row('aggregate-status', 'get', 6),
       row('resolve-template', 'apply', 7),
     ]);
+  });
+});
+
+describe('callsPerInstall', () => {
+  it('gives the calls per install by caller name, most first, leaving out those under 0.01', () => {
+    const calls = {
+      'render-manifest ← modules.resolved Kyma': 2_400,
+      'aggregate-status ← resync.due Kyma': 6_100,
+      'apply-remote (drift)': 40,
+      'resolve-template ← resource.add Kyma': 1_000,
+    };
+    expect(callsPerInstall(calls, 5_000)).toEqual({
+      'aggregate-status ← resync.due Kyma': 1.22,
+      'render-manifest ← modules.resolved Kyma': 0.48,
+      'resolve-template ← resource.add Kyma': 0.2,
+      'apply-remote (drift)': 0.01,
+    });
+    expect(Object.keys(callsPerInstall({ 'purge ← resync.due Kyma': 4 }, 5_000))).toEqual([]);
+    expect(callsPerInstall({ probe: 3 }, 0), 'no installs: per one').toEqual({ probe: 3 });
   });
 });

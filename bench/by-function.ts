@@ -79,3 +79,14 @@ export function requestsSince(now: readonly TalliedRequest[], before: readonly T
   for (const [k, row] of since) row.count -= earlier.get(k) ?? 0;
   return [...since.values()].filter((r) => r.count > 0);
 }
+
+/** Calls handled per install by caller name (`<function> ← <event> <kind>`), those of at least 0.01, most first. */
+export function callsPerInstall(calls: Readonly<Record<string, number>>, installs: number): Record<string, number> {
+  const per = Math.max(1, installs);
+  return Object.fromEntries(
+    Object.entries(calls)
+      .map(([caller, n]): [string, number] => [caller, round(n / per)])
+      .filter(([, n]) => n >= 0.01)
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])),
+  );
+}

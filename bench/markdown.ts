@@ -68,6 +68,12 @@ export function toMarkdown(r: BenchResult): string {
       byEvent(r.apiCost.byEvent),
     ],
     [
+      'function calls per install by event during convergence, where at least 0.01',
+      Object.entries(r.apiCost.callsByEvent ?? {})
+        .map(([who, n]) => `${who} ${n}`)
+        .join('; ') || 'not counted (function processes count their own)',
+    ],
+    [
       'change latency (runtime Kyma edit → module Ready)',
       r.edits.count
         ? `p50 ${r.edits.p50Seconds} s, p99 ${r.edits.p99Seconds} s over ${r.edits.count} edits`

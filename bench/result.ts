@@ -14,7 +14,7 @@ import { idleResult, round, top } from './idle-result.ts';
 import type { ReleaseOutcome } from './release.ts';
 import { functionOfCaller, type TalliedRequest } from '../shared/kube/request-tally.ts';
 import type { Footprint } from './process-usage.ts';
-import { costByFunction } from './by-function.ts';
+import { callsPerInstall, costByFunction } from './by-function.ts';
 import { editLatency, editTimeline, type EditMarks } from './edit-timeline.ts';
 import type { InstanceCalls } from './engine.ts';
 import type { EndState } from './end-state.ts';
@@ -59,6 +59,8 @@ export interface RunInputs {
   convergenceCost: Cost;
   /** The lifecycle manager's requests during convergence as counted in this process, by the function that sent them. */
   requests: TalliedRequest[];
+  /** The functions' calls during convergence counted in this process, by caller name (none from function processes). */
+  callsByEvent?: Record<string, number>;
   /** This process at convergence: sockets, heap and memory outside it. */
   footprint: Footprint;
   idleCost?: Cost;
@@ -153,6 +155,8 @@ export async function resultOf(r: RunInputs) {
       ),
       // The same by the event each call took (`<function> ← <event> <kind>`).
       byEvent: costByFunction(r.requests, r.fleet.kcp.server, installs),
+      // Calls handled per install by the same names: what the requests per call come from.
+      callsByEvent: callsPerInstall(r.callsByEvent ?? {}, installs),
     },
     edits: { ...summary(edits), hops: editTimeline(r.edits) },
     busyEdits: { ...summary(busy), hops: editTimeline(r.busyEdits) },

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { RESYNC_DUE, type EventAttributes } from './events.ts';
-import { countRequests, requestTally, tally } from '../kube/request-tally.ts';
+import { callTally, countRequests, requestTally, tally } from '../kube/request-tally.ts';
 import { invoke, type LifecycleFunction } from './invoke.ts';
 import { createLogger } from './logger.ts';
 import { markStep } from './steps.ts';
@@ -124,6 +124,13 @@ describe('request tally by caller', () => {
       ['probe (drift)', 1],
       ['probe ← resync.due Kyma', 1],
     ]);
+    await invoke(fn, { ...event('b', 'e4'), type: RESYNC_DUE, resyncreason: 'pending' } as EventAttributes, log);
+    expect(callTally(), 'the calls handled, by the same names').toEqual({
+      'probe ← test.event Kyma': 1,
+      'probe (drift)': 1,
+      'probe ← resync.due Kyma': 2,
+    });
     countRequests(false);
+    expect(callTally()).toEqual({});
   });
 });

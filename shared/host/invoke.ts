@@ -1,6 +1,6 @@
 import type { CloudEvent } from 'cloudevents';
 import { kindKey, revisionOf, withFreshness } from '../kube/freshness.ts';
-import { asCaller, callerName } from '../kube/request-tally.ts';
+import { asCaller, callerName, tallyCall } from '../kube/request-tally.ts';
 import { Batches } from './batches.ts';
 import { InvalidEventError, toLifecycleError, type LifecycleError } from './errors.ts';
 import {
@@ -67,10 +67,13 @@ export async function invoke(fn: LifecycleFunction, event: EventAttributes, log:
     if (!fn.keyless) bound = bound.child({ object: keyText(key) });
     exported = exportCall(fn.name, span, () => callAttributes(event, key));
     // Drift checks are counted apart, other calls by event: the bench tells installs from background checks.
-    const work = () =>
-      asCaller(callerName(fn.name, isDriftCheck(event), event.type, key.kind), () =>
+    const caller = callerName(fn.name, isDriftCheck(event), event.type, key.kind);
+    const work = () => {
+      tallyCall(caller);
+      return asCaller(caller, () =>
         inSpan(span, () => withSeen(event, key, () => fn.handle({ event, key, log: bound })), laneOf(event)),
       );
+    };
     const batch = fn.keyless ? undefined : fn.batchOf?.(event, key);
     const serial = fn.keyless ? undefined : fn.serialOf?.(event, key);
     const inTurn = serial ? () => oneAtATime(fn, serial.serial, work, serial.waitMs) : work;

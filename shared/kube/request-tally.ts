@@ -4,6 +4,7 @@
 import { callContext, withinCall } from '../host/call-context.ts';
 
 let counts: Map<string, number> | undefined;
+let calls: Map<string, number> | undefined;
 
 /** Runs `work` as a call of function `name`: the requests it makes are counted for that function. */
 export const asCaller = <T>(name: string, work: () => Promise<T>): Promise<T> => withinCall({ caller: name }, work);
@@ -16,10 +17,19 @@ export const callerName = (fn: string, drift: boolean, type: string, kind: strin
 /** PURE. The function a caller name counts for (its part before the event). */
 export const functionOfCaller = (caller: string): string => caller.split(' ← ')[0] ?? caller;
 
-/** Starts counting (from zero) or stops it. */
+/** Starts counting requests and calls (from zero) or stops it. */
 export function countRequests(on: boolean): void {
   counts = on ? new Map() : undefined;
+  calls = on ? new Map() : undefined;
 }
+
+/** Counts one call a function handled, under its caller name, when counting is on. */
+export function tallyCall(caller: string): void {
+  if (calls) calls.set(caller, (calls.get(caller) ?? 0) + 1);
+}
+
+/** The calls counted since counting started, by caller name. */
+export const callTally = (): Record<string, number> => Object.fromEntries(calls ?? []);
 
 export interface TalliedRequest {
   caller: string;
