@@ -69,7 +69,7 @@ export function toMarkdown(r: BenchResult): string {
     ],
     [
       'function calls per install by event during convergence, where at least 0.01',
-      Object.entries(r.apiCost.callsByEvent ?? {})
+      Object.entries(r.apiCost.callsByEvent)
         .map(([who, n]) => `${who} ${n}`)
         .join('; ') || 'not counted (function processes count their own)',
     ],

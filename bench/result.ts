@@ -60,7 +60,7 @@ export interface RunInputs {
   /** The lifecycle manager's requests during convergence as counted in this process, by the function that sent them. */
   requests: TalliedRequest[];
   /** The functions' calls during convergence counted in this process, by caller name (none from function processes). */
-  callsByEvent?: Record<string, number>;
+  callsByEvent: Record<string, number>;
   /** This process at convergence: sockets, heap and memory outside it. */
   footprint: Footprint;
   idleCost?: Cost;
@@ -156,7 +156,7 @@ export async function resultOf(r: RunInputs) {
       // The same by the event each call took (`<function> ← <event> <kind>`).
       byEvent: costByFunction(r.requests, r.fleet.kcp.server, installs),
       // Calls handled per install by the same names: what the requests per call come from.
-      callsByEvent: callsPerInstall(r.callsByEvent ?? {}, installs),
+      callsByEvent: callsPerInstall(r.callsByEvent, installs),
     },
     edits: { ...summary(edits), hops: editTimeline(r.edits) },
     busyEdits: { ...summary(busy), hops: editTimeline(r.busyEdits) },
