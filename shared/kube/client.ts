@@ -6,6 +6,7 @@ import type { ClusterConfig, TlsOptions } from './kubeconfig.ts';
 import { Discovery, type ResourceInfo } from './discovery.ts';
 import { currentFreshness, kindKey } from './freshness.ts';
 import { ReadCache } from './read-cache.ts';
+import { RecentReads } from './recent-reads.ts';
 import { Http2Transport } from './http2-transport.ts';
 import { tally } from './request-tally.ts';
 import { noteWrite } from '../host/call-context.ts';
@@ -37,6 +38,8 @@ export class KubeClient {
   private readonly discovery: Discovery;
   /** The watch caches of this cluster's client (shared by its views) and the kinds this view reads from them. */
   private readonly reads: { cache: ReadCache; kinds: readonly CachedKind[] } | undefined;
+  /** Objects read lately, standing in for `any` reads (ADR 88). */
+  private readonly recent = new RecentReads();
 
   private constructor(
     server: string,
@@ -122,11 +125,14 @@ export class KubeClient {
   async get<T extends KubeObject>(ref: ObjectRef, freshness: Freshness = 'live'): Promise<T | undefined> {
     const cached = await this.reads?.cache.get<T>(this.reads.kinds, ref);
     if (cached) return cached.object;
+    const path = await this.path(ref);
     const qs = freshness === 'any' ? '?resourceVersion=0' : '';
-    return this.request<T>('GET', `${await this.path(ref)}${qs}`).catch((e: unknown) => {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    });
+    return this.recent.get(path, freshness === 'any', () =>
+      this.request<T>('GET', `${path}${qs}`).catch((e: unknown) => {
+        if (isNotFound(e)) return undefined;
+        throw e;
+      }),
+    );
   }
 
   async list<T extends KubeObject>(apiVersion: string, kind: string, opts: ListOptions = {}): Promise<ObjectList<T>> {
@@ -229,6 +235,13 @@ export class KubeClient {
     return answer;
   }
 
+  /** A write is noted for the call, and what was read of its object is forgotten (a create's: by its new name). */
+  private wrote(method: Method, path: string, body: unknown): void {
+    noteWrite();
+    const name = method === 'POST' ? (body as KubeObject | undefined)?.metadata?.name : undefined;
+    this.recent.forget(name ? `${path.split('?')[0] ?? ''}/${encodeURIComponent(name)}` : path);
+  }
+
   /** A WATCH (`path` with its query): each JSON line goes to `onEvent`; ends, rejects and cuts the stream as
    * watch-stream.ts says (a line not JSON, thrown on or never ending: untrusted input). `onOpen`: the server accepted
    * it. */
@@ -251,7 +264,7 @@ export class KubeClient {
       Object.assign(headers, { 'content-type': contentType, 'content-length': Buffer.byteLength(payload) });
     for (let retries = 0; ; retries++) {
       tally(this.server, method, path, contentType);
-      if (method !== 'GET') noteWrite();
+      if (method !== 'GET') this.wrote(method, path, body);
       const { status, body: text } = await traceRequest(method, path, this.server, () =>
         this.transport.exchange(method, path, headers, payload),
       );
