@@ -89,4 +89,12 @@ describe('growth table', () => {
     expect(table[3]).toContain('| no: 25000/25000 installs in 5000 s |');
     expect(table[3]).toContain('| not yet |');
   });
+
+  it('shows dashes for a run from before fairness was measured, as the committed 2026-11-23 results are', () => {
+    const old = run(300, '2026-11-23T11:00:00Z');
+    delete (old.convergence as Partial<BenchResult['convergence']>).fairness;
+    expect(growthTable([old])).toContain(
+      '| 300 × 5 | 2026-11-23T11:00 (abc1234) | 300 s | 5 | 150 s (–) | – | 4.5 / 3.5 |',
+    );
+  });
 });

@@ -48,10 +48,7 @@ export function growthTable(rows: readonly BenchResult[]): string {
       `${r.when.slice(0, 16)} (${r.code ?? '?'})`,
       c.timedOut ? `no: ${c.installsReady}/${c.manifests} installs in ${c.seconds} s` : `${c.seconds} s`,
       String(c.moduleInstallsPerSecond),
-      `${c.perKymaSeconds.p50} s (${c.fairness.perKymaP50ShareOfRun})`,
-      c.fairness.firstTenthReadyAtShareOfRun === null
-        ? 'not yet'
-        : `${c.fairness.firstTenthReadyAtShareOfRun} of the run`,
+      ...fairnessCells(c),
       own(r.apiCost.kcp.perModuleInstall),
       own(r.apiCost.runtimes.perModuleInstall),
       // Through Knative the functions are processes of their own (summed); locally they are the bench's process.
@@ -60,6 +57,17 @@ export function growthTable(rows: readonly BenchResult[]): string {
     ];
   });
   return [header, header.map(() => '---'), ...lines].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+}
+
+/** The per-Kyma p50 and first-tenth cells; a result from before the bench measured fairness (2026-11-25) has dashes. */
+function fairnessCells(c: BenchResult['convergence']): [string, string] {
+  const fairness = (c as Partial<BenchResult['convergence']>).fairness;
+  if (!fairness) return [`${c.perKymaSeconds.p50} s (–)`, '–'];
+  const first = fairness.firstTenthReadyAtShareOfRun;
+  return [
+    `${c.perKymaSeconds.p50} s (${fairness.perKymaP50ShareOfRun})`,
+    first === null ? 'not yet' : `${first} of the run`,
+  ];
 }
 
 /** Every result JSON in `dir`. */

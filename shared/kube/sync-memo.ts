@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../core/canonical.ts';
+import { onceForFrozen } from '../core/frozen.ts';
 import type { KubeClient } from './client.ts';
 import { PerClientMemo } from './per-client.ts';
 
@@ -62,4 +63,7 @@ export class SyncMemo {
   }
 }
 
-const fingerprintOf = (desired: unknown) => createHash('sha256').update(canonicalJson(desired)).digest('hex');
+/** What was pushed, as a digest; of a deep-frozen `desired` computed once (ADR 89). */
+const fingerprintOf = onceForFrozen((desired: unknown) =>
+  createHash('sha256').update(canonicalJson(desired)).digest('hex'),
+);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseModuleObjects } from './render.ts';
+import { parseModuleObjects, prepare } from './render.ts';
+import { isFrozenDeep } from '../core/frozen.ts';
 import { moduleObjectsOf } from './target.ts';
 
 const yaml = `apiVersion: v1
@@ -13,14 +14,18 @@ metadata: { name: b, namespace: kyma-system }
 `;
 
 describe('moduleObjectsOf', () => {
-  it('gives what parsing gives, a copy of its own each call', () => {
+  it('gives what parsing gives, the same deep-frozen objects each call: no call can change them (ADR 89)', () => {
     const first = moduleObjectsOf(yaml);
     expect(first).toEqual(parseModuleObjects(yaml));
-    const [configMap] = first as unknown as [
-      { data: Record<string, string>; metadata: { labels?: Record<string, string> } },
-    ];
-    configMap.data['version'] = 'changed';
-    configMap.metadata.labels = { mine: 'yes' };
+    expect(moduleObjectsOf(yaml)).toBe(first);
+    expect(isFrozenDeep(first)).toBe(true);
+    const [configMap] = first as unknown as [{ data: Record<string, string> }];
+    expect(() => {
+      configMap.data['version'] = 'changed';
+    }).toThrow(TypeError);
+    // prepare copies before it changes an object: the copy is its own.
+    const [prepared] = prepare(first, { name: 'm', namespace: 'kcp-system' }, () => true);
+    expect(prepared?.metadata.labels).toMatchObject({ 'operator.kyma-project.io/managed-by': 'kyma' });
     expect(moduleObjectsOf(yaml)).toEqual(parseModuleObjects(yaml));
   });
 
