@@ -4,7 +4,6 @@ import { LABEL } from '../../shared/core/vocabulary.ts';
 import type { Kyma } from '../../shared/core/kyma.ts';
 import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/core/templates.ts';
 import { catalogFor } from './catalog.ts';
-import { isFrozenDeep } from '../../shared/core/frozen.ts';
 
 const kyma = (labels: Record<string, string> = {}): Kyma => aKyma({ labels });
 const template = (
@@ -98,22 +97,5 @@ describe('catalogFor (what a Kyma may see on its runtime)', () => {
       namespace: 'kyma-system',
       labels: { 'operator.kyma-project.io/managed-by': 'kyma' },
     });
-  });
-
-  it('gives every Kyma the same frozen copy while the KCP object is the same, a new one once it changes (ADR 89)', () => {
-    const plain = catalogFor(kyma(), templates, metas, []);
-    const other = catalogFor(kyma({ 'kyma-project.io/global-account-id': 'ga-2' }), templates, metas, []);
-    expect(other.templates[0]).toBe(plain.templates[0]);
-    expect(other.metas[0]).toBe(plain.metas[0]);
-    expect(isFrozenDeep(plain.templates[0])).toBe(true);
-    // The beta Kyma's release meta has both channels: a copy of its own; the KCP objects stay as they were.
-    const beta = catalogFor(kyma({ 'operator.kyma-project.io/beta': 'true' }), templates, metas, []);
-    expect(beta.metas[0]).not.toBe(plain.metas[0]);
-    expect(Object.isFrozen(templates[0]?.spec)).toBe(false);
-    expect(catalogFor(kyma(), templates, metas, [], 'runtime-ns').templates[0]).not.toBe(plain.templates[0]);
-    const changed = structuredClone(templates[0] as ModuleTemplate);
-    const renewed = catalogFor(kyma(), [changed, ...templates.slice(1)], metas, []).templates[0];
-    expect(renewed).not.toBe(plain.templates[0]);
-    expect(renewed).toEqual(plain.templates[0]);
   });
 });

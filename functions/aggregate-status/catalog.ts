@@ -2,9 +2,6 @@ import type { Kyma } from '../../shared/core/kyma.ts';
 import { templateName, type ModuleReleaseMeta, type ModuleTemplate } from '../../shared/core/templates.ts';
 import { restrictionProblem, visibilityProblem } from '../../shared/core/visibility.ts';
 import { LABEL, MANAGED_BY_RUNTIME, REMOTE_NAMESPACE } from '../../shared/core/vocabulary.ts';
-import { canonicalJson } from '../../shared/core/canonical.ts';
-import { freezeDeep } from '../../shared/core/frozen.ts';
-import { jsonCopy } from '../../shared/kube/json-copy.ts';
 
 export interface Catalog {
   templates: ModuleTemplate[];
@@ -44,30 +41,17 @@ export function catalogFor(
   return { templates: syncedTemplates, metas: syncedMetas };
 }
 
-/** The copies made of each KCP object, by runtime namespace and spec (ADR 89): while the watch cache holds the same
- * object, every Kyma gets the same deep-frozen copy, so its applied hash and the push's fingerprint are computed once. */
-const copies = new WeakMap<object, Map<string, ModuleTemplate | ModuleReleaseMeta>>();
-
 function copyOf<T extends ModuleTemplate | ModuleReleaseMeta>(object: T, spec: T['spec'], namespace: string): T {
-  const key = `${namespace}\n${spec === object.spec ? '' : canonicalJson(spec)}`;
-  let made = copies.get(object);
-  if (!made) copies.set(object, (made = new Map()));
-  const known = made.get(key);
-  if (known) return known as T;
   const { name, labels, annotations } = object.metadata;
-  const copy = freezeDeep(
-    jsonCopy({
-      apiVersion: object.apiVersion,
-      kind: object.kind,
-      spec,
-      metadata: {
-        name,
-        namespace,
-        labels: { ...labels, [LABEL.managedBy]: MANAGED_BY_RUNTIME },
-        ...(annotations ? { annotations } : {}),
-      },
-    }),
-  ) as unknown as T;
-  made.set(key, copy);
-  return copy;
+  return {
+    apiVersion: object.apiVersion,
+    kind: object.kind,
+    spec,
+    metadata: {
+      name,
+      namespace,
+      labels: { ...labels, [LABEL.managedBy]: MANAGED_BY_RUNTIME },
+      ...(annotations ? { annotations } : {}),
+    },
+  } as unknown as T;
 }

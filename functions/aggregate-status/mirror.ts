@@ -1,4 +1,4 @@
-import { sameJson } from '../../shared/core/canonical.ts';
+import { canonicalJson } from '../../shared/core/canonical.ts';
 import type { Kyma, KymaStatus } from '../../shared/core/kyma.ts';
 import { API_VERSION, REMOTE_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
@@ -81,7 +81,7 @@ export async function mirrorToRuntime(
     memo.forget(runtime, memoKey);
     remote = await runtime.get<Kyma>(ref, read).catch(() => undefined);
     if (!remote || remote.metadata.deletionTimestamp) return;
-    if (sameJson(remote.status, mirrored)) return memo.remember(runtime, memoKey, mirrored);
+    if (canonicalJson(remote.status) === canonicalJson(mirrored)) return memo.remember(runtime, memoKey, mirrored);
   }
   const written = await runtime
     .mergePatch({ ...ref, apiVersion: API_VERSION }, statusPatch(remote?.status, mirrored), 'status')

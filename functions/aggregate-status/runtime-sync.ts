@@ -8,7 +8,7 @@ import { crdSettled, sharedObjects } from '../../shared/kube/shared-objects.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import type { Freshness } from '../../shared/kube/types.ts';
 import type { SyncMemo } from '../../shared/kube/sync-memo.ts';
-import { freezeDeep, identityOf, isFrozenDeep } from '../../shared/core/frozen.ts';
+import { listAll } from '../../shared/kube/list.ts';
 import { isNotFound } from '../../shared/kube/errors.ts';
 import { ensureRemoteNamespace } from '../../shared/kube/remote-namespace.ts';
 import type { RuntimeClients } from '../../shared/kube/runtime-clients.ts';
@@ -174,35 +174,14 @@ async function desiredRuntimeSide(
   const pullSecret = config.runtimeImagePullSecret;
   const crds = await lifecycleCrds(kcp);
   const namespace = kyma.metadata.namespace ?? '';
-  // The catalog from the watch cache uncopied: catalogFor copies each object once while the cache holds it (ADR 89).
-  const asIs = <T>(o: T) => o;
-  const templates = await kcp.scan<ModuleTemplate, ModuleTemplate>(API_VERSION, 'ModuleTemplate', { namespace }, asIs);
-  const metas = await kcp.scan<ModuleReleaseMeta, ModuleReleaseMeta>(
-    API_VERSION,
-    'ModuleReleaseMeta',
-    { namespace },
-    asIs,
-  );
+  const templates = await listAll<ModuleTemplate>(kcp, API_VERSION, 'ModuleTemplate', { namespace });
+  const metas = await listAll<ModuleReleaseMeta>(kcp, API_VERSION, 'ModuleReleaseMeta', { namespace });
   const catalog = catalogFor(kyma, templates, metas, config.restrictedModules, remoteNamespace);
-  if (pullSecret)
-    return { crds, catalog, pullSecret: await pullSecretCopy(kcp, namespace, pullSecret, remoteNamespace) };
-  return sameSide({ crds, catalog });
-}
-
-/** The runtime sides made of the same frozen CRDs and catalog copies, one object each (ADR 89), so a push's
- * fingerprint is computed once per catalog change, not once per Kyma. */
-const sides = new Map<string, RuntimeSide>();
-const SIDES_KEPT = 256;
-
-function sameSide(side: RuntimeSide): RuntimeSide {
-  const parts = [...side.crds, ...side.catalog.templates, ...side.catalog.metas];
-  if (!parts.every(isFrozenDeep)) return side;
-  const key = parts.map(identityOf).join(',') + `|${side.catalog.templates.length}`;
-  const known = sides.get(key);
-  if (known) return known;
-  sides.set(key, freezeDeep(side));
-  if (sides.size > SIDES_KEPT) sides.delete(sides.keys().next().value ?? '');
-  return side;
+  return {
+    crds,
+    catalog,
+    ...(pullSecret ? { pullSecret: await pullSecretCopy(kcp, namespace, pullSecret, remoteNamespace) } : {}),
+  };
 }
 
 /** How long the KCP's lifecycle CRDs are reused (ADR 18): they change with an upgrade of this project, not per Kyma. */
@@ -217,11 +196,11 @@ function lifecycleCrds(kcp: KubeClient): Promise<RuntimeCrd[]> {
     SYNCED_CRDS.map(async (name): Promise<RuntimeCrd> => {
       const crd = await kcp.get<{ kind?: string; spec?: Record<string, unknown> }>({ ...CRD, name });
       if (!crd?.spec) throw new Error(`CRD ${name} missing in the KCP`);
-      return freezeDeep({
+      return {
         ...CRD,
         metadata: { name, labels: { [LABEL.managedBy]: MANAGED_BY_RUNTIME } },
         spec: { ...crd.spec, conversion: { strategy: 'None' } },
-      });
+      };
     }),
   );
   crdsOfKcp.set(kcp, { at: Date.now(), crds });

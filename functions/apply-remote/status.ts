@@ -1,4 +1,4 @@
-import { sameJson } from '../../shared/core/canonical.ts';
+import { canonicalJson } from '../../shared/core/canonical.ts';
 import type { Manifest, ManifestStatus, SyncedResource } from '../../shared/core/manifest.ts';
 import { hasDefaultCr } from '../../shared/core/manifest-finalizers.ts';
 import type { Condition, State } from '../../shared/core/objects.ts';
@@ -61,5 +61,5 @@ export function statusChanged(manifest: Manifest, next: ManifestStatus): boolean
     lastOperation: { operation: s?.lastOperation?.operation },
     conditions: (s?.conditions ?? []).map((c) => ({ ...c, lastTransitionTime: undefined })),
   });
-  return !sameJson(strip(manifest.status), strip(next));
+  return canonicalJson(strip(manifest.status)) !== canonicalJson(strip(next));
 }

@@ -1,4 +1,4 @@
-import { sameJson } from '../../shared/core/canonical.ts';
+import { canonicalJson } from '../../shared/core/canonical.ts';
 import { effectiveModules, type Kyma, type KymaModule, type ModuleStatus } from '../../shared/core/kyma.ts';
 import { isUnmanaged, type Manifest, type ManifestSpec } from '../../shared/core/manifest.ts';
 import { chooseManifestName } from '../../shared/core/names.ts';
@@ -18,7 +18,7 @@ export function needsWrite(stored: Manifest | undefined, desired: Manifest): boo
     // An opt-in taken back goes too (the apply of a Manifest without it removes it).
     stored.metadata.annotations?.[ANNOTATION.allowCrdPrune] !==
       desired.metadata.annotations?.[ANNOTATION.allowCrdPrune] ||
-    !sameJson(meaningOf(stored.spec), meaningOf(desired.spec)) ||
+    canonicalJson(meaningOf(stored.spec)) !== canonicalJson(meaningOf(desired.spec)) ||
     !(stored.metadata.ownerReferences ?? []).some(
       (o) => o.controller && o.uid === desired.metadata.ownerReferences?.[0]?.uid,
     )

@@ -2,7 +2,7 @@
 import type { CloudEvent } from 'cloudevents';
 import type { Kyma, ModuleStatus, SpecSource } from '../../shared/core/kyma.ts';
 import { isInClusterKyma } from '../../shared/core/in-cluster.ts';
-import { sameJson } from '../../shared/core/canonical.ts';
+import { canonicalJson } from '../../shared/core/canonical.ts';
 import { API_VERSION, FIELD_MANAGER } from '../../shared/core/vocabulary.ts';
 import { NotYetReadyError, isRuntimeUnreachable } from '../../shared/host/errors.ts';
 import {
@@ -108,7 +108,7 @@ export const STEPS: Record<ResolveStep['step'], Take> = {
     const specSource = specSourceOf(effective, kyma);
     call.resolved = { modules, specSource };
     call.view.resolution = {
-      changed: !sameResolution(kyma, modules) || !sameJson(kyma.status?.specSource, specSource),
+      changed: !sameResolution(kyma, modules) || canonicalJson(kyma.status?.specSource) !== canonicalJson(specSource),
     };
   },
   WriteResolution: async ({ deps, events }, call) => {

@@ -33,34 +33,3 @@ function orderedKeys(record: Record<string, unknown>): string[] {
 }
 
 const isArrayIndex = (key: string) => /^(?:0|[1-9][0-9]{0,9})$/.test(key) && Number(key) < 4294967295;
-
-/** Whether `canonicalJson(a) === canonicalJson(b)`, found without writing either text (status and spec compares run it
- * on every call, ADR 89). */
-export function sameJson(a: unknown, b: unknown): boolean {
-  return a === undefined || b === undefined ? a === b : same(a, b);
-}
-
-function same(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  const aObject = a !== null && typeof a === 'object';
-  const bObject = b !== null && typeof b === 'object';
-  if (!aObject || !bObject) return !aObject && !bObject && primitiveText(a) === primitiveText(b);
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!same(a[i], b[i])) return false;
-    return true;
-  }
-  const aKeys = writtenKeys(a as Record<string, unknown>);
-  const bRecord = b as Record<string, unknown>;
-  if (aKeys.length !== writtenKeys(bRecord).length) return false;
-  return aKeys.every(
-    (key) =>
-      Object.hasOwn(bRecord, key) && isWritten(bRecord[key]) && same((a as Record<string, unknown>)[key], bRecord[key]),
-  );
-}
-
-/** Whether canonicalJson writes a property of this value: not undefined, a function or a symbol. */
-const isWritten = (item: unknown) => item !== undefined && typeof item !== 'function' && typeof item !== 'symbol';
-const writtenKeys = (record: Record<string, unknown>) => Object.keys(record).filter((key) => isWritten(record[key]));
-
-const primitiveText = (value: unknown) => (typeof value === 'string' ? `s${value}` : (JSON.stringify(value) ?? 'null'));

@@ -1,4 +1,4 @@
-import { sameJson } from './canonical.ts';
+import { canonicalJson } from './canonical.ts';
 import type { Kyma, KymaModule, ModuleStatus } from './kyma.ts';
 import { maintenanceRequired, WAITING_MESSAGE } from './maintenance.ts';
 import { restrictionProblem } from './visibility.ts';
@@ -171,7 +171,7 @@ export function resolutionPart(entry: ModuleStatus): ModuleStatus {
 
 export function sameResolution(kyma: Kyma, computed: ModuleStatus[]): boolean {
   const current = (kyma.status?.modules ?? []).filter((m) => m.resolution).map(resolutionPart);
-  return sameJson(sortByName(current), sortByName(computed.map(resolutionPart)));
+  return canonicalJson(sortByName(current)) === canonicalJson(sortByName(computed.map(resolutionPart)));
 }
 
 const sortByName = (entries: ModuleStatus[]) => [...entries].sort((a, b) => a.name.localeCompare(b.name));

@@ -4,7 +4,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../core/canonical.ts';
 import { isCurrent, type Annotated } from '../core/current.ts';
-import { freezeDeep, isFrozenDeep, onceForFrozen } from '../core/frozen.ts';
 import { ANNOTATION } from '../core/vocabulary.ts';
 import { type KubeClient } from './client.ts';
 import { refOf } from './types.ts';
@@ -12,15 +11,8 @@ import type { Freshness, KubeObject } from './types.ts';
 
 type Hashed<T> = T & { metadata: { annotations: Record<string, string> } };
 
-/** The desired object with its applied-hash annotation (a hash of everything else in it); of a deep-frozen object
- * computed once, and frozen too (ADR 89). */
-export const withAppliedHash = <T extends Annotated>(desired: T): Hashed<T> => hashedOnce(desired) as Hashed<T>;
-
-const hashedOnce = onceForFrozen((desired: Annotated) =>
-  isFrozenDeep(desired) ? freezeDeep(hashed(desired)) : hashed(desired),
-);
-
-function hashed<T extends Annotated>(desired: T): Hashed<T> {
+/** The desired object with its applied-hash annotation (a hash of everything else in it). */
+export function withAppliedHash<T extends Annotated>(desired: T): Hashed<T> {
   const annotations = Object.fromEntries(
     Object.entries(desired.metadata?.annotations ?? {}).filter(([k]) => k !== ANNOTATION.appliedHash),
   );

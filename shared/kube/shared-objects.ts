@@ -3,7 +3,6 @@
 // by the API server's URL, not by client: every Kyma's kubeconfig has a client of its own, but they share the objects.
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../core/canonical.ts';
-import { onceForFrozen } from '../core/frozen.ts';
 import { applyUnlessCurrent } from './apply-current.ts';
 import type { KubeClient } from './client.ts';
 import type { KubeObject } from './types.ts';
@@ -31,7 +30,9 @@ export class SharedObjects {
     settled: (live: T) => boolean = () => true,
     now = Date.now(),
   ): Promise<T> {
-    const key = `${client.server}\n${fieldManager}\n${digestOf(object)}`;
+    const key = `${client.server}\n${createHash('sha256')
+      .update(`${fieldManager}\n${canonicalJson(object)}`)
+      .digest('base64')}`;
     const known = this.seen.get(key);
     if (known && now - known.at < this.trustMs) return known.live as T;
     const live = await applyUnlessCurrent<T>(client, object, fieldManager);
@@ -51,11 +52,6 @@ export class SharedObjects {
     if (this.seen.size > MAX_ENTRIES) this.seen.delete(this.seen.keys().next().value ?? '');
   }
 }
-
-/** An object's canonical digest; of a deep-frozen one (the lifecycle CRDs) computed once (ADR 89). */
-const digestOf = onceForFrozen((object: unknown) =>
-  createHash('sha256').update(canonicalJson(object)).digest('base64'),
-);
 
 /** The process's memo: the functions of one process share it (apply-remote and aggregate-status both apply CRDs). */
 export const sharedObjects = new SharedObjects();

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../core/canonical.ts';
-import { onceForFrozen } from '../core/frozen.ts';
 import type { KubeClient } from './client.ts';
 import { PerClientMemo } from './per-client.ts';
 
@@ -63,7 +62,4 @@ export class SyncMemo {
   }
 }
 
-/** What was pushed, as a digest; of a deep-frozen `desired` computed once (ADR 89). */
-const fingerprintOf = onceForFrozen((desired: unknown) =>
-  createHash('sha256').update(canonicalJson(desired)).digest('hex'),
-);
+const fingerprintOf = (desired: unknown) => createHash('sha256').update(canonicalJson(desired)).digest('hex');

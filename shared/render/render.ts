@@ -41,7 +41,7 @@ export function parseModuleObjects(yaml: string): RuntimeObject[] {
 /** Which kinds are namespaced: from the runtime's discovery, else from CRDs in the same manifest. */
 export type ScopeOf = (apiVersion: string, kind: string) => boolean | undefined;
 
-export function scopeFromCrds(objects: readonly RuntimeObject[]): ScopeOf {
+export function scopeFromCrds(objects: RuntimeObject[]): ScopeOf {
   const crds = objects.filter((o) => o.kind === 'CustomResourceDefinition') as (RuntimeObject & {
     spec?: { group?: string; scope?: string; names?: { kind?: string }; versions?: { name: string }[] };
   })[];
@@ -57,7 +57,7 @@ export function scopeFromCrds(objects: readonly RuntimeObject[]): ScopeOf {
  * a shared runtime namespaced objects go to the Kyma's runtime namespace, and cluster-scoped ones name no Manifest
  * (owned-by, component), so they do not flap between owners (ADR 13). */
 export function prepare(
-  objects: readonly RuntimeObject[],
+  objects: RuntimeObject[],
   manifest: { name: string; namespace: string },
   scopeOf: ScopeOf,
   runtime: RuntimeScope = OWN_RUNTIME,
@@ -88,7 +88,7 @@ export function prepare(
 /** `prepare` with each kind's scope from the cluster's discovery, else from CRDs among the objects (not yet served). */
 export async function prepareForCluster(
   cluster: KubeClient,
-  objects: readonly RuntimeObject[],
+  objects: RuntimeObject[],
   owner: { name: string; namespace: string },
   runtime: RuntimeScope = OWN_RUNTIME,
 ): Promise<RuntimeObject[]> {

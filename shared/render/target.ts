@@ -1,7 +1,6 @@
 import type { Manifest } from '../core/manifest.ts';
 import type { RuntimeScope } from '../core/runtime-scope.ts';
 import type { KubeClient } from '../kube/client.ts';
-import { freezeDeep } from '../core/frozen.ts';
 import { localizeImages, withPullSecret } from './images.ts';
 import { injectsKcpData, kcpSecretsWanted, withKcpData, type KcpSecret } from './kcp-data.ts';
 import { parseModuleObjects, prepareForCluster, type RuntimeObject } from './render.ts';
@@ -19,15 +18,14 @@ export interface KcpSecrets {
 const parsedByText = new Map<string, RuntimeObject[]>();
 const PARSED_KEPT = 64;
 
-/** The objects of a raw manifest, parsed once per text in this process and shared deep-frozen: `prepare` copies each
- * object before it changes it, so a call needs no copy of its own (ADR 89). */
-export function moduleObjectsOf(yaml: string): readonly RuntimeObject[] {
+/** The objects of a raw manifest, parsed once per text in this process; each call gets its own copy. */
+export function moduleObjectsOf(yaml: string): RuntimeObject[] {
   let parsed = parsedByText.get(yaml);
   if (parsed) parsedByText.delete(yaml);
-  else parsed = freezeDeep(parseModuleObjects(yaml));
+  else parsed = parseModuleObjects(yaml);
   parsedByText.set(yaml, parsed);
   if (parsedByText.size > PARSED_KEPT) parsedByText.delete(parsedByText.keys().next().value ?? '');
-  return parsed;
+  return structuredClone(parsed);
 }
 
 /** The module's objects as they will be applied: parsed, transformed (labels, localized images, KCP Secret data of
@@ -41,7 +39,7 @@ export async function renderTarget(
   scope: RuntimeScope,
   kcpSecrets?: KcpSecrets,
 ): Promise<RuntimeObject[] | { error: string }> {
-  let parsed: readonly RuntimeObject[];
+  let parsed: RuntimeObject[];
   try {
     parsed = moduleObjectsOf(yaml);
   } catch (error) {
