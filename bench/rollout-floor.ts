@@ -2,7 +2,8 @@
 // servers with real rollouts (controller-manager, scheduler, kwok), then the same sample modules' raw manifests (CRD,
 // ServiceAccount, ConfigMap, Deployment) applied straight to every runtime at once by a bare client — no lifecycle
 // manager, no KCP work, no catalog or Kyma on the runtime, no default CR — until every Deployment is Available. What
-// any lifecycle manager takes above it is its own.
+// any lifecycle manager takes above it is its own. `--lifecycle` adds what every lifecycle manager writes on a runtime
+// besides (rollout-floor-lifecycle.ts): the floor under any implementation's "all Ready", upstream's included.
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseAllDocuments } from 'yaml';
@@ -12,8 +13,10 @@ import type { KubeObject } from '../shared/kube/types.ts';
 import { sampleRawManifest } from '../tools/module/sample.ts';
 import { LOAD_FLAGS } from './fleet.ts';
 import { parseFloorArgs } from './rollout-floor-args.ts';
+import { defaultCrs, establish, lifecycleCrds, lifecycleObjects } from './rollout-floor-lifecycle.ts';
+import { readProcessUsage } from './process-usage.ts';
 
-const { runtimes, modules } = parseFloorArgs(process.argv.slice(2));
+const { runtimes, modules, lifecycle } = parseFloorArgs(process.argv.slice(2));
 const NAMES = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel'].slice(0, modules);
 const FIELD_MANAGER = 'rollout-floor';
 const say = (line: string) => console.error(`[rollout-floor] ${line}`);
@@ -24,13 +27,36 @@ const cpuTimes = () => {
   return { idle: (fields[3] ?? 0) + (fields[4] ?? 0), all: fields.reduce((a, b) => a + b, 0) };
 };
 
+const isCrd = (o: KubeObject) => o.kind === 'CustomResourceDefinition';
+
 async function install(client: KubeClient, objects: KubeObject[]): Promise<void> {
   await client.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kyma-system' } }, FIELD_MANAGER);
-  for (const crd of objects.filter((o) => o.kind === 'CustomResourceDefinition'))
-    await client.apply(crd, FIELD_MANAGER);
-  await Promise.all(
-    objects.filter((o) => o.kind !== 'CustomResourceDefinition').map((o) => client.apply(o, FIELD_MANAGER)),
-  );
+  if (lifecycle) return installLifecycle(client, objects);
+  for (const crd of objects.filter(isCrd)) await client.apply(crd, FIELD_MANAGER);
+  await Promise.all(objects.filter((o) => !isCrd(o)).map((o) => client.apply(o, FIELD_MANAGER)));
+}
+
+/** The modules' own objects at once; beside them the CRDs one after another, each established, then their objects. */
+async function installLifecycle(client: KubeClient, objects: KubeObject[]): Promise<void> {
+  const crds = [...lifecycleCrds(), ...objects.filter(isCrd)];
+  const after = [...lifecycleObjects(NAMES), ...defaultCrs(NAMES)];
+  await Promise.all([
+    ...objects.filter((o) => !isCrd(o)).map((o) => client.apply(o, FIELD_MANAGER)),
+    (async () => {
+      for (const crd of crds) await establish(client, crd, FIELD_MANAGER);
+      await Promise.all(after.map((o) => client.apply(o, FIELD_MANAGER)));
+    })(),
+  ]);
+}
+
+/** CPU seconds so far of the clusters' processes by kind (`runtime kube-apiserver`: all runtimes' together). */
+async function cpuByProcess(processes: { name: string; pid: number }[]): Promise<Record<string, number>> {
+  const total: Record<string, number> = {};
+  for (const p of processes) {
+    const kind = p.name.replace(/^runtime-\d+-/, 'runtime ').replace(/^kcp-/, 'kcp ');
+    total[kind] = (total[kind] ?? 0) + ((await readProcessUsage(p.pid))?.cpuSeconds ?? 0);
+  }
+  return total;
 }
 
 /** What a Deployment's rollout shows. */
@@ -61,6 +87,8 @@ try {
     parseAllDocuments(sampleRawManifest({ name, version: '1.0.0' })).map((doc) => doc.toJS() as KubeObject),
   );
   await sleep(5000); // the runtimes' controllers settled after their start
+  const processes = [plane.kcp, ...plane.runtimes].flatMap((c) => c.processes);
+  const cpuBefore = await cpuByProcess(processes);
   const before = cpuTimes();
   const start = performance.now();
   await Promise.all(clients.map((client) => install(client, objects)));
@@ -69,15 +97,21 @@ try {
   await Promise.all(clients.flatMap((client) => deployments.map((d) => available(client, d))));
   const seconds = (performance.now() - start) / 1000;
   const after = cpuTimes();
+  const cpuAfter = await cpuByProcess(processes);
+  const cpuSeconds = Object.fromEntries(
+    Object.entries(cpuAfter).map(([kind, s]) => [kind, +(s - (cpuBefore[kind] ?? 0)).toFixed(2)]),
+  );
   const busy = 1 - (after.idle - before.idle) / Math.max(1, after.all - before.all);
   console.log(
     JSON.stringify({
       runtimes,
       modules,
+      lifecycle,
       deployments: runtimes * deployments.length,
       appliedSeconds: +applied.toFixed(2),
       allAvailableSeconds: +seconds.toFixed(2),
       machineBusy: +busy.toFixed(2),
+      cpuSeconds,
     }),
   );
 } finally {

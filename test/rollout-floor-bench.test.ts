@@ -17,6 +17,21 @@ describe('npm run bench:rollout-floor (smallest size)', () => {
     expect(result.machineBusy).toBeLessThanOrEqual(1);
   }, 300_000);
 
+  it('with --lifecycle also writes the lifecycle CRDs, catalog copies, runtime Kyma and default CR, and says so', async () => {
+    const { code, stdout, stderr } = await runFloor(['--runtimes', '1', '--modules', '1', '--lifecycle']);
+    expect(code, stderr).toBe(0);
+    const result = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as {
+      lifecycle: boolean;
+      allAvailableSeconds: number;
+      cpuSeconds: Record<string, number>;
+    };
+    expect(result.lifecycle).toBe(true);
+    expect(result.allAvailableSeconds).toBeGreaterThan(0);
+    // The runtime's API server created four CRDs and their objects: it cannot have been idle.
+    expect(result.cpuSeconds['runtime kube-apiserver']).toBeGreaterThan(0);
+    expect(Object.keys(result.cpuSeconds)).toEqual(expect.arrayContaining(['kcp kube-apiserver', 'runtime etcd']));
+  }, 300_000);
+
   it('refuses more sample modules than there are', async () => {
     const { code, stderr } = await runFloor(['--modules', '12']);
     expect(code).not.toBe(0);
