@@ -11,7 +11,7 @@ describe('what every lifecycle manager writes on a runtime (the floor with --lif
     ]);
     for (const crd of crds) {
       expect((crd as { spec: { conversion: unknown } }).spec.conversion).toEqual({ strategy: 'None' });
-      expect(crd.metadata?.labels).toEqual({ 'operator.kyma-project.io/managed-by': 'kyma' });
+      expect((crd.metadata as { labels?: unknown }).labels).toEqual({ 'operator.kyma-project.io/managed-by': 'kyma' });
     }
   });
 
