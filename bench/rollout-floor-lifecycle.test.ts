@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { defaultCrs, lifecycleCrds, lifecycleObjects } from './rollout-floor-lifecycle.ts';
+import { defaultCrs, lifecycleObjects, runtimeLifecycleCrds } from './rollout-floor-lifecycle.ts';
 
 describe('what every lifecycle manager writes on a runtime (the floor with --lifecycle)', () => {
-  it('takes the three lifecycle CRDs from manifests/crds, conversion None, labelled for the runtime', () => {
-    const crds = lifecycleCrds();
+  it('takes the three lifecycle CRDs from manifests/crds, conversion None, labelled for the runtime', async () => {
+    const crds = await runtimeLifecycleCrds();
     expect(crds.map((c) => c.metadata?.name)).toEqual([
       'kymas.operator.kyma-project.io',
       'moduletemplates.operator.kyma-project.io',

@@ -2,25 +2,24 @@
 // modules' own manifests, whichever implementation — the lifecycle CRDs, the catalog copies (a ModuleTemplate and a
 // ModuleReleaseMeta per module), the runtime Kyma and each module's default CR — in the order a bare client needs
 // (each CRD established before its objects). Upstream's manager writes the same, so this floor bounds both.
-import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parse } from 'yaml';
+import { asRuntimeCrd, SYNCED_CRDS } from '../functions/aggregate-status/runtime-sync.ts';
+import { lifecycleCrds } from '../local/controlplane/crds.ts';
 import { API_VERSION, LABEL, MANAGED_BY_RUNTIME, REMOTE_NAMESPACE } from '../shared/core/vocabulary.ts';
 import type { KubeClient } from '../shared/kube/client.ts';
+import { crdSettled } from '../shared/kube/shared-objects.ts';
 import type { KubeObject } from '../shared/kube/types.ts';
 import { sampleComponent, sampleDefaultCr } from '../tools/module/sample.ts';
 
-const LIFECYCLE_CRDS = ['kyma', 'moduletemplate', 'modulereleasemeta'];
 const VERSION = '1.0.0';
 
-type Crd = KubeObject & { status?: { conditions?: { type: string; status: string }[] } };
-
-/** The lifecycle CRDs as a runtime gets them: the KCP's, conversion None, labelled managed-by=kyma. */
-export function lifecycleCrds(root = new URL('../manifests/crds/', import.meta.url)): Crd[] {
-  return LIFECYCLE_CRDS.map((file) => {
-    const crd = parse(readFileSync(new URL(`${file}.yaml`, root), 'utf8')) as Crd & { spec: object };
-    const labels = { [LABEL.managedBy]: MANAGED_BY_RUNTIME };
-    return { ...crd, metadata: { ...crd.metadata, labels }, spec: { ...crd.spec, conversion: { strategy: 'None' } } };
+/** The lifecycle CRDs of manifests/crds as a runtime gets them (aggregate-status's own shaping), in its push order. */
+export async function runtimeLifecycleCrds(): Promise<KubeObject[]> {
+  const shipped = await lifecycleCrds();
+  return SYNCED_CRDS.map((name) => {
+    const crd = shipped.find((c) => c.metadata?.name === name);
+    if (!crd) throw new Error(`CRD ${name} missing in manifests/crds`);
+    return asRuntimeCrd(name, crd.spec) as KubeObject;
   });
 }
 
@@ -71,8 +70,8 @@ export async function establish(client: KubeClient, crd: KubeObject, fieldManage
     name: crd.metadata?.name ?? '',
   };
   for (;;) {
-    const live = await client.get<Crd>(ref);
-    if (live?.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) return;
+    const live = await client.get<KubeObject>(ref);
+    if (live && crdSettled(live)) return;
     await sleep(100);
   }
 }

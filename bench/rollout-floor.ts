@@ -13,13 +13,18 @@ import type { KubeObject } from '../shared/kube/types.ts';
 import { sampleRawManifest } from '../tools/module/sample.ts';
 import { LOAD_FLAGS } from './fleet.ts';
 import { parseFloorArgs } from './rollout-floor-args.ts';
-import { defaultCrs, establish, lifecycleCrds, lifecycleObjects } from './rollout-floor-lifecycle.ts';
+import { defaultCrs, establish, lifecycleObjects, runtimeLifecycleCrds } from './rollout-floor-lifecycle.ts';
 import { readProcessUsage } from './process-usage.ts';
 
 const { runtimes, modules, lifecycle } = parseFloorArgs(process.argv.slice(2));
 const NAMES = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel'].slice(0, modules);
 const FIELD_MANAGER = 'rollout-floor';
 const say = (line: string) => console.error(`[rollout-floor] ${line}`);
+/** With --lifecycle: the lifecycle CRDs, and what goes once every CRD is established; read before any timing. */
+const lifecycleWrites = lifecycle && {
+  crds: await runtimeLifecycleCrds(),
+  after: [...lifecycleObjects(NAMES), ...defaultCrs(NAMES)],
+};
 
 /** The machine's busy share between two readings of /proc/stat. */
 const cpuTimes = () => {
@@ -31,20 +36,23 @@ const isCrd = (o: KubeObject) => o.kind === 'CustomResourceDefinition';
 
 async function install(client: KubeClient, objects: KubeObject[]): Promise<void> {
   await client.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kyma-system' } }, FIELD_MANAGER);
-  if (lifecycle) return installLifecycle(client, objects);
+  if (lifecycleWrites) return installLifecycle(client, objects, lifecycleWrites);
   for (const crd of objects.filter(isCrd)) await client.apply(crd, FIELD_MANAGER);
   await Promise.all(objects.filter((o) => !isCrd(o)).map((o) => client.apply(o, FIELD_MANAGER)));
 }
 
 /** The modules' own objects at once; beside them the CRDs one after another, each established, then their objects. */
-async function installLifecycle(client: KubeClient, objects: KubeObject[]): Promise<void> {
-  const crds = [...lifecycleCrds(), ...objects.filter(isCrd)];
-  const after = [...lifecycleObjects(NAMES), ...defaultCrs(NAMES)];
+async function installLifecycle(
+  client: KubeClient,
+  objects: KubeObject[],
+  writes: { crds: KubeObject[]; after: KubeObject[] },
+): Promise<void> {
+  const crds = [...writes.crds, ...objects.filter(isCrd)];
   await Promise.all([
     ...objects.filter((o) => !isCrd(o)).map((o) => client.apply(o, FIELD_MANAGER)),
     (async () => {
       for (const crd of crds) await establish(client, crd, FIELD_MANAGER);
-      await Promise.all(after.map((o) => client.apply(o, FIELD_MANAGER)));
+      await Promise.all(writes.after.map((o) => client.apply(o, FIELD_MANAGER)));
     })(),
   ]);
 }

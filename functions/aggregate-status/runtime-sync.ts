@@ -23,7 +23,10 @@ import { markStep } from '../../shared/host/steps.ts';
 import { pullSecretCopy, type PullSecret } from './pull-secret.ts';
 
 const CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' };
-const SYNCED_CRDS = ['kymas', 'moduletemplates', 'modulereleasemetas'].map((p) => `${p}.operator.kyma-project.io`);
+/** The lifecycle CRDs a runtime gets, in the order they are pushed. */
+export const SYNCED_CRDS = ['kymas', 'moduletemplates', 'modulereleasemetas'].map(
+  (p) => `${p}.operator.kyma-project.io`,
+);
 const CRDS_SYNCED = { ok: true, message: `${SYNCED_CRDS.length} CRDs synced to the runtime` } as const;
 
 /** What the runtime side of a Kyma should hold: the lifecycle CRDs, the catalog copies, the image pull Secret. */
@@ -196,17 +199,20 @@ function lifecycleCrds(kcp: KubeClient): Promise<RuntimeCrd[]> {
     SYNCED_CRDS.map(async (name): Promise<RuntimeCrd> => {
       const crd = await kcp.get<{ kind?: string; spec?: Record<string, unknown> }>({ ...CRD, name });
       if (!crd?.spec) throw new Error(`CRD ${name} missing in the KCP`);
-      return {
-        ...CRD,
-        metadata: { name, labels: { [LABEL.managedBy]: MANAGED_BY_RUNTIME } },
-        spec: { ...crd.spec, conversion: { strategy: 'None' } },
-      };
+      return asRuntimeCrd(name, crd.spec);
     }),
   );
   crdsOfKcp.set(kcp, { at: Date.now(), crds });
   crds.catch(() => crdsOfKcp.delete(kcp));
   return crds;
 }
+
+/** PURE. A lifecycle CRD of the KCP (`spec`) as a runtime gets it: conversion None, labelled managed-by=kyma. */
+export const asRuntimeCrd = (name: string, spec: object): RuntimeCrd => ({
+  ...CRD,
+  metadata: { name, labels: { [LABEL.managedBy]: MANAGED_BY_RUNTIME } },
+  spec: { ...spec, conversion: { strategy: 'None' } },
+});
 
 /** The lifecycle CRDs as the KCP has them, conversion None, label managed-by=kyma (server-side apply, skipped when already so). */
 async function pushCrds(runtime: KubeClient, crds: RuntimeCrd[]): Promise<void> {
