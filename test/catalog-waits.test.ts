@@ -2,7 +2,9 @@
 // (ADR 78): before, the lifecycle CRDs only — the namespace neither read nor created, no copies, the catalog not
 // evaluated;
 // after, the copies without a read of the namespace; a namespace gone meanwhile is created by the push that met 404.
-// Real KCP and runtime API servers, the requests counted.
+// The resync's drift checks list the copies every other drift period (ADR 90). Real KCP and runtime API servers, the
+// requests counted.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { syncRuntime } from '../functions/aggregate-status/runtime-sync.ts';
@@ -18,7 +20,7 @@ import { clusters } from './clusters.ts';
 
 const id = Date.now().toString(36);
 const namespace = `catalog-waits-${id}`;
-const config = { runtimeImagePullSecret: undefined, restrictedModules: [] };
+const config = { runtimeImagePullSecret: undefined, restrictedModules: [], driftPeriodMinutes: 5 };
 let kcp: KubeClient;
 let runtime: KubeClient;
 let runtimes: RuntimeClients;
@@ -56,7 +58,7 @@ beforeAll(async () => {
   runtimes = new RuntimeClients(kcp);
   await kcp.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
   const kubeconfig = Buffer.from(inject('controlPlane').runtimes[0] as string).toString('base64');
-  for (const name of ['fresh', 'gone'])
+  for (const name of ['fresh', 'gone', 'drifting'])
     await kcp.create({
       apiVersion: 'v1',
       kind: 'Secret',
@@ -89,7 +91,7 @@ beforeEach(() => countRequests(true));
 afterAll(async () => {
   countRequests(false);
   await kcp?.delete({ apiVersion: 'v1', kind: 'Namespace', name: namespace }).catch(() => false);
-  for (const name of ['fresh', 'gone'])
+  for (const name of ['fresh', 'gone', 'drifting'])
     await runtime?.delete({ apiVersion: 'v1', kind: 'Namespace', name: runtimeNamespace(name) }).catch(() => false);
 });
 
@@ -129,5 +131,44 @@ describe("a Kyma's catalog waits for its runtime Kyma (ADR 78)", () => {
     expect(side.sync).toMatchObject({ catalog: { ok: true } });
     expect(sentToRuntime()).toMatchObject({ 'apply namespaces': 1 });
     expect(await copies('gone')).toEqual(['waits-1.0.0']);
+  });
+});
+
+describe("the resync's drift checks list the catalog copies every other drift period (ADR 90)", () => {
+  const PERIOD_MS = 2_000;
+  const every = { ...config, driftPeriodMinutes: PERIOD_MS / 60_000 };
+  const listed = () =>
+    Object.entries(sentToRuntime())
+      .filter(([k]) => k.startsWith('list module'))
+      .reduce((sum, [, n]) => sum + n, 0);
+  const copyRef = { apiVersion: API_VERSION, kind: 'ModuleTemplate', name: 'waits-1.0.0' };
+
+  it('a copy deleted on the runtime: left by a drift check soon after the push, put back 1.5 periods on', async () => {
+    await runtime.apply(
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: runtimeNamespace('drifting') } },
+      'test',
+    );
+    const memo = new SyncMemo(PERIOD_MS);
+    const drifting = kyma('drifting', 'runtime');
+    await syncRuntime(kcp, runtimes, drifting, memo, false, every);
+    await runtime.delete({ ...copyRef, namespace: runtimeNamespace('drifting') });
+    countRequests(true);
+    await sleep(PERIOD_MS); // past the memo's TTL, within 1.5 drift periods
+    const soon = await syncRuntime(kcp, runtimes, drifting, memo, 'any', every);
+    expect(soon.sync).toMatchObject({ catalog: { ok: true } });
+    expect([listed(), await copies('drifting')], 'the push reused: nothing listed').toEqual([0, []]);
+    await sleep(PERIOD_MS / 2);
+    countRequests(true);
+    await syncRuntime(kcp, runtimes, drifting, memo, 'any', every);
+    expect([listed(), await copies('drifting')], 'listed and put back').toEqual([2, ['waits-1.0.0']]);
+  });
+
+  it("a runtime watch's full check lists them whatever was pushed just before", async () => {
+    const memo = new SyncMemo(PERIOD_MS);
+    const drifting = kyma('drifting', 'runtime');
+    await syncRuntime(kcp, runtimes, drifting, memo, false, every);
+    countRequests(true);
+    await syncRuntime(kcp, runtimes, drifting, memo, 'live', every);
+    expect(listed()).toBe(2);
   });
 });

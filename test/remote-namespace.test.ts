@@ -2,6 +2,7 @@
 // was changed on it, but a Kyma's other Manifests, each checked in its own minute of the drift period, trust that
 // check for five minutes instead of reading the namespace once each. Real runtime API server; the request tally
 // counts the reads.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { KubeClient } from '../shared/kube/client.ts';
 import { countRequests, requestTally } from '../shared/kube/request-tally.ts';
@@ -72,6 +73,21 @@ describe('the runtime namespace under drift checks', () => {
     expect(sent('get')).toBe(0);
     await checkRemoteNamespace(client, namespace);
     expect([sent('get'), sent('apply')]).toEqual([1, 1]);
+    expect(await labelsNow()).toMatchObject({ 'istio-injection': 'enabled' });
+  });
+});
+
+describe('the runtime namespace under the resync drift checks (ADR 90)', () => {
+  it('is trusted for `recheckMs` after a drift check read it, then read again and its labels put back', async () => {
+    client = await KubeClient.from(cluster());
+    await checkRemoteNamespace(client, namespace, 'any', 1_500);
+    await client.mergePatch(ref, { metadata: { labels: { 'istio-injection': null } } });
+    countRequests(true);
+    await checkRemoteNamespace(client, namespace, 'any', 1_500);
+    expect([sent('get'), sent('apply')], 'within recheckMs: trusted').toEqual([0, 0]);
+    await sleep(1_600);
+    await checkRemoteNamespace(client, namespace, 'any', 1_500);
+    expect([sent('get'), sent('apply')], 'past it: read and repaired').toEqual([1, 1]);
     expect(await labelsNow()).toMatchObject({ 'istio-injection': 'enabled' });
   });
 });

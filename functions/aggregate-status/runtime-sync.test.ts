@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runtimeView, secondPass, type SideOutcome } from './runtime-sync.ts';
+import { pushReuse, runtimeView, secondPass, type SideOutcome } from './runtime-sync.ts';
 
 const synced = (catalog: boolean): SideOutcome['sync'] => ({
   crds: { ok: true, message: 'CRDs synced' },
@@ -19,5 +19,22 @@ describe('secondPass: a runtime side synced again after a resolution that came m
     const merged = secondPass({ sync: synced(false) }, { sync: synced(true), pending: 'catalog not served yet' });
     expect(merged.upstreamWatcher).toBeUndefined();
     expect(runtimeView(merged)).toMatchObject({ watcherRemoved: false, pending: 'catalog not served yet' });
+  });
+});
+
+describe("pushReuse: how a runtime side's push takes this instance's last one", () => {
+  const PERIOD = 300_000;
+  it('a drift check (`any`) reuses one under 1.5 drift periods old: the catalog is listed every other check (ADR 90)', () => {
+    expect(pushReuse('any', false, PERIOD)).toEqual({ force: false, withinMs: 450_000 });
+  });
+
+  it("a runtime watch's full check and a Kyma awaiting its runtime Kyma never reuse one", () => {
+    expect(pushReuse('live', false, PERIOD)).toEqual({ force: true, withinMs: 0 });
+    expect(pushReuse(false, true, PERIOD)).toEqual({ force: true, withinMs: 0 });
+    expect(pushReuse('any', true, PERIOD)).toEqual({ force: true, withinMs: 0 });
+  });
+
+  it('any other event reuses one under one drift period old (ADR 17)', () => {
+    expect(pushReuse(false, false, PERIOD)).toEqual({ force: false, withinMs: PERIOD });
   });
 });

@@ -20,6 +20,7 @@ import { catalogDue, type RuntimeSync } from './decide.ts';
 import type { Config } from '../../shared/host/config.ts';
 import { removeUpstreamWatcher } from './upstream-watcher.ts';
 import { markStep } from '../../shared/host/steps.ts';
+import { seldomCheckedWithinMs } from '../../shared/core/resync-reasons.ts';
 import { pullSecretCopy, type PullSecret } from './pull-secret.ts';
 
 const CRD = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' };
@@ -62,15 +63,15 @@ export const secondPass = (first: SideOutcome, second: SideOutcome): SideOutcome
 };
 
 /** CRDs, then the module catalog (and the image pull Secret if configured), on the Kyma's runtime; upstream's watcher
- * removed once per instance (ADR 40); an unreachable runtime reported, not thrown. Unless `force` or `awaiting` (no
- * runtime Kyma yet: pushed whatever was trusted, ADR 74), a push of the same objects within the memo's TTL is skipped. */
+ * removed once per instance (ADR 40); an unreachable runtime reported, not thrown. A push of the same objects made
+ * recently is reused as `pushReuse` says (`awaiting`: no runtime Kyma yet, pushed whatever was trusted, ADR 74). */
 export async function syncRuntime(
   kcp: KubeClient,
   runtimes: RuntimeClients,
   kyma: Kyma,
   memo: SyncMemo,
   force: Freshness | false,
-  config: Pick<Config, 'runtimeImagePullSecret' | 'restrictedModules'>,
+  config: Pick<Config, 'runtimeImagePullSecret' | 'restrictedModules' | 'driftPeriodMinutes'>,
   awaiting = false,
 ): Promise<SideOutcome> {
   const { name, namespace = '' } = kyma.metadata;
@@ -85,16 +86,24 @@ export async function syncRuntime(
     if (!catalogDue(kyma)) return await crdsOnly(kcp, access.client);
     const desired = await desiredRuntimeSide(kcp, kyma, access.scope.namespace, config);
     // Concurrent calls about one Kyma (its add and update events) share one push (ADR 54).
+    const reuse = pushReuse(force, awaiting, config.driftPeriodMinutes * 60_000);
     const removed =
-      (await memo.once(access.client, key, desired, Boolean(force) || awaiting, async () => {
-        const gone = await pushCrdsAndCatalog(access.client, desired, access.scope.namespace, force || 'live');
-        if (desired.pullSecret) {
-          markStep('image_pull_secret_sync');
-          await ensureRemoteNamespace(access.client, access.scope.namespace, true);
-          await applyUnlessCurrent(access.client, desired.pullSecret, FIELD_MANAGER.lifecycleManager);
-        }
-        return gone;
-      })) ?? 0;
+      (await memo.once(
+        access.client,
+        key,
+        desired,
+        reuse.force,
+        async () => {
+          const gone = await pushCrdsAndCatalog(access.client, desired, access.scope.namespace, force || 'live');
+          if (desired.pullSecret) {
+            markStep('image_pull_secret_sync');
+            await ensureRemoteNamespace(access.client, access.scope.namespace, true);
+            await applyUnlessCurrent(access.client, desired.pullSecret, FIELD_MANAGER.lifecycleManager);
+          }
+          return gone;
+        },
+        reuse.withinMs,
+      )) ?? 0;
     const upstreamWatcher = await removeUpstreamWatcher(access.client);
     const catalog = `${desired.catalog.templates.length} ModuleTemplates and ${desired.catalog.metas.length} ModuleReleaseMetas synced${removed ? `, ${removed} copies removed` : ''}`;
     const secret = desired.pullSecret
@@ -135,6 +144,18 @@ export async function syncRuntime(
     };
   }
 }
+
+/** PURE. How a runtime side's push takes this instance's last push of the same objects: a Kyma awaiting its runtime
+ * Kyma and a runtime watch's full check (`live`) never; a drift check (`any`) under 1.5 drift periods old, so the catalog
+ * copies are listed every other drift check (ADR 90); other events under one drift period old (ADR 17). */
+export const pushReuse = (
+  force: Freshness | false,
+  awaiting: boolean,
+  driftPeriodMs: number,
+): { force: boolean; withinMs: number } => {
+  if (awaiting || force === 'live') return { force: true, withinMs: 0 };
+  return { force: false, withinMs: force === 'any' ? seldomCheckedWithinMs(driftPeriodMs) : driftPeriodMs };
+};
 
 /** Before resolve-template has created the runtime Kyma and its namespace (ADR 69): the CRDs only, which it needs to
  * create one; the catalog (and image pull Secret) waits for the Kyma's next event, that resolution's status write, its

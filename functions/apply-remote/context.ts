@@ -35,6 +35,8 @@ export interface ApplyContext {
   announce: Announce;
   /** A resync event: sync in full (drift repair), whatever the rollout memo says. */
   force: boolean;
+  /** The resync's drift period: a drift check reads the runtime namespace every other one (ADR 90). */
+  driftPeriodMs: number;
   /** On a drift check: the module's objects read through lists a Kyma's modules share (ADR 57). */
   listed?: ListedReads;
   /** Where this Kyma's objects live on its runtime (docs/adr/0013); the whole runtime unless the Secret says otherwise. */

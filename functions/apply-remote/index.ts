@@ -68,6 +68,7 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
     kcpSecrets,
     pullSecret,
     scope: OWN_RUNTIME,
+    driftPeriodMs: deps.config.driftPeriodMinutes * 60_000,
   };
   /** Where the Manifest's module goes, how to reach it and how to let its client go. */
   const runtimeOf = (namespace: string, target: ApplyCall['view']['target']) => ({

@@ -17,6 +17,7 @@ import { involvedOf } from '../../shared/kube/events.ts';
 import { crdPrunedEvent } from '../../shared/core/state-events.ts';
 import { renderTarget } from '../../shared/render/target.ts';
 import { moduleOwnership } from './ownership.ts';
+import { seldomCheckedWithinMs } from '../../shared/core/resync-reasons.ts';
 
 export type SyncOutcome =
   | {
@@ -38,11 +39,13 @@ export async function syncModule(ctx: ApplyContext, manifest: Manifest, runtime:
   markStep('manifest_render_resources');
   const objects = await renderTarget(runtime, manifest, layer.yaml, ctx.pullSecret, ctx.scope, ctx.kcpSecrets);
   if ('error' in objects) return { error: objects.error, stage: 'resources' };
-  // Full checks read everything (the namespace once per five minutes, ADR 56; the resync's from the watch cache, ADR
-  // 76); other calls trust what was ensured or applied before (ADR 27).
-  await (ctx.force
-    ? checkRemoteNamespace(runtime, ctx.scope.namespace, ctx.listed ? 'any' : 'live')
-    : ensureRemoteNamespace(runtime, ctx.scope.namespace, true));
+  // Full checks read everything (the namespace once per five minutes, ADR 56, a drift check's every other period, ADR
+  // 90; the resync's from the watch cache, ADR 76); other calls trust what was ensured or applied before (ADR 27).
+  await (!ctx.force
+    ? ensureRemoteNamespace(runtime, ctx.scope.namespace, true)
+    : ctx.listed
+      ? checkRemoteNamespace(runtime, ctx.scope.namespace, 'any', seldomCheckedWithinMs(ctx.driftPeriodMs))
+      : checkRemoteNamespace(runtime, ctx.scope.namespace, 'live'));
   const ownership = moduleOwnership(ctx.manifests, manifest);
   const sameLayer = inSyncedLayer(manifest);
   markStep('manifest_sync_resources');

@@ -5,3 +5,7 @@ export const RESYNC_REASON = 'resyncreason';
 export const RESYNC_PENDING = 'pending';
 export const RESYNC_DRIFT = 'drift';
 export const RESYNC_RELEASE = 'release';
+
+/** How far back a drift check takes this instance's last check of what users do not edit on a runtime (the catalog
+ * copies, the runtime namespace's labels) as current: 1.5 drift periods, so every other drift check reads them (ADR 90). */
+export const seldomCheckedWithinMs = (driftPeriodMs: number): number => 1.5 * driftPeriodMs;

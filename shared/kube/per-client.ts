@@ -10,10 +10,10 @@ export class PerClientMemo<T> {
     this.ttlMs = ttlMs;
   }
 
-  /** The value kept for `key` less than the TTL ago. */
-  get(client: KubeClient, key: string, now = Date.now()): T | undefined {
+  /** The value kept for `key` less than `withinMs` ago (the TTL unless given: a caller may look back further). */
+  get(client: KubeClient, key: string, now = Date.now(), withinMs = this.ttlMs): T | undefined {
     const last = this.entries.get(client)?.get(key);
-    return last && now - last.at < this.ttlMs ? last.value : undefined;
+    return last && now - last.at < withinMs ? last.value : undefined;
   }
 
   set(client: KubeClient, key: string, value: T, now = Date.now()): void {

@@ -14,7 +14,7 @@ export const REMOTE_KYMA = { apiVersion: API_VERSION, kind: 'Kyma', namespace: R
 /** How long a namespace ensured through a runtime client is taken as there by callers that `reuse` (ADR 27). */
 const ENSURED_MS = 5 * 60_000;
 const ensured = new SyncMemo(ENSURED_MS);
-/** Namespaces a drift check read and ensured through a client in the last five minutes. */
+/** Namespaces a full check read and ensured through a client, and when. */
 const checked = new PerClientMemo<true>(ENSURED_MS);
 
 /** Ensures `kyma-system` (or the Kyma's runtime namespace, ADR 13) with the upstream labels, never pruned. `reuse`:
@@ -32,18 +32,20 @@ export async function ensureRemoteNamespace(
 }
 
 /** A full check's ensure: the namespace is read (the resync's drift checks: `any` version, ADR 76) and repaired unless
- * another full check did so through this client in the last five minutes — once per drift period, not once per
- * Manifest (ADR 56). */
+ * another full check did so through this client in the last `recheckMs` (five minutes unless given): once per drift
+ * period or less often (ADR 90), not once per Manifest (ADR 56). */
 export async function checkRemoteNamespace(
   runtime: KubeClient,
   namespace = REMOTE_NAMESPACE,
   freshness: Freshness = 'live',
+  recheckMs = ENSURED_MS,
 ): Promise<void> {
-  const force = checked.get(runtime, namespace) === undefined;
-  await ensured.once(runtime, namespace, namespace, force, async () => {
+  const force = checked.get(runtime, namespace, Date.now(), recheckMs) === undefined;
+  const check = async () => {
     await ensureNamespace(runtime, namespace, freshness);
     if (force) checked.set(runtime, namespace, true);
-  });
+  };
+  await ensured.once(runtime, namespace, namespace, force, check, recheckMs);
 }
 
 /** The namespace with the upstream labels, applied unless already so: read as `read` says (null: applied unread). */

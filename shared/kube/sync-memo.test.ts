@@ -67,4 +67,16 @@ describe('SyncMemo.once', () => {
     expect(memo.fresh(a, 'kcp/k2', desired), 'a failed push is not remembered').toBe(false);
     expect(await memo.once(a, 'kcp/k2', desired, false, push)).toBe(4);
   });
+
+  it('reuses a push up to `reuseMs` old when asked to look back further than the TTL', async () => {
+    const memo = new SyncMemo(20);
+    const a = client();
+    let pushes = 0;
+    const push = async () => ++pushes;
+    await memo.once(a, 'kcp/k1', desired, false, push);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(await memo.once(a, 'kcp/k1', desired, false, push, 60_000), 'past the TTL, within reuseMs').toBeUndefined();
+    expect(await memo.once(a, 'kcp/k1', desired, false, push), 'past the TTL').toBe(2);
+    expect(await memo.once(a, 'kcp/k1', desired, false, push, 0), 'reuseMs 0: never reused').toBe(3);
+  });
 });

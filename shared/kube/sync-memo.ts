@@ -34,20 +34,21 @@ export class SyncMemo {
     this.pushed.delete(client, key);
   }
 
-  /** `push` of `desired` to `client` for `key`, once (ADR 54): skipped (undefined) when fresh and not `force`d; a call
-   * while the same push is under way waits for that one and shares its outcome instead of sending it again. */
+  /** `push` of `desired` to `client` for `key`, once (ADR 54): skipped (undefined) when pushed less than `reuseMs` ago
+   * (the TTL unless given) and not `force`d; a call while the same push is under way shares its outcome. */
   async once<T>(
     client: KubeClient,
     key: string,
     desired: unknown,
     force: boolean,
     push: () => Promise<T>,
+    reuseMs?: number,
   ): Promise<T | undefined> {
     const fingerprint = fingerprintOf(desired);
     let byKey = this.running.get(client);
     const running = byKey?.get(key);
     if (running?.fingerprint === fingerprint) return running.done as Promise<T>;
-    if (!force && this.pushed.get(client, key) === fingerprint) return undefined;
+    if (!force && this.pushed.get(client, key, Date.now(), reuseMs) === fingerprint) return undefined;
     this.forget(client, key);
     const done = push().then((outcome) => {
       this.pushed.set(client, key, fingerprint);
