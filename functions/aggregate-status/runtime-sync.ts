@@ -87,23 +87,16 @@ export async function syncRuntime(
     const desired = await desiredRuntimeSide(kcp, kyma, access.scope.namespace, config);
     // Concurrent calls about one Kyma (its add and update events) share one push (ADR 54).
     const reuse = pushReuse(force, awaiting, config.driftPeriodMinutes * 60_000);
-    const removed =
-      (await memo.once(
-        access.client,
-        key,
-        desired,
-        reuse.force,
-        async () => {
-          const gone = await pushCrdsAndCatalog(access.client, desired, access.scope.namespace, force || 'live');
-          if (desired.pullSecret) {
-            markStep('image_pull_secret_sync');
-            await ensureRemoteNamespace(access.client, access.scope.namespace, true);
-            await applyUnlessCurrent(access.client, desired.pullSecret, FIELD_MANAGER.lifecycleManager);
-          }
-          return gone;
-        },
-        reuse.withinMs,
-      )) ?? 0;
+    const push = async () => {
+      const gone = await pushCrdsAndCatalog(access.client, desired, access.scope.namespace, force || 'live');
+      if (desired.pullSecret) {
+        markStep('image_pull_secret_sync');
+        await ensureRemoteNamespace(access.client, access.scope.namespace, true);
+        await applyUnlessCurrent(access.client, desired.pullSecret, FIELD_MANAGER.lifecycleManager);
+      }
+      return gone;
+    };
+    const removed = (await memo.once(access.client, key, desired, reuse.force, push, reuse.withinMs)) ?? 0;
     const upstreamWatcher = await removeUpstreamWatcher(access.client);
     const catalog = `${desired.catalog.templates.length} ModuleTemplates and ${desired.catalog.metas.length} ModuleReleaseMetas synced${removed ? `, ${removed} copies removed` : ''}`;
     const secret = desired.pullSecret

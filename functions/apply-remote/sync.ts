@@ -41,11 +41,10 @@ export async function syncModule(ctx: ApplyContext, manifest: Manifest, runtime:
   if ('error' in objects) return { error: objects.error, stage: 'resources' };
   // Full checks read everything (the namespace once per five minutes, ADR 56, a drift check's every other period, ADR
   // 90; the resync's from the watch cache, ADR 76); other calls trust what was ensured or applied before (ADR 27).
-  await (!ctx.force
-    ? ensureRemoteNamespace(runtime, ctx.scope.namespace, true)
-    : ctx.listed
-      ? checkRemoteNamespace(runtime, ctx.scope.namespace, 'any', seldomCheckedWithinMs(ctx.driftPeriodMs))
-      : checkRemoteNamespace(runtime, ctx.scope.namespace, 'live'));
+  const drift = ctx.listed ? { freshness: 'any' as const, recheckMs: seldomCheckedWithinMs(ctx.driftPeriodMs) } : {};
+  await (ctx.force
+    ? checkRemoteNamespace(runtime, ctx.scope.namespace, drift.freshness, drift.recheckMs)
+    : ensureRemoteNamespace(runtime, ctx.scope.namespace, true));
   const ownership = moduleOwnership(ctx.manifests, manifest);
   const sameLayer = inSyncedLayer(manifest);
   markStep('manifest_sync_resources');
