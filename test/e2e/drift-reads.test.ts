@@ -1,9 +1,11 @@
 // A Kyma's drift checks (ADR 57): its modules, checked one after the other in the Kyma's drift slot, read each kind of
 // object once through a list by the managed-by label instead of each object by name, and a check that finds everything
 // as desired reads nothing on the KCP; what they compare comes from the API server's watch cache, no read reaches etcd
-// (ADR 76); the catalog copies, pushed by the install, are left to a later check (ADR 90, test/catalog-waits.test.ts).
+// (ADR 76); the catalog copies, pushed by the install, are left to a later check (ADR 90, test/catalog-waits.test.ts);
+// the Kyma's own drift check calls resolve-template and aggregate-status, not purge (ADR 91).
 // What drifted is still found and put back. Real KCP and a runtime of its own (its etcd counts only this
 // test's reads), the local runner; the request tally counts what the drift checks send.
+import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_VERSION, KCP_NAMESPACE, REMOTE_NAMESPACE } from '../../shared/core/vocabulary.ts';
@@ -14,6 +16,7 @@ import { LISTED_MS } from '../../shared/kube/listed-reads.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { deploymentOf } from './removal-helpers.ts';
 import { converged } from './replay.ts';
+import { callsIn } from './handled.ts';
 import { throwawayRuntime } from './throwaway.ts';
 import { parseSamples, scrapeMetrics } from '../../bench/apiserver-metrics.ts';
 import { loadKubeConfig, type Cluster } from '../../local/controlplane/index.ts';
@@ -59,15 +62,19 @@ function driftRequests(): Record<string, number> {
 }
 
 /** The resync's drift check of each of the Kyma's Manifests, sent one after the other as its tick sends them (and,
- * `withKyma`, of the Kyma first). */
-async function checkDrift(withKyma = false): Promise<void> {
+ * `withKyma`, of the Kyma first). Answers the ids of the events sent, the Kyma's first. */
+async function checkDrift(withKyma = false): Promise<string[]> {
   const names = (await manifestsOf(world, KYMA)).map((m) => ['Manifest', m.metadata.name]);
+  const ids: string[] = [];
   for (const [kind = '', name = ''] of withKyma ? [['Kyma', KYMA], ...names] : names) {
     const key = { kind, apiVersion: API_VERSION, namespace: KCP_NAMESPACE, name };
     const extensions = { [LANE]: LANE_BACKGROUND, [RESYNC_REASON]: RESYNC_DRIFT };
-    await world.runner.broker.publish(eventAbout(RESYNC_DUE, 'resync', key, undefined, extensions));
+    const event = eventAbout(RESYNC_DUE, 'resync', key, undefined, extensions);
+    ids.push(event.id);
+    await world.runner.broker.publish(event);
   }
   await world.runner.broker.idle();
+  return ids;
 }
 
 beforeAll(async () => {
@@ -101,9 +108,15 @@ describe("a Kyma's drift checks", () => {
     const ticks = resyncTicks(world);
     const before = await etcdReads();
     countRequests(true);
-    await checkDrift(true);
+    const [kymaCheck = ''] = await checkDrift(true);
     const sent = driftRequests();
     const after = await etcdReads();
+    // A drift check is for a Ready Kyma only: purge is not called for it (ADR 91).
+    const calls = callsIn(await readFile(world.logFile, 'utf8'), kymaCheck).map((c) => c.fn);
+    expect(calls.sort(), "the functions the Kyma's drift check called").toEqual([
+      'aggregate-status',
+      'resolve-template',
+    ]);
     expect(resyncTicks(world), 'no resync tick meanwhile').toBe(ticks);
     const read = (resource: string) =>
       requestTally().some((t) => t.caller.endsWith('(drift)') && t.resource === resource);

@@ -45,7 +45,8 @@ export const manifestKey = (name: string): ObjectKey => ({
   name,
 });
 
-/** Which functions a `resync.due` reaches (manifests/triggers): a Kyma's goes to three, a Manifest's to apply-remote. */
+/** Which functions a full check's `resync.due` (no reason) reaches (manifests/triggers): a Kyma's goes to three, a
+ * Manifest's to apply-remote; a drift check's skips purge (ADR 91). */
 const REACHES: Record<string, string[]> = {
   Kyma: ['resolve-template', 'aggregate-status', 'purge'],
   Manifest: ['apply-remote'],
