@@ -7,8 +7,7 @@ import { nudgeUnestablished, type CrdState } from '../../shared/kube/crd-nudge.t
 import { crdSettled, sharedObjects } from '../../shared/kube/shared-objects.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import type { Freshness } from '../../shared/kube/types.ts';
-import type { SyncMemo } from '../../shared/kube/sync-memo.ts';
-import { listAll } from '../../shared/kube/list.ts';
+import { printOf, type SyncMemo } from '../../shared/kube/sync-memo.ts';
 import { isNotFound } from '../../shared/kube/errors.ts';
 import { ensureRemoteNamespace } from '../../shared/kube/remote-namespace.ts';
 import type { RuntimeClients } from '../../shared/kube/runtime-clients.ts';
@@ -96,7 +95,7 @@ export async function syncRuntime(
       }
       return gone;
     };
-    const removed = (await memo.once(access.client, key, desired, reuse.force, push, reuse.withinMs)) ?? 0;
+    const removed = (await memo.once(access.client, key, pushedOf(desired), reuse.force, push, reuse.withinMs)) ?? 0;
     const upstreamWatcher = await removeUpstreamWatcher(access.client);
     const catalog = `${desired.catalog.templates.length} ModuleTemplates and ${desired.catalog.metas.length} ModuleReleaseMetas synced${removed ? `, ${removed} copies removed` : ''}`;
     const secret = desired.pullSecret
@@ -191,8 +190,9 @@ async function desiredRuntimeSide(
   const pullSecret = config.runtimeImagePullSecret;
   const crds = await lifecycleCrds(kcp);
   const namespace = kyma.metadata.namespace ?? '';
-  const templates = await listAll<ModuleTemplate>(kcp, API_VERSION, 'ModuleTemplate', { namespace });
-  const metas = await listAll<ModuleReleaseMeta>(kcp, API_VERSION, 'ModuleReleaseMeta', { namespace });
+  // The watch cache's objects themselves, read only (catalogFor copies what it changes): no copy per Kyma check.
+  const templates = await kcp.scan(API_VERSION, 'ModuleTemplate', { namespace }, (t: ModuleTemplate) => t);
+  const metas = await kcp.scan(API_VERSION, 'ModuleReleaseMeta', { namespace }, (m: ModuleReleaseMeta) => m);
   const catalog = catalogFor(kyma, templates, metas, config.restrictedModules, remoteNamespace);
   return {
     crds,
@@ -200,6 +200,15 @@ async function desiredRuntimeSide(
     ...(pullSecret ? { pullSecret: await pullSecretCopy(kcp, namespace, pullSecret, remoteNamespace) } : {}),
   };
 }
+
+/** What a push's fingerprint is taken of (SyncMemo.once): the CRDs and the templates' specs — objects never changed
+ * once read — by `printOf`, each hashed once, the rest as it is. */
+const pushedOf = (side: RuntimeSide) => ({
+  crds: printOf(side.crds),
+  templates: side.catalog.templates.map((t) => ({ ...t, spec: t.spec && printOf(t.spec) })),
+  metas: side.catalog.metas,
+  pullSecret: side.pullSecret,
+});
 
 /** How long the KCP's lifecycle CRDs are reused (ADR 18): they change with an upgrade of this project, not per Kyma. */
 const CRD_REUSE_MS = 30_000;

@@ -9,6 +9,7 @@ import type { LayerCache } from '../../shared/oci/layer.ts';
 import type { Rollouts } from './rollout.ts';
 import type { RolloutWatch } from './rollout-watch.ts';
 import type { KcpSecrets } from '../../shared/render/target.ts';
+import type { SettledModules } from './settled.ts';
 import type { Announce } from '../../shared/host/announce.ts';
 
 export interface ApplyContext {
@@ -37,6 +38,8 @@ export interface ApplyContext {
   force: boolean;
   /** The resync's drift period: a drift check reads the runtime namespace every other one (ADR 90). */
   driftPeriodMs: number;
+  /** Modules a call found as desired and Ready, at the versions it found them (ADR 92). */
+  settled: SettledModules;
   /** On a drift check: the module's objects read through lists a Kyma's modules share (ADR 57). */
   listed?: ListedReads;
   /** Where this Kyma's objects live on its runtime (docs/adr/0013); the whole runtime unless the Secret says otherwise. */

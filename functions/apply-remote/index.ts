@@ -29,6 +29,7 @@ import { ListedReads } from '../../shared/kube/listed-reads.ts';
 import type { KcpSecrets } from '../../shared/render/target.ts';
 import { nextApplyStep, OBSERVING } from './decide.ts';
 import { take, type ApplyCall } from './steps.ts';
+import { SettledModules } from './settled.ts';
 import { announcer } from '../../shared/host/announce.ts';
 
 export const NAME = 'apply-remote';
@@ -62,6 +63,7 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
     charts,
     rollouts,
     rolloutWatch: new RolloutWatch(deps.config.rolloutWatchMs),
+    settled: new SettledModules(),
     written,
     announce: announcer(deps.sink, NAME, deps.config.announceUserWrites),
     events,

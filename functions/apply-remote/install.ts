@@ -11,7 +11,9 @@ import { ConflictError, NotYetReadyError } from '../../shared/host/errors.ts';
 import { withdrawIfDeleted } from './withdraw.ts';
 import { ensureDefaultCr } from './default-cr.ts';
 import { installFinalizers } from '../../shared/core/manifest-finalizers.ts';
-import { syncModule } from './sync.ts';
+import { namespaceOfModules, syncModule } from './sync.ts';
+import { moduleDriftChecks } from '../../shared/host/metrics.ts';
+import { injectsKcpData } from '../../shared/render/kcp-data.ts';
 import { missingFinalizers, setFinalizers, withFinalizers } from './finalizers.ts';
 import type { ApplyContext } from './context.ts';
 import { moduleReadiness } from '../../shared/render/readiness.ts';
@@ -31,13 +33,20 @@ export async function install(ctx: ApplyContext, manifest: Manifest, runtime: Ku
     manifest = await setFinalizers(ctx.kcp, manifest, withFinalizers(manifest, wanted), ctx.events);
     ctx.written.remember(manifest);
   }
+  // A drift check that finds the module as a call left it that wrote nothing and found it Ready ends here (ADR 92).
+  if (ctx.listed) {
+    const unchanged = await ctx.settled.unchanged(runtime, manifest, ctx.listed);
+    moduleDriftChecks.inc({ found: unchanged ? 'unchanged' : 'checked' });
+    if (unchanged) return namespaceOfModules(ctx, runtime);
+  }
   // A retry while the module rolls out re-reads only its workload (rollout.ts); resync events sync in full.
   const recalled = ctx.force ? undefined : await ctx.rollouts.refreshed(runtime, manifest);
   const done = recalled ?? (await fullSync(ctx, manifest, runtime));
   if (!done) return;
   const applied = await ctx.rolloutWatch.settle(runtime, done.applied);
   const { target, crMessage, kept, held = [], heldCrds = [] } = done;
-  const readiness = moduleReadiness(applied, { pods: await podsToJudge(runtime, applied) });
+  const pods = await podsToJudge(runtime, applied);
+  const readiness = moduleReadiness(applied, { pods });
   const installed = readiness.state === 'Ready';
   // Objects another module of the Kyma holds (ADR 33), or the same layer no longer renders (ADR 40): a module otherwise
   // Ready is Warning and says which.
@@ -77,10 +86,18 @@ export async function install(ctx: ApplyContext, manifest: Manifest, runtime: Ku
   await writeGuarded(ctx, manifest, runtime, wish, target);
   // The layer counts as fully synced only once nothing it dropped is still waiting to be pruned (a kept CRD).
   if (installed && !heldCrds.length) await recordSyncedLayer(ctx, manifest);
+  const settled = !recalled && installed && !notes.length && !pods && !hasWritten() && !rendersFromKcp(ctx, manifest);
+  if (settled) ctx.settled.remember(runtime, manifest, applied);
+  else ctx.settled.forget(runtime, manifest);
   if (readiness.state !== 'Processing') return ctx.rollouts.forget(runtime, manifest);
   ctx.rollouts.remember(runtime, manifest, { ...done, applied });
   throw new NotYetReadyError(readiness.reason, 'manifest_sync_resources_enqueue_required');
 }
+
+/** A module whose objects carry data of the KCP's Secrets (kcp-data.ts): its inputs are more than the Manifest, so a
+ * drift check renders it in full (ADR 92). */
+const rendersFromKcp = (ctx: ApplyContext, manifest: Manifest) =>
+  injectsKcpData(manifest, ctx.kcpSecrets.restrictedModules);
 
 /** Upstream's message when a layer it synced before renders fewer objects (ADR 40). */
 export const SAME_LAYER_DIFF =

@@ -39,12 +39,7 @@ export async function syncModule(ctx: ApplyContext, manifest: Manifest, runtime:
   markStep('manifest_render_resources');
   const objects = await renderTarget(runtime, manifest, layer.yaml, ctx.pullSecret, ctx.scope, ctx.kcpSecrets);
   if ('error' in objects) return { error: objects.error, stage: 'resources' };
-  // Full checks read everything (the namespace once per five minutes, ADR 56, a drift check's every other period, ADR
-  // 90; the resync's from the watch cache, ADR 76); other calls trust what was ensured or applied before (ADR 27).
-  const drift = ctx.listed ? { freshness: 'any' as const, recheckMs: seldomCheckedWithinMs(ctx.driftPeriodMs) } : {};
-  await (ctx.force
-    ? checkRemoteNamespace(runtime, ctx.scope.namespace, drift.freshness, drift.recheckMs)
-    : ensureRemoteNamespace(runtime, ctx.scope.namespace, true));
+  await namespaceOfModules(ctx, runtime);
   const ownership = moduleOwnership(ctx.manifests, manifest);
   const sameLayer = inSyncedLayer(manifest);
   markStep('manifest_sync_resources');
@@ -80,6 +75,14 @@ export async function syncModule(ctx: ApplyContext, manifest: Manifest, runtime:
     ...(held.length ? { held } : {}),
     ...(synced.heldCrds ? { heldCrds: synced.heldCrds } : {}),
   };
+}
+
+/** The runtime namespace the modules go into. Full checks read it (once per five minutes, ADR 56, a drift check every
+ * other period, ADR 90; the resync's from the watch cache, ADR 76); other calls trust what was ensured before (ADR 27). */
+export function namespaceOfModules(ctx: ApplyContext, runtime: KubeClient): Promise<void> {
+  if (!ctx.force) return ensureRemoteNamespace(runtime, ctx.scope.namespace, true);
+  const drift = ctx.listed ? { freshness: 'any' as const, recheckMs: seldomCheckedWithinMs(ctx.driftPeriodMs) } : {};
+  return checkRemoteNamespace(runtime, ctx.scope.namespace, drift.freshness, drift.recheckMs);
 }
 
 /** The module's YAML: its raw-manifest layer, or its Helm charts rendered (ADR 22). */

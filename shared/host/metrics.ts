@@ -19,6 +19,15 @@ export const maintenanceConfigRead = new Gauge({
   registers: [processRegistry],
 });
 
+/** A module's drift checks by what they found (apply-remote, ADR 92): `unchanged` — the Manifest and its objects at the
+ * versions a check that found them as desired saw, nothing rendered —, or `checked`: rendered and compared in full. */
+export const moduleDriftChecks = new Counter({
+  name: 'lifecycle_module_drift_checks_total',
+  help: "Drift checks of a module's objects, by what they did: unchanged (stopped after reading) or checked (in full).",
+  labelNames: ['found'],
+  registers: [processRegistry],
+});
+
 /** The Kubernetes requests counted in this process (LIFECYCLE_COUNT_REQUESTS, off by default; the bench turns it on
  * in every function process), by the calling function, API server, verb and resource: none while counting is off. */
 new Counter({

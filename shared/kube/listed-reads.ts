@@ -23,6 +23,8 @@ type Listed = Promise<ReadonlyMap<string, KubeObject> | undefined>;
 
 export class ListedReads {
   private readonly lists = new WeakMap<KubeClient, Map<string, Listed>>();
+  /** Cluster-scoped objects read by name, by API server (every Kyma's client there reads the same objects). */
+  private readonly byServer = new Map<string, Promise<KubeObject | null | undefined>>();
   private readonly keepMs: number;
 
   constructor(keepMs = LISTED_MS) {
@@ -34,6 +36,21 @@ export class ListedReads {
     const listed = ref.namespace && !BY_NAME.has(ref.kind) ? await this.listed(client, ref) : undefined;
     const found = listed?.get(ref.name);
     return found ? (found as T) : readByName<T>(client, ref);
+  }
+
+  /** A cluster-scoped object as it is on `client`'s API server, read by name once per `keepMs` for all the clients of
+   * that server (ADR 92: what a shared runtime's Kymas all ship, ADR 32); namespaced ones as `read` gives them. */
+  async readOnServer<T extends KubeObject>(client: KubeClient, ref: ObjectRef): Promise<T | null | undefined> {
+    if (ref.namespace) return this.read<T>(client, ref);
+    const key = `${client.server}\n${ref.apiVersion}\n${ref.kind}\n${ref.name}`;
+    let read = this.byServer.get(key);
+    if (!read) {
+      this.byServer.set(key, (read = readByName(client, ref)));
+      const reads = this.byServer;
+      const kept = read;
+      setTimeout(() => reads.get(key) === kept && reads.delete(key), this.keepMs).unref();
+    }
+    return (await read) as T | null | undefined;
   }
 
   /** The kind's labelled objects in the ref's namespace, by name: listed once per `keepMs` (calls meanwhile share it). */

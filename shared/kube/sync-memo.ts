@@ -64,3 +64,13 @@ export class SyncMemo {
 }
 
 const fingerprintOf = (desired: unknown) => createHash('sha256').update(canonicalJson(desired)).digest('hex');
+
+const prints = new WeakMap<object, string>();
+
+/** The fingerprint of an object never changed once made (a watch cache's object, the KCP's CRDs as read), taken once
+ * per object: a push's fingerprint can name such parts by it instead of hashing their content on every call. */
+export function printOf(object: object): string {
+  let print = prints.get(object);
+  if (print === undefined) prints.set(object, (print = fingerprintOf(object)));
+  return print;
+}

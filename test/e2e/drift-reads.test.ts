@@ -2,7 +2,8 @@
 // object once through a list by the managed-by label instead of each object by name, and a check that finds everything
 // as desired reads nothing on the KCP; what they compare comes from the API server's watch cache, no read reaches etcd
 // (ADR 76); the catalog copies, pushed by the install, are left to a later check (ADR 90, test/catalog-waits.test.ts);
-// the Kyma's own drift check calls resolve-template and aggregate-status, not purge (ADR 91).
+// the Kyma's own drift check calls resolve-template and aggregate-status, not purge (ADR 91); a module found as the
+// last check found it is not rendered again (ADR 92).
 // What drifted is still found and put back. Real KCP and a runtime of its own (its etcd counts only this
 // test's reads), the local runner; the request tally counts what the drift checks send.
 import { readFile } from 'node:fs/promises';
@@ -21,6 +22,7 @@ import { throwawayRuntime } from './throwaway.ts';
 import { parseSamples, scrapeMetrics } from '../../bench/apiserver-metrics.ts';
 import { loadKubeConfig, type Cluster } from '../../local/controlplane/index.ts';
 import { KubeClient } from '../../shared/kube/client.ts';
+import type { KubeObject } from '../../shared/kube/types.ts';
 import {
   applyKyma,
   connectRuntime,
@@ -60,6 +62,18 @@ function driftRequests(): Record<string, number> {
   }
   return out;
 }
+
+/** apply-remote's drift checks so far by what they found (`lifecycle_module_drift_checks_total`, its /metrics). */
+async function driftChecks(): Promise<Record<string, number>> {
+  const text = await (await fetch(new URL('/metrics', world.runner.functions.get('apply-remote') ?? ''))).text();
+  const counts: Record<string, number> = { unchanged: 0, checked: 0 };
+  for (const [, found = '', value] of text.matchAll(/^lifecycle_module_drift_checks_total\{found="(\w+)"\} (\d+)/gm))
+    counts[found] = Number(value);
+  return counts;
+}
+
+const delta = (before: Record<string, number>, after: Record<string, number>) =>
+  Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (before[k] ?? 0)]));
 
 /** The resync's drift check of each of the Kyma's Manifests, sent one after the other as its tick sends them (and,
  * `withKyma`, of the Kyma first). Answers the ids of the events sent, the Kyma's first. */
@@ -152,5 +166,28 @@ describe("a Kyma's drift checks", () => {
     expect(sent['runtime apply deployments.apps'], 'put back').toBe(1);
     expect(await deploymentOf(runtime, 'tango')).toBeDefined();
     await kymaInState(world, KYMA, 'Ready', (k) => k.status?.modules?.every((m) => m.state === 'Ready') === true);
+  });
+
+  it('stop after their reads once a check found a module as desired, and still put back what is edited', async () => {
+    await sleep(LISTED_MS + 1_000);
+    await checkDrift(); // tango's was put back by a write: this check finds it as desired (ADR 92)
+    await sleep(LISTED_MS + 1_000);
+    let before = await driftChecks();
+    countRequests(true);
+    await checkDrift();
+    expect(delta(before, await driftChecks()), 'nothing rendered: every module as the last check found it').toEqual({
+      unchanged: MODULES.length,
+      checked: 0,
+    });
+    expect(driftRequests()['runtime list configmaps'], 'the reads that find drift are still made').toBe(1);
+    await sleep(LISTED_MS + 1_000);
+    const config = { apiVersion: 'v1', kind: 'ConfigMap', namespace: REMOTE_NAMESPACE, name: 'sierra-config' };
+    await runtime.mergePatch(config, { data: { version: 'edited' } });
+    before = await driftChecks();
+    countRequests(true);
+    await checkDrift();
+    expect(delta(before, await driftChecks())).toEqual({ unchanged: MODULES.length - 1, checked: 1 });
+    expect(driftRequests()['runtime apply configmaps'], 'put back').toBe(1);
+    expect((await runtime.get<KubeObject & { data?: Record<string, string> }>(config))?.data?.version).toBe('1.0.0');
   });
 });
