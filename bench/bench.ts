@@ -18,6 +18,7 @@ import { createKymas, EDIT_MODULE, startFleet, type Fleet } from './fleet.ts';
 import { ReadinessTracker } from './readiness.ts';
 import { measureRelease } from './release.ts';
 import { selfFootprint } from './process-usage.ts';
+import { countsBetween, moduleDriftCheckCounts } from './idle-result.ts';
 import { currentCommit, resultOf, type BenchResult } from './result.ts';
 import { changedBetween, resourceVersions } from './snapshot.ts';
 import { untilAll } from './wait.ts';
@@ -154,9 +155,11 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
       ...(settings.edits + settings.busyEdits ? [EDIT_MODULE] : []),
     ]);
     const idleFrom = await costSnapshot(fleet);
+    const checksFrom = await moduleDriftCheckCounts();
     say(`idle window: ${settings.idleSeconds} s`);
     await sleep(settings.idleSeconds * 1000);
     const idleTo = await costSnapshot(fleet);
+    const checksTo = await moduleDriftCheckCounts();
     const endState = await readEndState(fleet.kcp);
     const flapped = changedBetween(
       quiet,
@@ -192,6 +195,7 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
       footprint,
       idleCost: costBetween(idleFrom, idleTo),
       idleSettled: settled,
+      idleDriftChecks: settings.engine === 'local' ? countsBetween(checksFrom, checksTo) : undefined,
       release,
       timedOut: false,
       endState,

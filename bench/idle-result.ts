@@ -1,8 +1,19 @@
 // The idle window's part of a bench result: requests per second on each side, ours, the WATCHes we opened (ADR 64),
 // and where the window's CPU went (issue 35: the drift period holds at 5,000 Ready Kymas, the machine ≤ 50 % busy).
 import type { Cost } from './cost.ts';
+import { moduleDriftChecks } from '../shared/host/metrics.ts';
 import { ownRequests, ownWatches } from './own-writes.ts';
 import { usageByRole } from './roles.ts';
+
+/** apply-remote's drift checks so far in this process, by what they found (`lifecycle_module_drift_checks_total`). */
+export async function moduleDriftCheckCounts(): Promise<Record<string, number>> {
+  const { values } = await moduleDriftChecks.get();
+  return Object.fromEntries(values.map((v) => [String(v.labels.found), v.value]));
+}
+
+/** PURE. What each count grew by from `before` to `after`. */
+export const countsBetween = (before: Record<string, number>, after: Record<string, number>) =>
+  Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (before[k] ?? 0)]));
 
 export const round = (n: number, digits = 2) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : null);
 
@@ -37,6 +48,7 @@ export function idleResult(
   kcpControllers: RegExp,
   readyKymas: number,
   cores: number,
+  moduleDriftChecks?: Record<string, number>,
 ) {
   const own = {
     kcp: ownRequests(idle.kcp.byVerbResource, kcpControllers) / idle.seconds,
@@ -58,6 +70,8 @@ export function idleResult(
       runtimeRequestsPerSecond: round((own.runtimes * 1000) / Math.max(1, readyKymas)),
     },
     cpu: idleCpu(idle, cores),
+    // apply-remote's drift checks in the window by what they found (ADR 92; this process's functions only).
+    ...(moduleDriftChecks ? { moduleDriftChecks } : {}),
     kcpByVerbResource: top(idle.kcp.byVerbResource, 8),
     runtimeByVerbResource: top(idle.runtimes.byVerbResource, 8),
   };

@@ -100,6 +100,12 @@ export function toMarkdown(r: BenchResult): string {
     ],
     ['idle CPU', r.idle ? idleCpuText(r.idle.cpu, r.idle.seconds, r.machine.cores) : 'not measured'],
     [
+      "idle: modules' drift checks",
+      r.idle?.moduleDriftChecks
+        ? `${r.idle.moduleDriftChecks.unchanged ?? 0} found nothing moved and stopped after reading, ${r.idle.moduleDriftChecks.checked ?? 0} rendered and compared in full (ADR 92)`
+        : 'not counted (results before ADR 92, or functions in other processes)',
+    ],
+    [
       'release spread (--release)',
       r.release
         ? `${r.release.module} → ${r.release.version} on ${r.release.kymas} Kymas in ${r.release.seconds} s (upgraded per minute: ${r.release.upgradedPerMinute.join(', ')}; budget ${r.release.budget.kymasPerMinute} Kymas/min, ${r.release.budget.kymasPerRuntimePerMinute} per runtime API server); ours meanwhile: KCP ${r.release.kcpRequestsPerSecond} req/s (${r.release.kcpWritesPerSecond} writes/s), runtimes ${r.release.runtimeRequestsPerSecond} req/s`

@@ -66,6 +66,8 @@ export interface RunInputs {
   idleCost?: Cost;
   /** The broker had no work left when the idle window began (false: it began after a bounded wait, drift checks running). */
   idleSettled?: boolean;
+  /** apply-remote's drift checks in the idle window by what they found, counted in this process (--engine local). */
+  idleDriftChecks?: Record<string, number> | undefined;
   /** The release phase (--release), when it ran. */
   release?: ReleaseOutcome | undefined;
   /** Convergence did not finish within --timeout-seconds: the numbers are of what was Ready by then. */
@@ -160,7 +162,9 @@ export async function resultOf(r: RunInputs) {
     },
     edits: { ...summary(edits), hops: editTimeline(r.edits) },
     busyEdits: { ...summary(busy), hops: editTimeline(r.busyEdits) },
-    idle: idle ? idleResult(idle, r.idleSettled ?? true, kcpControllers, readyKymas, cpus().length) : null,
+    idle: idle
+      ? idleResult(idle, r.idleSettled ?? true, kcpControllers, readyKymas, cpus().length, r.idleDriftChecks)
+      : null,
     resources: {
       functions: {
         cpuSeconds: round(r.convergenceCost.self.cpuSeconds, 1),

@@ -19,7 +19,7 @@ import type { ApplyContext } from './context.ts';
 import { moduleReadiness } from '../../shared/render/readiness.ts';
 import { podsToJudge } from '../../shared/render/pods.ts';
 import { CONDITION, nextStatus, statusChanged, type StatusWish } from './status.ts';
-import { writeStatus } from './write-status.ts';
+import { storeStatus, writeStatus } from './write-status.ts';
 import type { Recalled } from './rollout.ts';
 
 /** The install pipeline: finalizers (stored first), render → prune → apply → default CR → readiness → status; a module
@@ -83,11 +83,13 @@ export async function install(ctx: ApplyContext, manifest: Manifest, runtime: Ku
     (await withdrawIfDeleted(ctx, manifest, runtime, target))
   )
     throw new ConflictError(`Manifest ${manifest.metadata.name} was deleted while it was applied`);
-  await writeGuarded(ctx, manifest, runtime, wish, target);
+  const written = await writeGuarded(ctx, manifest, runtime, wish, target);
   // The layer counts as fully synced only once nothing it dropped is still waiting to be pruned (a kept CRD).
-  if (installed && !heldCrds.length) await recordSyncedLayer(ctx, manifest);
-  const settled = !recalled && installed && !notes.length && !pods && !hasWritten() && !rendersFromKcp(ctx, manifest);
-  if (settled) ctx.settled.remember(runtime, manifest, applied);
+  const layerRecorded = installed && !heldCrds.length && (await recordSyncedLayer(ctx, manifest));
+  // Found or made as desired, Ready, nothing to say: the next drift check stops if nothing moved since (ADR 92). Not
+  // after the unguarded annotation patch, whose version may hold another writer's change.
+  if (!recalled && installed && !notes.length && !pods && !layerRecorded && !rendersFromKcp(ctx, manifest))
+    ctx.settled.remember(runtime, manifest, { version: written, synced: wish.synced ?? [] }, applied);
   else ctx.settled.forget(runtime, manifest);
   if (readiness.state !== 'Processing') return ctx.rollouts.forget(runtime, manifest);
   ctx.rollouts.remember(runtime, manifest, { ...done, applied });
@@ -105,10 +107,10 @@ export const SAME_LAYER_DIFF =
 
 /** After a new layer is installed, `sync-oci-ref` names it (upstream's "last OCI ref fully synced"; ADR 40): its
  * objects may be pruned when the next layer drops them, never before. A Manifest without the annotation keeps none. */
-async function recordSyncedLayer(ctx: ApplyContext, manifest: Manifest): Promise<void> {
+async function recordSyncedLayer(ctx: ApplyContext, manifest: Manifest): Promise<boolean> {
   const ref = manifest.spec?.install?.source.ref;
   const recorded = manifest.metadata.annotations?.[ANNOTATION.syncOciRef];
-  if (!ref || recorded === undefined || recorded === ref) return;
+  if (!ref || recorded === undefined || recorded === ref) return false;
   markStep('manifest_update_synced_oci_ref');
   const at = {
     apiVersion: API_VERSION,
@@ -125,6 +127,7 @@ async function recordSyncedLayer(ctx: ApplyContext, manifest: Manifest): Promise
         throw error;
       }),
   );
+  return true;
 }
 
 /** PURE. What a Manifest's status records as synced after a sync: the target, and what it holds (ADR 40, issue 34). */
@@ -134,7 +137,7 @@ const recordedOf = (s: Pick<Recalled, 'target' | 'held' | 'heldCrds'>) => [
   ...(s.heldCrds ?? []).map((h) => h.crd),
 ];
 
-/** The status written at the resourceVersion read (ADR 11); refused (409/404) because another instance deleted the
+/** The status written at the resourceVersion read (ADR 11), answering the version written; refused (409/404) because another instance deleted the
  * Manifest meanwhile, what this call applied (`target`) is withdrawn (withdraw.ts) before the error is thrown. */
 async function writeGuarded(
   ctx: ApplyContext,
@@ -142,8 +145,8 @@ async function writeGuarded(
   runtime: KubeClient,
   wish: StatusWish,
   target: SyncedResource[],
-): Promise<void> {
-  await writeStatus(ctx, manifest, wish, { precondition: true }).catch(async (error: unknown) => {
+): Promise<string | undefined> {
+  return storeStatus(ctx, manifest, wish, { precondition: true }).catch(async (error: unknown) => {
     if (isConflict(error) || isNotFound(error)) await withdrawIfDeleted(ctx, manifest, runtime, target);
     throw error;
   });

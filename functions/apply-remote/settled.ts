@@ -28,10 +28,17 @@ const versionOf = (o: Pick<RuntimeObject, 'metadata'>) => (o.metadata as { resou
 export class SettledModules {
   private readonly byRuntime = new WeakMap<KubeClient, Map<string, Settled>>();
 
-  /** The call wrote nothing and left the module Ready: `applied` are the objects as it found them. */
-  remember(runtime: KubeClient, manifest: Manifest, applied: readonly RuntimeObject[]): void {
-    const { uid, resourceVersion } = manifest.metadata;
-    const objects = versionsOf(manifest.status?.synced ?? [], applied);
+  /** A call left the module Ready with `applied` as desired (found so or written) and its status recording `synced`;
+   * `version`: the Manifest's resourceVersion its status write produced (none: the one it read). */
+  remember(
+    runtime: KubeClient,
+    manifest: Manifest,
+    at: { version: string | undefined; synced: readonly SyncedResource[] },
+    applied: readonly RuntimeObject[],
+  ): void {
+    const { uid } = manifest.metadata;
+    const resourceVersion = at.version ?? manifest.metadata.resourceVersion;
+    const objects = versionsOf(at.synced, applied);
     if (!uid || !resourceVersion || objects === undefined) return this.forget(runtime, manifest);
     let byUid = this.byRuntime.get(runtime);
     if (!byUid) this.byRuntime.set(runtime, (byUid = new Map()));

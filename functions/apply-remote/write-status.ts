@@ -18,8 +18,18 @@ export async function writeStatus(
   wish: StatusWish,
   options: { precondition?: boolean } = {},
 ): Promise<void> {
+  await storeStatus(ctx, manifest, wish, options);
+}
+
+/** writeStatus, answering the resourceVersion its write produced (undefined: nothing written). */
+export async function storeStatus(
+  ctx: ApplyContext,
+  manifest: Manifest,
+  wish: StatusWish,
+  options: { precondition?: boolean } = {},
+): Promise<string | undefined> {
   const status = nextStatus(manifest, wish, new Date().toISOString());
-  if (!statusChanged(manifest, status)) return;
+  if (!statusChanged(manifest, status)) return undefined;
   const { name, namespace, resourceVersion } = manifest.metadata;
   const metadata = { name, namespace, ...(options.precondition && resourceVersion ? { resourceVersion } : {}) };
   markStep('manifest_sync_state');
@@ -45,4 +55,5 @@ export async function writeStatus(
   await ctx.announce('update', stored as WatchedObject);
   ctx.log.info({ state: wish.state }, wish.operation);
   await ctx.events.record(involvedOf(manifest), manifestStateEvent(manifest.status?.state, wish.state, wish.operation));
+  return stored.metadata.resourceVersion;
 }

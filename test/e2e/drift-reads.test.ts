@@ -170,7 +170,7 @@ describe("a Kyma's drift checks", () => {
 
   it('stop after their reads once a check found a module as desired, and still put back what is edited', async () => {
     await sleep(LISTED_MS + 1_000);
-    await checkDrift(); // tango's was put back by a write: this check finds it as desired (ADR 92)
+    await checkDrift(); // tango's Deployment, put back, has rolled out since: this check finds it so (ADR 92)
     await sleep(LISTED_MS + 1_000);
     let before = await driftChecks();
     countRequests(true);
