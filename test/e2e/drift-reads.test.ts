@@ -20,6 +20,7 @@ import { converged } from './replay.ts';
 import { callsIn } from './handled.ts';
 import { throwawayRuntime } from './throwaway.ts';
 import { parseSamples, scrapeMetrics } from '../../bench/apiserver-metrics.ts';
+import { countsBetween } from '../../bench/idle-result.ts';
 import { loadKubeConfig, type Cluster } from '../../local/controlplane/index.ts';
 import { KubeClient } from '../../shared/kube/client.ts';
 import type { KubeObject } from '../../shared/kube/types.ts';
@@ -71,9 +72,6 @@ async function driftChecks(): Promise<Record<string, number>> {
     counts[found] = Number(value);
   return counts;
 }
-
-const delta = (before: Record<string, number>, after: Record<string, number>) =>
-  Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (before[k] ?? 0)]));
 
 /** The resync's drift check of each of the Kyma's Manifests, sent one after the other as its tick sends them (and,
  * `withKyma`, of the Kyma first). Answers the ids of the events sent, the Kyma's first. */
@@ -175,7 +173,10 @@ describe("a Kyma's drift checks", () => {
     let before = await driftChecks();
     countRequests(true);
     await checkDrift();
-    expect(delta(before, await driftChecks()), 'nothing rendered: every module as the last check found it').toEqual({
+    expect(
+      countsBetween(before, await driftChecks()),
+      'nothing rendered: every module as the last check found it',
+    ).toEqual({
       unchanged: MODULES.length,
       checked: 0,
     });
@@ -186,7 +187,7 @@ describe("a Kyma's drift checks", () => {
     before = await driftChecks();
     countRequests(true);
     await checkDrift();
-    expect(delta(before, await driftChecks())).toEqual({ unchanged: MODULES.length - 1, checked: 1 });
+    expect(countsBetween(before, await driftChecks())).toEqual({ unchanged: MODULES.length - 1, checked: 1 });
     expect(driftRequests()['runtime apply configmaps'], 'put back').toBe(1);
     expect((await runtime.get<KubeObject & { data?: Record<string, string> }>(config))?.data?.version).toBe('1.0.0');
   });
