@@ -11,7 +11,7 @@ const cost = (c: PerInstall) =>
   `${c.requests} requests, ${c.writes} writes; the lifecycle manager's own: ${c.ownRequests ?? '–'} requests, ${c.ownWrites} writes`;
 
 const footprint = (f: BenchResult['resources']['functions']['atConvergence']) =>
-  `RSS ${f.rssMiB} MiB (heap ${f.heapUsedMiB} of ${f.heapTotalMiB} MiB, outside it ${f.externalMiB} MiB), ${f.sockets} open sockets`;
+  `RSS ${f.rssMiB} MiB${typeof f.peakRssMiB === 'number' ? ` (peak so far ${f.peakRssMiB} MiB)` : ''} (heap ${f.heapUsedMiB} of ${f.heapTotalMiB} MiB, outside it ${f.externalMiB} MiB), ${f.sockets} open sockets`;
 
 export function toMarkdown(r: BenchResult): string {
   const c = r.convergence;

@@ -170,7 +170,12 @@ export async function resultOf(r: RunInputs) {
         cpuSeconds: round(r.convergenceCost.self.cpuSeconds, 1),
         cpuSecondsPerInstall: round(r.convergenceCost.self.cpuSeconds / Math.max(1, installs), 3),
         peakRssMiB: round((idle ?? r.convergenceCost).self.peakRssBytes / MIB, 0),
-        atConvergence: { ...r.footprint, rssMiB: round(r.convergenceCost.self.rssBytes / MIB, 0) },
+        atConvergence: {
+          ...r.footprint,
+          rssMiB: round(r.convergenceCost.self.rssBytes / MIB, 0),
+          // The peak so far (VmHWM): tells a peak during convergence from one in the edits or the idle window.
+          peakRssMiB: round(r.convergenceCost.self.peakRssBytes / MIB, 0),
+        },
       },
       byRole: Object.fromEntries(
         Object.entries(usageByRole(r.convergenceCost.processes)).map(([role, u]) => [

@@ -33,7 +33,7 @@ export async function install(ctx: ApplyContext, manifest: Manifest, runtime: Ku
     manifest = await setFinalizers(ctx.kcp, manifest, withFinalizers(manifest, wanted), ctx.events);
     ctx.written.remember(manifest);
   }
-  // A drift check that finds the module as a call left it that wrote nothing and found it Ready ends here (ADR 92).
+  // A drift check that finds the module as the last call that left it Ready did ends after its reads (ADR 92).
   if (ctx.listed) {
     const unchanged = await ctx.settled.unchanged(runtime, manifest, ctx.listed);
     moduleDriftChecks.inc({ found: unchanged ? 'unchanged' : 'checked' });
@@ -137,8 +137,9 @@ const recordedOf = (s: Pick<Recalled, 'target' | 'held' | 'heldCrds'>) => [
   ...(s.heldCrds ?? []).map((h) => h.crd),
 ];
 
-/** The status written at the resourceVersion read (ADR 11), answering the version written; refused (409/404) because another instance deleted the
- * Manifest meanwhile, what this call applied (`target`) is withdrawn (withdraw.ts) before the error is thrown. */
+/** The status written at the resourceVersion read (ADR 11), answering the version written (none: unchanged); refused
+ * (409/404) because another instance deleted the Manifest meanwhile, what this call applied (`target`) is withdrawn
+ * (withdraw.ts) before the error is thrown. */
 async function writeGuarded(
   ctx: ApplyContext,
   manifest: Manifest,

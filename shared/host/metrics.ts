@@ -20,7 +20,7 @@ export const maintenanceConfigRead = new Gauge({
 });
 
 /** A module's drift checks by what they found (apply-remote, ADR 92): `unchanged` — the Manifest and its objects at the
- * versions a check that found them as desired saw, nothing rendered —, or `checked`: rendered and compared in full. */
+ * versions the last call that left the module Ready saw, nothing rendered —, or `checked`: rendered and compared. */
 export const moduleDriftChecks = new Counter({
   name: 'lifecycle_module_drift_checks_total',
   help: "Drift checks of a module's objects, by what they did: unchanged (stopped after reading) or checked (in full).",
