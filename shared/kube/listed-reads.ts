@@ -43,13 +43,7 @@ export class ListedReads {
   async readOnServer<T extends KubeObject>(client: KubeClient, ref: ObjectRef): Promise<T | null | undefined> {
     if (ref.namespace) return this.read<T>(client, ref);
     const key = `${client.server}\n${ref.apiVersion}\n${ref.kind}\n${ref.name}`;
-    let read = this.byServer.get(key);
-    if (!read) {
-      this.byServer.set(key, (read = readByName(client, ref)));
-      const reads = this.byServer;
-      const kept = read;
-      setTimeout(() => reads.get(key) === kept && reads.delete(key), this.keepMs).unref();
-    }
+    const read = this.byServer.get(key) ?? this.keep(this.byServer, key, readByName(client, ref));
     return (await read) as T | null | undefined;
   }
 
@@ -66,9 +60,13 @@ export class ListedReads {
       // A list's items carry no apiVersion and kind: they are the ones asked for.
       .then((items) => new Map(items.map((o) => [o.metadata?.name ?? '', { ...o, apiVersion, kind }])))
       .catch(() => undefined);
-    byKey.set(key, listed);
-    const entries = byKey;
-    setTimeout(() => entries.get(key) === listed && entries.delete(key), this.keepMs).unref();
-    return listed;
+    return this.keep(byKey, key, listed);
+  }
+
+  /** `value` answers for `key` in `entries` for `keepMs`, then goes (unless replaced meanwhile). */
+  private keep<V>(entries: Map<string, V>, key: string, value: V): V {
+    entries.set(key, value);
+    setTimeout(() => entries.get(key) === value && entries.delete(key), this.keepMs).unref();
+    return value;
   }
 }

@@ -68,8 +68,8 @@ function driftRequests(): Record<string, number> {
 async function driftChecks(): Promise<Record<string, number>> {
   const text = await (await fetch(new URL('/metrics', world.runner.functions.get('apply-remote') ?? ''))).text();
   const counts: Record<string, number> = { unchanged: 0, checked: 0 };
-  for (const [, found = '', value] of text.matchAll(/^lifecycle_module_drift_checks_total\{found="(\w+)"\} (\d+)/gm))
-    counts[found] = Number(value);
+  for (const { labels, value } of parseSamples(text, 'lifecycle_module_drift_checks_total'))
+    counts[labels.found ?? ''] = value;
   return counts;
 }
 
