@@ -18,6 +18,7 @@ import { createKymas, EDIT_MODULE, startFleet, type Fleet } from './fleet.ts';
 import { ReadinessTracker } from './readiness.ts';
 import { measureRelease } from './release.ts';
 import { selfFootprint } from './process-usage.ts';
+import { memoryMark, type MemoryMark } from './memory-marks.ts';
 import { countsBetween, moduleDriftCheckCounts } from './idle-result.ts';
 import { currentCommit, resultOf, type BenchResult } from './result.ts';
 import { changedBetween, resourceVersions } from './snapshot.ts';
@@ -144,21 +145,25 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
     const duringConvergence = await busy;
     if (settings.edits) say(`${settings.edits} runtime-Kyma edits (add ${EDIT_MODULE})`);
     const edits = await editKymas(fleet, idleEditTargets(settings), edited, tracker, settings.timeoutSeconds, say);
+    const memory: MemoryMark[] = [memoryMark('the edits')];
     // At thousands of Kymas the drift checks never let the broker run dry: wait a bounded time, then measure anyway.
     const settled = await engine.settled(SETTLE_LIMIT_MS);
     if (!settled)
       say(
         `the broker still had work ${SETTLE_LIMIT_MS / 1000} s after the edits (background drift checks): the idle window starts anyway`,
       );
+    memory.push(memoryMark('settling'));
     const quiet = await resourceVersions(fleet.kcp, fleet.runtimes, [
       ...fleet.modules,
       ...(settings.edits + settings.busyEdits ? [EDIT_MODULE] : []),
     ]);
+    memory.push(memoryMark("the bench's read of every resourceVersion"));
     const idleFrom = await costSnapshot(fleet);
     const checksFrom = await moduleDriftCheckCounts();
     say(`idle window: ${settings.idleSeconds} s`);
     await sleep(settings.idleSeconds * 1000);
     const idleTo = await costSnapshot(fleet);
+    memory.push(memoryMark('the idle window'));
     const checksTo = await moduleDriftCheckCounts();
     const endState = await readEndState(fleet.kcp);
     const flapped = changedBetween(
@@ -194,6 +199,7 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
       callsByEvent,
       footprint,
       idleCost: costBetween(idleFrom, idleTo),
+      memory,
       idleSettled: settled,
       idleDriftChecks: settings.engine === 'local' ? countsBetween(checksFrom, checksTo) : undefined,
       release,

@@ -3,6 +3,7 @@ import type { BenchResult } from './result.ts';
 import { roleOf } from './roles.ts';
 import { timelineText } from './edit-timeline.ts';
 import type { idleCpu } from './idle-result.ts';
+import { memoryMarksText } from './memory-marks.ts';
 
 const round2 = (n: number) => Number(n.toFixed(2));
 
@@ -119,7 +120,7 @@ export function toMarkdown(r: BenchResult): string {
       r.settings.engine === 'knative'
         ? 'this process (bench, runtime watch, cluster DNS and Service proxy)'
         : 'functions (this process)',
-      `${r.resources.functions.cpuSeconds} CPU s during convergence (${r.resources.functions.cpuSecondsPerInstall} per module install), peak RSS ${r.resources.functions.peakRssMiB} MiB; at convergence ${footprint(r.resources.functions.atConvergence)}`,
+      `${r.resources.functions.cpuSeconds} CPU s during convergence (${r.resources.functions.cpuSecondsPerInstall} per module install), peak RSS ${r.resources.functions.peakRssMiB} MiB; at convergence ${footprint(r.resources.functions.atConvergence)}${r.resources.functions.afterConvergence?.length ? `; ${memoryMarksText(r.resources.functions.afterConvergence)}` : ''}`,
     ],
     ...Object.entries(r.resources.processes)
       .filter(([name]) => /kube-apiserver|etcd/.test(name) || roleOf(name))

@@ -14,6 +14,7 @@ import { idleResult, round, top } from './idle-result.ts';
 import type { ReleaseOutcome } from './release.ts';
 import { functionOfCaller, type TalliedRequest } from '../shared/kube/request-tally.ts';
 import type { Footprint } from './process-usage.ts';
+import type { MemoryMark } from './memory-marks.ts';
 import { callsPerInstall, costByFunction } from './by-function.ts';
 import { editLatency, editTimeline, type EditMarks } from './edit-timeline.ts';
 import type { InstanceCalls } from './engine.ts';
@@ -61,6 +62,8 @@ export interface RunInputs {
   requests: TalliedRequest[];
   /** The functions' calls during convergence counted in this process, by caller name (none from function processes). */
   callsByEvent: Record<string, number>;
+  /** This process's memory at the ends of the phases after convergence (absent when bounded). */
+  memory?: MemoryMark[];
   /** This process at convergence: sockets, heap and memory outside it. */
   footprint: Footprint;
   idleCost?: Cost;
@@ -176,6 +179,7 @@ export async function resultOf(r: RunInputs) {
           // The peak so far (VmHWM): tells a peak during convergence from one in the edits or the idle window.
           peakRssMiB: round(r.convergenceCost.self.peakRssBytes / MIB, 0),
         },
+        afterConvergence: r.memory ?? [],
       },
       byRole: Object.fromEntries(
         Object.entries(usageByRole(r.convergenceCost.processes)).map(([role, u]) => [
