@@ -19,7 +19,7 @@ import { ReadinessTracker } from './readiness.ts';
 import { measureRelease } from './release.ts';
 import { selfFootprint } from './process-usage.ts';
 import { memoryMark, type MemoryMark } from './memory-marks.ts';
-import { countsBetween, moduleDriftCheckCounts } from './idle-result.ts';
+import { driftCheckCounts, driftChecksBetween } from './idle-result.ts';
 import { currentCommit, resultOf, type BenchResult } from './result.ts';
 import { changedBetween, resourceVersions } from './snapshot.ts';
 import { untilAll } from './wait.ts';
@@ -159,12 +159,12 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
     ]);
     memory.push(memoryMark("the bench's read of every resourceVersion"));
     const idleFrom = await costSnapshot(fleet);
-    const checksFrom = await moduleDriftCheckCounts();
+    const checksFrom = await driftCheckCounts();
     say(`idle window: ${settings.idleSeconds} s`);
     await sleep(settings.idleSeconds * 1000);
     const idleTo = await costSnapshot(fleet);
     memory.push(memoryMark('the idle window'));
-    const checksTo = await moduleDriftCheckCounts();
+    const checksTo = await driftCheckCounts();
     const endState = await readEndState(fleet.kcp);
     const flapped = changedBetween(
       quiet,
@@ -201,7 +201,7 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
       idleCost: costBetween(idleFrom, idleTo),
       memory,
       idleSettled: settled,
-      idleDriftChecks: settings.engine === 'local' ? countsBetween(checksFrom, checksTo) : undefined,
+      idleDriftChecks: settings.engine === 'local' ? driftChecksBetween(checksFrom, checksTo) : undefined,
       release,
       timedOut: false,
       endState,

@@ -1,15 +1,28 @@
 // The idle window's part of a bench result: requests per second on each side, ours, the WATCHes we opened (ADR 64),
 // and where the window's CPU went (issue 35: the drift period holds at 5,000 Ready Kymas, the machine ≤ 50 % busy).
 import type { Cost } from './cost.ts';
-import { moduleDriftChecks } from '../shared/host/metrics.ts';
+import { kymaDriftChecks, moduleDriftChecks } from '../shared/host/metrics.ts';
 import { ownRequests, ownWatches } from './own-writes.ts';
 import { usageByRole } from './roles.ts';
 
-/** apply-remote's drift checks so far in this process, by what they found (`lifecycle_module_drift_checks_total`). */
-export async function moduleDriftCheckCounts(): Promise<Record<string, number>> {
-  const { values } = await moduleDriftChecks.get();
-  return Object.fromEntries(values.map((v) => [String(v.labels.found), v.value]));
+/** The drift checks so far in this process by what they found: apply-remote's of modules (ADR 92) and
+ * aggregate-status' of Kymas (ADR 93). */
+export async function driftCheckCounts(): Promise<DriftChecks> {
+  const counts = async (counter: typeof moduleDriftChecks) =>
+    Object.fromEntries((await counter.get()).values.map((v) => [String(v.labels.found), v.value]));
+  return { modules: await counts(moduleDriftChecks), kymas: await counts(kymaDriftChecks) };
 }
+
+export interface DriftChecks {
+  modules: Record<string, number>;
+  kymas: Record<string, number>;
+}
+
+/** PURE. The drift checks between two counts. */
+export const driftChecksBetween = (before: DriftChecks, after: DriftChecks): DriftChecks => ({
+  modules: countsBetween(before.modules, after.modules),
+  kymas: countsBetween(before.kymas, after.kymas),
+});
 
 /** PURE. What each count grew by from `before` to `after`. */
 export const countsBetween = (before: Record<string, number>, after: Record<string, number>) =>
@@ -48,7 +61,7 @@ export function idleResult(
   kcpControllers: RegExp,
   readyKymas: number,
   cores: number,
-  moduleDriftChecks?: Record<string, number>,
+  driftChecks?: DriftChecks,
 ) {
   const own = {
     kcp: ownRequests(idle.kcp.byVerbResource, kcpControllers) / idle.seconds,
@@ -70,8 +83,8 @@ export function idleResult(
       runtimeRequestsPerSecond: round((own.runtimes * 1000) / Math.max(1, readyKymas)),
     },
     cpu: idleCpu(idle, cores),
-    // apply-remote's drift checks in the window by what they found (ADR 92; this process's functions only).
-    ...(moduleDriftChecks ? { moduleDriftChecks } : {}),
+    // The drift checks in the window by what they found (ADR 92, 93; this process's functions only).
+    ...(driftChecks ? { moduleDriftChecks: driftChecks.modules, kymaDriftChecks: driftChecks.kymas } : {}),
     kcpByVerbResource: top(idle.kcp.byVerbResource, 8),
     runtimeByVerbResource: top(idle.runtimes.byVerbResource, 8),
   };

@@ -107,6 +107,12 @@ export function toMarkdown(r: BenchResult): string {
         : 'not counted (results before ADR 92, or functions in other processes)',
     ],
     [
+      "idle: Kymas' drift checks",
+      r.idle?.kymaDriftChecks
+        ? `${r.idle.kymaDriftChecks.unchanged ?? 0} found nothing moved and stopped after reading, ${r.idle.kymaDriftChecks.checked ?? 0} checked in full (ADR 93)`
+        : 'not counted (results before ADR 93, or functions in other processes)',
+    ],
+    [
       'release spread (--release)',
       r.release
         ? `${r.release.module} → ${r.release.version} on ${r.release.kymas} Kymas in ${r.release.seconds} s (upgraded per minute: ${r.release.upgradedPerMinute.join(', ')}; budget ${r.release.budget.kymasPerMinute} Kymas/min, ${r.release.budget.kymasPerRuntimePerMinute} per runtime API server); ours meanwhile: KCP ${r.release.kcpRequestsPerSecond} req/s (${r.release.kcpWritesPerSecond} writes/s), runtimes ${r.release.runtimeRequestsPerSecond} req/s`

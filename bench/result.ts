@@ -10,7 +10,7 @@ import type { Cost } from './cost.ts';
 import { LOAD_FLAGS, type Fleet } from './fleet.ts';
 import type { ReadinessTracker } from './readiness.ts';
 import { KCP_CONTROLLERS, KNATIVE_KCP_CONTROLLERS, ownRequests, ownWrites, RUNTIME_CONTROLLERS } from './own-writes.ts';
-import { idleResult, round, top } from './idle-result.ts';
+import { idleResult, round, top, type DriftChecks } from './idle-result.ts';
 import type { ReleaseOutcome } from './release.ts';
 import { functionOfCaller, type TalliedRequest } from '../shared/kube/request-tally.ts';
 import type { Footprint } from './process-usage.ts';
@@ -69,8 +69,8 @@ export interface RunInputs {
   idleCost?: Cost;
   /** The broker had no work left when the idle window began (false: it began after a bounded wait, drift checks running). */
   idleSettled?: boolean;
-  /** apply-remote's drift checks in the idle window by what they found, counted in this process (--engine local). */
-  idleDriftChecks?: Record<string, number> | undefined;
+  /** The drift checks in the idle window by what they found, counted in this process (--engine local). */
+  idleDriftChecks?: DriftChecks | undefined;
   /** The release phase (--release), when it ran. */
   release?: ReleaseOutcome | undefined;
   /** Convergence did not finish within --timeout-seconds: the numbers are of what was Ready by then. */

@@ -3,7 +3,7 @@
 import { API_VERSION, KCP_NAMESPACE } from '../shared/core/vocabulary.ts';
 import type { KubeClient } from '../shared/kube/client.ts';
 import type { KubeObject } from '../shared/kube/types.ts';
-import { listAll } from '../shared/kube/list.ts';
+import { eachPage } from '../shared/kube/list.ts';
 import { sampleGroup, sampleKind } from '../tools/module/sample.ts';
 
 type Listed = KubeObject & { metadata: { name: string; namespace?: string; resourceVersion?: string } };
@@ -26,7 +26,8 @@ export async function resourceVersions(
   modules: readonly string[],
 ): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  const record = (where: string, kind: string, items: Listed[]) => {
+  // Page by page: at 5,000 Kymas the Manifests and catalog copies in full are hundreds of MiB.
+  const record = (where: string, kind: string) => (items: Listed[]) => {
     for (const i of items)
       out.set(
         `${where} ${kind} ${i.metadata.namespace ? `${i.metadata.namespace}/` : ''}${i.metadata.name}`,
@@ -34,14 +35,14 @@ export async function resourceVersions(
       );
   };
   for (const kind of ['Kyma', 'Manifest'])
-    record('kcp', kind, await listAll<Listed>(kcp, API_VERSION, kind, { namespace: KCP_NAMESPACE }));
+    await eachPage<Listed>(kcp, API_VERSION, kind, { namespace: KCP_NAMESPACE }, record('kcp', kind));
   const kinds = [
     ...RUNTIME_KINDS,
     ...modules.map((m): [string, string] => [`${sampleGroup(m)}/v1alpha1`, sampleKind(m)]),
   ];
   for (const [i, runtime] of runtimes.entries()) {
     for (const [apiVersion, kind] of kinds) {
-      record(`runtime-${i + 1}`, kind, await listAll<Listed>(runtime, apiVersion, kind).catch(() => []));
+      await eachPage<Listed>(runtime, apiVersion, kind, {}, record(`runtime-${i + 1}`, kind)).catch(() => undefined);
     }
   }
   return out;

@@ -13,6 +13,7 @@ import {
   APISERVER_UPDATE,
   RESYNC_DUE,
   fullCheckOf,
+  isDriftCheck,
   type EventAttributes,
 } from '../../shared/host/events.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/deps.ts';
@@ -20,7 +21,10 @@ import type { LifecycleFunction } from '../../shared/host/invoke.ts';
 import type { ObjectKey } from '../../shared/host/events.ts';
 import { aggregateSteps, awaitsRuntimeKyma, ignoreReason, runtimeSideChanged, type AggregateStep } from './decide.ts';
 import { kymaKeyOf, kymaNameOf, serialByKyma } from '../../shared/kube/kyma-of.ts';
-import { inClusterSync, runtimeView, secondPass, syncRuntime } from './runtime-sync.ts';
+import { inClusterSync, runtimeView, secondPass, syncRuntime, type SideOutcome } from './runtime-sync.ts';
+import { QuietKymas, versionsOf, type KymaSeen } from './quiet.ts';
+import { kcpVersions, unchangedSinceLastCheck } from './quiet-check.ts';
+import { kymaDriftChecks } from '../../shared/host/metrics.ts';
 import { isInClusterKyma } from '../../shared/core/in-cluster.ts';
 import { RuntimeClients } from '../../shared/kube/runtime-clients.ts';
 import { SyncMemo } from '../../shared/kube/sync-memo.ts';
@@ -74,6 +78,33 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
     inCluster
       ? inClusterSync(deps.config.inCluster)
       : syncRuntime(deps.kcp, runtimes, kyma, pushed, force, deps.config, awaitsRuntimeKyma(kyma, inCluster));
+  const quiet = new QuietKymas();
+  const driftPeriodMs = deps.config.driftPeriodMinutes * 60_000;
+  /** A drift check that finds nothing moved since the last one found nothing to do (ADR 93), counted either way. */
+  const quietly = async (kyma: Kyma) => {
+    const unchanged = await unchangedSinceLastCheck({ kcp: deps.kcp, runtimes, pushed, quiet, driftPeriodMs }, kyma);
+    kymaDriftChecks.inc({ found: unchanged ? 'unchanged' : 'checked' });
+    return unchanged;
+  };
+  /** The Kyma with its runtime side synced (Kyma events), read again after it (seconds on a busy runtime): writes
+   * meanwhile are no 409 (ADR 54); resolved from the runtime Kyma meanwhile, synced again for the Kyma as it is now
+   * (ADR 82). */
+  const withRuntimeSide = async (
+    key: ObjectKey,
+    event: EventAttributes,
+    seen: Kyma,
+    inCluster: boolean,
+    force: Freshness | false,
+  ): Promise<{ kyma: Kyma | undefined; side: SideOutcome | undefined }> => {
+    if (key.kind !== 'Kyma') return { kyma: seen, side: undefined };
+    let side = await runtimeSideOf(seen, inCluster, force);
+    let kyma = await kymaOf(key, event);
+    if (kyma && runtimeSideChanged(seen, kyma, inCluster)) {
+      side = secondPass(side, await runtimeSideOf(kyma, inCluster, force));
+      kyma = await kymaOf(key, event);
+    }
+    return { kyma, side };
+  };
   return {
     name: NAME,
     accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
@@ -98,15 +129,12 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
         return undefined;
       }
       const inCluster = isInClusterKyma(seen);
+      // A drift check of a Kyma whose last one found nothing to do, where nothing moved since, ends here (ADR 93).
+      const drift = key.kind === 'Kyma' && isDriftCheck(event) && !inCluster && !deps.config.runtimeImagePullSecret;
+      if (drift && (await quietly(seen))) return undefined;
+      const before = drift ? await kcpVersions(deps.kcp, seen) : undefined;
       const force = fullCheckOf(event);
-      let side = key.kind === 'Kyma' ? await runtimeSideOf(seen, inCluster, force) : undefined;
-      // Read again after a runtime side (seconds on a busy runtime): writes meanwhile are no 409 (ADR 54); resolved
-      // from the runtime Kyma meanwhile, the side is synced again for the Kyma as it is now (ADR 82).
-      let kyma = side ? await kymaOf(key, event) : seen;
-      if (side && kyma && runtimeSideChanged(seen, kyma, inCluster)) {
-        side = secondPass(side, await runtimeSideOf(kyma, inCluster, force));
-        kyma = await kymaOf(key, event);
-      }
+      const { kyma, side } = await withRuntimeSide(key, event, seen, inCluster, force);
       if (!kyma || ignoreReason(kyma, false)) return undefined;
       const manifests = await manifestsOf(kyma);
       const pendingStep = side?.pending ? currentStep() : undefined;
@@ -116,6 +144,7 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
       for (const step of aggregateSteps({ kyma, manifests, runtimeSide: runtimeView(side), inCluster, now })) {
         await take(call, step, log.child({ step: step.step }));
       }
+      if (before) rememberQuiet(quiet, call, { ...before, manifests: versionsOf(manifests) });
       return undefined;
     },
   };
@@ -127,8 +156,10 @@ interface AggregateCall {
   kyma: Kyma;
   /** The Kyma as stored after the status step. */
   stored: Kyma;
-  side: Awaited<ReturnType<typeof syncRuntime>> | ReturnType<typeof inClusterSync> | undefined;
+  side: SideOutcome | undefined;
   pendingStep: RequeueReason | undefined;
+  /** The runtime Kyma's resourceVersion the mirror found or made (ADR 93). */
+  mirrored?: string | undefined;
   /** Whether (and how) the runtime side is read whatever this instance remembers. */
   force: Freshness | false;
   runtimes: RuntimeClients;
@@ -152,12 +183,25 @@ async function take(call: AggregateCall, step: AggregateStep, log: Logger): Prom
       const runtime = step.lookUpRuntime ? await runtimeClient(call.runtimes, call.kyma) : call.side?.runtime;
       if (!runtime || !call.stored.status) return;
       const how = { force: call.force, statusWritten: step.statusWritten, mustMirror: !step.lookUpRuntime };
-      await mirrorStatus(to, call.kyma, runtime, call.stored.status, call.pushed, how);
+      call.mirrored = await mirrorStatus(to, call.kyma, runtime, call.stored.status, call.pushed, how);
       return;
     }
     case 'RetryPending':
       throw new NotYetReadyError(step.message, call.pendingStep);
   }
+}
+
+/** A drift check that ended with the Kyma Ready, its runtime side in step and its status mirrored, nothing pending and
+ * no upstream watcher removed, is remembered with what it saw (ADR 93); any other forgets the Kyma. */
+function rememberQuiet(quiet: QuietKymas, call: AggregateCall, kcp: Pick<KymaSeen, 'manifests' | 'catalog'>): void {
+  const runtime = call.side?.runtime?.client;
+  const { uid, resourceVersion } = call.stored.metadata;
+  if (!runtime || !uid) return;
+  const side = call.side;
+  const clean = side && !side.pending && !side.upstreamWatcher && !('unreachable' in side.sync);
+  if (!clean || call.stored.status?.state !== 'Ready' || !call.mirrored || !resourceVersion)
+    return quiet.forget(runtime, uid);
+  quiet.remember(runtime, uid, { ...kcp, kyma: resourceVersion, runtimeKyma: call.mirrored });
 }
 
 async function runtimeClient(

@@ -59,7 +59,8 @@ export function mirrorRead(how: MirrorHow, memo: { fresh: boolean; known: boolea
 }
 
 /** Copies the status to the runtime's Kyma when it exists, is not being deleted and differs; what this instance
- * mirrored for `key` is remembered (ADR 25), and read back as `mirrorRead` decides. */
+ * mirrored for `key` is remembered (ADR 25), and read back as `mirrorRead` decides. Answers the runtime Kyma's
+ * resourceVersion when it was read and found so, or written (ADR 93). */
 export async function mirrorToRuntime(
   runtime: KubeClient,
   scope: RuntimeScope,
@@ -67,7 +68,7 @@ export async function mirrorToRuntime(
   memo: SyncMemo,
   key: string,
   how: MirrorHow,
-): Promise<void> {
+): Promise<string | undefined> {
   const ref = remoteKymaRef(scope);
   const mirrored = mirroredStatus(status, scope.namespace);
   const memoKey = `${key}#status`;
@@ -75,23 +76,24 @@ export async function mirrorToRuntime(
     fresh: memo.fresh(runtime, memoKey, mirrored),
     known: memo.known(runtime, memoKey),
   });
-  if (read === 'skip') return;
+  if (read === 'skip') return undefined;
   let remote: Kyma | undefined;
   if (read !== 'write') {
     memo.forget(runtime, memoKey);
     remote = await runtime.get<Kyma>(ref, read).catch(() => undefined);
-    if (!remote || remote.metadata.deletionTimestamp) return;
-    if (canonicalJson(remote.status) === canonicalJson(mirrored)) return memo.remember(runtime, memoKey, mirrored);
+    if (!remote || remote.metadata.deletionTimestamp) return undefined;
+    if (canonicalJson(remote.status) === canonicalJson(mirrored)) {
+      memo.remember(runtime, memoKey, mirrored);
+      return remote.metadata.resourceVersion;
+    }
   }
   const written = await runtime
-    .mergePatch({ ...ref, apiVersion: API_VERSION }, statusPatch(remote?.status, mirrored), 'status')
-    .then(
-      () => true,
-      (error: unknown) => {
-        if (isNotFound(error)) return false;
-        throw error;
-      },
-    );
+    .mergePatch<Kyma>({ ...ref, apiVersion: API_VERSION }, statusPatch(remote?.status, mirrored), 'status')
+    .catch((error: unknown) => {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    });
   if (written) memo.remember(runtime, memoKey, mirrored);
   else memo.forget(runtime, memoKey);
+  return written?.metadata.resourceVersion;
 }

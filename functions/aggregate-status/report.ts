@@ -57,7 +57,8 @@ export async function writeKymaStatus(to: Reporting, kyma: Kyma, status: KymaSta
 }
 
 /** The status mirrored to the runtime Kyma; a failure is a StatusSynchronization Warning, and thrown when `mustMirror`
- * (a Kyma event, whose retry repairs it), else only logged (the next Kyma event or resync repairs it). */
+ * (a Kyma event, whose retry repairs it), else only logged (the next Kyma event or resync repairs it). Answers what
+ * `mirrorToRuntime` does: the runtime Kyma's resourceVersion when found or made so. */
 export async function mirrorStatus(
   to: Reporting,
   kyma: Kyma,
@@ -65,13 +66,14 @@ export async function mirrorStatus(
   status: KymaStatus,
   memo: SyncMemo,
   how: MirrorHow & { mustMirror: boolean },
-): Promise<void> {
+): Promise<string | undefined> {
   markStep('status_sync_to_remote');
   const key = `${kyma.metadata.namespace ?? ''}/${kyma.metadata.name}`;
-  await mirrorToRuntime(runtime.client, runtime.scope, status, memo, key, how).catch(async (error: unknown) => {
+  return mirrorToRuntime(runtime.client, runtime.scope, status, memo, key, how).catch(async (error: unknown) => {
     await to.events.record(involvedOf(kyma), failedWriteEvent('StatusSynchronization', error));
     if (how.mustMirror) throw error;
     to.log.warn({ kyma: kyma.metadata.name, err: String(error) }, 'status not mirrored to the runtime Kyma yet');
+    return undefined;
   });
 }
 

@@ -215,7 +215,7 @@ const CRD_REUSE_MS = 30_000;
 const crdsOfKcp = new WeakMap<KubeClient, { at: number; crds: Promise<RuntimeCrd[]> }>();
 
 /** The lifecycle CRDs as the runtimes get them, read from the KCP at most every CRD_REUSE_MS (three GETs). */
-function lifecycleCrds(kcp: KubeClient): Promise<RuntimeCrd[]> {
+export function lifecycleCrds(kcp: KubeClient): Promise<RuntimeCrd[]> {
   const known = crdsOfKcp.get(kcp);
   if (known && Date.now() - known.at < CRD_REUSE_MS) return known.crds;
   const crds = Promise.all(

@@ -28,6 +28,15 @@ export const moduleDriftChecks = new Counter({
   registers: [processRegistry],
 });
 
+/** A Kyma's drift checks by what they found (aggregate-status, ADR 93): `unchanged` — the Kyma, its Manifests, the
+ * catalog and the runtime Kyma as the last check that found nothing to do saw them —, or `checked`: in full. */
+export const kymaDriftChecks = new Counter({
+  name: 'lifecycle_kyma_drift_checks_total',
+  help: "Drift checks of a Kyma's status and runtime side, by what they did: unchanged (stopped after reading) or checked.",
+  labelNames: ['found'],
+  registers: [processRegistry],
+});
+
 /** The Kubernetes requests counted in this process (LIFECYCLE_COUNT_REQUESTS, off by default; the bench turns it on
  * in every function process), by the calling function, API server, verb and resource: none while counting is off. */
 new Counter({

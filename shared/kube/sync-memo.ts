@@ -21,9 +21,9 @@ export class SyncMemo {
     return last !== undefined && last === fingerprintOf(desired);
   }
 
-  /** True when something went to `client` for `key` less than the TTL ago (whatever it was). */
-  known(client: KubeClient, key: string, now = Date.now()): boolean {
-    return this.pushed.get(client, key, now) !== undefined;
+  /** True when something went to `client` for `key` less than the TTL (or `withinMs`) ago, whatever it was. */
+  known(client: KubeClient, key: string, now = Date.now(), withinMs?: number): boolean {
+    return this.pushed.get(client, key, now, withinMs) !== undefined;
   }
 
   remember(client: KubeClient, key: string, desired: unknown, now = Date.now()): void {

@@ -3,7 +3,7 @@
 // as desired reads nothing on the KCP; what they compare comes from the API server's watch cache, no read reaches etcd
 // (ADR 76); the catalog copies, pushed by the install, are left to a later check (ADR 90, test/catalog-waits.test.ts);
 // the Kyma's own drift check calls resolve-template and aggregate-status, not purge (ADR 91); a module found as the
-// last check found it is not rendered again (ADR 92).
+// last check found it is not rendered again (ADR 92), nor is a Kyma whose last check found nothing to do (ADR 93).
 // What drifted is still found and put back. Real KCP and a runtime of its own (its etcd counts only this
 // test's reads), the local runner; the request tally counts what the drift checks send.
 import { readFile } from 'node:fs/promises';
@@ -14,6 +14,7 @@ import { eventAbout, LANE, LANE_BACKGROUND, RESYNC_DUE } from '../../shared/host
 import { RESYNC_DRIFT, RESYNC_REASON } from '../../shared/core/resync-reasons.ts';
 import { countRequests, requestTally } from '../../shared/kube/request-tally.ts';
 import { LISTED_MS } from '../../shared/kube/listed-reads.ts';
+import { RECENT_READ_MS } from '../../shared/kube/recent-reads.ts';
 import { publishSampleModule, setReleaseChannels } from '../../tools/module/publish.ts';
 import { deploymentOf } from './removal-helpers.ts';
 import { converged } from './replay.ts';
@@ -64,11 +65,13 @@ function driftRequests(): Record<string, number> {
   return out;
 }
 
-/** apply-remote's drift checks so far by what they found (`lifecycle_module_drift_checks_total`, its /metrics). */
-async function driftChecks(): Promise<Record<string, number>> {
-  const text = await (await fetch(new URL('/metrics', world.runner.functions.get('apply-remote') ?? ''))).text();
+/** The drift checks so far by what they found: apply-remote's of modules (`lifecycle_module_drift_checks_total`), or
+ * aggregate-status' of Kymas (`lifecycle_kyma_drift_checks_total`), from the function's /metrics. */
+async function driftChecks(of: 'module' | 'kyma' = 'module'): Promise<Record<string, number>> {
+  const fn = of === 'module' ? 'apply-remote' : 'aggregate-status';
+  const text = await (await fetch(new URL('/metrics', world.runner.functions.get(fn) ?? ''))).text();
   const counts: Record<string, number> = { unchanged: 0, checked: 0 };
-  for (const { labels, value } of parseSamples(text, 'lifecycle_module_drift_checks_total'))
+  for (const { labels, value } of parseSamples(text, `lifecycle_${of}_drift_checks_total`))
     counts[labels.found ?? ''] = value;
   return counts;
 }
@@ -190,5 +193,37 @@ describe("a Kyma's drift checks", () => {
     expect(countsBetween(before, await driftChecks())).toEqual({ unchanged: MODULES.length - 1, checked: 1 });
     expect(driftRequests()['runtime apply configmaps'], 'put back').toBe(1);
     expect((await runtime.get<KubeObject & { data?: Record<string, string> }>(config))?.data?.version).toBe('1.0.0');
+  });
+
+  it("stop after their reads once the Kyma's check found nothing to do, and still mirror a changed runtime Kyma", async () => {
+    // A runtime Kyma read within RECENT_READ_MS stands in for a drift check's (ADR 88): each check here reads anew.
+    await sleep(RECENT_READ_MS + 1_000);
+    await checkDrift(true); // in full: finds nothing to do and remembers what it saw (ADR 93)
+    await sleep(RECENT_READ_MS + 1_000);
+    let before = await driftChecks('kyma');
+    countRequests(true);
+    await checkDrift(true);
+    expect(countsBetween(before, await driftChecks('kyma')), 'the Kyma as the last check found it').toEqual({
+      unchanged: 1,
+      checked: 0,
+    });
+    // One read of the runtime Kyma for the whole check (ADR 88), and nothing written by aggregate-status.
+    const runtimeKymaReads = requestTally().filter((t) => t.resource === RUNTIME_KYMA);
+    expect(
+      runtimeKymaReads.map((t) => [t.verb, t.count]),
+      'the runtime Kyma, read once',
+    ).toEqual([['get', 1]]);
+    const writes = requestTally().filter((t) => t.caller.startsWith('aggregate-status') && t.verb !== 'get');
+    expect(
+      writes.filter((t) => t.verb !== 'list'),
+      'what aggregate-status wrote',
+    ).toEqual([]);
+    const ref = { apiVersion: API_VERSION, kind: 'Kyma', namespace: REMOTE_NAMESPACE, name: 'default' };
+    await runtime.mergePatch(ref, { status: { state: 'Error' } }, 'status');
+    await sleep(RECENT_READ_MS + 1_000);
+    before = await driftChecks('kyma');
+    await checkDrift(true);
+    expect(countsBetween(before, await driftChecks('kyma')).unchanged, 'the edited runtime Kyma').toBe(0);
+    expect((await runtime.get<KubeObject & { status?: { state?: string } }>(ref))?.status?.state).toBe('Ready');
   });
 });
