@@ -1,6 +1,6 @@
 // This process's memory at the ends of a run's phases after convergence: the peak so far (which never goes down),
 // RSS and V8 heap now — places a peak after convergence in the edits, the settling, the bench's reads or the idle window.
-import { selfUsage } from './process-usage.ts';
+import { mib, selfUsage } from './process-usage.ts';
 
 export interface MemoryMark {
   after: string;
@@ -8,8 +8,6 @@ export interface MemoryMark {
   rssMiB: number;
   heapUsedMiB: number;
 }
-
-const mib = (n: number) => Math.round(n / 1024 / 1024);
 
 export function memoryMark(after: string): MemoryMark {
   const { rssBytes, peakRssBytes } = selfUsage();

@@ -93,11 +93,13 @@ export interface Footprint {
   externalMiB: number;
 }
 
+/** Bytes in whole MiB. */
+export const mib = (n: number) => Math.round(n / 1024 / 1024);
+
 export async function selfFootprint(): Promise<Footprint> {
   const fds = await readdir('/proc/self/fd').catch(() => [] as string[]);
   const links = await Promise.all(fds.map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
   const { heapUsed, heapTotal, external } = process.memoryUsage();
-  const mib = (n: number) => Math.round(n / 1024 / 1024);
   return {
     sockets: links.filter((l) => l.startsWith('socket:')).length,
     heapUsedMiB: mib(heapUsed),

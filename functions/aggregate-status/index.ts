@@ -23,7 +23,7 @@ import { aggregateSteps, awaitsRuntimeKyma, ignoreReason, runtimeSideChanged, ty
 import { kymaKeyOf, kymaNameOf, serialByKyma } from '../../shared/kube/kyma-of.ts';
 import { inClusterSync, runtimeView, secondPass, syncRuntime, type SideOutcome } from './runtime-sync.ts';
 import { QuietKymas, versionsOf, type KymaSeen } from './quiet.ts';
-import { kcpVersions, unchangedSinceLastCheck } from './quiet-check.ts';
+import { catalogVersions, unchangedSinceLastCheck } from './quiet-check.ts';
 import { kymaDriftChecks } from '../../shared/host/metrics.ts';
 import { isInClusterKyma } from '../../shared/core/in-cluster.ts';
 import { RuntimeClients } from '../../shared/kube/runtime-clients.ts';
@@ -132,7 +132,7 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
       // A drift check of a Kyma whose last one found nothing to do, where nothing moved since, ends here (ADR 93).
       const drift = key.kind === 'Kyma' && isDriftCheck(event) && !inCluster && !deps.config.runtimeImagePullSecret;
       if (drift && (await quietly(seen))) return undefined;
-      const before = drift ? await kcpVersions(deps.kcp, seen) : undefined;
+      const catalog = drift ? await catalogVersions(deps.kcp, seen) : undefined;
       const force = fullCheckOf(event);
       const { kyma, side } = await withRuntimeSide(key, event, seen, inCluster, force);
       if (!kyma || ignoreReason(kyma, false)) return undefined;
@@ -144,7 +144,7 @@ export function aggregateStatus(given: FunctionDeps): LifecycleFunction {
       for (const step of aggregateSteps({ kyma, manifests, runtimeSide: runtimeView(side), inCluster, now })) {
         await take(call, step, log.child({ step: step.step }));
       }
-      if (before) rememberQuiet(quiet, call, { ...before, manifests: versionsOf(manifests) });
+      if (catalog !== undefined) rememberQuiet(quiet, call, { catalog, manifests: versionsOf(manifests) });
       return undefined;
     },
   };

@@ -20,16 +20,19 @@ export interface QuietCheck {
   driftPeriodMs: number;
 }
 
-/** The KCP side's versions for a Kyma: its Manifests', and the catalog's (ModuleTemplates, ModuleReleaseMetas and the
- * lifecycle CRDs the runtime gets), read from the watch caches without copies. */
-export async function kcpVersions(kcp: KubeClient, kyma: Kyma): Promise<Pick<KymaSeen, 'manifests' | 'catalog'>> {
+/** The catalog's versions for a Kyma's namespace (ModuleTemplates, ModuleReleaseMetas and the lifecycle CRDs the
+ * runtime gets), read from the watch caches without copies. */
+export async function catalogVersions(kcp: KubeClient, kyma: Kyma): Promise<KymaSeen['catalog']> {
   const namespace = kyma.metadata.namespace ?? '';
-  const labelSelector = `${LABEL.kymaName}=${kyma.metadata.name}`;
-  const manifests = await kcp.scan(API_VERSION, 'Manifest', { namespace, labelSelector }, (m: Manifest) => m);
   const templates = await kcp.scan(API_VERSION, 'ModuleTemplate', { namespace }, (t: ModuleTemplate) => t);
   const metas = await kcp.scan(API_VERSION, 'ModuleReleaseMeta', { namespace }, (m: ModuleReleaseMeta) => m);
-  const crds = printOf(await lifecycleCrds(kcp));
-  return { manifests: versionsOf(manifests), catalog: `${versionsOf(templates)}|${versionsOf(metas)}|${crds}` };
+  return `${versionsOf(templates)}|${versionsOf(metas)}|${printOf(await lifecycleCrds(kcp))}`;
+}
+
+/** The versions of a Kyma's Manifests, from the watch cache without copies. */
+async function manifestVersions(kcp: KubeClient, kyma: Kyma): Promise<KymaSeen['manifests']> {
+  const opts = { namespace: kyma.metadata.namespace ?? '', labelSelector: `${LABEL.kymaName}=${kyma.metadata.name}` };
+  return versionsOf(await kcp.scan(API_VERSION, 'Manifest', opts, (m: Manifest) => m));
 }
 
 /** True when the Kyma's last drift check found nothing to do and nothing it saw has moved: the Kyma, its Manifests and
@@ -41,13 +44,16 @@ export async function unchangedSinceLastCheck(on: QuietCheck, kyma: Kyma): Promi
   if (!uid || !access || !('client' in access)) return false;
   const seen = on.quiet.seen(access.client, uid, resourceVersion);
   if (!seen) return false;
-  const now = await kcpVersions(on.kcp, kyma);
+  // The push first: when it is due the check runs in full, and what it compares is not read here.
   const within = seldomCheckedWithinMs(on.driftPeriodMs);
   const pushCurrent = on.pushed.known(access.client, `${namespace}/${name}`, Date.now(), within);
-  const remote =
-    pushCurrent && now.manifests === seen.manifests && now.catalog === seen.catalog
-      ? await access.client.get<Kyma>(remoteKymaRef(access.scope), 'any').catch(() => undefined)
-      : undefined;
+  const kcpUnchanged =
+    pushCurrent &&
+    (await manifestVersions(on.kcp, kyma)) === seen.manifests &&
+    (await catalogVersions(on.kcp, kyma)) === seen.catalog;
+  const remote = kcpUnchanged
+    ? await access.client.get<Kyma>(remoteKymaRef(access.scope), 'any').catch(() => undefined)
+    : undefined;
   if (remote && remote.metadata.resourceVersion === seen.runtimeKyma) return true;
   on.quiet.forget(access.client, uid);
   return false;
