@@ -1,6 +1,6 @@
-// apply-remote: a Manifest → its module's objects on the Kyma's runtime, and the Manifest's status. The order of steps
-// is decide.ts (ADR 45), what each step does steps.ts; shared/host/invoke.ts runs every call: one call per object at a
-// time (ADR 11), cached reads no older than the event (ADR 15), a thrown error → the status the broker retries on.
+// apply-remote: a Manifest → its module's objects on the Kyma's runtime, and the Manifest's status (a Kyma's modules due
+// for drift checks: one `modules.due`, modules-due.ts, ADR 94). Steps: decide.ts (ADR 45), steps.ts; shared/host/invoke.ts
+// runs every call: one per object at a time (ADR 11), reads no older than the event (ADR 15), errors → broker retries.
 import type { Manifest } from '../../shared/core/manifest.ts';
 import { API_VERSION } from '../../shared/core/vocabulary.ts';
 import { inClusterAccess, RuntimeClients } from '../../shared/kube/runtime-clients.ts';
@@ -10,12 +10,14 @@ import {
   APISERVER_ADD,
   APISERVER_DELETE,
   APISERVER_UPDATE,
+  MODULES_DUE,
   RESYNC_DUE,
   checksDrift,
   isDriftCheck,
+  type ObjectKey,
 } from '../../shared/host/events.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/deps.ts';
-import type { LifecycleFunction } from '../../shared/host/invoke.ts';
+import { inTurnOf, type Invocation, type LifecycleFunction } from '../../shared/host/invoke.ts';
 import { OWN_RUNTIME } from '../../shared/core/runtime-scope.ts';
 import { LayerCache } from '../../shared/oci/layer.ts';
 import { ChartRenderer } from '../../shared/render/charts.ts';
@@ -31,6 +33,7 @@ import { nextApplyStep, OBSERVING } from './decide.ts';
 import { take, type ApplyCall } from './steps.ts';
 import { SettledModules } from './settled.ts';
 import { announcer } from '../../shared/host/announce.ts';
+import { checkModules } from './modules-due.ts';
 
 export const NAME = 'apply-remote';
 
@@ -81,33 +84,42 @@ export function applyRemote(given: FunctionDeps): LifecycleFunction {
     },
     forget: () => (target && 'kyma' in target ? runtimes.evict(namespace, target.kyma) : undefined),
   });
-  return {
+  /** One Manifest's call: its steps (decide.ts) from the Manifest as read. */
+  const reconcile = async ({ event, key, log }: Invocation): Promise<undefined> => {
+    if (key.kind !== 'Manifest') throw new InvalidEventError(`${NAME} handles Manifests, not ${key.kind}`);
+    const ref = { apiVersion: API_VERSION, kind: 'Manifest', namespace: key.namespace, name: key.name };
+    marks.require(API_VERSION, 'Manifest', ref);
+    const manifest = await manifests.get<Manifest>(ref);
+    const target = manifest && targetOf(manifest, deps.config.inCluster);
+    const deleted = event.type === APISERVER_DELETE;
+    // Its status writes are guarded and every call decides from the Manifest as read: a write by anyone else before
+    // our own was read by the call that wrote ours, so a coalesced event ending in our echo is one too (ADR 83).
+    const echo = Boolean(manifest && written.isEcho(event, manifest, 'newest'));
+    const call: ApplyCall = {
+      view: { manifest, target, deleted, echo },
+      ctx: { ...context, force: checksDrift(event), ...(isDriftCheck(event) ? { listed } : {}), log },
+      event,
+      sink: given.sink,
+      live: given.kcp,
+      orphanGraceMs: deps.config.orphanGraceMs,
+      ...runtimeOf(key.namespace, target),
+    };
+    for (let step = nextApplyStep(call.view); ; step = nextApplyStep(call.view)) {
+      log.debug({ step: step.step }, `${NAME}: ${step.step}`);
+      await take(call, step, log);
+      if (!OBSERVING.has(step.step)) return undefined;
+    }
+  };
+  const fn: LifecycleFunction = {
     name: NAME,
-    accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE],
-    async handle({ event, key, log }) {
-      if (key.kind !== 'Manifest') throw new InvalidEventError(`${NAME} handles Manifests, not ${key.kind}`);
-      const ref = { apiVersion: API_VERSION, kind: 'Manifest', namespace: key.namespace, name: key.name };
-      marks.require(API_VERSION, 'Manifest', ref);
-      const manifest = await manifests.get<Manifest>(ref);
-      const target = manifest && targetOf(manifest, deps.config.inCluster);
-      const deleted = event.type === APISERVER_DELETE;
-      // Its status writes are guarded and every call decides from the Manifest as read: a write by anyone else before
-      // our own was read by the call that wrote ours, so a coalesced event ending in our echo is one too (ADR 83).
-      const echo = Boolean(manifest && written.isEcho(event, manifest, 'newest'));
-      const call: ApplyCall = {
-        view: { manifest, target, deleted, echo },
-        ctx: { ...context, force: checksDrift(event), ...(isDriftCheck(event) ? { listed } : {}), log },
-        event,
-        sink: given.sink,
-        live: given.kcp,
-        orphanGraceMs: deps.config.orphanGraceMs,
-        ...runtimeOf(key.namespace, target),
-      };
-      for (let step = nextApplyStep(call.view); ; step = nextApplyStep(call.view)) {
-        log.debug({ step: step.step }, `${NAME}: ${step.step}`);
-        await take(call, step, log);
-        if (!OBSERVING.has(step.step)) return undefined;
-      }
+    accepts: [APISERVER_ADD, APISERVER_UPDATE, APISERVER_DELETE, RESYNC_DUE, MODULES_DUE],
+    async handle(invocation) {
+      if (invocation.event.type !== MODULES_DUE) return reconcile(invocation);
+      const inTurn = (key: ObjectKey, work: () => Promise<unknown>) => inTurnOf(fn, key, work);
+      const done = await checkModules(invocation, { fn: NAME, check: reconcile, inTurn, sink: given.sink });
+      invocation.log.debug(done, `${NAME}: modules checked`);
+      return undefined;
     },
   };
+  return fn;
 }

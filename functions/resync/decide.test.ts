@@ -215,6 +215,27 @@ describe('resyncSteps (the events of a tick, in order)', () => {
     ]);
   });
 
+  it("sends a Kyma's Manifests due for drift checks in one modules.due where the first was (ADR 94)", () => {
+    const ready = (name: string, slot?: string): Candidate =>
+      candidate(name, { kind: 'Manifest', state: 'Ready', ...(slot ? { slot } : {}) });
+    const steps = resyncSteps({
+      ...view([
+        candidate('k1', { state: 'Ready' }),
+        ready('k1-a', 'k1'),
+        candidate('k1-b', { kind: 'Manifest', slot: 'k1' }),
+        ready('k1-c', 'k1'),
+        ready('lone'),
+      ]),
+      driftPeriodMinutes: 1,
+    });
+    expect(steps).toEqual([
+      { step: 'SendResyncDue', kind: 'Kyma', name: 'k1', reason: 'drift' },
+      { step: 'SendModulesDue', kind: 'Kyma', name: 'k1', reason: 'drift', manifests: ['k1-a', 'k1-c'] },
+      { step: 'SendResyncDue', kind: 'Manifest', name: 'k1-b', reason: 'pending' },
+      { step: 'SendResyncDue', kind: 'Manifest', name: 'lone', reason: 'drift' },
+    ]);
+  });
+
   it('keeps to the budget', () => {
     expect(resyncSteps({ ...view(Array.from({ length: 30 }, (_, i) => candidate(`k${i}`))), budget: 7 })).toHaveLength(
       7,

@@ -109,12 +109,15 @@ function mix32(value: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-/** One event a tick sends: a resync.due for a due object, or the release tick for resolve-template (ADR 30). */
+/** One event a tick sends: a resync.due for a due object, one modules.due naming a Kyma's Manifests due for their
+ * drift checks (ADR 94), or the release tick for resolve-template (ADR 30). */
 export interface ResyncStep {
-  step: 'SendResyncDue' | 'SendReleaseTick';
+  step: 'SendResyncDue' | 'SendModulesDue' | 'SendReleaseTick';
   kind: string;
   name: string;
   reason: string;
+  /** SendModulesDue: the Manifests, in the order they are checked. */
+  manifests?: string[];
 }
 
 /** What a tick saw: the Kymas' and Manifests' candidates, and the release metas (name, channels, mandatory). */
@@ -130,8 +133,8 @@ export interface ResyncView {
 }
 
 /** PURE. The events of a tick, in order: one resync.due per due object (selectDue's, at most `budget`; those of one
- * slot together, ADR 57), then, when Kymas wait for a release, one release tick naming a ModuleReleaseMeta with
- * channels (ADR 30). */
+ * slot together, ADR 57) — a Kyma's Manifests due for their drift checks in one modules.due where the first was
+ * (ADR 94) — then, when Kymas wait for a release, one release tick naming a ModuleReleaseMeta with channels (ADR 30). */
 export function resyncSteps(view: ResyncView): ResyncStep[] {
   const due = bySlot(
     selectDue(view.candidates, view.minute, view.driftPeriodMinutes, view.budget, view.now, view.stretch),
@@ -139,11 +142,32 @@ export function resyncSteps(view: ResyncView): ResyncStep[] {
   const awaiting = view.candidates.some((c) => c.awaitsRelease && !c.deleting);
   const meta = awaiting ? view.metas.find((m) => m.channels > 0 && !m.mandatory) : undefined;
   return [
-    ...due.map((c): ResyncStep => ({ step: 'SendResyncDue', kind: c.kind, name: c.name, reason: reasonOf(c) })),
+    ...withModulesDue(due),
     ...(meta
       ? [{ step: 'SendReleaseTick' as const, kind: 'ModuleReleaseMeta', name: meta.name, reason: RESYNC_RELEASE }]
       : []),
   ];
+}
+
+/** PURE. One resync.due per due object, but one modules.due per Kyma for its Manifests' drift checks (ADR 94). */
+function withModulesDue(due: readonly Candidate[]): ResyncStep[] {
+  const steps: ResyncStep[] = [];
+  const byKyma = new Map<string, ResyncStep>();
+  for (const c of due) {
+    const reason = reasonOf(c);
+    if (c.kind !== 'Manifest' || !c.slot || reason !== RESYNC_DRIFT) {
+      steps.push({ step: 'SendResyncDue', kind: c.kind, name: c.name, reason });
+      continue;
+    }
+    const batch = byKyma.get(c.slot);
+    if (batch) batch.manifests?.push(c.name);
+    else {
+      const step: ResyncStep = { step: 'SendModulesDue', kind: 'Kyma', name: c.slot, reason, manifests: [c.name] };
+      byKyma.set(c.slot, step);
+      steps.push(step);
+    }
+  }
+  return steps;
 }
 
 /** PURE. The objects of one slot one after the other, each slot where its first object was (a Kyma's Manifests, sent

@@ -3,20 +3,29 @@
 // sent. shared/host/invoke.ts runs every call (keyless: the tick points at no object).
 import type { Resource } from '../../shared/core/objects.ts';
 import { API_VERSION, LABEL, OUR_MANAGERS } from '../../shared/core/vocabulary.ts';
-import { eventAbout, LANE, LANE_BACKGROUND, PING, RESYNC_DUE, RESYNC_REASON } from '../../shared/host/events.ts';
+import {
+  eventAbout,
+  LANE,
+  LANE_BACKGROUND,
+  PING,
+  RESYNC_DUE,
+  RESYNC_REASON,
+  type EventAttributes,
+} from '../../shared/host/events.ts';
 import type { Kyma } from '../../shared/core/kyma.ts';
 import { awaitedReleases, channelVersionsOf, type ChannelVersions } from '../../shared/core/release-spread.ts';
 import type { ModuleReleaseMeta } from '../../shared/core/templates.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/deps.ts';
 import type { LifecycleFunction } from '../../shared/host/invoke.ts';
-import { driftStretch, outstandingWork, resyncSteps, type Candidate } from './decide.ts';
+import { modulesDue } from '../../shared/host/modules-due.ts';
+import { driftStretch, outstandingWork, resyncSteps, type Candidate, type ResyncStep } from './decide.ts';
 
 export const NAME = 'resync';
 const KINDS = ['Kyma', 'Manifest'] as const;
 
 /** The PingSource tick → one background `resync.due` (ADR 25) per due Kyma and Manifest (at most
- * LIFECYCLE_RESYNC_MAX_EVENTS, ADR 16), `resyncreason` drift or pending (ADR 27); Kymas and Manifests are scanned from
- * the watch caches without copying (ADR 17), keeping a small candidate per object. */
+ * LIFECYCLE_RESYNC_MAX_EVENTS, ADR 16; a Kyma's Manifests' drift checks in one `modules.due`, ADR 94), `resyncreason`
+ * drift or pending (ADR 27); Kymas and Manifests are scanned from the watch caches without copying (ADR 17). */
 const metaView = (m: ModuleReleaseMeta) => ({
   name: m.metadata.name,
   channels: m.spec?.channels?.length ?? 0,
@@ -43,6 +52,22 @@ export function resync(given: FunctionDeps): LifecycleFunction {
     }
     return candidates;
   };
+  /** Sends the tick's events (a Kyma's Manifests' drift checks in one `modules.due`, ADR 94); answers the objects by
+   * kind they were about. */
+  const send = async (steps: ResyncStep[], namespace: string, cause: EventAttributes) => {
+    const counts: Record<string, number> = Object.fromEntries([...KINDS, 'ModuleReleaseMeta'].map((k) => [k, 0]));
+    for (const { kind, name, reason, manifests } of steps) {
+      const extensions = { [LANE]: LANE_BACKGROUND, [RESYNC_REASON]: reason };
+      const key = { kind, apiVersion: API_VERSION, namespace, name };
+      const sent = manifests
+        ? modulesDue(NAME, key, manifests, cause, extensions)
+        : [eventAbout(RESYNC_DUE, NAME, key, cause, extensions)];
+      for (const one of sent) await deps.sink(one);
+      if (manifests) counts.Manifest = (counts.Manifest ?? 0) + manifests.length;
+      else counts[kind] = (counts[kind] ?? 0) + 1;
+    }
+    return counts;
+  };
   return {
     name: NAME,
     accepts: [PING],
@@ -63,14 +88,7 @@ export function resync(given: FunctionDeps): LifecycleFunction {
         budget: deps.config.resyncMaxEvents,
         metas: metas.map(metaView),
       });
-      const counts: Record<string, number> = Object.fromEntries([...KINDS, 'ModuleReleaseMeta'].map((k) => [k, 0]));
-      for (const { kind, name, reason } of steps) {
-        const extensions = { [LANE]: LANE_BACKGROUND, [RESYNC_REASON]: reason };
-        await deps.sink(
-          eventAbout(RESYNC_DUE, NAME, { kind, apiVersion: API_VERSION, namespace, name }, event, extensions),
-        );
-        counts[kind] = (counts[kind] ?? 0) + 1;
-      }
+      const counts = await send(steps, namespace, event);
       const awaitingRelease = candidates.filter((c) => c.awaitsRelease && !c.deleting).length;
       const seen = { objects: candidates.length, budget: deps.config.resyncMaxEvents, awaitingRelease, outstanding };
       log.info({ ...counts, ...seen, converging: stretch > 1, driftStretch: stretch }, 'resync events sent');

@@ -2,7 +2,7 @@
 // is for Ready Kymas only, so it never reaches purge (ADR 91); every other one about a Kyma does.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { LANE, LANE_BACKGROUND, LANE_USER, RESYNC_DUE } from '../../shared/host/events.ts';
+import { LANE, LANE_BACKGROUND, LANE_USER, MODULES_DUE, RESYNC_DUE } from '../../shared/host/events.ts';
 import { RESYNC_DRIFT, RESYNC_PENDING, RESYNC_REASON, RESYNC_RELEASE } from '../../shared/core/resync-reasons.ts';
 import { matchesAll } from './filters.ts';
 import { loadTriggers } from './triggers.ts';
@@ -37,6 +37,14 @@ describe("a resync.due's functions", () => {
           'purge',
           'resolve-template',
         ]);
+  });
+
+  it("takes a Kyma's modules due for drift checks to apply-remote alone, in the background lane (ADR 94)", () => {
+    const event = { specversion: '1.0', type: MODULES_DUE, kind: 'Kyma', ...drift };
+    const to = (lane: Record<string, string>) =>
+      SHIPPED.filter((t) => matchesAll(t.filters, { ...event, ...lane })).map((t) => t.name);
+    expect(to({ [LANE]: LANE_BACKGROUND })).toEqual(['apply-remote-background']);
+    expect([...to({}), ...to({ [LANE]: LANE_USER })], 'the resync sends it in the background lane only').toEqual([]);
   });
 
   it("takes a Manifest's drift check and its other resyncs to apply-remote alone", () => {

@@ -12,6 +12,8 @@ export const APISERVER_DELETE = 'dev.knative.apiserver.resource.delete';
 /** Our own events. Every one carries the same object-key extensions as ApiServerSource events. */
 export const MODULES_RESOLVED = 'io.kyma-project.lifecycle.modules.resolved';
 export const RESYNC_DUE = 'io.kyma-project.lifecycle.resync.due';
+/** A Kyma's modules due for their drift checks: one event naming its Manifests, for apply-remote alone (ADR 94). */
+export const MODULES_DUE = 'io.kyma-project.lifecycle.modules.due';
 export const PING = 'dev.knative.sources.ping';
 export const EVENT_SOURCE_PREFIX = '/lifecycle-manager';
 
@@ -25,9 +27,10 @@ export const LANE_BACKGROUND = 'background';
 /** Why a `resync.due` was sent: see shared/core/resync-reasons.ts. */
 export { RESYNC_DRIFT, RESYNC_PENDING, RESYNC_REASON, RESYNC_RELEASE };
 
-/** Whether an event is the resync's drift check of a Ready object (background work, not an install). */
+/** Whether an event is the resync's drift check of a Ready object, or of a Kyma's Ready modules (ADR 94): background
+ * work, not an install. */
 export const isDriftCheck = (event: EventAttributes): boolean =>
-  event.type === RESYNC_DUE && event[RESYNC_REASON] === RESYNC_DRIFT;
+  (event.type === RESYNC_DUE || event.type === MODULES_DUE) && event[RESYNC_REASON] === RESYNC_DRIFT;
 
 /** Whether an event asks for a full check against the runtime (read everything, trust no memo): every `resync.due`
  * but the resync's safety net for objects not Ready yet and a release reaching a Kyma. */
@@ -61,6 +64,9 @@ const NAME = /^(?=.{1,253}$)[a-z0-9]([-a-z0-9.:]*[a-z0-9])?$/;
 const NAMESPACE = /^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const KIND = /^[A-Z][A-Za-z0-9]{0,62}$/;
 const API_VERSION = /^(?:(?=.{1,253}\/)[a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?v[1-9][0-9]*(?:(?:alpha|beta)[1-9][0-9]*)?$/;
+
+/** Whether `name` is an object name the API server accepts. */
+export const isObjectName = (name: string): boolean => NAME.test(name);
 
 /** The object key from the `kind`, `apiversion`, `namespace`, `name` extensions; 400 when any is missing or malformed. */
 export function objectKeyOf(event: EventAttributes): ObjectKey {

@@ -141,6 +141,11 @@ function oneAtATime<T>(fn: LifecycleFunction, key: string, work: () => Promise<T
   return current;
 }
 
+/** Runs `work` in the turn of `fn`'s calls about `key` in this instance: a call that acts on other objects than its
+ * own keeps ADR 11 for each (apply-remote's checks of a Kyma's modules, ADR 94). */
+export const inTurnOf = <T>(fn: LifecycleFunction, key: ObjectKey, work: () => Promise<T>): Promise<T> =>
+  oneAtATime(fn, keyText(key), work);
+
 /** `before` settled, or `ms` passed: whichever comes first. */
 function atMost(before: Promise<unknown>, ms: number): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;

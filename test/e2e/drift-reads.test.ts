@@ -2,8 +2,9 @@
 // object once through a list by the managed-by label instead of each object by name, and a check that finds everything
 // as desired reads nothing on the KCP; what they compare comes from the API server's watch cache, no read reaches etcd
 // (ADR 76); the catalog copies, pushed by the install, are left to a later check (ADR 90, test/catalog-waits.test.ts);
-// the Kyma's own drift check calls resolve-template and aggregate-status, not purge (ADR 91); a module found as the
-// last check found it is not rendered again (ADR 92), nor is a Kyma whose last check found nothing to do (ADR 93).
+// the Kyma's own drift check calls resolve-template and aggregate-status, not purge (ADR 91), its modules' checks are
+// one apply-remote call (ADR 94); a module found as the last check found it is not rendered again (ADR 92), nor is a
+// Kyma whose last check found nothing to do (ADR 93).
 // What drifted is still found and put back. Real KCP and a runtime of its own (its etcd counts only this
 // test's reads), the local runner; the request tally counts what the drift checks send.
 import { readFile } from 'node:fs/promises';
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_VERSION, KCP_NAMESPACE, REMOTE_NAMESPACE } from '../../shared/core/vocabulary.ts';
 import { eventAbout, LANE, LANE_BACKGROUND, RESYNC_DUE } from '../../shared/host/events.ts';
 import { RESYNC_DRIFT, RESYNC_REASON } from '../../shared/core/resync-reasons.ts';
+import { modulesDue } from '../../shared/host/modules-due.ts';
 import { countRequests, requestTally } from '../../shared/kube/request-tally.ts';
 import { LISTED_MS } from '../../shared/kube/listed-reads.ts';
 import { RECENT_READ_MS } from '../../shared/kube/recent-reads.ts';
@@ -76,20 +78,19 @@ async function driftChecks(of: 'module' | 'kyma' = 'module'): Promise<Record<str
   return counts;
 }
 
-/** The resync's drift check of each of the Kyma's Manifests, sent one after the other as its tick sends them (and,
- * `withKyma`, of the Kyma first). Answers the ids of the events sent, the Kyma's first. */
+/** The resync's drift checks of the Kyma's modules, one `modules.due` naming its Manifests as its tick sends it
+ * (ADR 94), and, `withKyma`, the Kyma's own `resync.due` first. Answers the ids of the events sent, the Kyma's first. */
 async function checkDrift(withKyma = false): Promise<string[]> {
-  const names = (await manifestsOf(world, KYMA)).map((m) => ['Manifest', m.metadata.name]);
-  const ids: string[] = [];
-  for (const [kind = '', name = ''] of withKyma ? [['Kyma', KYMA], ...names] : names) {
-    const key = { kind, apiVersion: API_VERSION, namespace: KCP_NAMESPACE, name };
-    const extensions = { [LANE]: LANE_BACKGROUND, [RESYNC_REASON]: RESYNC_DRIFT };
-    const event = eventAbout(RESYNC_DUE, 'resync', key, undefined, extensions);
-    ids.push(event.id);
-    await world.runner.broker.publish(event);
-  }
+  const names = (await manifestsOf(world, KYMA)).map((m) => m.metadata.name);
+  const key = { kind: 'Kyma', apiVersion: API_VERSION, namespace: KCP_NAMESPACE, name: KYMA };
+  const extensions = { [LANE]: LANE_BACKGROUND, [RESYNC_REASON]: RESYNC_DRIFT };
+  const events = [
+    ...(withKyma ? [eventAbout(RESYNC_DUE, 'resync', key, undefined, extensions)] : []),
+    ...modulesDue('resync', key, names, undefined, extensions),
+  ];
+  for (const event of events) await world.runner.broker.publish(event);
   await world.runner.broker.idle();
-  return ids;
+  return events.map((e) => e.id);
 }
 
 beforeAll(async () => {
@@ -123,14 +124,19 @@ describe("a Kyma's drift checks", () => {
     const ticks = resyncTicks(world);
     const before = await etcdReads();
     countRequests(true);
-    const [kymaCheck = ''] = await checkDrift(true);
+    const [kymaCheck = '', modulesCheck = ''] = await checkDrift(true);
     const sent = driftRequests();
     const after = await etcdReads();
     // A drift check is for a Ready Kyma only: purge is not called for it (ADR 91).
-    const calls = callsIn(await readFile(world.logFile, 'utf8'), kymaCheck).map((c) => c.fn);
+    const log = await readFile(world.logFile, 'utf8');
+    const calls = callsIn(log, kymaCheck).map((c) => c.fn);
     expect(calls.sort(), "the functions the Kyma's drift check called").toEqual([
       'aggregate-status',
       'resolve-template',
+    ]);
+    // Its modules' checks are one apply-remote call (ADR 94).
+    expect(callsIn(log, modulesCheck), "the modules' drift checks").toEqual([
+      { fn: 'apply-remote', status: 204, msg: 'done' },
     ]);
     expect(resyncTicks(world), 'no resync tick meanwhile').toBe(ticks);
     const read = (resource: string) =>
