@@ -2,6 +2,8 @@
 // must refuse with a 4xx before it reads or writes anything — bad specversion, missing attributes or object-key
 // extensions, malformed extensions, unknown types, wrong content types, broken or batched bodies, huge bodies.
 import fc from 'fast-check';
+import { MODULES_DUE } from '../../shared/host/events.ts';
+import { DUE_MANIFESTS } from '../../shared/host/modules-due.ts';
 
 export interface BrokenRequest {
   /** What is wrong with it (shown when a run fails). */
@@ -165,9 +167,13 @@ export function eventsAboutNothing(accepts: readonly string[], kinds: readonly s
   const kind = keyless ? fc.constant('') : fc.constantFrom(...kinds);
   return fc
     .tuple(fc.constantFrom(...accepts), fc.stringMatching(/^[a-z0-9]{1,12}$/), kind, name)
-    .map(([type, id, k, n]) => ({
-      why: `${type} about ${k} ${n}`,
-      headers: { ...validHeaders(type, keyless, id), ...(keyless ? {} : { 'ce-kind': k, 'ce-name': n }) },
-      body: '{}',
-    }));
+    .map(([type, id, k, n]) => {
+      // A Kyma's modules due (ADR 94) is about a Kyma and names its Manifests: here ones that do not exist either.
+      const modules = type === MODULES_DUE ? { 'ce-kind': 'Kyma', [`ce-${DUE_MANIFESTS}`]: `${n}-a,${n}-b` } : {};
+      return {
+        why: `${type} about ${type === MODULES_DUE ? 'Kyma' : k} ${n}`,
+        headers: { ...validHeaders(type, keyless, id), ...(keyless ? {} : { 'ce-kind': k, 'ce-name': n }), ...modules },
+        body: '{}',
+      };
+    });
 }
