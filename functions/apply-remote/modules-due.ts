@@ -4,7 +4,7 @@
 import { InvalidEventError } from '../../shared/host/errors.ts';
 import { keyText, type EventAttributes, type ObjectKey } from '../../shared/host/events.ts';
 import type { Invocation } from '../../shared/host/invoke.ts';
-import { dueManifestsOf, manifestCheckOf } from '../../shared/host/modules-due.ts';
+import { dueManifestKey, dueManifestsOf, manifestCheckOf } from '../../shared/host/modules-due.ts';
 import type { EventSink } from '../../shared/host/sink.ts';
 
 /** What checking one Manifest takes: its call as its own event would be, and the turn of its key. */
@@ -24,8 +24,8 @@ export async function checkModules(
   const failed = [];
   const names = dueManifestsOf(event);
   for (const name of names) {
-    const check = manifestCheckOf(on.fn, event, key, name);
-    const manifest = { ...key, kind: 'Manifest', name };
+    const manifest = dueManifestKey(key, name);
+    const check = manifestCheckOf(on.fn, event, manifest);
     const bound = log.child({ object: keyText(manifest) });
     try {
       await on.inTurn(manifest, () => on.check({ event: check as EventAttributes, key: manifest, log: bound }));

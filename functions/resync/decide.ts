@@ -152,7 +152,7 @@ export function resyncSteps(view: ResyncView): ResyncStep[] {
 /** PURE. One resync.due per due object, but one modules.due per Kyma for its Manifests' drift checks (ADR 94). */
 function withModulesDue(due: readonly Candidate[]): ResyncStep[] {
   const steps: ResyncStep[] = [];
-  const byKyma = new Map<string, ResyncStep>();
+  const byKyma = new Map<string, string[]>();
   for (const c of due) {
     const reason = reasonOf(c);
     if (c.kind !== 'Manifest' || !c.slot || reason !== RESYNC_DRIFT) {
@@ -160,11 +160,11 @@ function withModulesDue(due: readonly Candidate[]): ResyncStep[] {
       continue;
     }
     const batch = byKyma.get(c.slot);
-    if (batch) batch.manifests?.push(c.name);
+    if (batch) batch.push(c.name);
     else {
-      const step: ResyncStep = { step: 'SendModulesDue', kind: 'Kyma', name: c.slot, reason, manifests: [c.name] };
-      byKyma.set(c.slot, step);
-      steps.push(step);
+      const manifests = [c.name];
+      byKyma.set(c.slot, manifests);
+      steps.push({ step: 'SendModulesDue', kind: 'Kyma', name: c.slot, reason, manifests });
     }
   }
   return steps;

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidEventError } from './errors.ts';
 import { LANE, LANE_BACKGROUND, MODULES_DUE, RESYNC_DUE, RESYNC_REASON, isDriftCheck } from './events.ts';
-import { DUE_MANIFESTS, MAX_DUE_MANIFESTS, dueManifestsOf, manifestCheckOf, modulesDue } from './modules-due.ts';
+import {
+  DUE_MANIFESTS,
+  MAX_DUE_MANIFESTS,
+  dueManifestKey,
+  dueManifestsOf,
+  manifestCheckOf,
+  modulesDue,
+} from './modules-due.ts';
 
 const KYMA = { kind: 'Kyma', apiVersion: 'operator.kyma-project.io/v1beta2', namespace: 'kcp-system', name: 'k1' };
 const DRIFT = { [LANE]: LANE_BACKGROUND, [RESYNC_REASON]: 'drift' };
@@ -36,7 +43,7 @@ describe('modules.due (ADR 94)', () => {
 
   it("stands for each Manifest's resync.due: a drift check of it, caused by the modules.due, in its lane", () => {
     const [event] = modulesDue('resync', KYMA, ['k1-a'], undefined, DRIFT);
-    const check = manifestCheckOf('apply-remote', event as never, KYMA, 'k1-a');
+    const check = manifestCheckOf('apply-remote', event as never, dueManifestKey(KYMA, 'k1-a'));
     expect(check).toMatchObject({
       type: RESYNC_DUE,
       kind: 'Manifest',

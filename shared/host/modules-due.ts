@@ -52,13 +52,11 @@ export function dueManifestsOf(event: EventAttributes): string[] {
 
 /** The `resync.due` of one Manifest a `modules.due` stands for, caused by it, with its lane and reason: what its
  * check in the batch acts on, and what is sent when that check fails (the broker retries it on its own). */
-export function manifestCheckOf(
-  fn: string,
-  event: EventAttributes,
-  kyma: ObjectKey,
-  manifest: string,
-): CloudEvent<undefined> {
+export function manifestCheckOf(fn: string, event: EventAttributes, manifest: ObjectKey): CloudEvent<undefined> {
   const extra: Record<string, string> = {};
   for (const name of [LANE, RESYNC_REASON]) if (typeof event[name] === 'string') extra[name] = event[name];
-  return eventAbout(RESYNC_DUE, fn, { ...kyma, kind: 'Manifest', name: manifest }, event, extra);
+  return eventAbout(RESYNC_DUE, fn, manifest, event, extra);
 }
+
+/** The key of a Manifest a `modules.due` about `kyma` names (its namespace and apiVersion). */
+export const dueManifestKey = (kyma: ObjectKey, name: string): ObjectKey => ({ ...kyma, kind: 'Manifest', name });
