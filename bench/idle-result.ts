@@ -1,27 +1,33 @@
 // The idle window's part of a bench result: requests per second on each side, ours, the WATCHes we opened (ADR 64),
 // and where the window's CPU went (issue 35: the drift period holds at 5,000 Ready Kymas, the machine ≤ 50 % busy).
 import type { Cost } from './cost.ts';
-import { kymaDriftChecks, moduleDriftChecks } from '../shared/host/metrics.ts';
+import { kymaDriftChecks, moduleDriftChecks, resolutionDriftReplies } from '../shared/host/metrics.ts';
 import { ownRequests, ownWatches } from './own-writes.ts';
 import { usageByRole } from './roles.ts';
 
-/** The drift checks so far in this process by what they found: apply-remote's of modules (ADR 92) and
- * aggregate-status' of Kymas (ADR 93). */
+/** The drift checks so far in this process by what they found: apply-remote's of modules (ADR 92), aggregate-status'
+ * of Kymas (ADR 93) and resolve-template's replies (ADR 95). */
 export async function driftCheckCounts(): Promise<DriftChecks> {
   const counts = async (counter: typeof moduleDriftChecks) =>
     Object.fromEntries((await counter.get()).values.map((v) => [String(v.labels.found), v.value]));
-  return { modules: await counts(moduleDriftChecks), kymas: await counts(kymaDriftChecks) };
+  return {
+    modules: await counts(moduleDriftChecks),
+    kymas: await counts(kymaDriftChecks),
+    resolutions: await counts(resolutionDriftReplies),
+  };
 }
 
 export interface DriftChecks {
   modules: Record<string, number>;
   kymas: Record<string, number>;
+  resolutions: Record<string, number>;
 }
 
 /** PURE. The drift checks between two counts. */
 export const driftChecksBetween = (before: DriftChecks, after: DriftChecks): DriftChecks => ({
   modules: countsBetween(before.modules, after.modules),
   kymas: countsBetween(before.kymas, after.kymas),
+  resolutions: countsBetween(before.resolutions, after.resolutions),
 });
 
 /** PURE. What each count grew by from `before` to `after`. */
@@ -84,7 +90,13 @@ export function idleResult(
     },
     cpu: idleCpu(idle, cores),
     // The drift checks in the window by what they found (ADR 92, 93; this process's functions only).
-    ...(driftChecks ? { moduleDriftChecks: driftChecks.modules, kymaDriftChecks: driftChecks.kymas } : {}),
+    ...(driftChecks
+      ? {
+          moduleDriftChecks: driftChecks.modules,
+          kymaDriftChecks: driftChecks.kymas,
+          resolutionDriftChecks: driftChecks.resolutions,
+        }
+      : {}),
     kcpByVerbResource: top(idle.kcp.byVerbResource, 8),
     runtimeByVerbResource: top(idle.runtimes.byVerbResource, 8),
   };

@@ -113,6 +113,12 @@ export function toMarkdown(r: BenchResult): string {
         : 'not counted (results before ADR 93, or functions in other processes)',
     ],
     [
+      "idle: resolutions' drift checks",
+      r.idle?.resolutionDriftChecks
+        ? `${r.idle.resolutionDriftChecks.unchanged ?? 0} found what their last reply saw and sent none, ${r.idle.resolutionDriftChecks.replied ?? 0} replied (ADR 95)`
+        : 'not counted (results before ADR 95, or functions in other processes)',
+    ],
+    [
       'release spread (--release)',
       r.release
         ? `${r.release.module} → ${r.release.version} on ${r.release.kymas} Kymas in ${r.release.seconds} s (upgraded per minute: ${r.release.upgradedPerMinute.join(', ')}; budget ${r.release.budget.kymasPerMinute} Kymas/min, ${r.release.budget.kymasPerRuntimePerMinute} per runtime API server); ours meanwhile: KCP ${r.release.kcpRequestsPerSecond} req/s (${r.release.kcpWritesPerSecond} writes/s), runtimes ${r.release.runtimeRequestsPerSecond} req/s`

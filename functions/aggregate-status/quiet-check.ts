@@ -1,14 +1,12 @@
 // A Kyma's drift check when the last one found nothing to do (ADR 93): the same reads, compared by resourceVersion.
 import type { Kyma } from '../../shared/core/kyma.ts';
-import type { Manifest } from '../../shared/core/manifest.ts';
-import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/core/templates.ts';
 import { remoteKymaRef } from '../../shared/core/runtime-scope.ts';
 import { seldomCheckedWithinMs } from '../../shared/core/resync-reasons.ts';
-import { API_VERSION, LABEL } from '../../shared/core/vocabulary.ts';
 import type { KubeClient } from '../../shared/kube/client.ts';
 import type { RuntimeClients } from '../../shared/kube/runtime-clients.ts';
 import { printOf, type SyncMemo } from '../../shared/kube/sync-memo.ts';
-import { versionsOf, type KymaSeen, type QuietKymas } from './quiet.ts';
+import { catalogVersionsIn, manifestVersions } from '../../shared/kube/versions.ts';
+import type { KymaSeen, QuietKymas } from './quiet.ts';
 import { lifecycleCrds } from './runtime-sync.ts';
 
 export interface QuietCheck {
@@ -23,16 +21,7 @@ export interface QuietCheck {
 /** The catalog's versions for a Kyma's namespace (ModuleTemplates, ModuleReleaseMetas and the lifecycle CRDs the
  * runtime gets), read from the watch caches without copies. */
 export async function catalogVersions(kcp: KubeClient, kyma: Kyma): Promise<KymaSeen['catalog']> {
-  const namespace = kyma.metadata.namespace ?? '';
-  const templates = await kcp.scan(API_VERSION, 'ModuleTemplate', { namespace }, (t: ModuleTemplate) => t);
-  const metas = await kcp.scan(API_VERSION, 'ModuleReleaseMeta', { namespace }, (m: ModuleReleaseMeta) => m);
-  return `${versionsOf(templates)}|${versionsOf(metas)}|${printOf(await lifecycleCrds(kcp))}`;
-}
-
-/** The versions of a Kyma's Manifests, from the watch cache without copies. */
-async function manifestVersions(kcp: KubeClient, kyma: Kyma): Promise<KymaSeen['manifests']> {
-  const opts = { namespace: kyma.metadata.namespace ?? '', labelSelector: `${LABEL.kymaName}=${kyma.metadata.name}` };
-  return versionsOf(await kcp.scan(API_VERSION, 'Manifest', opts, (m: Manifest) => m));
+  return `${await catalogVersionsIn(kcp, kyma.metadata.namespace ?? '')}|${printOf(await lifecycleCrds(kcp))}`;
 }
 
 /** True when the Kyma's last drift check found nothing to do and nothing it saw has moved: the Kyma, its Manifests and

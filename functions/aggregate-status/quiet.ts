@@ -11,17 +11,6 @@ export interface KymaSeen {
   runtimeKyma: string;
 }
 
-interface Versioned {
-  metadata: { name?: string; uid?: string; resourceVersion?: string };
-}
-
-/** PURE. name@resourceVersion of each object, sorted: equal when the same objects are at the same versions. */
-export const versionsOf = (objects: readonly Versioned[]): string =>
-  objects
-    .map((o) => `${o.metadata.name ?? ''}@${o.metadata.resourceVersion ?? ''}`)
-    .sort()
-    .join(',');
-
 /** Per runtime client (a new client, after a rotated kubeconfig, starts empty) and Kyma uid; per instance, so a
  * restart or another instance checks in full once. */
 export class QuietKymas {

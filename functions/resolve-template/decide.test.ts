@@ -54,6 +54,21 @@ describe('nextResolveStep (the order of resolve-template)', () => {
       kymaView({ ...listed, resolution: { changed: false } }),
       'ReplyResolved',
     ],
+    [
+      'a drift check that wrote nothing first compares with its last reply (ADR 95)',
+      kymaView({ ...listed, resolution: { changed: false }, driftCheck: true }),
+      'CompareWithLastReply',
+    ],
+    [
+      'and replies when what it read moved since',
+      kymaView({ ...listed, resolution: { changed: false }, driftCheck: true, lastReply: { same: false } }),
+      'ReplyResolved',
+    ],
+    [
+      'a drift check that wrote its resolution replies without comparing',
+      kymaView({ ...listed, resolution: { changed: true }, written: true, driftCheck: true }),
+      'ReplyResolved',
+    ],
   ])('%s', (_, view, step) => {
     expect(nextResolveStep(view).step).toBe(step);
   });
@@ -64,6 +79,8 @@ describe('nextResolveStep (the order of resolve-template)', () => {
       step: 'Ignore',
       why: 'gone meanwhile',
     });
+    const same = { ...listed, resolution: { changed: false }, driftCheck: true, lastReply: { same: true } };
+    expect(nextResolveStep(kymaView(same))).toEqual({ step: 'Ignore', why: 'unchanged since its last reply' });
   });
 
   it('walks a Kyma event from the read to the reply, each step once', () => {
@@ -85,6 +102,9 @@ describe('nextResolveStep (the order of resolve-template)', () => {
       WriteResolution: (v) => {
         v.written = true;
       },
+      CompareWithLastReply: (v) => {
+        v.lastReply = { same: true };
+      },
     };
     for (let step = nextResolveStep(view); taken.length < 10; step = nextResolveStep(view)) {
       taken.push(step.step);
@@ -99,6 +119,23 @@ describe('nextResolveStep (the order of resolve-template)', () => {
       'WriteResolution',
       'ReplyResolved',
     ]);
+  });
+
+  it('walks a quiet drift check to its reads and no reply when its last reply saw the same (ADR 95)', () => {
+    const view = kymaView({ driftCheck: true });
+    const taken: string[] = [];
+    const observe: Record<string, (v: ResolveView) => void> = {
+      EnsureMetadata: (v) => void (v.metadataEnsured = true),
+      TakeModuleList: (v) => void (v.list = { created: false, gone: false }),
+      Resolve: (v) => void (v.resolution = { changed: false }),
+      CompareWithLastReply: (v) => void (v.lastReply = { same: true }),
+    };
+    for (let step = nextResolveStep(view); taken.length < 10; step = nextResolveStep(view)) {
+      taken.push(step.step);
+      if (FINAL.has(step.step)) break;
+      observe[step.step]?.(view);
+    }
+    expect(taken).toEqual(['EnsureMetadata', 'TakeModuleList', 'Resolve', 'CompareWithLastReply', 'Ignore']);
   });
 });
 

@@ -34,6 +34,9 @@ export interface ResolveView {
   /** The resolution, once made: whether it (or where the list came from) differs from the status. */
   resolution?: { changed: boolean } | undefined;
   written?: boolean | undefined;
+  /** A drift check (ADR 95): its reply is left out when its last reply, within 1.5 drift periods, saw the same. */
+  driftCheck?: boolean | undefined;
+  lastReply?: { same: boolean } | undefined;
 }
 
 export type ResolveStep =
@@ -41,13 +44,21 @@ export type ResolveStep =
   | { step: 'FanOut' }
   | {
       step: 'Ignore';
-      why: 'gone' | 'deleting' | 'skip-reconciliation' | 'gone meanwhile' | 'mandatory module released' | Settled;
+      why:
+        | 'gone'
+        | 'deleting'
+        | 'skip-reconciliation'
+        | 'gone meanwhile'
+        | 'mandatory module released'
+        | 'unchanged since its last reply'
+        | Settled;
     }
   | { step: 'EnsureMetadata' }
   | { step: 'TakeModuleList' }
   | { step: 'ReportRuntimeKymaCreated' }
   | { step: 'Resolve' }
   | { step: 'WriteResolution' }
+  | { step: 'CompareWithLastReply' }
   | { step: 'ReplyResolved' };
 
 /** Steps after which a call is over. */
@@ -55,7 +66,7 @@ export const FINAL: ReadonlySet<ResolveStep['step']> = new Set(['FanOut', 'Ignor
 
 /** PURE. The next step: on a ModuleTemplate/ModuleReleaseMeta event, a deleted mandatory module's release, else the
  * fan-out; on a Kyma event, nothing if settled by its data, gone, deleting or skipping; finalizer and label; the module
- * list (creating the runtime Kyma); nothing if gone meanwhile; the resolution, written when changed; the reply. */
+ * list; nothing if gone meanwhile; the resolution, written when changed; the reply (a drift check's maybe not, ADR 95). */
 export function nextResolveStep(view: ResolveView): ResolveStep {
   if (view.kind === 'ModuleTemplate' || view.kind === 'ModuleReleaseMeta') {
     if (view.kind === 'ModuleReleaseMeta' && view.mandatoryReleased === undefined) return { step: 'ReleaseMandatory' };
@@ -72,5 +83,7 @@ export function nextResolveStep(view: ResolveView): ResolveStep {
   if (list.created && !view.createdReported) return { step: 'ReportRuntimeKymaCreated' };
   if (list.gone) return { step: 'Ignore', why: 'gone meanwhile' };
   if (!view.resolution) return { step: 'Resolve' };
-  return view.resolution.changed && !view.written ? { step: 'WriteResolution' } : { step: 'ReplyResolved' };
+  if (view.resolution.changed && !view.written) return { step: 'WriteResolution' };
+  if (view.driftCheck && !view.written && !view.lastReply) return { step: 'CompareWithLastReply' };
+  return view.lastReply?.same ? { step: 'Ignore', why: 'unchanged since its last reply' } : { step: 'ReplyResolved' };
 }

@@ -3,7 +3,13 @@
 // steps is decide.ts (ADR 45), what each step does steps.ts; shared/host/invoke.ts runs every call.
 import { API_VERSION } from '../../shared/core/vocabulary.ts';
 import { InvalidEventError } from '../../shared/host/errors.ts';
-import { APISERVER_ADD, APISERVER_DELETE, APISERVER_UPDATE, RESYNC_DUE } from '../../shared/host/events.ts';
+import {
+  APISERVER_ADD,
+  APISERVER_DELETE,
+  APISERVER_UPDATE,
+  RESYNC_DUE,
+  isDriftCheck,
+} from '../../shared/host/events.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/deps.ts';
 import type { LifecycleFunction } from '../../shared/host/invoke.ts';
 import type { Kyma } from '../../shared/core/kyma.ts';
@@ -11,6 +17,8 @@ import { RuntimeClients } from '../../shared/kube/runtime-clients.ts';
 import { EventRecorder } from '../../shared/kube/events.ts';
 import { MaintenancePolicyFile } from '../../shared/host/maintenance-file.ts';
 import { RemoteKymaMemo } from './remote-memo.ts';
+import { LastReplies } from './last-reply.ts';
+import { seldomCheckedWithinMs } from '../../shared/core/resync-reasons.ts';
 import { FINAL, nextResolveStep } from './decide.ts';
 import { settledByEvent } from './inputs.ts';
 import { STEPS, type ResolveCall, type ResolveDeps } from './steps.ts';
@@ -34,6 +42,7 @@ export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
     events: new EventRecorder(given.kcp, NAME),
     maintenance: new MaintenancePolicyFile(deps.config.maintenancePolicyPath, deps.config.maintenanceMinWindowMinutes),
     remotes: new RemoteKymaMemo(deps.config.driftPeriodMinutes * 60_000),
+    replies: new LastReplies(seldomCheckedWithinMs(deps.config.driftPeriodMinutes * 60_000)),
   };
   return {
     name: NAME,
@@ -53,7 +62,8 @@ export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
               name: key.name,
             })
           : undefined;
-      const call: ResolveCall = { view: { kind: key.kind, kyma, settled }, key, event, log };
+      const view = { kind: key.kind, kyma, settled, driftCheck: isDriftCheck(event) };
+      const call: ResolveCall = { view, key, event, log };
       for (let step = nextResolveStep(call.view); ; step = nextResolveStep(call.view)) {
         log.debug({ step: step.step }, `${NAME}: ${step.step}`);
         call.log = log.child({ step: step.step });

@@ -29,6 +29,8 @@ import { observe } from './observe.ts';
 import { effectiveSpec, type EffectiveSpec } from './remote-kyma.ts';
 import type { RemoteKymaMemo } from './remote-memo.ts';
 import { resolveModules, sameResolution } from '../../shared/core/resolve-modules.ts';
+import { replySeen, type LastReplies, type ReplySeen } from './last-reply.ts';
+import { resolutionDriftReplies } from '../../shared/host/metrics.ts';
 
 /** What every call shares: the function's clients and memories. */
 export interface ResolveDeps {
@@ -39,6 +41,8 @@ export interface ResolveDeps {
   maintenance: MaintenancePolicyFile;
   remotes: RemoteKymaMemo;
   events: EventRecorder;
+  /** What each drift check's reply was sent at (ADR 95). */
+  replies: LastReplies;
 }
 
 /** One call: the view, and what its steps found. */
@@ -51,6 +55,8 @@ export interface ResolveCall {
   resolved?: { modules: ModuleStatus[]; specSource: SpecSource };
   /** The Kyma as stored last (after its metadata, after the resolution). */
   stored?: Kyma;
+  /** A drift check's reads, by version, to compare with its last reply's and to remember with this one (ADR 95). */
+  seen?: ReplySeen | undefined;
   reply?: CloudEvent<unknown>;
 }
 
@@ -141,8 +147,16 @@ export const STEPS: Record<ResolveStep['step'], Take> = {
       await events.record(involvedOf(kyma), downgradeEvent(downgrade));
     }
   },
-  ReplyResolved: async (_, call) => {
+  CompareWithLastReply: async ({ deps, replies }, call) => {
+    const { uid } = kymaOf(call).metadata;
+    call.seen = uid ? await replySeen(deps.kcp, kymaOf(call)) : undefined;
+    const same = Boolean(uid && call.seen && replies.same(uid, call.seen));
+    resolutionDriftReplies.inc({ found: same ? 'unchanged' : 'replied' });
+    call.view.lastReply = { same };
+  },
+  ReplyResolved: async ({ replies }, call) => {
     const stored = kymaOf(call);
+    if (call.seen && stored.metadata.uid) replies.remember(stored.metadata.uid, call.seen);
     call.reply = eventAbout(MODULES_RESOLVED, 'resolve-template', call.key, call.event, {
       generation: String(stored.metadata.generation ?? 0),
       resourceversion: stored.metadata.resourceVersion ?? '',

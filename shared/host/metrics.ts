@@ -37,6 +37,15 @@ export const kymaDriftChecks = new Counter({
   registers: [processRegistry],
 });
 
+/** resolve-template's drift checks that wrote no resolution, by what they found (ADR 95): `unchanged` — the Kyma, its
+ * Manifests and the catalog as its last reply within 1.5 drift periods saw them, no reply —, or `replied`. */
+export const resolutionDriftReplies = new Counter({
+  name: 'lifecycle_resolution_drift_checks_total',
+  help: "Drift checks of a Kyma's resolution that changed nothing, by what they did: unchanged (no reply) or replied.",
+  labelNames: ['found'],
+  registers: [processRegistry],
+});
+
 /** The Kubernetes requests counted in this process (LIFECYCLE_COUNT_REQUESTS, off by default; the bench turns it on
  * in every function process), by the calling function, API server, verb and resource: none while counting is off. */
 new Counter({
