@@ -235,7 +235,7 @@ describe("a Kyma's drift checks", () => {
     expect((await runtime.get<KubeObject & { status?: { state?: string } }>(ref))?.status?.state).toBe('Ready');
   });
 
-  it("leave out resolve-template's reply when its last one saw the same, and reply once the Kyma moved", async () => {
+  it("leave out resolve-template's reply when its last one saw the same, and reply once a Manifest moved", async () => {
     await checkDrift(true); // replies, or not if the last reply saw the same: what the last reply saw is kept
     const replyOf = async (id: string) =>
       callsIn(await readFile(world.logFile, 'utf8'), id).find((c) => c.fn === 'resolve-template')?.replyType;
@@ -246,14 +246,21 @@ describe("a Kyma's drift checks", () => {
       replied: 0,
     });
     expect(await replyOf(quiet), 'no modules.resolved: render-manifest is not called').toBeUndefined();
-    const ref = { apiVersion: API_VERSION, kind: 'Kyma', namespace: KCP_NAMESPACE, name: KYMA };
+    // A Manifest moved on the KCP (an annotation: no input of the resolution, which a Kyma's own metadata would be).
+    const [manifest] = await manifestsOf(world, KYMA);
+    const ref = {
+      apiVersion: API_VERSION,
+      kind: 'Manifest',
+      namespace: KCP_NAMESPACE,
+      name: manifest?.metadata.name ?? '',
+    };
     await world.kcp.mergePatch(ref, { metadata: { annotations: { 'e2e.kyma-project.io/touched': 'yes' } } });
     await world.runner.broker.idle();
     before = await driftChecks('resolution');
     let replied: string | undefined;
     // The function's watch cache may not have the patch yet: a check that does not see it replies to nothing.
     for (let tries = 0; !replied && tries < 10; tries++) replied = await replyOf((await checkDrift(true))[0] ?? '');
-    expect(replied, 'the Kyma moved: its Manifests are rendered again').toBe(
+    expect(replied, 'a Manifest moved: the Manifests are rendered again').toBe(
       'io.kyma-project.lifecycle.modules.resolved',
     );
     expect(countsBetween(before, await driftChecks('resolution')).replied).toBe(1);
