@@ -35,14 +35,15 @@ export function resolveTemplate(given: FunctionDeps): LifecycleFunction {
     CACHED.releaseMetas,
     CACHED.kubeconfigs,
   ]);
+  const driftPeriodMs = deps.config.driftPeriodMinutes * 60_000;
   const on: ResolveDeps = {
     deps,
     live: given.kcp,
     runtimes: new RuntimeClients(deps.kcp, deps.config.kubeconfigExecCommands),
     events: new EventRecorder(given.kcp, NAME),
     maintenance: new MaintenancePolicyFile(deps.config.maintenancePolicyPath, deps.config.maintenanceMinWindowMinutes),
-    remotes: new RemoteKymaMemo(deps.config.driftPeriodMinutes * 60_000),
-    replies: new LastReplies(seldomCheckedWithinMs(deps.config.driftPeriodMinutes * 60_000)),
+    remotes: new RemoteKymaMemo(driftPeriodMs),
+    replies: new LastReplies(seldomCheckedWithinMs(driftPeriodMs)),
   };
   return {
     name: NAME,

@@ -156,8 +156,7 @@ describe('taking over a fleet upstream ran (ADR 40)', () => {
       await world.runner.broker.idle();
     }
     await settled(world, fleet);
-    // Each tick sends a Kyma's `resync.due` and its modules' `modules.due` (ADR 94); a quiet Kyma's second drift check
-    // within 1.5 drift periods sends no `modules.resolved` (ADR 95), so only those two count.
+    // Per tick a Kyma's `resync.due` and `modules.due` (ADR 94); its second tick sends no `modules.resolved` (ADR 95).
     expect(
       world.runner.broker.stats().received - received,
       'drift checks of every Kyma and its modules, twice',
