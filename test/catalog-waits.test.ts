@@ -2,8 +2,8 @@
 // (ADR 78): before, the lifecycle CRDs only — the namespace neither read nor created, no copies, the catalog not
 // evaluated;
 // after, the copies without a read of the namespace; a namespace gone meanwhile is created by the push that met 404.
-// The resync's drift checks list the copies every other drift period (ADR 90). Real KCP and runtime API servers, the
-// requests counted.
+// A runtime no catalog was pushed to yet is not listed (ADR 96). The resync's drift checks list the copies every other
+// drift period (ADR 90). Real KCP and runtime API servers, the requests counted.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
@@ -27,6 +27,7 @@ let runtimes: RuntimeClients;
 
 /** Kyma `name` whose runtime objects go to namespace `<name>-<id>` on the first runtime API server. */
 const runtimeNamespace = (name: string) => `${name}-${id}`;
+const NAMES = ['fresh', 'gone', 'drifting', 'stale'];
 const kyma = (name: string, from?: SpecSource['from']): Kyma => ({
   apiVersion: API_VERSION,
   kind: 'Kyma',
@@ -34,6 +35,12 @@ const kyma = (name: string, from?: SpecSource['from']): Kyma => ({
   spec: { channel: 'regular' },
   ...(from ? { status: { specSource: { from, channel: 'regular' } } } : {}),
 });
+/** A Kyma whose catalog was pushed before (its ModuleCatalog condition, ours or upstream's). */
+const pushedBefore = (name: string): Kyma => {
+  const k = kyma(name, 'runtime');
+  const catalog = { type: 'ModuleCatalog', status: 'True' as const, reason: 'Ready', message: 'synced' };
+  return { ...k, status: { ...k.status, conditions: [catalog] } };
+};
 const sync = (k: Kyma) =>
   syncRuntime(kcp, runtimes, k, new SyncMemo(60_000), false, config, k.status?.specSource?.from === 'kcp');
 
@@ -58,7 +65,7 @@ beforeAll(async () => {
   runtimes = new RuntimeClients(kcp);
   await kcp.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
   const kubeconfig = Buffer.from(inject('controlPlane').runtimes[0] as string).toString('base64');
-  for (const name of ['fresh', 'gone', 'drifting'])
+  for (const name of NAMES)
     await kcp.create({
       apiVersion: 'v1',
       kind: 'Secret',
@@ -91,7 +98,7 @@ beforeEach(() => countRequests(true));
 afterAll(async () => {
   countRequests(false);
   await kcp?.delete({ apiVersion: 'v1', kind: 'Namespace', name: namespace }).catch(() => false);
-  for (const name of ['fresh', 'gone', 'drifting'])
+  for (const name of NAMES)
     await runtime?.delete({ apiVersion: 'v1', kind: 'Namespace', name: runtimeNamespace(name) }).catch(() => false);
 });
 
@@ -122,8 +129,21 @@ describe("a Kyma's catalog waits for its runtime Kyma (ADR 78)", () => {
       'apply moduletemplates.operator.kyma-project.io': 1,
       'apply modulereleasemetas.operator.kyma-project.io': 1,
     });
-    expect(Object.keys(sent).filter((k) => k.endsWith(' namespaces'))).toEqual([]);
+    expect(Object.keys(sent).filter((k) => k.endsWith(' namespaces') || k.startsWith('list module'))).toEqual([]);
     expect(await copies('fresh')).toEqual(['waits-1.0.0']);
+  });
+
+  it('a copy of ours left on a runtime never pushed to: kept by the first push (nothing listed), removed by the next', async () => {
+    const stale = runtimeNamespace('stale');
+    await runtime.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: stale } }, 'test');
+    const left = { name: 'gone-1.0.0', namespace: stale, labels: { [LABEL.managedBy]: 'kyma' } };
+    const spec = { moduleName: 'gone', version: '1.0.0', data: { apiVersion: 'x.io/v1', kind: 'Gone', metadata: {} } };
+    await runtime.apply({ apiVersion: API_VERSION, kind: 'ModuleTemplate', metadata: left, spec }, 'catalog-sync');
+    countRequests(true);
+    await sync(kyma('stale', 'runtime'));
+    expect(await copies('stale')).toEqual(['gone-1.0.0', 'waits-1.0.0']);
+    await syncRuntime(kcp, runtimes, pushedBefore('stale'), new SyncMemo(60_000), 'any', config);
+    expect(await copies('stale')).toEqual(['waits-1.0.0']);
   });
 
   it('a runtime namespace gone meanwhile: the push meets 404, creates it and pushes again', async () => {
@@ -149,7 +169,7 @@ describe("the resync's drift checks list the catalog copies every other drift pe
       'test',
     );
     const memo = new SyncMemo(PERIOD_MS);
-    const drifting = kyma('drifting', 'runtime');
+    const drifting = pushedBefore('drifting');
     await syncRuntime(kcp, runtimes, drifting, memo, false, every);
     await runtime.delete({ ...copyRef, namespace: runtimeNamespace('drifting') });
     countRequests(true);
@@ -165,7 +185,7 @@ describe("the resync's drift checks list the catalog copies every other drift pe
 
   it("a runtime watch's full check lists them whatever was pushed just before", async () => {
     const memo = new SyncMemo(PERIOD_MS);
-    const drifting = kyma('drifting', 'runtime');
+    const drifting = pushedBefore('drifting');
     await syncRuntime(kcp, runtimes, drifting, memo, false, every);
     countRequests(true);
     await syncRuntime(kcp, runtimes, drifting, memo, 'live', every);

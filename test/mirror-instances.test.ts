@@ -1,6 +1,7 @@
 // The KCP Kyma's status mirrored onto the runtime Kyma by several instances of aggregate-status (ADR 77): an instance
 // writes unread only a status its own call wrote; a status another instance wrote (and so mirrored) is read first and
-// not written again, and a runtime Kyma that lost it is still repaired. Real runtime API server, request tally.
+// not written again, and a runtime Kyma that lost it is still repaired. A runtime Kyma that can hold no status but ours
+// (its catalog never pushed, ADR 96) is written unread. Real runtime API server, request tally.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mirrorToRuntime } from '../functions/aggregate-status/mirror.ts';
 import type { Kyma, KymaStatus } from '../shared/core/kyma.ts';
@@ -53,7 +54,8 @@ beforeAll(async () => {
 beforeEach(() => countRequests(true));
 afterAll(async () => {
   countRequests(false);
-  await client.delete({ apiVersion: 'v1', kind: 'Namespace', name: scope.namespace }).catch(() => false);
+  for (const name of [scope.namespace, fresh.namespace])
+    await client.delete({ apiVersion: 'v1', kind: 'Namespace', name }).catch(() => false);
 });
 
 describe('the status mirror with two instances (ADR 77)', () => {
@@ -91,5 +93,40 @@ describe('the status mirror with two instances (ADR 77)', () => {
       'patch kymas.operator.kyma-project.io/status': 1,
     });
     expect(await runtimeState()).toBe('Ready');
+  });
+});
+
+const fresh = { namespace: `mirror-fresh-${id}`, shared: true };
+describe('a runtime Kyma with no status but ours (ADR 96)', () => {
+  const mirrorFresh = (memo: SyncMemo) =>
+    mirrorToRuntime(client, fresh, processing, memo, `${KEY}-fresh`, {
+      force: 'live',
+      statusWritten: false,
+      onlyOurs: true,
+    });
+
+  it('is written unread, even by a full check of an instance that never mirrored it', async () => {
+    await client.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: fresh.namespace } }, 'test');
+    const { namespace, name } = remoteKymaRef(fresh);
+    await client.create({
+      apiVersion: API_VERSION,
+      kind: 'Kyma',
+      metadata: { name, namespace },
+      spec: { channel: 'regular' },
+    });
+    countRequests(true);
+    const written = await mirrorFresh(new SyncMemo(60_000));
+    expect(sent()).toEqual({ 'patch kymas.operator.kyma-project.io/status': 1 });
+    const stored = await client.get<Kyma>(remoteKymaRef(fresh));
+    expect([stored?.status?.state, stored?.metadata.resourceVersion]).toEqual(['Processing', written]);
+  });
+
+  it('gone: the write meets 404 and nothing is remembered', async () => {
+    await client.delete(remoteKymaRef(fresh));
+    const memo = new SyncMemo(60_000);
+    countRequests(true);
+    expect(await mirrorFresh(memo)).toBeUndefined();
+    expect(sent()).toEqual({ 'patch kymas.operator.kyma-project.io/status': 1 });
+    expect(memo.known(client, `${KEY}-fresh#status`)).toBe(false);
   });
 });

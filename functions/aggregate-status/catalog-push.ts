@@ -19,20 +19,20 @@ const CATALOG_KINDS = ['ModuleTemplate', 'ModuleReleaseMeta'];
 
 /** The catalog copies applied where they differ from what is there (one LIST per kind, no read per copy), copies of
  * ours no longer in it removed; answers how many were removed. The runtime namespace is not read: the catalog is
- * pushed once resolve-template has created the runtime Kyma in it (ADR 78); a namespace gone since answers 404. */
+ * pushed once resolve-template has created the runtime Kyma in it (ADR 78); a namespace gone since answers 404. A
+ * runtime no catalog was ever pushed to (`unlisted`, ADR 96) holds no copy: each is applied, nothing listed. */
 export async function pushCatalog(
   runtime: KubeClient,
   catalog: Catalog,
   remoteNamespace: string,
-  freshness: Freshness,
+  freshness: Freshness | 'unlisted',
 ): Promise<number> {
   markStep('module_catalog_sync');
   const live = new Map<string, Copy>();
+  const list = async (kind: string, listed: Freshness) =>
+    (await runtime.list<Copy>(API_VERSION, kind, { namespace: remoteNamespace, freshness: listed })).items;
   const lists = await Promise.all(
-    CATALOG_KINDS.map(async (kind) => ({
-      kind,
-      copies: (await runtime.list<Copy>(API_VERSION, kind, { namespace: remoteNamespace, freshness })).items,
-    })),
+    CATALOG_KINDS.map(async (kind) => ({ kind, copies: freshness === 'unlisted' ? [] : await list(kind, freshness) })),
   );
   for (const { kind, copies } of lists)
     for (const copy of copies) live.set(`${kind}/${copy.metadata.name}`, { ...copy, apiVersion: API_VERSION, kind });

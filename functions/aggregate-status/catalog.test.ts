@@ -3,7 +3,7 @@ import { aKyma, aTemplate } from '../../test/builders.ts';
 import { LABEL } from '../../shared/core/vocabulary.ts';
 import type { Kyma } from '../../shared/core/kyma.ts';
 import type { ModuleReleaseMeta, ModuleTemplate } from '../../shared/core/templates.ts';
-import { catalogFor } from './catalog.ts';
+import { catalogFor, catalogNeverPushed } from './catalog.ts';
 
 const kyma = (labels: Record<string, string> = {}): Kyma => aKyma({ labels });
 const template = (
@@ -97,5 +97,23 @@ describe('catalogFor (what a Kyma may see on its runtime)', () => {
       namespace: 'kyma-system',
       labels: { 'operator.kyma-project.io/managed-by': 'kyma' },
     });
+  });
+});
+
+describe('catalogNeverPushed (ADR 96)', () => {
+  const withConditions = (types: string[]): Kyma => ({
+    ...kyma(),
+    status: {
+      state: 'Processing',
+      conditions: types.map((type) => ({ type, status: 'False', reason: 'Processing', message: '' })),
+    },
+  });
+  it('is a Kyma without status or without a ModuleCatalog condition', () => {
+    expect(catalogNeverPushed(kyma())).toBe(true);
+    expect(catalogNeverPushed(withConditions(['CRDsSync', 'Modules']))).toBe(true);
+  });
+  it("is not a Kyma whose catalog any manager pushed, even one that failed (upstream's condition counts)", () => {
+    expect(catalogNeverPushed(withConditions(['ModuleCatalog']))).toBe(false);
+    expect(catalogNeverPushed(withConditions(['Modules', 'ModuleCatalog']))).toBe(false);
   });
 });

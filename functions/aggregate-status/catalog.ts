@@ -8,6 +8,12 @@ export interface Catalog {
   metas: ModuleReleaseMeta[];
 }
 
+/** PURE. Whether no lifecycle manager ever pushed a catalog to this Kyma's runtime (ADR 96): its status has no
+ * `ModuleCatalog` condition, which the first push sets (upstream's too). Such a runtime holds no catalog copy and its
+ * runtime Kyma no status but ours: the first push lists nothing, and its mirror writes without reading first. */
+export const catalogNeverPushed = (kyma: Kyma): boolean =>
+  !(kyma.status?.conditions ?? []).some((c) => c.type === 'ModuleCatalog');
+
 const syncEnabled = (kyma: Kyma, t: ModuleTemplate) => !t.spec?.mandatory && !visibilityProblem(kyma, t);
 
 /** PURE. The module catalog a Kyma may see (upstream §3.5): non-mandatory release metas (with a kymaSelector only the

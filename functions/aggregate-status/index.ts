@@ -23,6 +23,7 @@ import { aggregateSteps, awaitsRuntimeKyma, ignoreReason, runtimeSideChanged, ty
 import { kymaKeyOf, kymaNameOf, serialByKyma } from '../../shared/kube/kyma-of.ts';
 import { inClusterSync, runtimeView, secondPass, syncRuntime, type SideOutcome } from './runtime-sync.ts';
 import { QuietKymas, type KymaSeen } from './quiet.ts';
+import { catalogNeverPushed } from './catalog.ts';
 import { versionsOf } from '../../shared/kube/versions.ts';
 import { catalogVersions, unchangedSinceLastCheck } from './quiet-check.ts';
 import { kymaDriftChecks } from '../../shared/host/metrics.ts';
@@ -183,7 +184,8 @@ async function take(call: AggregateCall, step: AggregateStep, log: Logger): Prom
       // the resync repair a mirror that failed.
       const runtime = step.lookUpRuntime ? await runtimeClient(call.runtimes, call.kyma) : call.side?.runtime;
       if (!runtime || !call.stored.status) return;
-      const how = { force: call.force, statusWritten: step.statusWritten, mustMirror: !step.lookUpRuntime };
+      const onlyOurs = catalogNeverPushed(call.kyma);
+      const how = { force: call.force, statusWritten: step.statusWritten, onlyOurs, mustMirror: !step.lookUpRuntime };
       call.mirrored = await mirrorStatus(to, call.kyma, runtime, call.stored.status, call.pushed, how);
       return;
     }

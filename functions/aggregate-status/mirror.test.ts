@@ -81,6 +81,24 @@ describe('mirrorRead (ADR 77)', () => {
       { fresh: true, known: true },
       'live',
     ],
+    [
+      'a runtime Kyma with no status but ours, the runtime unknown: written unread (ADR 96)',
+      { ...others, onlyOurs: true },
+      { fresh: false, known: false },
+      'write',
+    ],
+    [
+      'no status but ours, mirrored here lately: nothing',
+      { ...own, onlyOurs: true },
+      { fresh: true, known: true },
+      'skip',
+    ],
+    [
+      "no status but ours, a runtime watch's full check: written unread all the same",
+      { ...others, onlyOurs: true, force: 'live' as const },
+      { fresh: true, known: true },
+      'write',
+    ],
   ])('%s', (_, how, memo, expected) => {
     expect(mirrorRead(how, memo)).toBe(expected);
   });

@@ -43,16 +43,20 @@ export function statusPatch(remote: KymaStatus | undefined, mirrored: KymaStatus
 }
 
 /** How a call mirrors: `force` (resync events) reads and compares whatever this instance remembers, repairing drift;
- * `statusWritten` says the status is the one this call wrote on the KCP. */
+ * `statusWritten` says the status is the one this call wrote on the KCP; `onlyOurs` that the runtime Kyma can hold no
+ * status but one of ours (its catalog never pushed, ADR 96). */
 export interface MirrorHow {
   force: Freshness | false;
   statusWritten: boolean;
+  onlyOurs?: boolean | undefined;
 }
 
 /** PURE. What the mirror does before its write (ADR 77): nothing more when this instance mirrored this status within
  * the memo's TTL (`skip`); write unread when this call wrote the status and this instance knows what the runtime Kyma
- * got last (`write`); else read it first, as `force` says or live: another instance wrote (and mirrored) this status. */
+ * got last (`write`); else read it first, as `force` says or live: another instance wrote (and mirrored) this status.
+ * A runtime Kyma with no status but ours is written unread, a full check's too: the patch replaces all of it (ADR 96). */
 export function mirrorRead(how: MirrorHow, memo: { fresh: boolean; known: boolean }): 'skip' | 'write' | Freshness {
+  if (how.onlyOurs) return memo.fresh && !how.force ? 'skip' : 'write';
   if (how.force) return how.force;
   if (memo.fresh) return 'skip';
   return memo.known && how.statusWritten ? 'write' : 'live';

@@ -12,7 +12,7 @@ import { isNotFound } from '../../shared/kube/errors.ts';
 import { ensureRemoteNamespace } from '../../shared/kube/remote-namespace.ts';
 import type { RuntimeClients } from '../../shared/kube/runtime-clients.ts';
 import { isRuntimeUnreachable } from '../../shared/host/errors.ts';
-import { catalogFor, type Catalog } from './catalog.ts';
+import { catalogFor, catalogNeverPushed, type Catalog } from './catalog.ts';
 import { pushCatalog } from './catalog-push.ts';
 import { inClusterRefusal } from '../../shared/core/in-cluster.ts';
 import { catalogDue, type RuntimeSync } from './decide.ts';
@@ -87,7 +87,9 @@ export async function syncRuntime(
     // Concurrent calls about one Kyma (its add and update events) share one push (ADR 54).
     const reuse = pushReuse(force, awaiting, config.driftPeriodMinutes * 60_000);
     const push = async () => {
-      const gone = await pushCrdsAndCatalog(access.client, desired, access.scope.namespace, force || 'live');
+      // A runtime no catalog was ever pushed to holds no copy to list, even for a full check (ADR 96).
+      const listing = catalogNeverPushed(kyma) ? 'unlisted' : force || 'live';
+      const gone = await pushCrdsAndCatalog(access.client, desired, access.scope.namespace, listing);
       if (desired.pullSecret) {
         markStep('image_pull_secret_sync');
         await ensureRemoteNamespace(access.client, access.scope.namespace, true);
@@ -256,14 +258,14 @@ async function pushCrd(runtime: KubeClient, crd: RuntimeCrd): Promise<void> {
     throw new Error(`CRD ${crd.metadata.name} on the runtime was not established: nudged`);
 }
 
-/** CRDs, then the catalog (copies listed as `freshness` says). A catalog kind the runtime does not serve means its CRDs
+/** CRDs, then the catalog (copies listed as `freshness` says, or not at all). A catalog kind the runtime does not serve means its CRDs
  * went since this process last trusted them (another Kyma's deletion removed them, ADR 32): forgotten, pushed again,
  * and the catalog retried once. */
 async function pushCrdsAndCatalog(
   runtime: KubeClient,
   desired: RuntimeSide,
   remoteNamespace: string,
-  freshness: Freshness,
+  freshness: Freshness | 'unlisted',
 ): Promise<number> {
   await pushCrds(runtime, desired.crds);
   try {
