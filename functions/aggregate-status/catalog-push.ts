@@ -17,10 +17,9 @@ interface Copy {
 }
 const CATALOG_KINDS = ['ModuleTemplate', 'ModuleReleaseMeta'];
 
-/** The catalog copies applied where they differ from what is there (one LIST per kind, no read per copy), copies of
- * ours no longer in it removed; answers how many were removed. The runtime namespace is not read: the catalog is
- * pushed once resolve-template has created the runtime Kyma in it (ADR 78); a namespace gone since answers 404. A
- * runtime no catalog was ever pushed to (`unlisted`, ADR 96) holds no copy: each is applied, nothing listed. */
+/** The catalog copies applied where they differ from what is there (one LIST per kind; none where no catalog was ever
+ * pushed, ADR 96), copies of ours no longer in it removed; answers how many were. The namespace is not read: the push
+ * comes after resolve-template created the runtime Kyma in it (ADR 78); a namespace gone since answers 404. */
 export async function pushCatalog(
   runtime: KubeClient,
   catalog: Catalog,

@@ -51,10 +51,9 @@ export interface MirrorHow {
   onlyOurs?: boolean | undefined;
 }
 
-/** PURE. What the mirror does before its write (ADR 77): nothing more when this instance mirrored this status within
- * the memo's TTL (`skip`); write unread when this call wrote the status and this instance knows what the runtime Kyma
- * got last (`write`); else read it first, as `force` says or live: another instance wrote (and mirrored) this status.
- * A runtime Kyma with no status but ours is written unread, a full check's too: the patch replaces all of it (ADR 96). */
+/** PURE. What the mirror does before its write (ADR 77): nothing more when this instance mirrored this status lately
+ * (`skip`); write unread (`write`) when this call wrote it and the runtime Kyma's last one is known, or that holds no
+ * status but ours (ADR 96, a full check's too); else read first, as `force` says or live (another instance wrote it). */
 export function mirrorRead(how: MirrorHow, memo: { fresh: boolean; known: boolean }): 'skip' | 'write' | Freshness {
   if (how.onlyOurs) return memo.fresh && !how.force ? 'skip' : 'write';
   if (how.force) return how.force;
