@@ -37,19 +37,24 @@ const mirror = (memo: SyncMemo, status: KymaStatus, statusWritten: boolean) =>
   mirrorToRuntime(client, scope, status, memo, KEY, { force: false, statusWritten });
 const runtimeState = async () => (await client.get<Kyma>(remoteKymaRef(scope)))?.status?.state;
 
-beforeAll(async () => {
-  const [runtime] = clusters().runtimes;
-  if (!runtime) throw new Error('no runtime');
-  await installRuntimeKymaCrd(0);
-  client = await KubeClient.from(runtime);
-  await client.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: scope.namespace } }, 'test');
-  const { namespace, name } = remoteKymaRef(scope);
+/** The runtime namespace of `at` and a runtime Kyma there without status, as resolve-template creates it. */
+async function createRuntimeKyma(at: { namespace: string }): Promise<void> {
+  await client.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: at.namespace } }, 'test');
+  const { namespace, name } = remoteKymaRef({ ...at, shared: true });
   await client.create({
     apiVersion: API_VERSION,
     kind: 'Kyma',
     metadata: { name, namespace },
     spec: { channel: 'regular' },
   });
+}
+
+beforeAll(async () => {
+  const [runtime] = clusters().runtimes;
+  if (!runtime) throw new Error('no runtime');
+  await installRuntimeKymaCrd(0);
+  client = await KubeClient.from(runtime);
+  await createRuntimeKyma(scope);
 });
 beforeEach(() => countRequests(true));
 afterAll(async () => {
@@ -106,14 +111,7 @@ describe('a runtime Kyma with no status but ours (ADR 96)', () => {
     });
 
   it('is written unread, even by a full check of an instance that never mirrored it', async () => {
-    await client.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: fresh.namespace } }, 'test');
-    const { namespace, name } = remoteKymaRef(fresh);
-    await client.create({
-      apiVersion: API_VERSION,
-      kind: 'Kyma',
-      metadata: { name, namespace },
-      spec: { channel: 'regular' },
-    });
+    await createRuntimeKyma(fresh);
     countRequests(true);
     const written = await mirrorFresh(new SyncMemo(60_000));
     expect(sent()).toEqual({ 'patch kymas.operator.kyma-project.io/status': 1 });
