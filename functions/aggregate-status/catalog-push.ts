@@ -28,11 +28,15 @@ export async function pushCatalog(
 ): Promise<number> {
   markStep('module_catalog_sync');
   const live = new Map<string, Copy>();
-  const list = async (kind: string, listed: Freshness) =>
-    (await runtime.list<Copy>(API_VERSION, kind, { namespace: remoteNamespace, freshness: listed })).items;
-  const lists = await Promise.all(
-    CATALOG_KINDS.map(async (kind) => ({ kind, copies: freshness === 'unlisted' ? [] : await list(kind, freshness) })),
-  );
+  const lists =
+    freshness === 'unlisted'
+      ? []
+      : await Promise.all(
+          CATALOG_KINDS.map(async (kind) => ({
+            kind,
+            copies: (await runtime.list<Copy>(API_VERSION, kind, { namespace: remoteNamespace, freshness })).items,
+          })),
+        );
   for (const { kind, copies } of lists)
     for (const copy of copies) live.set(`${kind}/${copy.metadata.name}`, { ...copy, apiVersion: API_VERSION, kind });
   const desired = [...catalog.templates, ...catalog.metas];

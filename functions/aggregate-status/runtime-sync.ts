@@ -258,9 +258,9 @@ async function pushCrd(runtime: KubeClient, crd: RuntimeCrd): Promise<void> {
     throw new Error(`CRD ${crd.metadata.name} on the runtime was not established: nudged`);
 }
 
-/** CRDs, then the catalog (copies listed as `freshness` says, or not at all). A catalog kind the runtime does not serve means its CRDs
- * went since this process last trusted them (another Kyma's deletion removed them, ADR 32): forgotten, pushed again,
- * and the catalog retried once. */
+/** CRDs, then the catalog (copies listed as `freshness` says, or not at all). A catalog kind the runtime does not serve
+ * means its CRDs went since this process last trusted them (another Kyma's deletion removed them, ADR 32): forgotten,
+ * pushed again, and the catalog retried once. */
 async function pushCrdsAndCatalog(
   runtime: KubeClient,
   desired: RuntimeSide,
