@@ -10,6 +10,16 @@ describe('bench arguments', () => {
       parseBenchArgs(['--kymas', '5000', '--modules', '5', '--runtimes', '8', '--edits', '100', '--busy-edits', '50']),
     ).toMatchObject({ kymas: 5000, modules: 5, runtimes: 8, edits: 100, busyEdits: 50 });
   });
+  it('makes the edits after convergence all at once unless asked to spread them', () => {
+    expect(parseBenchArgs(['--edits', '30']).editsOverSeconds).toBe(0);
+    expect(parseBenchArgs(['--edits', '30', '--edits-over-seconds', '60'])).toMatchObject({ editsOverSeconds: 60 });
+    expect(parseBenchArgs([]).editsAtSecond, 'as soon as all are Ready').toBe(-1);
+    expect(parseBenchArgs(['--edits-at-second', '2'])).toMatchObject({ editsAtSecond: 2 });
+    expect(() => parseBenchArgs(['--edits-at-second', '60'])).toThrow('expected a whole number from 0 to 59');
+    expect(() => parseBenchArgs(['--edits-over-seconds', '1.5'])).toThrow(
+      '--edits-over-seconds "1.5": expected a whole number from 0 to 3600',
+    );
+  });
   it('simulates rollouts only on request', () => {
     expect(parseBenchArgs(['--rollouts', 'simulated'])).toMatchObject({ rollouts: 'simulated' });
     expect(() => parseBenchArgs(['--rollouts', 'fake'])).toThrow('--rollouts "fake": expected real or simulated');

@@ -10,6 +10,12 @@ export interface BenchSettings {
   runtimes: number;
   /** Runtime-Kyma edits (add one more module) after convergence, timed to that module Ready. */
   edits: number;
+  /** The edits after convergence go one after the other, evenly over this long (0: all at once, the default), so
+   * they meet every part of the minute's drift checks as users' edits would (ADR 97). */
+  editsOverSeconds: number;
+  /** The edits after convergence start at this second of a UTC minute (the resync ticks at second 0), so a pair of runs
+   * meets the same part of the minute's drift checks; -1 (the default): as soon as all are Ready. */
+  editsAtSecond: number;
   /** The same edits made while the fleet converges (on Kymas Ready once a tenth of the fleet is): user changes under load. */
   busyEdits: number;
   /** Idle window after everything is Ready: requests/s and flapping are measured over it. */
@@ -45,6 +51,8 @@ export const DEFAULTS: BenchSettings = {
   modules: 3,
   runtimes: 2,
   edits: 10,
+  editsOverSeconds: 0,
+  editsAtSecond: -1,
   busyEdits: 0,
   idleSeconds: 30,
   ceilingSeconds: 10,
@@ -67,6 +75,8 @@ const LIMITS: Record<
   modules: [1, 20],
   runtimes: [1, 40],
   edits: [0, 20_000],
+  editsOverSeconds: [0, 3600],
+  editsAtSecond: [0, 59],
   busyEdits: [0, 20_000],
   idleSeconds: [1, 3600],
   ceilingSeconds: [1, 600],
@@ -81,6 +91,8 @@ const FLAGS: Record<
   modules: 'modules',
   runtimes: 'runtimes',
   edits: 'edits',
+  'edits-over-seconds': 'editsOverSeconds',
+  'edits-at-second': 'editsAtSecond',
   'busy-edits': 'busyEdits',
   'idle-seconds': 'idleSeconds',
   'ceiling-seconds': 'ceilingSeconds',
@@ -89,7 +101,7 @@ const FLAGS: Record<
   instances: 'instances',
 };
 
-export const USAGE = `npm run bench -- [--kymas N] [--modules M] [--runtimes K] [--edits E] [--busy-edits B] [--idle-seconds S] [--ceiling-seconds S] [--timeout-seconds S] [--out DIR] [--runtime-per-kyma] [--rollouts real|simulated] [--release] [--plan] [--engine local|knative] [--instances N]
+export const USAGE = `npm run bench -- [--kymas N] [--modules M] [--runtimes K] [--edits E] [--edits-over-seconds S] [--edits-at-second S] [--busy-edits B] [--idle-seconds S] [--ceiling-seconds S] [--timeout-seconds S] [--out DIR] [--runtime-per-kyma] [--rollouts real|simulated] [--release] [--plan] [--engine local|knative] [--instances N]
 defaults: ${Object.entries(FLAGS)
   .map(([flag, key]) => `--${flag} ${String(DEFAULTS[key])}`)
   .join(' ')}`;

@@ -13,7 +13,7 @@ import { lifecycleEnvironment, type BenchSettings } from './args.ts';
 import { costSnapshot as snapshotOf, costBetween, type CostSnapshot } from './cost.ts';
 import { readEndState } from './end-state.ts';
 import { startEngine } from './engine.ts';
-import { busyEdits, editKymas, idleEditTargets } from './edits.ts';
+import { busyEdits, editKymas, idleEditTargets, untilSecond } from './edits.ts';
 import { createKymas, EDIT_MODULE, startFleet, type Fleet } from './fleet.ts';
 import { ReadinessTracker } from './readiness.ts';
 import { measureRelease } from './release.ts';
@@ -144,7 +144,10 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
     }
     const duringConvergence = await busy;
     if (settings.edits) say(`${settings.edits} runtime-Kyma edits (add ${EDIT_MODULE})`);
-    const edits = await editKymas(fleet, idleEditTargets(settings), edited, tracker, settings.timeoutSeconds, say);
+    if (settings.edits && settings.editsAtSecond >= 0) await sleep(untilSecond(settings.editsAtSecond, Date.now()));
+    const targets = idleEditTargets(settings);
+    const gapMs = targets.length ? (settings.editsOverSeconds * 1000) / targets.length : 0;
+    const edits = await editKymas(fleet, targets, edited, tracker, settings.timeoutSeconds, say, 'edits Ready', gapMs);
     const memory: MemoryMark[] = [memoryMark('the edits')];
     // At thousands of Kymas the drift checks never let the broker run dry: wait a bounded time, then measure anyway.
     const settled = await engine.settled(SETTLE_LIMIT_MS);

@@ -17,7 +17,10 @@ type Say = (line: string) => void;
 export const idleEditTargets = (settings: BenchSettings) =>
   Array.from({ length: settings.edits }, (_, i) => kymaName(Math.floor((i * settings.kymas) / settings.edits)));
 
-/** Edits `names` (adds the edit module on their runtimes) and answers when each was made and each hop was seen, up to
+/** How long from `now` (ms since the epoch) until the next `second` of a UTC minute. */
+export const untilSecond = (second: number, now: number): number => (second * 1000 - (now % 60_000) + 60_000) % 60_000;
+
+/** Edits `names` (adds the edit module on their runtimes), `gapMs` apart, and answers when each was made and each hop was seen, up to
  * that module Ready. */
 export async function editKymas(
   fleet: Fleet,
@@ -27,10 +30,12 @@ export async function editKymas(
   timeoutSeconds: number,
   say: Say,
   what = 'edits Ready',
+  gapMs = 0,
 ): Promise<EditMarks[]> {
   if (!names.length) return [];
   const at = new Map<string, number>();
-  for (const name of names) {
+  for (const [i, name] of names.entries()) {
+    if (i > 0 && gapMs > 0) await sleep(gapMs);
     const runtime = fleet.runtimes[Number(name.slice(5)) % fleet.runtimes.length];
     if (!runtime) continue;
     edited.add(name);

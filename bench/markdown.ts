@@ -19,7 +19,7 @@ export function toMarkdown(r: BenchResult): string {
   const rows: [string, string][] = [
     [
       'size',
-      `${r.settings.kymas} Kymas × ${r.settings.modules} modules (${c.manifests} Manifests) on ${r.settings.runtimes} runtime API servers${r.settings.runtimePerKyma ? ' (one per Kyma)' : ''}, rollouts ${r.settings.rollouts}, ${r.settings.edits} edits${r.settings.busyEdits ? ` (+ ${r.settings.busyEdits} while converging)` : ''}`,
+      `${r.settings.kymas} Kymas × ${r.settings.modules} modules (${c.manifests} Manifests) on ${r.settings.runtimes} runtime API servers${r.settings.runtimePerKyma ? ' (one per Kyma)' : ''}, rollouts ${r.settings.rollouts}, ${r.settings.edits} edits${r.settings.editsOverSeconds ? ` over ${r.settings.editsOverSeconds} s` : ''}${r.settings.editsAtSecond >= 0 ? ` from second ${r.settings.editsAtSecond} of a minute` : ''}${r.settings.busyEdits ? ` (+ ${r.settings.busyEdits} while converging)` : ''}`,
     ],
     [
       'machine',
