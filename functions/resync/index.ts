@@ -1,7 +1,6 @@
 // resync: the PingSource tick → one background resync.due per Kyma and Manifest that is due (ADR 25, 27), and the
 // release tick (ADR 30). The order of events is decide.ts (ADR 45); here the watch caches are scanned and the events
 // sent. shared/host/invoke.ts runs every call (keyless: the tick points at no object).
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Resource } from '../../shared/core/objects.ts';
 import { API_VERSION, LABEL, OUR_MANAGERS } from '../../shared/core/vocabulary.ts';
 import {
@@ -19,8 +18,7 @@ import type { ModuleReleaseMeta } from '../../shared/core/templates.ts';
 import { CACHED, readingFromCaches, type FunctionDeps } from '../../shared/host/deps.ts';
 import type { LifecycleFunction } from '../../shared/host/invoke.ts';
 import { modulesDue } from '../../shared/host/modules-due.ts';
-import { driftStretch, outstandingWork, resyncSteps, type Candidate } from './decide.ts';
-import { paceOf, type PacedStep } from './pace.ts';
+import { driftStretch, outstandingWork, resyncSteps, type Candidate, type ResyncStep } from './decide.ts';
 
 export const NAME = 'resync';
 const KINDS = ['Kyma', 'Manifest'] as const;
@@ -54,14 +52,11 @@ export function resync(given: FunctionDeps): LifecycleFunction {
     }
     return candidates;
   };
-  /** Sends the tick's events (a Kyma's Manifests' drift checks in one `modules.due`, ADR 94), each at its time after
-   * `start` (ADR 97); answers the objects by kind they were about. */
-  const send = async (steps: PacedStep[], start: number, namespace: string, cause: EventAttributes) => {
+  /** Sends the tick's events (a Kyma's Manifests' drift checks in one `modules.due`, ADR 94); answers the objects by
+   * kind they were about. */
+  const send = async (steps: ResyncStep[], namespace: string, cause: EventAttributes) => {
     const counts: Record<string, number> = Object.fromEntries([...KINDS, 'ModuleReleaseMeta'].map((k) => [k, 0]));
-    for (const { step, atMs } of steps) {
-      const { kind, name, reason, manifests } = step;
-      const wait = start + atMs - performance.now();
-      if (wait > 0) await sleep(wait);
+    for (const { kind, name, reason, manifests } of steps) {
       const extensions = { [LANE]: LANE_BACKGROUND, [RESYNC_REASON]: reason };
       const key = { kind, apiVersion: API_VERSION, namespace, name };
       const sent = manifests
@@ -78,7 +73,7 @@ export function resync(given: FunctionDeps): LifecycleFunction {
     accepts: [PING],
     keyless: true,
     async handle({ event, log }) {
-      const [namespace, start] = [deps.config.kcpNamespace, performance.now()];
+      const namespace = deps.config.kcpNamespace;
       const metas = await releaseMetas(namespace);
       const candidates = await candidatesOf(namespace, channelVersionsOf(metas));
       const now = Date.now();
@@ -93,7 +88,7 @@ export function resync(given: FunctionDeps): LifecycleFunction {
         budget: deps.config.resyncMaxEvents,
         metas: metas.map(metaView),
       });
-      const counts = await send(paceOf(steps, deps.config.resyncSpreadMs), start, namespace, event);
+      const counts = await send(steps, namespace, event);
       const awaitingRelease = candidates.filter((c) => c.awaitsRelease && !c.deleting).length;
       const seen = { objects: candidates.length, budget: deps.config.resyncMaxEvents, awaitingRelease, outstanding };
       log.info({ ...counts, ...seen, converging: stretch > 1, driftStretch: stretch }, 'resync events sent');

@@ -40,9 +40,6 @@ export interface Config {
   readonly rolloutWatchMs: number;
   /** At most this many resync events per tick; over it, the objects quiet the longest go first. */
   readonly resyncMaxEvents: number;
-  /** A tick's drift checks go evenly over this long, at most 100 ms apart (LIFECYCLE_RESYNC_SPREAD_SECONDS, default 45;
-   * 0 = all at once; ADR 97). */
-  readonly resyncSpreadMs: number;
   /** How fast a ModuleReleaseMeta change reaches the fleet (ADR 30): Kymas per minute fleet-wide
    * (LIFECYCLE_RELEASE_KYMAS_PER_MINUTE, default 1000) and per runtime API server
    * (LIFECYCLE_RELEASE_KYMAS_PER_RUNTIME_PER_MINUTE, default 100); 0 = no limit. */
@@ -125,7 +122,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     driftPeriodMinutes: integer(env, 'LIFECYCLE_DRIFT_PERIOD_MINUTES', '5', 1, 1440),
     rolloutWatchMs: integer(env, 'LIFECYCLE_ROLLOUT_WATCH_SECONDS', '2', 0, 60) * 1000,
     resyncMaxEvents: integer(env, 'LIFECYCLE_RESYNC_MAX_EVENTS', '250', 1, 1_000_000),
-    resyncSpreadMs: integer(env, 'LIFECYCLE_RESYNC_SPREAD_SECONDS', '45', 0, 55) * 1000,
     releaseBudget: Object.freeze({
       kymasPerMinute: integer(env, 'LIFECYCLE_RELEASE_KYMAS_PER_MINUTE', '1000', 0, 1_000_000),
       kymasPerRuntimePerMinute: integer(env, 'LIFECYCLE_RELEASE_KYMAS_PER_RUNTIME_PER_MINUTE', '100', 0, 1_000_000),
