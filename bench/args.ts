@@ -11,7 +11,7 @@ export interface BenchSettings {
   /** Runtime-Kyma edits (add one more module) after convergence, timed to that module Ready. */
   edits: number;
   /** The edits after convergence go one after the other, evenly over this long (0: all at once, the default), so
-   * they meet every part of the minute's drift checks as users' edits would (ADR 97). */
+   * they meet every part of the minute's drift checks as users' edits would. */
   editsOverSeconds: number;
   /** The edits after convergence start at this second of a UTC minute (the resync ticks at second 0), so a pair of runs
    * meets the same part of the minute's drift checks; -1 (the default): as soon as all are Ready. */
