@@ -94,6 +94,10 @@ export function toMarkdown(r: BenchResult): string {
         .join('; ') || 'no edits',
     ],
     [
+      'what an edit after convergence costs until the last is Ready: own requests per edit by function and event (KCP req/writes, runtime req/writes); calls per edit; CPU over the edits',
+      editCostText(r.edits.cost, r.machine.cores),
+    ],
+    [
       'idle load',
       r.idle
         ? `KCP ${r.idle.kcpRequestsPerSecond} req/s (${r.idle.kcpWritesPerSecond} writes/s), runtimes ${r.idle.runtimeRequestsPerSecond} req/s (${r.idle.runtimeOwnRequestsPerSecond} ours, ${r.idle.runtimeWatchesPerSecond ?? '—'} WATCHes) over ${r.idle.seconds} s — ours per 1,000 Ready Kymas: KCP ${r.idle.perThousandKymas.kcpRequestsPerSecond} req/s, runtimes ${r.idle.perThousandKymas.runtimeRequestsPerSecond} req/s; drift period ${r.setup.driftPeriodMinutes} min, resync every ${r.setup.resyncEverySeconds} s${r.idle.startedSettled ? '' : '; the window began with drift checks still running (no idle broker within 120 s)'}`
@@ -222,4 +226,11 @@ function byEvent(costs: BenchResult['apiCost']['byEvent'] | undefined): string {
       .map(([who, c]) => `${who} ${c.kcp.requests}/${c.kcp.writes}, ${c.runtimes.requests}/${c.runtimes.writes}`)
       .join('; ') || 'not counted'
   );
+}
+
+/** The edits' cost row (older results and other engines have none). */
+function editCostText(cost: BenchResult['edits']['cost'] | undefined, cores: number): string {
+  if (!cost) return 'not counted';
+  const calls = Object.entries(cost.callsByEvent).map(([who, n]) => `${who} ${n}`);
+  return `${byEvent(cost.byEvent)}; calls: ${calls.join('; ') || 'none'}; ${idleCpuText(cost.cpu, cost.seconds ?? 0, cores)}`;
 }

@@ -16,7 +16,8 @@ import { functionOfCaller, type TalliedRequest } from '../shared/kube/request-ta
 import type { Footprint } from './process-usage.ts';
 import type { MemoryMark } from './memory-marks.ts';
 import { callsPerInstall, costByFunction } from './by-function.ts';
-import { editLatency, editTimeline, type EditMarks } from './edit-timeline.ts';
+import type { EditMarks } from './edit-timeline.ts';
+import { editCost, editSummary, type EditCounts } from './edit-cost.ts';
 import type { InstanceCalls } from './engine.ts';
 import type { EndState } from './end-state.ts';
 import { usageByRole } from './roles.ts';
@@ -52,6 +53,8 @@ export interface RunInputs {
   converged: number;
   /** Edits after convergence: when each was made and its hops seen. */
   edits: EditMarks[];
+  /** What the edits after convergence cost, counted until the last was Ready (absent without edits). */
+  editCounts?: EditCounts | undefined;
   /** Edits made while the fleet converged (--busy-edits). */
   busyEdits: EditMarks[];
   /** Absent when the run was bounded by --timeout-seconds before convergence (no idle window then). */
@@ -96,8 +99,6 @@ export async function resultOf(r: RunInputs) {
   const installs = [...r.tracker.moduleReady.keys()].filter((key) =>
     r.fleet.modules.includes(key.split('/')[1] ?? ''),
   ).length;
-  const edits = latencies(r.edits);
-  const busy = latencies(r.busyEdits);
   const kcpWritesPerSecond = r.convergenceCost.kcp.writes / seconds;
   const allowedKymasPerSecond = r.ceiling.writesPerSecond / (r.convergenceCost.kcp.writes / Math.max(1, readyKymas));
   const idle = r.idleCost;
@@ -163,8 +164,11 @@ export async function resultOf(r: RunInputs) {
       // Calls handled per install by the same names: what the requests per call come from.
       callsByEvent: callsPerInstall(r.callsByEvent, installs),
     },
-    edits: { ...summary(edits), hops: editTimeline(r.edits) },
-    busyEdits: { ...summary(busy), hops: editTimeline(r.busyEdits) },
+    edits: {
+      ...editSummary(r.edits),
+      cost: r.editCounts ? editCost(r.editCounts, r.fleet.kcp.server, r.edits.length, cpus().length) : null,
+    },
+    busyEdits: editSummary(r.busyEdits),
     idle: idle
       ? idleResult(idle, r.idleSettled ?? true, kcpControllers, readyKymas, cpus().length, r.idleDriftChecks)
       : null,
@@ -221,18 +225,6 @@ export async function resultOf(r: RunInputs) {
 
 const KNATIVE_SETUP = (instances: number) =>
   `each function in ${instances === 1 ? 'a process' : `${instances} processes`} of its own (its image's entry point, functions/<name>/start.ts, with manifests/config.yaml's settings), each process taking its Service's containerConcurrency calls at once and the rest queued (a stand-in for Serving's queue-proxy); Knative Eventing's own ApiServerSource and PingSource adapters, multi-tenant channel-based Broker (ingress, filter) on the in-memory channel; the runtime watch, the cluster DNS and Service proxy in the bench's process`;
-
-const latencies = (edits: EditMarks[]) =>
-  edits
-    .map(editLatency)
-    .sort((a, b) => a - b)
-    .map((t) => t / 1000);
-const summary = (seconds: number[]) => ({
-  count: seconds.length,
-  p50Seconds: round(percentile(seconds, 50)),
-  p99Seconds: round(percentile(seconds, 99)),
-  maxSeconds: round(seconds.at(-1) ?? Number.NaN),
-});
 
 /** Whether early Kymas finish early: per-Kyma p50 as a share of the whole run, and when the first tenth of the Kymas
  * created were all Ready, as a share of it (null while one of them is not Ready). */
