@@ -71,6 +71,12 @@ describe('npm run bench (smoke size)', () => {
       expect(side.ownRequests).toBeLessThan(side.requests);
     }
     expect(result.edits.count).toBe(2);
+    const editRows = Object.entries(result.edits.cost?.byEvent ?? {});
+    const manifestsWritten = editRows.filter(([who]) => who.startsWith('render-manifest'));
+    expect(
+      manifestsWritten.reduce((n, [, c]) => n + c.kcp.writes, 0),
+      "each edit's cost counts its Manifest's creation",
+    ).toBeGreaterThanOrEqual(1);
     expect(result.busyEdits.count).toBe(1);
     expect(result.busyEdits.p50Seconds).toBeGreaterThan(0);
     expect(result.convergence.fairness.perKymaP50ShareOfRun).toBeGreaterThan(0);
