@@ -147,13 +147,13 @@ async function measure(fleet: Fleet, settings: BenchSettings, say: (line: string
     if (settings.edits && settings.editsAtSecond >= 0) await sleep(untilSecond(settings.editsAtSecond, Date.now()));
     const targets = idleEditTargets(settings);
     const gapMs = targets.length ? (settings.editsOverSeconds * 1000) / targets.length : 0;
-    const editsFrom = await costSnapshot(fleet);
-    countRequests(targets.length > 0 && settings.engine === 'local');
+    // What the edits cost is counted in this process: the local runner's functions only.
+    const editsFrom = targets.length && settings.engine === 'local' ? await costSnapshot(fleet) : undefined;
+    countRequests(editsFrom !== undefined);
     const edits = await editKymas(fleet, targets, edited, tracker, settings.timeoutSeconds, say, 'edits Ready', gapMs);
-    const editCounts =
-      targets.length && settings.engine === 'local'
-        ? { requests: requestTally(), calls: callTally(), cost: costBetween(editsFrom, await costSnapshot(fleet)) }
-        : undefined;
+    const editCounts = editsFrom
+      ? { requests: requestTally(), calls: callTally(), cost: costBetween(editsFrom, await costSnapshot(fleet)) }
+      : undefined;
     countRequests(false);
     const memory: MemoryMark[] = [memoryMark('the edits')];
     // At thousands of Kymas the drift checks never let the broker run dry: wait a bounded time, then measure anyway.

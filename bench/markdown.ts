@@ -232,5 +232,5 @@ function byEvent(costs: BenchResult['apiCost']['byEvent'] | undefined): string {
 function editCostText(cost: BenchResult['edits']['cost'] | undefined, cores: number): string {
   if (!cost) return 'not counted';
   const calls = Object.entries(cost.callsByEvent).map(([who, n]) => `${who} ${n}`);
-  return `${byEvent(cost.byEvent)}; calls: ${calls.join('; ') || 'none'}; ${idleCpuText(cost.cpu, cost.seconds ?? 0, cores)}`;
+  return `${byEvent(cost.byEvent)}; calls: ${calls.join('; ') || 'none'}; ${idleCpuText(cost.cpu, cost.seconds, cores)}`;
 }
